@@ -2,8 +2,31 @@
 // whether to try again, after how long, and where.
 //
 // Every decision is a function of facts the transport proved (the [Cause],
-// the [DispatchState]), the operation's [Class], the attempt count, the
-// provider's requested delay, the time left before the call's deadline and a
-// retry budget shared by all calls of one client. The package imports
+// the [DispatchState]), the operation's [Class], the retries already made,
+// the provider's requested delay, the time left before the call's deadline
+// and a retry budget shared by all calls of one client. The package imports
 // nothing of solroute's and sends nothing.
+//
+// The model has three layers:
+//
+//   - [Decide] is the whole rule set as one pure function of (settings,
+//     attempt, retries so far): ordered checks, each with its reason,
+//     defaulting to stop. It is what the exhaustive tests pin down.
+//   - A [Policy] holds normalised [Settings] and the retry budget (Envoy
+//     style: retries in flight ≤ max(floor, ratio × active calls)). One
+//     Policy serves one client and is safe for concurrent use.
+//   - A [Call] is one call's state: [Policy.Begin] starts it, [Call.Next]
+//     decides after each failed attempt (Decide, then the budget), and
+//     [Call.End] releases it. A Call is used by one goroutine at a time.
+//
+// Retries that provably never left the client (a connection error with
+// [NotDispatched]) are transparent, as in gRPC (gRFC A6): immediate,
+// uncounted against MaxRetries, outside the budget, and bounded by the
+// deadline and by [MaxTransparentRetries]. A [NeverAfterDispatch]
+// operation is never resent once it may have reached a server.
+//
+// Time enters only as durations (Attempt.ProviderDelay, Attempt.TimeLeft)
+// and as the now passed to [ParseRetryAfter] and [TimeLeft]: the package
+// reads no clock and sleeps nowhere; the caller waits Decision.Delay on its
+// own clock. Randomness (full jitter) comes from Settings.Jitter.
 package retrypolicy

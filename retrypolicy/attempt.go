@@ -1,0 +1,58 @@
+package retrypolicy
+
+import "time"
+
+// Attempt is the outcome of one failed attempt of one call: the facts a
+// decision is made from.
+type Attempt struct {
+	// Number is 1 for the first attempt of a call. It is informative: a
+	// Call counts its own retries, and Decide takes them as Retries.
+	Number int
+	// Cause is why the attempt failed.
+	Cause Cause
+	// Dispatch is what the transport proved about this attempt.
+	Dispatch DispatchState
+	// Class is how the operation may be retried.
+	Class Class
+	// ProviderDelay is the provider's Retry-After (0 when none).
+	ProviderDelay time.Duration
+	// ElsewhereAvailable reports that another compatible endpoint, not the
+	// one that failed, can take the retry. The provider's delay speaks for
+	// the endpoint that failed only: when the retry can go elsewhere, that
+	// endpoint's cooldown (kept by the pool) honours the delay and the
+	// retry itself waits only its backoff. False (the zero value) applies
+	// the provider's delay to the retry.
+	ElsewhereAvailable bool
+	// TimeLeft is the time before the call's shared deadline: 0 or less
+	// means it has passed; NoDeadline means the call has none (see
+	// TimeLeft the function).
+	TimeLeft time.Duration
+}
+
+// Decision says what to do after an attempt.
+type Decision struct {
+	// Retry reports whether to make another attempt.
+	Retry bool
+	// Delay is how long to wait first (0 when Retry is false).
+	Delay time.Duration
+	// OtherEndpoint reports that the next attempt must avoid the endpoint
+	// that just failed (when another one exists). It is false when Retry
+	// is false.
+	OtherEndpoint bool
+	// Transparent reports a retry of an attempt that provably never left
+	// the client: it does not count against MaxRetries.
+	Transparent bool
+	// Reason says why, in a few words ("rate limited; retry elsewhere",
+	// "never after dispatch: may have reached the server", ...).
+	Reason string
+	// Rule names the rule that decided, for callers that branch on it.
+	Rule Rule
+}
+
+// Retries counts the retries one call has already been granted.
+type Retries struct {
+	// Counted retries count against Settings.MaxRetries.
+	Counted int
+	// Transparent retries re-sent attempts that never left the client.
+	Transparent int
+}

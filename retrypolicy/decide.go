@@ -1,0 +1,109 @@
+package retrypolicy
+
+import "time"
+
+// Decide is the whole retry rule set as one pure function: given settings
+// s (zero fields mean their defaults), a failed attempt a and the retries
+// the call was already granted, it says whether to retry, after how long
+// and where. It knows nothing of the retry budget: Call.Next applies the
+// budget around it.
+//
+// The checks run in order and the first that applies decides; anything
+// not explicitly allowed stops. Every retry goes to another endpoint when
+// one exists: each retryable cause is a fault of the endpoint that failed
+// (down, slow, out of quota, erroring, behind or garbling), and a healthy
+// endpoint is the better bet. See plans/002-retry-policy.md for the table
+// and its sources.
+func Decide(s Settings, a Attempt, r Retries) Decision {
+	s = s.Normalized()
+	return decide(&s, a, r)
+}
+
+// decide is Decide over normalised settings.
+func decide(s *Settings, a Attempt, r Retries) Decision {
+	// The caller gave up: nobody waits for another answer. The transport
+	// should not even ask, but a stop here keeps it safe if it does.
+	if a.Cause == Canceled {
+		return stop(RuleCanceled)
+	}
+	// Values this package does not define cannot be judged: stop rather
+	// than guess (a zero Class from an unregistered method lands here too).
+	if !known(a) {
+		return stop(RuleUnknownInput)
+	}
+	// The operation opted out of automatic retry altogether.
+	if a.Class == NotApplicable {
+		return stop(RuleNotApplicable)
+	}
+	// Failures that any endpoint would repeat: retrying only adds load.
+	switch a.Cause {
+	case Request:
+		return stop(RuleRequestError)
+	case RPCApplication:
+		return stop(RuleRPCApplication)
+	case InvalidResponse:
+		return stop(RuleInvalidResponse)
+	}
+	if a.Class == NeverAfterDispatch {
+		// Bytes may have reached a server that may have acted: a second
+		// send could execute twice. Whatever the cause, the caller (who
+		// knows the signature and blockhash) decides, not us.
+		if a.Dispatch == MaybeDispatched {
+			return stop(RuleMaybeDispatched)
+		}
+		// An answer proves the server did not act only when it is a
+		// refusal: a 429 (rate limited before forwarding) or a node-state
+		// error (agave checks health before forwarding a send). A 5xx,
+		// 408, broken body or garbled answer proves nothing.
+		if a.Dispatch == Answered && a.Cause != RateLimited && a.Cause != NodeBehind {
+			return stop(RuleAnsweredMayHaveActed)
+		}
+	}
+	// A garbled answer is an endpoint fault worth another endpoint, but
+	// only for reads: the request may have been acted on.
+	if a.Cause == MalformedResponse && a.Class != Idempotent {
+		return stop(RuleMalformedNotIdempotent)
+	}
+
+	// From here on the failure is retryable; what remains is how and when.
+	// Never sent (gRFC A6 "never leaves the client"): retry at once,
+	// uncounted, up to MaxTransparentRetries so a dead pool cannot spin.
+	transparent := a.Dispatch == NotDispatched && a.Cause == Connection &&
+		r.Transparent < MaxTransparentRetries
+	if !transparent && r.Counted >= s.maxRetries() {
+		return stop(RuleMaxRetries)
+	}
+	var delay time.Duration
+	if !transparent {
+		delay = jitter(s, backoffCeiling(s, r.Counted))
+	}
+	// The provider's own delay extends the backoff, capped: a Retry-After
+	// of an hour must not park the call. It binds only the endpoint that
+	// asked for it: when another endpoint can take the retry, the pool's
+	// cooldown keeps the refusing one out and the retry need not wait.
+	if a.ProviderDelay > 0 && s.MaxProviderDelay > 0 && !a.ElsewhereAvailable {
+		delay = max(delay, min(a.ProviderDelay, s.MaxProviderDelay))
+	}
+	// A retry that cannot start before the deadline is wasted work.
+	if delay >= a.TimeLeft {
+		return stop(RuleDeadline)
+	}
+	d := Decision{Retry: true, Delay: delay, OtherEndpoint: true, Transparent: transparent}
+	if transparent {
+		d.Rule, d.Reason = RuleTransparentRetry, transparentReason
+	} else {
+		d.Rule, d.Reason = RuleRetry, retryReasons[a.Cause]
+	}
+	return d
+}
+
+// stop is the Decision of a stopping rule.
+func stop(r Rule) Decision { return Decision{Rule: r, Reason: stopReasons[r]} }
+
+// known reports whether a's cause, dispatch state and class are all
+// values this package defines.
+func known(a Attempt) bool {
+	return a.Cause >= Connection && a.Cause <= Canceled &&
+		a.Dispatch >= NotDispatched && a.Dispatch <= Answered &&
+		a.Class >= Idempotent && a.Class <= NotApplicable
+}

@@ -1,0 +1,358 @@
+package retrypolicy
+
+import (
+	"fmt"
+	"testing"
+	"time"
+)
+
+// exact is a jitter source that returns the ceiling itself, so delays are
+// exactly the backoff ceilings.
+func exact(ceiling time.Duration) time.Duration { return ceiling }
+
+const (
+	yes = true
+	no  = false
+)
+
+// TestDecideTable pins every Cause × DispatchState × Class (10 × 3 × 3) for a
+// first failure with no deadline and no provider delay. The rows are written
+// out by hand, not derived from the rules, so any rule change breaks a row.
+func TestDecideTable(t *testing.T) {
+	type row struct {
+		cause                     Cause
+		dispatch                  DispatchState
+		class                     Class
+		retry, other, transparent bool
+		rule                      Rule
+	}
+	const (
+		ND   = NotDispatched
+		MD   = MaybeDispatched
+		AN   = Answered
+		IDEM = Idempotent
+		NAD  = NeverAfterDispatch
+		NA   = NotApplicable
+	)
+	rows := []row{
+		{Connection, ND, IDEM, yes, yes, yes, RuleTransparentRetry},
+		{Connection, ND, NAD, yes, yes, yes, RuleTransparentRetry},
+		{Connection, ND, NA, no, no, no, RuleNotApplicable},
+		{Connection, MD, IDEM, yes, yes, no, RuleRetry},
+		{Connection, MD, NAD, no, no, no, RuleMaybeDispatched},
+		{Connection, MD, NA, no, no, no, RuleNotApplicable},
+		{Connection, AN, IDEM, yes, yes, no, RuleRetry},
+		{Connection, AN, NAD, no, no, no, RuleAnsweredMayHaveActed},
+		{Connection, AN, NA, no, no, no, RuleNotApplicable},
+
+		{Timeout, ND, IDEM, yes, yes, no, RuleRetry},
+		{Timeout, ND, NAD, yes, yes, no, RuleRetry},
+		{Timeout, ND, NA, no, no, no, RuleNotApplicable},
+		{Timeout, MD, IDEM, yes, yes, no, RuleRetry},
+		{Timeout, MD, NAD, no, no, no, RuleMaybeDispatched},
+		{Timeout, MD, NA, no, no, no, RuleNotApplicable},
+		{Timeout, AN, IDEM, yes, yes, no, RuleRetry},
+		{Timeout, AN, NAD, no, no, no, RuleAnsweredMayHaveActed},
+		{Timeout, AN, NA, no, no, no, RuleNotApplicable},
+
+		{RateLimited, ND, IDEM, yes, yes, no, RuleRetry},
+		{RateLimited, ND, NAD, yes, yes, no, RuleRetry},
+		{RateLimited, ND, NA, no, no, no, RuleNotApplicable},
+		{RateLimited, MD, IDEM, yes, yes, no, RuleRetry},
+		{RateLimited, MD, NAD, no, no, no, RuleMaybeDispatched},
+		{RateLimited, MD, NA, no, no, no, RuleNotApplicable},
+		{RateLimited, AN, IDEM, yes, yes, no, RuleRetry},
+		{RateLimited, AN, NAD, yes, yes, no, RuleRetry},
+		{RateLimited, AN, NA, no, no, no, RuleNotApplicable},
+
+		{TemporaryHTTP, ND, IDEM, yes, yes, no, RuleRetry},
+		{TemporaryHTTP, ND, NAD, yes, yes, no, RuleRetry},
+		{TemporaryHTTP, ND, NA, no, no, no, RuleNotApplicable},
+		{TemporaryHTTP, MD, IDEM, yes, yes, no, RuleRetry},
+		{TemporaryHTTP, MD, NAD, no, no, no, RuleMaybeDispatched},
+		{TemporaryHTTP, MD, NA, no, no, no, RuleNotApplicable},
+		{TemporaryHTTP, AN, IDEM, yes, yes, no, RuleRetry},
+		{TemporaryHTTP, AN, NAD, no, no, no, RuleAnsweredMayHaveActed},
+		{TemporaryHTTP, AN, NA, no, no, no, RuleNotApplicable},
+
+		{NodeBehind, ND, IDEM, yes, yes, no, RuleRetry},
+		{NodeBehind, ND, NAD, yes, yes, no, RuleRetry},
+		{NodeBehind, ND, NA, no, no, no, RuleNotApplicable},
+		{NodeBehind, MD, IDEM, yes, yes, no, RuleRetry},
+		{NodeBehind, MD, NAD, no, no, no, RuleMaybeDispatched},
+		{NodeBehind, MD, NA, no, no, no, RuleNotApplicable},
+		{NodeBehind, AN, IDEM, yes, yes, no, RuleRetry},
+		{NodeBehind, AN, NAD, yes, yes, no, RuleRetry},
+		{NodeBehind, AN, NA, no, no, no, RuleNotApplicable},
+
+		{Request, ND, IDEM, no, no, no, RuleRequestError},
+		{Request, ND, NAD, no, no, no, RuleRequestError},
+		{Request, ND, NA, no, no, no, RuleNotApplicable},
+		{Request, MD, IDEM, no, no, no, RuleRequestError},
+		{Request, MD, NAD, no, no, no, RuleRequestError},
+		{Request, MD, NA, no, no, no, RuleNotApplicable},
+		{Request, AN, IDEM, no, no, no, RuleRequestError},
+		{Request, AN, NAD, no, no, no, RuleRequestError},
+		{Request, AN, NA, no, no, no, RuleNotApplicable},
+
+		{RPCApplication, ND, IDEM, no, no, no, RuleRPCApplication},
+		{RPCApplication, ND, NAD, no, no, no, RuleRPCApplication},
+		{RPCApplication, ND, NA, no, no, no, RuleNotApplicable},
+		{RPCApplication, MD, IDEM, no, no, no, RuleRPCApplication},
+		{RPCApplication, MD, NAD, no, no, no, RuleRPCApplication},
+		{RPCApplication, MD, NA, no, no, no, RuleNotApplicable},
+		{RPCApplication, AN, IDEM, no, no, no, RuleRPCApplication},
+		{RPCApplication, AN, NAD, no, no, no, RuleRPCApplication},
+		{RPCApplication, AN, NA, no, no, no, RuleNotApplicable},
+
+		{MalformedResponse, ND, IDEM, yes, yes, no, RuleRetry},
+		{MalformedResponse, ND, NAD, no, no, no, RuleMalformedNotIdempotent},
+		{MalformedResponse, ND, NA, no, no, no, RuleNotApplicable},
+		{MalformedResponse, MD, IDEM, yes, yes, no, RuleRetry},
+		{MalformedResponse, MD, NAD, no, no, no, RuleMaybeDispatched},
+		{MalformedResponse, MD, NA, no, no, no, RuleNotApplicable},
+		{MalformedResponse, AN, IDEM, yes, yes, no, RuleRetry},
+		{MalformedResponse, AN, NAD, no, no, no, RuleAnsweredMayHaveActed},
+		{MalformedResponse, AN, NA, no, no, no, RuleNotApplicable},
+
+		{InvalidResponse, ND, IDEM, no, no, no, RuleInvalidResponse},
+		{InvalidResponse, ND, NAD, no, no, no, RuleInvalidResponse},
+		{InvalidResponse, ND, NA, no, no, no, RuleNotApplicable},
+		{InvalidResponse, MD, IDEM, no, no, no, RuleInvalidResponse},
+		{InvalidResponse, MD, NAD, no, no, no, RuleInvalidResponse},
+		{InvalidResponse, MD, NA, no, no, no, RuleNotApplicable},
+		{InvalidResponse, AN, IDEM, no, no, no, RuleInvalidResponse},
+		{InvalidResponse, AN, NAD, no, no, no, RuleInvalidResponse},
+		{InvalidResponse, AN, NA, no, no, no, RuleNotApplicable},
+
+		{Canceled, ND, IDEM, no, no, no, RuleCanceled},
+		{Canceled, ND, NAD, no, no, no, RuleCanceled},
+		{Canceled, ND, NA, no, no, no, RuleCanceled},
+		{Canceled, MD, IDEM, no, no, no, RuleCanceled},
+		{Canceled, MD, NAD, no, no, no, RuleCanceled},
+		{Canceled, MD, NA, no, no, no, RuleCanceled},
+		{Canceled, AN, IDEM, no, no, no, RuleCanceled},
+		{Canceled, AN, NAD, no, no, no, RuleCanceled},
+		{Canceled, AN, NA, no, no, no, RuleCanceled},
+	}
+
+	// The table must cover the cross product exactly once.
+	if want := len(Causes) * len(DispatchStates) * len(Classes); len(rows) != want {
+		t.Fatalf("table has %d rows, want %d", len(rows), want)
+	}
+	seen := map[[3]uint8]bool{}
+	for _, r := range rows {
+		k := [3]uint8{uint8(r.cause), uint8(r.dispatch), uint8(r.class)}
+		if seen[k] {
+			t.Fatalf("duplicate row %v/%v/%v", r.cause, r.dispatch, r.class)
+		}
+		seen[k] = true
+	}
+
+	s := Settings{Jitter: exact}
+	for _, r := range rows {
+		t.Run(fmt.Sprintf("%v/%v/%v", r.cause, r.dispatch, r.class), func(t *testing.T) {
+			a := Attempt{Number: 1, Cause: r.cause, Dispatch: r.dispatch, Class: r.class, TimeLeft: NoDeadline}
+			d := Decide(s, a, Retries{})
+			if d.Retry != r.retry || d.OtherEndpoint != r.other || d.Transparent != r.transparent || d.Rule != r.rule {
+				t.Fatalf("got retry=%v other=%v transparent=%v rule=%v, want retry=%v other=%v transparent=%v rule=%v",
+					d.Retry, d.OtherEndpoint, d.Transparent, d.Rule, r.retry, r.other, r.transparent, r.rule)
+			}
+			if d.Reason == "" {
+				t.Fatal("empty reason")
+			}
+			if d.Rule.Retrying() != d.Retry {
+				t.Fatalf("rule %v disagrees with retry=%v", d.Rule, d.Retry)
+			}
+			var wantDelay time.Duration
+			switch {
+			case !d.Retry, d.Transparent:
+				wantDelay = 0
+			default:
+				wantDelay = DefaultInitialBackoff // exact jitter: the first ceiling
+			}
+			if d.Delay != wantDelay {
+				t.Fatalf("delay %v, want %v", d.Delay, wantDelay)
+			}
+			// Call.Next over a fresh policy agrees with Decide.
+			c := New(s).Begin()
+			defer c.End()
+			if got := c.Next(a); got != d {
+				t.Fatalf("Call.Next = %+v, Decide = %+v", got, d)
+			}
+		})
+	}
+}
+
+func TestDecideUnknownInput(t *testing.T) {
+	good := Attempt{Cause: Timeout, Dispatch: Answered, Class: Idempotent, TimeLeft: NoDeadline}
+	cases := map[string]func(*Attempt){
+		"zero cause":    func(a *Attempt) { a.Cause = 0 },
+		"cause 11":      func(a *Attempt) { a.Cause = Canceled + 1 },
+		"zero dispatch": func(a *Attempt) { a.Dispatch = 0 },
+		"dispatch 4":    func(a *Attempt) { a.Dispatch = Answered + 1 },
+		"zero class":    func(a *Attempt) { a.Class = 0 },
+		"class 4":       func(a *Attempt) { a.Class = NotApplicable + 1 },
+	}
+	if d := Decide(Settings{}, good, Retries{}); !d.Retry {
+		t.Fatalf("control attempt not retried: %+v", d)
+	}
+	for name, mutate := range cases {
+		t.Run(name, func(t *testing.T) {
+			a := good
+			mutate(&a)
+			if d := Decide(Settings{}, a, Retries{}); d.Retry || d.Rule != RuleUnknownInput {
+				t.Fatalf("got %+v, want stop with %v", d, RuleUnknownInput)
+			}
+		})
+	}
+}
+
+func TestDecideMaxRetries(t *testing.T) {
+	a := Attempt{Cause: TemporaryHTTP, Dispatch: Answered, Class: Idempotent, TimeLeft: NoDeadline}
+	for _, tc := range []struct {
+		maxRetries int
+		granted    int // counted retries allowed
+	}{{0, DefaultMaxRetries}, {1, 1}, {5, 5}, {-1, 0}} {
+		t.Run(fmt.Sprint(tc.maxRetries), func(t *testing.T) {
+			s := Settings{MaxRetries: tc.maxRetries, Jitter: exact}
+			for counted := 0; counted <= tc.granted; counted++ {
+				d := Decide(s, a, Retries{Counted: counted})
+				if want := counted < tc.granted; d.Retry != want {
+					t.Fatalf("after %d counted retries: retry=%v, want %v (%s)", counted, d.Retry, want, d.Reason)
+				}
+				if !d.Retry && d.Rule != RuleMaxRetries {
+					t.Fatalf("stop rule %v, want %v", d.Rule, RuleMaxRetries)
+				}
+			}
+		})
+	}
+}
+
+func TestDecideTransparent(t *testing.T) {
+	never := Attempt{Cause: Connection, Dispatch: NotDispatched, Class: NeverAfterDispatch, TimeLeft: NoDeadline}
+	s := Settings{MaxRetries: -1, Jitter: exact}
+
+	t.Run("uncounted even with MaxRetries off", func(t *testing.T) {
+		for n := range MaxTransparentRetries {
+			d := Decide(s, never, Retries{Transparent: n, Counted: 100})
+			if !d.Retry || !d.Transparent || d.Delay != 0 {
+				t.Fatalf("transparent retry %d: %+v", n, d)
+			}
+		}
+	})
+	t.Run("past the cap it counts", func(t *testing.T) {
+		capped := Retries{Transparent: MaxTransparentRetries}
+		if d := Decide(s, never, capped); d.Retry || d.Rule != RuleMaxRetries {
+			t.Fatalf("MaxRetries off: got %+v, want max-retries stop", d)
+		}
+		d := Decide(Settings{Jitter: exact}, never, capped)
+		if !d.Retry || d.Transparent || d.Rule != RuleRetry || d.Delay != DefaultInitialBackoff {
+			t.Fatalf("default settings: got %+v, want a counted retry after %v", d, DefaultInitialBackoff)
+		}
+	})
+	t.Run("bounded by the deadline", func(t *testing.T) {
+		for _, left := range []time.Duration{0, -time.Second} {
+			a := never
+			a.TimeLeft = left
+			if d := Decide(s, a, Retries{}); d.Retry || d.Rule != RuleDeadline {
+				t.Fatalf("time left %v: got %+v, want deadline stop", left, d)
+			}
+		}
+		a := never
+		a.TimeLeft = time.Nanosecond
+		if d := Decide(s, a, Retries{}); !d.Retry {
+			t.Fatalf("1ns left, no delay: got %+v, want retry", d)
+		}
+	})
+	t.Run("only connection errors", func(t *testing.T) {
+		a := never
+		a.Cause = Timeout
+		if d := Decide(Settings{Jitter: exact}, a, Retries{}); d.Transparent || !d.Retry {
+			t.Fatalf("timeout before dispatch: got %+v, want a counted retry", d)
+		}
+	})
+}
+
+func TestDecideDelay(t *testing.T) {
+	base := Attempt{Cause: RateLimited, Dispatch: Answered, Class: Idempotent, TimeLeft: NoDeadline}
+	cases := []struct {
+		name     string
+		s        Settings
+		counted  int
+		provider time.Duration
+		left     time.Duration
+		retry    bool
+		delay    time.Duration
+	}{
+		{"backoff only", Settings{}, 0, 0, NoDeadline, true, 100 * time.Millisecond},
+		{"provider below backoff", Settings{}, 2, time.Millisecond, NoDeadline, true, 400 * time.Millisecond},
+		{"provider above backoff", Settings{}, 0, 5 * time.Second, NoDeadline, true, 5 * time.Second},
+		{"provider capped", Settings{}, 0, time.Hour, NoDeadline, true, DefaultMaxProviderDelay},
+		{"provider cap set", Settings{MaxProviderDelay: 3 * time.Second}, 0, time.Hour, NoDeadline, true, 3 * time.Second},
+		{"provider saturated", Settings{}, 0, NoDeadline, NoDeadline, true, DefaultMaxProviderDelay},
+		{"provider ignored", Settings{MaxProviderDelay: -1}, 0, time.Hour, NoDeadline, true, 100 * time.Millisecond},
+		{"negative provider", Settings{}, 0, -time.Hour, NoDeadline, true, 100 * time.Millisecond},
+		{"no backoff", Settings{InitialBackoff: -1}, 2, 0, NoDeadline, true, 0},
+		{"delay just fits", Settings{}, 0, 0, 100*time.Millisecond + 1, true, 100 * time.Millisecond},
+		{"delay equals time left", Settings{}, 0, 0, 100 * time.Millisecond, false, 0},
+		{"provider past deadline", Settings{}, 0, 2 * time.Second, time.Second, false, 0},
+		{"capped provider fits", Settings{MaxProviderDelay: time.Second}, 0, time.Hour, 2 * time.Second, true, time.Second},
+		{"deadline passed", Settings{InitialBackoff: -1}, 0, 0, 0, false, 0},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.s.Jitter = exact
+			a := base
+			a.ProviderDelay, a.TimeLeft = tc.provider, tc.left
+			d := Decide(tc.s, a, Retries{Counted: tc.counted})
+			if d.Retry != tc.retry || d.Delay != tc.delay {
+				t.Fatalf("got retry=%v delay=%v (%s), want retry=%v delay=%v", d.Retry, d.Delay, d.Reason, tc.retry, tc.delay)
+			}
+			if !tc.retry && d.Rule != RuleDeadline {
+				t.Fatalf("stop rule %v, want %v", d.Rule, RuleDeadline)
+			}
+		})
+	}
+}
+
+func TestDecideTransparentProviderDelay(t *testing.T) {
+	a := Attempt{Cause: Connection, Dispatch: NotDispatched, Class: Idempotent,
+		ProviderDelay: 2 * time.Second, TimeLeft: NoDeadline}
+	d := Decide(Settings{Jitter: exact}, a, Retries{})
+	if !d.Transparent || d.Delay != 2*time.Second {
+		t.Fatalf("got %+v, want a transparent retry after the provider's 2s", d)
+	}
+}
+
+func TestStopReasonsDistinct(t *testing.T) {
+	seen := map[string]Rule{}
+	for r := RuleCanceled; r <= RuleCallEnded; r++ {
+		reason := stop(r).Reason
+		if reason == "" {
+			t.Fatalf("rule %v has no reason", r)
+		}
+		if other, dup := seen[reason]; dup {
+			t.Fatalf("rules %v and %v share reason %q", r, other, reason)
+		}
+		seen[reason] = r
+	}
+}
+
+// TestDecideProviderDelayBindsOnlyItsEndpoint: a Retry-After speaks for
+// the endpoint that sent it. When the retry can go elsewhere it waits only
+// its backoff; when it cannot, the provider's delay (capped) applies.
+func TestDecideProviderDelayBindsOnlyItsEndpoint(t *testing.T) {
+	a := Attempt{Cause: RateLimited, Dispatch: Answered, Class: Idempotent,
+		ProviderDelay: 30 * time.Second, TimeLeft: NoDeadline}
+	for _, tc := range []struct {
+		elsewhere bool
+		want      time.Duration
+	}{{true, 100 * time.Millisecond}, {false, 30 * time.Second}} {
+		a.ElsewhereAvailable = tc.elsewhere
+		d := Decide(Settings{Jitter: exact}, a, Retries{})
+		if !d.Retry || d.Delay != tc.want {
+			t.Fatalf("elsewhere=%v: got %+v, want a retry after %v", tc.elsewhere, d, tc.want)
+		}
+	}
+}
