@@ -1,0 +1,71 @@
+package config
+
+import (
+	"fmt"
+	"log/slog"
+
+	"github.com/gagliardetto/solana-go/rpc"
+	"github.com/jonboulle/clockwork"
+	"github.com/solroute/solroute/methods/registry"
+	"github.com/solroute/solroute/pool"
+	"github.com/solroute/solroute/transport"
+)
+
+// ClientOptions carry what a document does not: time, logging and hooks.
+// The zero value is valid.
+type ClientOptions struct {
+	// Clock is the pool's source of time. Nil means the real clock.
+	Clock clockwork.Clock
+	// Logger receives the pool's and the transport's lines, which name
+	// endpoints only by Name. Nil discards.
+	Logger *slog.Logger
+	// Registry maps method names to role and class. Nil means
+	// registry.Default().
+	Registry *registry.Registry
+	// OnAttempt, when set, is called after every attempt (see
+	// transport.Settings).
+	OnAttempt func(method string, a transport.Attempt)
+}
+
+// NewPool builds the endpoint pool described by cfg.
+func NewPool(cfg *Config, opts ClientOptions) (*pool.Pool, error) {
+	specs, err := cfg.EndpointSpecs()
+	if err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	p, err := pool.New(specs, pool.Options{Clock: opts.Clock, Logger: opts.Logger})
+	if err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	return p, nil
+}
+
+// NewClient builds the pool and the transport described by cfg: a ready
+// JSON-RPC client that routes every call across the configured endpoints.
+// Close it when done.
+func NewClient(cfg *Config, opts ClientOptions) (*transport.Client, error) {
+	p, err := NewPool(cfg, opts)
+	if err != nil {
+		return nil, err
+	}
+	s := cfg.TransportSettings()
+	s.Logger = opts.Logger
+	s.Registry = opts.Registry
+	s.OnAttempt = opts.OnAttempt
+	c, err := transport.New(p, s)
+	if err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	return c, nil
+}
+
+// NewSolanaClient is NewClient wrapped in solana-go's *rpc.Client, so that
+// every typed solana-go call goes through the pool. The *transport.Client
+// is returned for Close and for the transport's typed errors.
+func NewSolanaClient(cfg *Config, opts ClientOptions) (*rpc.Client, *transport.Client, error) {
+	c, err := NewClient(cfg, opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	return rpc.NewWithCustomRPCClient(c), c, nil
+}

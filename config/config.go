@@ -1,0 +1,142 @@
+package config
+
+import (
+	"maps"
+	"slices"
+	"time"
+
+	"github.com/gagliardetto/solana-go"
+	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/retrypolicy"
+	"github.com/solroute/solroute/transport"
+)
+
+// Config is a loaded configuration document, with ${VAR} references
+// already expanded. It is plain data: Parse and Load fill it, code may build
+// or change one, and the adapter methods (EndpointSpecs, RetrySettings,
+// TransportSettings) turn it into what the other packages take. Printing a
+// Config with any fmt verb, encoding/json or log/slog never shows a URL or
+// a header value: those are Secrets.
+type Config struct {
+	// Cluster is the document's cluster key: "" (not checked),
+	// "mainnet-beta", "devnet", "testnet" or a base58 genesis hash. See
+	// ExpectedGenesisHash.
+	Cluster string
+	// Retry holds the [retry] table in retrypolicy's terms.
+	Retry Retry
+	// MaxResponseBytes is [transport] max_response_bytes. 0 means
+	// transport.DefaultMaxResponseBytes.
+	MaxResponseBytes int64
+	// Endpoints are the [[endpoints]] tables, in document order.
+	Endpoints []Endpoint
+}
+
+// Retry is the [retry] table with retrypolicy.Settings' meaning of each
+// field: 0 means the policy's default and a negative value means "off".
+// Parse maps the document's explicit max_retries = 0 and
+// retry_budget_min_retries = 0 to -1.
+type Retry struct {
+	// MaxRetries bounds retries of answered or maybe-dispatched attempts.
+	// 0 means retrypolicy.DefaultMaxRetries; negative means none.
+	MaxRetries int
+	// InitialBackoff is the first backoff's ceiling. 0 means
+	// retrypolicy.DefaultInitialBackoff.
+	InitialBackoff time.Duration
+	// MaxBackoff caps every backoff ceiling. 0 means
+	// retrypolicy.DefaultMaxBackoff.
+	MaxBackoff time.Duration
+	// MaxProviderDelay caps a provider's Retry-After. 0 means
+	// retrypolicy.DefaultMaxProviderDelay.
+	MaxProviderDelay time.Duration
+	// BudgetRatio is the share of active calls that may be retrying at once.
+	// 0 means retrypolicy.DefaultBudgetRatio; negative disables the budget.
+	BudgetRatio float64
+	// BudgetMinRetries is the budget's floor of concurrent retries. 0 means
+	// retrypolicy.DefaultBudgetMinRetries; negative means no floor.
+	BudgetMinRetries int
+}
+
+// Endpoint is one [[endpoints]] table. Its fields mean what the
+// endpoint.Spec fields of the same names mean.
+type Endpoint struct {
+	// Name is the unique, non-secret label; the only name ever printed.
+	Name string
+	// URL is the endpoint's address, ${VAR} references expanded.
+	URL Secret
+	// Headers are sent with every request, values ${VAR}-expanded. Nil
+	// means none.
+	Headers map[string]Secret
+	// Tier orders endpoints by preference; 0 is tried first.
+	Tier int
+	// Capabilities are tags such as "archive". Nil means none.
+	Capabilities []string
+	// Roles holds the limits of each role the endpoint serves
+	// ([endpoints.roles.read], [endpoints.roles.send]); a role is served
+	// exactly when present, even with every limit at its zero.
+	Roles map[endpoint.Role]endpoint.Limits
+}
+
+// Spec converts e to an endpoint.Spec, copying its maps and slices. It does
+// not validate.
+func (e *Endpoint) Spec() endpoint.Spec {
+	s := endpoint.Spec{
+		Name:         e.Name,
+		URL:          string(e.URL),
+		Tier:         e.Tier,
+		Capabilities: slices.Clone(e.Capabilities),
+		Roles:        maps.Clone(e.Roles),
+	}
+	if e.Headers != nil {
+		s.Headers = make(map[string]string, len(e.Headers))
+		for k, v := range e.Headers {
+			s.Headers[k] = string(v)
+		}
+	}
+	return s
+}
+
+// EndpointSpecs converts every endpoint to an endpoint.Spec, in document
+// order, and validates them with endpoint.Validate. The error, when not
+// nil, is that *endpoint.ValidationError. A Config returned by Parse or Load
+// always converts without error.
+func (c *Config) EndpointSpecs() ([]endpoint.Spec, error) {
+	specs := make([]endpoint.Spec, len(c.Endpoints))
+	for i := range c.Endpoints {
+		specs[i] = c.Endpoints[i].Spec()
+	}
+	if err := endpoint.Validate(specs); err != nil {
+		return nil, err
+	}
+	return specs, nil
+}
+
+// RetrySettings returns the retry policy's settings. Jitter is left nil
+// (a uniform draw).
+func (c *Config) RetrySettings() retrypolicy.Settings {
+	r := c.Retry
+	return retrypolicy.Settings{
+		MaxRetries:       r.MaxRetries,
+		InitialBackoff:   r.InitialBackoff,
+		MaxBackoff:       r.MaxBackoff,
+		MaxProviderDelay: r.MaxProviderDelay,
+		BudgetRatio:      r.BudgetRatio,
+		BudgetMinRetries: r.BudgetMinRetries,
+	}
+}
+
+// TransportSettings returns the transport's settings: the retry settings
+// and the response size limit. Logger, Registry and OnAttempt are left nil
+// for the caller (see ClientOptions).
+func (c *Config) TransportSettings() transport.Settings {
+	return transport.Settings{
+		Retry:            c.RetrySettings(),
+		MaxResponseBytes: c.MaxResponseBytes,
+	}
+}
+
+// ExpectedGenesisHash resolves Cluster to the genesis hash every endpoint
+// must report. It reports false when Cluster is "" or not understood (Parse
+// rejects the latter).
+func (c *Config) ExpectedGenesisHash() (solana.Hash, bool) {
+	return GenesisOf(c.Cluster)
+}

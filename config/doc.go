@@ -1,0 +1,23 @@
+// Package config reads solroute's standard TOML document and builds the
+// other packages from it.
+//
+// The model: a document is checked all at once. Parse (or Load) decodes it
+// strictly with go-toml/v2 — an unknown key is an error — and collects every
+// problem into one *ValidationError: each Problem names the key path the way
+// the document spells it ("endpoints[2].roles.send.burst_capacity") and its
+// line. Messages never quote a URL or a header value.
+//
+// ${NAME} references are expanded in url and header values only, from
+// ParseOptions.LookupEnv (the process environment by default); "$${" is a
+// literal "${". A missing variable is a problem naming the variable.
+//
+// The result is a *Config: plain data whose secrets (URLs, header values)
+// are of type Secret and print as "[redacted]". The adapter methods turn it
+// into endpoint specs, retry settings and transport settings, and NewClient
+// / NewSolanaClient build a ready client in one call.
+//
+// config imports every library package of solroute; none of them imports
+// config (a test checks it with go list -deps). The document is described by
+// schema.json (JSON Schema 2020-12) next to this file, and example documents
+// live in examples/.
+package config

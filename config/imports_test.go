@@ -1,0 +1,83 @@
+package config
+
+import (
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestImportDirection enforces plans/000-architecture.md: no library package
+// depends on config, fixtures or cmd/...
+func TestImportDirection(t *testing.T) {
+	gobin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("the go tool is not on PATH: cannot run go list -deps")
+	}
+	libraries := []string{"endpoint", "pool", "retrypolicy", "transport", "methods", "methods/registry"}
+	for _, lib := range libraries {
+		t.Run(lib, func(t *testing.T) {
+			if files, _ := filepath.Glob(filepath.Join("..", filepath.FromSlash(lib), "*.go")); len(files) == 0 {
+				// A package not written yet imports nothing.
+				t.Skipf("%s has no Go files yet", lib)
+			}
+			cmd := exec.Command(gobin, "list", "-e", "-deps", "-f", "{{.ImportPath}}{{if .Error}} ERROR: {{.Error}}{{end}}", module+lib)
+			out, err := cmd.Output()
+			if err != nil {
+				var stderr string
+				if ee, ok := err.(*exec.ExitError); ok {
+					stderr = string(ee.Stderr)
+				}
+				t.Fatalf("go list -deps %s: %v\n%s", lib, err, stderr)
+			}
+			lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+			checked := 0
+			for _, l := range lines {
+				path, _, _ := strings.Cut(l, " ")
+				if path == module+lib && strings.Contains(l, " ERROR: ") {
+					t.Fatalf("go list %s: %s", lib, l)
+				}
+				if forbiddenDep(path) {
+					t.Errorf("%s depends on %s: library packages must not import config, fixtures or cmd", lib, path)
+				}
+				checked++
+			}
+			if checked == 0 {
+				t.Fatalf("go list -deps %s listed nothing", lib)
+			}
+		})
+	}
+}
+
+// module is this module's import path prefix.
+const module = "github.com/solroute/solroute/"
+
+// forbiddenDep reports whether a library package may not depend on path.
+func forbiddenDep(path string) bool {
+	for _, f := range []string{module + "config", module + "fixtures", module + "cmd"} {
+		if path == f || strings.HasPrefix(path, f+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// TestForbiddenDep makes sure the check above can fail.
+func TestForbiddenDep(t *testing.T) {
+	for _, tt := range []struct {
+		path string
+		bad  bool
+	}{
+		{module + "config", true},
+		{module + "cmd/solroute", true},
+		{module + "fixtures", true},
+		{module + "fixtures/recorded", true},
+		{module + "configx", false},
+		{module + "pool", false},
+		{"net/http", false},
+	} {
+		if got := forbiddenDep(tt.path); got != tt.bad {
+			t.Errorf("forbiddenDep(%s) = %v, want %v", tt.path, got, tt.bad)
+		}
+	}
+}

@@ -1,0 +1,122 @@
+package config
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Problem is one thing wrong with a configuration document.
+type Problem struct {
+	// Path names the key the way the document spells it, for example
+	// "endpoints[2].roles.send.burst_capacity". It is "" for a TOML syntax
+	// error that belongs to no key.
+	Path string
+	// Line is the 1-based line of the key in the document (or of its
+	// nearest enclosing table when the key is missing). 0 means unknown:
+	// the Config was not parsed from a document.
+	Line int
+	// Message says what is wrong. It never quotes a URL or a header value.
+	Message string
+}
+
+// String returns "line N: path: message", leaving out the parts that are
+// unknown.
+func (p Problem) String() string {
+	var b strings.Builder
+	if p.Line > 0 {
+		b.WriteString("line ")
+		b.WriteString(strconv.Itoa(p.Line))
+		b.WriteString(": ")
+	}
+	if p.Path != "" {
+		b.WriteString(p.Path)
+		b.WriteString(": ")
+	}
+	b.WriteString(p.Message)
+	return b.String()
+}
+
+// ValidationError lists every problem found in a document at once: TOML
+// syntax and type errors, unknown keys, bad values, missing environment
+// variables and the endpoint specs' own validation. Problems are ordered by
+// line.
+type ValidationError struct {
+	// File is the document's file name ("" when parsed from bytes without
+	// one).
+	File string
+	// Problems holds at least one problem.
+	Problems []Problem
+}
+
+// Error lists every problem, one per line, as "file:line: path: message".
+func (e *ValidationError) Error() string {
+	var b strings.Builder
+	b.WriteString("config: ")
+	if e.File != "" {
+		b.WriteString(e.File)
+		b.WriteString(": ")
+	}
+	b.WriteString("invalid configuration (")
+	b.WriteString(strconv.Itoa(len(e.Problems)))
+	if len(e.Problems) == 1 {
+		b.WriteString(" problem):")
+	} else {
+		b.WriteString(" problems):")
+	}
+	for _, p := range e.Problems {
+		b.WriteString("\n  ")
+		if e.File != "" && p.Line > 0 {
+			b.WriteString(e.File)
+			b.WriteString(":")
+			b.WriteString(strconv.Itoa(p.Line))
+			b.WriteString(": ")
+			p.Line = 0
+		}
+		b.WriteString(p.String())
+	}
+	return b.String()
+}
+
+// problems collects Problems while a document is checked.
+type problems struct {
+	list []Problem
+	pos  *positions
+}
+
+// add records a problem at path, locating its line.
+func (ps *problems) add(path, message string) {
+	ps.list = append(ps.list, Problem{Path: path, Line: ps.pos.line(path), Message: message})
+}
+
+// has reports whether a problem was already recorded at path.
+func (ps *problems) has(path string) bool {
+	for _, p := range ps.list {
+		if p.Path == path {
+			return true
+		}
+	}
+	return false
+}
+
+// sorted returns the problems ordered by line (unknown lines last), then
+// path, keeping the order of problems on the same key.
+func (ps *problems) sorted() []Problem {
+	out := slices.Clone(ps.list)
+	slices.SortStableFunc(out, func(a, b Problem) int {
+		la, lb := a.Line, b.Line
+		if la == 0 {
+			la = math.MaxInt
+		}
+		if lb == 0 {
+			lb = math.MaxInt
+		}
+		if c := cmp.Compare(la, lb); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.Path, b.Path)
+	})
+	return out
+}

@@ -1,0 +1,45 @@
+package config
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"strings"
+	"testing"
+)
+
+func TestSecretNeverPrints(t *testing.T) {
+	const marker = "SECRET-MARKER-9f3a"
+	cfg := &Config{Endpoints: []Endpoint{{
+		Name:    "a",
+		URL:     Secret("https://x/?k=" + marker),
+		Headers: map[string]Secret{"Authorization": Secret("Bearer " + marker)},
+	}}}
+	var outs []string
+	for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%q", "%x", "%X"} {
+		outs = append(outs, fmt.Sprintf(verb, cfg), fmt.Sprintf(verb, *cfg), fmt.Sprintf(verb, cfg.Endpoints[0].URL))
+	}
+	j, err := json.Marshal(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	outs = append(outs, string(j))
+	var buf bytes.Buffer
+	for _, h := range []slog.Handler{slog.NewTextHandler(&buf, nil), slog.NewJSONHandler(&buf, nil)} {
+		l := slog.New(h)
+		l.Info("cfg", "cfg", cfg, "url", cfg.Endpoints[0].URL, "ep", cfg.Endpoints[0])
+	}
+	outs = append(outs, buf.String())
+	for _, o := range outs {
+		if strings.Contains(o, marker) {
+			t.Fatalf("secret printed: %s", o)
+		}
+	}
+	if !strings.Contains(string(j), redacted) {
+		t.Fatalf("json = %s, want %q in it", j, redacted)
+	}
+	if got := string(cfg.Endpoints[0].URL); !strings.Contains(got, marker) {
+		t.Fatalf("string(Secret) = %q, want the value", got)
+	}
+}
