@@ -3,12 +3,23 @@
 //
 // A [Spec] is what an operator configures: a non-secret Name, a secret URL
 // and Headers, a Tier (0 is most preferred), capability tags and per-role
-// [Limits]. The Name is the only way an endpoint is ever shown: no error,
-// log line, snapshot or metric built by solroute carries the URL or a header
-// value.
+// [Limits]. [Validate] reports every problem of a configuration at once. The
+// Name is the only way an endpoint is ever shown: no error, log line,
+// snapshot or metric built by solroute carries the URL or a header value
+// (Spec's own String, GoString and LogValue leave them out too).
 //
-// At run time every (endpoint, role) pair owns one token bucket, one
-// concurrency counter, one cooldown instant, three outcome counters and a
-// passive health state machine; pairs never share any of them. A [Snapshot]
-// is a copy of that state at one instant.
+// At run time every (endpoint, role) pair owns one [Runtime]: a token
+// [Bucket] (by default a golang.org/x/time/rate Limiter driven only through
+// its explicit-time methods), a concurrency counter, a cooldown instant,
+// three outcome counters and a passive health state machine; pairs never
+// share any of them. [Runtime.AdmitAt] checks, in order, the deadline, the
+// cooldown, a free slot and a token, and is transactional: a refusal holds
+// and spends nothing. Health changes only through outcomes
+// (Available --failure--> Degraded, any --rate limit--> RateLimited,
+// Degraded --success--> Available) and one time transition applied on read
+// (RateLimited --cooldown over--> Degraded); a generation counter drops
+// success and failure outcomes admitted before the last transition.
+//
+// Every method takes the instant explicitly: this package never reads a
+// clock. A [Snapshot] is a copy of one pair's state at one instant.
 package endpoint

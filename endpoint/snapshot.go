@@ -1,6 +1,10 @@
 package endpoint
 
-import "time"
+import (
+	"encoding/json"
+	"math"
+	"time"
+)
 
 // Snapshot is a copy of one (endpoint, role) state at one instant. It holds
 // no URL and no header.
@@ -29,33 +33,43 @@ type Snapshot struct {
 	RateLimits uint64
 }
 
-// Health is the passive health state of one (endpoint, role):
-//
-//	Available  --failure-->        Degraded
-//	Available  --rate limit-->     RateLimited
-//	Degraded   --rate limit-->     RateLimited
-//	RateLimited --cooldown over--> Degraded
-//	Degraded   --success-->        Available
-type Health uint8
+// snapshotJSON is the JSON shape of a Snapshot.
+type snapshotJSON struct {
+	Name              string   `json:"name"`
+	Tier              int      `json:"tier"`
+	Role              string   `json:"role"`
+	State             string   `json:"state"`
+	RequestsPerSecond float64  `json:"requests_per_second"`
+	Burst             int      `json:"burst_capacity"`
+	Tokens            *float64 `json:"tokens"`
+	MaxConcurrent     int      `json:"max_concurrent_requests"`
+	InFlight          int      `json:"in_flight"`
+	CooldownRemaining string   `json:"cooldown_remaining"`
+	Successes         uint64   `json:"successes"`
+	Failures          uint64   `json:"failures"`
+	RateLimits        uint64   `json:"rate_limits"`
+}
 
-const (
-	// Available is the starting state: the last outcome was a success.
-	Available Health = iota
-	// Degraded follows a failure, or the end of a cooldown.
-	Degraded
-	// RateLimited holds while a provider-imposed cooldown runs.
-	RateLimited
-)
-
-// String returns "available", "degraded" or "rate-limited".
-func (h Health) String() string {
-	switch h {
-	case Available:
-		return "available"
-	case Degraded:
-		return "degraded"
-	case RateLimited:
-		return "rate-limited"
+// MarshalJSON renders the snapshot with snake_case keys, the role and state
+// by name, the cooldown as a duration string and tokens as null when
+// unlimited (JSON has no +Inf).
+func (s Snapshot) MarshalJSON() ([]byte, error) {
+	j := snapshotJSON{
+		Name:              s.Name,
+		Tier:              s.Tier,
+		Role:              s.Role.String(),
+		State:             s.State.String(),
+		RequestsPerSecond: s.RequestsPerSecond,
+		Burst:             s.Burst,
+		MaxConcurrent:     s.MaxConcurrent,
+		InFlight:          s.InFlight,
+		CooldownRemaining: s.CooldownRemaining.String(),
+		Successes:         s.Successes,
+		Failures:          s.Failures,
+		RateLimits:        s.RateLimits,
 	}
-	return "unknown health state"
+	if !math.IsInf(s.Tokens, 0) && !math.IsNaN(s.Tokens) {
+		j.Tokens = &s.Tokens
+	}
+	return json.Marshal(j)
 }

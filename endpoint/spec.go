@@ -1,38 +1,11 @@
 package endpoint
 
-import "time"
-
-// Defaults applied to zero-valued Limits fields at run time.
-const (
-	// DefaultRequestTimeout bounds one call when Limits.RequestTimeout is 0.
-	DefaultRequestTimeout = 10 * time.Second
-	// DefaultPauseAfterRateLimit is the cooldown after a provider rate limit
-	// when Limits.PauseAfterRateLimit is 0.
-	DefaultPauseAfterRateLimit = time.Second
-	// MaxProviderDelay caps how far a provider's Retry-After may extend a
-	// cooldown.
-	MaxProviderDelay = 60 * time.Second
+import (
+	"fmt"
+	"log/slog"
+	"maps"
+	"slices"
 )
-
-// Limits are the per-role limits of one endpoint. Every zero value is valid
-// and documented.
-type Limits struct {
-	// RequestsPerSecond is the token bucket's refill rate. 0 means unlimited
-	// (no bucket at all).
-	RequestsPerSecond float64
-	// BurstCapacity is the bucket's size. 0 means one second of
-	// RequestsPerSecond, at least 1. Ignored when RequestsPerSecond is 0.
-	BurstCapacity int
-	// MaxConcurrentRequests caps requests in flight for this role. 0 means
-	// unlimited.
-	MaxConcurrentRequests int
-	// RequestTimeout bounds one whole call (every attempt and backoff) routed
-	// to this role. 0 means DefaultRequestTimeout.
-	RequestTimeout time.Duration
-	// PauseAfterRateLimit is the cooldown after the provider refused a
-	// request with a rate limit. 0 means DefaultPauseAfterRateLimit.
-	PauseAfterRateLimit time.Duration
-}
 
 // Spec is one configured RPC endpoint.
 type Spec struct {
@@ -76,4 +49,27 @@ func (s *Spec) HasCapabilities(caps []string) bool {
 		}
 	}
 	return true
+}
+
+// String names the spec without its URL or headers, so that printing a Spec
+// by mistake (%v, %+v, %s) leaks no secret.
+func (s Spec) String() string {
+	return fmt.Sprintf("endpoint %q (tier %d)", s.Name, s.Tier)
+}
+
+// GoString is String for %#v.
+func (s Spec) GoString() string { return s.String() }
+
+// LogValue names the spec in structured logs without its URL or headers.
+func (s Spec) LogValue() slog.Value {
+	return slog.GroupValue(slog.String("name", s.Name), slog.Int("tier", s.Tier))
+}
+
+// Clone returns a deep copy of s: its Headers, Capabilities and Roles are
+// not shared with s.
+func (s Spec) Clone() Spec {
+	s.Headers = maps.Clone(s.Headers)
+	s.Capabilities = slices.Clone(s.Capabilities)
+	s.Roles = maps.Clone(s.Roles)
+	return s
 }

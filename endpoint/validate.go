@@ -1,6 +1,13 @@
 package endpoint
 
-import "strings"
+import (
+	"fmt"
+	"maps"
+	"math"
+	"net/url"
+	"slices"
+	"strings"
+)
 
 // Problem is one invalid field of a configuration.
 type Problem struct {
@@ -32,6 +39,176 @@ func (e *ValidationError) Error() string {
 
 // Validate checks every spec and returns a *ValidationError listing every
 // problem, or nil. Paths are "endpoints[i]...." where i is the index in specs.
+//
+// It checks: at least one endpoint; name required, unique, without control
+// characters or surrounding spaces; url required, parseable, http or https,
+// with a host; header names are HTTP tokens and values hold no control
+// character; tier >= 0; capabilities non-empty and not repeated; at least
+// one known role; per role, every number >= 0 and finite,
+// requests_per_second at most MaxRequestsPerSecond, and burst_capacity
+// only with requests_per_second. Messages never quote a URL or a header
+// value.
 func Validate(specs []Spec) error {
-	panic("TODO(pool helper): implement")
+	var v validator
+	if len(specs) == 0 {
+		v.add("endpoints", "at least one endpoint is required")
+	}
+	firstUse := make(map[string]int, len(specs))
+	for i := range specs {
+		v.spec(i, &specs[i], firstUse)
+	}
+	if len(v.problems) == 0 {
+		return nil
+	}
+	return &ValidationError{Problems: v.problems}
+}
+
+// validator collects problems in document order.
+type validator struct {
+	problems []Problem
+}
+
+func (v *validator) add(path, format string, args ...any) {
+	v.problems = append(v.problems, Problem{Path: path, Message: fmt.Sprintf(format, args...)})
+}
+
+func (v *validator) spec(i int, s *Spec, firstUse map[string]int) {
+	base := fmt.Sprintf("endpoints[%d]", i)
+	switch {
+	case s.Name == "":
+		v.add(base+".name", "is required")
+	case hasControl(s.Name):
+		v.add(base+".name", "must not contain control characters")
+	case strings.TrimSpace(s.Name) != s.Name:
+		v.add(base+".name", "must not start or end with spaces")
+	default:
+		if j, dup := firstUse[s.Name]; dup {
+			v.add(base+".name", "%q is already the name of endpoints[%d]", s.Name, j)
+		} else {
+			firstUse[s.Name] = i
+		}
+	}
+	v.url(base+".url", s.URL)
+	v.headers(base+".headers", s.Headers)
+	if s.Tier < 0 {
+		v.add(base+".tier", "must be 0 or more, got %d", s.Tier)
+	}
+	v.capabilities(base+".capabilities", s.Capabilities)
+	v.roles(base+".roles", s.Roles)
+}
+
+// url checks the address without ever quoting it: url.Parse errors embed
+// the whole URL, so only their kind is reported.
+func (v *validator) url(path, raw string) {
+	if raw == "" {
+		v.add(path, "is required")
+		return
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		v.add(path, "is not a valid URL")
+		return
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		v.add(path, "must use the http or https scheme")
+	}
+	if u.Host == "" || u.Hostname() == "" {
+		v.add(path, "must name a host")
+	}
+}
+
+func (v *validator) headers(path string, h map[string]string) {
+	for _, k := range slices.Sorted(maps.Keys(h)) {
+		if !isToken(k) {
+			v.add(path, "header name %q is not a valid HTTP header name", k)
+		}
+		if hasControl(strings.ReplaceAll(h[k], "\t", "")) {
+			v.add(path, "the value of header %q contains control characters", k)
+		}
+	}
+}
+
+func (v *validator) capabilities(path string, caps []string) {
+	seen := make(map[string]bool, len(caps))
+	for j, c := range caps {
+		p := fmt.Sprintf("%s[%d]", path, j)
+		switch {
+		case strings.TrimSpace(c) == "":
+			v.add(p, "must not be empty")
+		case seen[c]:
+			v.add(p, "%q is listed twice", c)
+		}
+		seen[c] = true
+	}
+}
+
+func (v *validator) roles(path string, roles map[Role]Limits) {
+	if len(roles) == 0 {
+		v.add(path, "at least one role (read or send) is required")
+		return
+	}
+	for r := range roles {
+		if r != RoleRead && r != RoleSend {
+			v.add(path, "unknown role %s (want read or send)", r)
+		}
+	}
+	for _, r := range Roles {
+		if l, ok := roles[r]; ok {
+			v.limits(path+"."+r.String(), l)
+		}
+	}
+}
+
+func (v *validator) limits(path string, l Limits) {
+	rps := l.RequestsPerSecond
+	switch {
+	case math.IsNaN(rps) || math.IsInf(rps, 0):
+		v.add(path+".requests_per_second", "must be a finite number")
+	case rps < 0:
+		v.add(path+".requests_per_second", "must be 0 (unlimited) or more, got %g", rps)
+	case rps > MaxRequestsPerSecond:
+		v.add(path+".requests_per_second", "must be at most %g, got %g", float64(MaxRequestsPerSecond), rps)
+	}
+	switch {
+	case l.BurstCapacity < 0:
+		v.add(path+".burst_capacity", "must be 0 (one second of requests_per_second) or more, got %d", l.BurstCapacity)
+	case l.BurstCapacity > 0 && rps == 0:
+		v.add(path+".burst_capacity", "is set but requests_per_second is not: a burst needs a rate")
+	}
+	if l.MaxConcurrentRequests < 0 {
+		v.add(path+".max_concurrent_requests", "must be 0 (unlimited) or more, got %d", l.MaxConcurrentRequests)
+	}
+	if l.RequestTimeout < 0 {
+		v.add(path+".request_timeout", "must be 0 (default %s) or more, got %s", DefaultRequestTimeout, l.RequestTimeout)
+	}
+	if l.PauseAfterRateLimit < 0 {
+		v.add(path+".pause_after_rate_limit", "must be 0 (default %s) or more, got %s", DefaultPauseAfterRateLimit, l.PauseAfterRateLimit)
+	}
+}
+
+// isToken reports whether s is an RFC 9110 token, the syntax of a header
+// name.
+func isToken(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9':
+		case strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+func hasControl(s string) bool {
+	for _, r := range s {
+		if r < 0x20 || r == 0x7f {
+			return true
+		}
+	}
+	return false
 }

@@ -1,9 +1,24 @@
 // Package pool hands out permits to call one of many tiered RPC endpoints.
 //
 // One [Pool.Acquire] call, bounded by one deadline, picks a candidate for a
-// role: endpoints are ordered by tier, rotated round-robin inside a tier,
-// and admitted only when their cooldown is over, a concurrency slot is free
-// and a token is in their bucket. When every candidate is blocked, Acquire
-// waits for the earliest release, refill or cooldown end, never past the
-// deadline. The returned [Permit] carries the outcome back.
+// role: the endpoints that serve the role and carry the requested
+// capabilities, by tier, rotated round-robin inside a tier (one atomic
+// counter per tier and role, no pool-wide lock). Each candidate is tried in
+// this order: cooldown over? a concurrency slot free? a token in its bucket?
+// Admission is transactional (see endpoint.Runtime.AdmitAt): a refused
+// candidate keeps its tokens and slots, and the request falls to a peer,
+// then to a lower tier.
+//
+// When every candidate is blocked, Acquire waits, holding no lock, for the
+// earliest of: a slot freed in the role, the first cooldown end or token
+// refill it saw, ctx, and the deadline; then it tries again from the top
+// tier. The deadline is Request.Deadline, or now plus the smallest
+// RequestTimeout of the compatible endpoints, cut to ctx's deadline; no
+// permit is granted at or after it, and a [*DeadlineError] says why each
+// candidate was blocked.
+//
+// The returned [Permit] carries the outcome back (Success, Failure,
+// RateLimited or Release, the first one wins), which frees the slot, feeds
+// the endpoint's health state machine and wakes waiters. Time comes only
+// from Options.Clock, so tests drive everything with a fake clock.
 package pool

@@ -1,0 +1,76 @@
+package endpoint
+
+import (
+	"math"
+	"time"
+)
+
+// Defaults applied to zero-valued Limits fields at run time.
+const (
+	// DefaultRequestTimeout bounds one call when Limits.RequestTimeout is 0.
+	DefaultRequestTimeout = 10 * time.Second
+	// DefaultPauseAfterRateLimit is the cooldown after a provider rate limit
+	// when Limits.PauseAfterRateLimit is 0.
+	DefaultPauseAfterRateLimit = time.Second
+	// MaxProviderDelay caps how far a provider's Retry-After may extend a
+	// cooldown.
+	MaxProviderDelay = 60 * time.Second
+	// MaxRequestsPerSecond is the largest valid Limits.RequestsPerSecond. A
+	// higher rate would not limit anything and would overflow the derived
+	// burst.
+	MaxRequestsPerSecond = 1e9
+)
+
+// Limits are the per-role limits of one endpoint. Every zero value is valid
+// and documented.
+type Limits struct {
+	// RequestsPerSecond is the token bucket's refill rate. 0 means unlimited
+	// (no bucket at all).
+	RequestsPerSecond float64
+	// BurstCapacity is the bucket's size. 0 means one second of
+	// RequestsPerSecond, at least 1. Ignored when RequestsPerSecond is 0.
+	BurstCapacity int
+	// MaxConcurrentRequests caps requests in flight for this role. 0 means
+	// unlimited.
+	MaxConcurrentRequests int
+	// RequestTimeout bounds one whole call (every attempt and backoff) routed
+	// to this role. 0 means DefaultRequestTimeout.
+	RequestTimeout time.Duration
+	// PauseAfterRateLimit is the cooldown after the provider refused a
+	// request with a rate limit. 0 means DefaultPauseAfterRateLimit.
+	PauseAfterRateLimit time.Duration
+}
+
+// Normalized returns l with every zero default filled in: BurstCapacity
+// derived from RequestsPerSecond (floor of one second of it, at least 1;
+// 0 when the rate is unlimited), RequestTimeout and PauseAfterRateLimit set
+// to their defaults. RequestsPerSecond and MaxConcurrentRequests keep 0 for
+// unlimited. l should be valid (see Validate).
+func (l Limits) Normalized() Limits {
+	if l.RequestsPerSecond <= 0 {
+		l.RequestsPerSecond = 0
+		l.BurstCapacity = 0
+	} else if l.BurstCapacity <= 0 {
+		l.BurstCapacity = int(math.Max(1, math.Floor(math.Min(l.RequestsPerSecond, MaxRequestsPerSecond))))
+	}
+	if l.RequestTimeout <= 0 {
+		l.RequestTimeout = DefaultRequestTimeout
+	}
+	if l.PauseAfterRateLimit <= 0 {
+		l.PauseAfterRateLimit = DefaultPauseAfterRateLimit
+	}
+	return l
+}
+
+// Cooldown returns how long the endpoint pauses after a provider rate
+// limit that asked for providerDelay (0 or negative: none was given): the
+// configured pause (or its default), extended to providerDelay when that is
+// longer, with providerDelay capped at MaxProviderDelay.
+func (l Limits) Cooldown(providerDelay time.Duration) time.Duration {
+	pause := l.PauseAfterRateLimit
+	if pause <= 0 {
+		pause = DefaultPauseAfterRateLimit
+	}
+	providerDelay = min(providerDelay, MaxProviderDelay)
+	return max(pause, providerDelay)
+}

@@ -1,0 +1,294 @@
+package endpoint
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// RuntimeOptions tune a Runtime. The zero value is valid.
+type RuntimeOptions struct {
+	// Bucket replaces the token bucket, for example with one shared between
+	// processes. Nil means NewRateBucket(limits).
+	Bucket Bucket
+	// OnStateChange, when set, is called after every health transition
+	// that changes the state, from the goroutine that caused it. It must
+	// not block.
+	OnStateChange func(from, to Health)
+	// OnSlotFreed, when set, is called each time a concurrency slot is
+	// given back while every slot was held, that is when a request blocked
+	// by concurrency may now be admitted. It must not block. It is never
+	// called when MaxConcurrentRequests is 0.
+	OnSlotFreed func()
+}
+
+// Admission is what AdmitAt grants: a held concurrency slot and a spent
+// token.
+type Admission struct {
+	// At is the instant the request was admitted at (the instant passed to
+	// AdmitAt, or a later one another caller already used: time never goes
+	// backwards inside a Runtime).
+	At time.Time
+	// Generation is the health generation the request was admitted under;
+	// pass it back with the outcome.
+	Generation uint64
+}
+
+// Runtime is the live state of one (endpoint, role): a token bucket, a
+// concurrency counter, a cooldown instant, outcome counters and the passive
+// health state machine. Every method takes the instant explicitly and is
+// safe for concurrent use.
+//
+// Instants passed in may come slightly out of order from concurrent
+// callers; a Runtime never lets its time go backwards, because
+// rate.Limiter, handed an older instant, moves its clock back and refills
+// the same interval twice. For a rated role AdmitAt therefore holds a
+// per-Runtime mutex from reading the instant to taking the token (the
+// limiter takes its own mutex there anyway); everything else, including
+// Release and the outcomes, uses atomics only. An unlimited role never
+// locks.
+//
+// A Runtime must not be copied. Build one with NewRuntime.
+type Runtime struct {
+	name   string
+	tier   int
+	role   Role
+	limits Limits // normalised
+	bucket Bucket
+	// rated is false when the bucket is unlimited (no token check needed
+	// before taking the last slot).
+	rated   bool
+	maxConc int64
+	epoch   time.Time
+
+	onSlotFreed func()
+
+	// admit serialises AdmitAt of a rated role: see the type's doc.
+	admit sync.Mutex
+	// latest is the latest instant seen, in nanoseconds since epoch.
+	latest   atomic.Int64
+	inFlight atomic.Int64
+	cool     cooldown
+	health   healthMachine
+
+	successes  atomic.Uint64
+	failures   atomic.Uint64
+	rateLimits atomic.Uint64
+}
+
+// ErrRoleNotServed is returned by NewRuntime for a role the spec does not
+// serve.
+var ErrRoleNotServed = errors.New("endpoint: role not served")
+
+// NewRuntime builds the state of spec's role, starting at start with a full
+// bucket, no request in flight, no cooldown and the Available state.
+func NewRuntime(spec *Spec, role Role, start time.Time, opts RuntimeOptions) (*Runtime, error) {
+	limits, ok := spec.Roles[role]
+	if !ok {
+		return nil, fmt.Errorf("endpoint %q, role %s: %w", spec.Name, role, ErrRoleNotServed)
+	}
+	limits = limits.Normalized()
+	r := &Runtime{
+		name:        spec.Name,
+		tier:        spec.Tier,
+		role:        role,
+		limits:      limits,
+		bucket:      opts.Bucket,
+		rated:       true,
+		maxConc:     int64(limits.MaxConcurrentRequests),
+		epoch:       start,
+		onSlotFreed: opts.OnSlotFreed,
+	}
+	r.health.onChange = opts.OnStateChange
+	if r.bucket == nil {
+		r.bucket = NewRateBucket(limits)
+		r.rated = limits.RequestsPerSecond > 0
+	}
+	return r, nil
+}
+
+// Name returns the endpoint's name.
+func (r *Runtime) Name() string { return r.name }
+
+// Tier returns the endpoint's tier.
+func (r *Runtime) Tier() int { return r.tier }
+
+// Role returns the role this state belongs to.
+func (r *Runtime) Role() Role { return r.role }
+
+// Limits returns the normalised limits (see Limits.Normalized).
+func (r *Runtime) Limits() Limits { return r.limits }
+
+// InFlight returns the concurrency slots held now.
+func (r *Runtime) InFlight() int { return int(r.inFlight.Load()) }
+
+// advance returns the instant to use for now: now itself, or the latest
+// instant already seen when now is older. It records now as the latest.
+func (r *Runtime) advance(now time.Time) (time.Time, int64) {
+	n := int64(now.Sub(r.epoch))
+	for {
+		old := r.latest.Load()
+		if n <= old {
+			if n == old {
+				return now, n
+			}
+			return r.epoch.Add(time.Duration(old)), old
+		}
+		if r.latest.CompareAndSwap(old, n) {
+			return now, n
+		}
+	}
+}
+
+// peek is advance without recording now.
+func (r *Runtime) peek(now time.Time) (time.Time, int64) {
+	n := int64(now.Sub(r.epoch))
+	if old := r.latest.Load(); n < old {
+		return r.epoch.Add(time.Duration(old)), old
+	}
+	return now, n
+}
+
+// AdmitAt tries to admit one request at now, checking in order: now is
+// before deadline (a zero deadline never blocks), the cooldown is over, a
+// concurrency slot is free, a token is in the bucket. It is transactional:
+// on success it holds one slot and has spent one token (ok is true); on a
+// refusal it holds nothing and has spent nothing, and b says why. A slot
+// taken for a token that turns out to be missing is given back before
+// AdmitAt returns.
+func (r *Runtime) AdmitAt(now, deadline time.Time) (a Admission, b Block, ok bool) {
+	if r.rated {
+		r.admit.Lock()
+		defer r.admit.Unlock()
+	}
+	at, n := r.advance(now)
+	if !deadline.IsZero() && !at.Before(deadline) {
+		return a, Block{Reason: BlockedByDeadline}, false
+	}
+	if active, until := r.cool.activeAt(n); active {
+		return a, Block{Reason: BlockedByCooldown, Until: r.epoch.Add(time.Duration(until))}, false
+	}
+	if r.maxConc == 0 {
+		r.inFlight.Add(1)
+	} else {
+		for {
+			v := r.inFlight.Load()
+			if v >= r.maxConc {
+				return a, r.concurrencyBlock(v), false
+			}
+			// Taking the last slot for a missing token would show the
+			// role full to others for a moment: look at the bucket first.
+			// ReadyAt, not TokensAt: the bucket's own rule decides, so a
+			// refusal here always comes with an instant after at.
+			if v+1 == r.maxConc && r.rated {
+				if ready := r.bucket.ReadyAt(at); ready.After(at) {
+					return a, Block{Reason: BlockedByRate, Until: ready}, false
+				}
+			}
+			if r.inFlight.CompareAndSwap(v, v+1) {
+				break
+			}
+		}
+	}
+	if !r.bucket.TakeAt(at) {
+		r.Release()
+		return a, Block{Reason: BlockedByRate, Until: r.bucket.ReadyAt(at)}, false
+	}
+	return Admission{At: at, Generation: r.health.stateAt(n, &r.cool).generation()}, Block{}, true
+}
+
+// ProbeAt reports what AdmitAt would answer at now, without taking or
+// recording anything.
+func (r *Runtime) ProbeAt(now, deadline time.Time) Block {
+	at, n := r.peek(now)
+	if !deadline.IsZero() && !at.Before(deadline) {
+		return Block{Reason: BlockedByDeadline}
+	}
+	if active, until := r.cool.activeAt(n); active {
+		return Block{Reason: BlockedByCooldown, Until: r.epoch.Add(time.Duration(until))}
+	}
+	if v := r.inFlight.Load(); r.maxConc > 0 && v >= r.maxConc {
+		return r.concurrencyBlock(v)
+	}
+	if r.rated {
+		if ready := r.bucket.ReadyAt(at); ready.After(at) {
+			return Block{Reason: BlockedByRate, Until: ready}
+		}
+	}
+	return Block{}
+}
+
+func (r *Runtime) concurrencyBlock(v int64) Block {
+	return Block{Reason: BlockedByConcurrency, InFlight: int(v), MaxConcurrent: int(r.maxConc)}
+}
+
+// Release gives back one concurrency slot taken by AdmitAt. Call it exactly
+// once per admission, after the outcome (if any) was recorded; it panics
+// when no slot is held, which is a caller bug.
+func (r *Runtime) Release() {
+	v := r.inFlight.Add(-1)
+	if v < 0 {
+		panic("endpoint: Release without a held slot")
+	}
+	if r.maxConc > 0 && v+1 == r.maxConc && r.onSlotFreed != nil {
+		r.onSlotFreed()
+	}
+}
+
+// SucceededAt records a success of a request admitted under generation gen:
+// Degraded -> Available when nothing changed the state since.
+func (r *Runtime) SucceededAt(now time.Time, gen uint64) {
+	r.successes.Add(1)
+	_, n := r.advance(now)
+	r.health.succeeded(r.health.stateAt(n, &r.cool), gen)
+}
+
+// FailedAt records a failure of a request admitted under generation gen:
+// Available -> Degraded when nothing changed the state since.
+func (r *Runtime) FailedAt(now time.Time, gen uint64) {
+	r.failures.Add(1)
+	_, n := r.advance(now)
+	r.health.failed(r.health.stateAt(n, &r.cool), gen)
+}
+
+// RateLimitedAt records a provider rate limit at now: the role cools down
+// for Limits.Cooldown(providerDelay) from now (a running, longer cooldown
+// is kept) and its state becomes RateLimited, whatever generation the
+// request was admitted under.
+func (r *Runtime) RateLimitedAt(now time.Time, providerDelay time.Duration) {
+	r.rateLimits.Add(1)
+	_, n := r.advance(now)
+	// The cooldown must be visible before the state says RateLimited (see
+	// healthMachine.rateLimited).
+	r.cool.extend(n + int64(r.limits.Cooldown(providerDelay)))
+	r.health.rateLimited()
+}
+
+// StateAt returns the health state at now.
+func (r *Runtime) StateAt(now time.Time) Health {
+	_, n := r.peek(now)
+	return r.health.stateAt(n, &r.cool).state()
+}
+
+// SnapshotAt copies the state at now. It holds no URL and no header.
+func (r *Runtime) SnapshotAt(now time.Time) Snapshot {
+	at, n := r.peek(now)
+	_, until := r.cool.activeAt(n)
+	return Snapshot{
+		Name:              r.name,
+		Tier:              r.tier,
+		Role:              r.role,
+		State:             r.health.stateAt(n, &r.cool).state(),
+		RequestsPerSecond: r.limits.RequestsPerSecond,
+		Burst:             r.limits.BurstCapacity,
+		Tokens:            r.bucket.TokensAt(at),
+		MaxConcurrent:     int(r.maxConc),
+		InFlight:          int(r.inFlight.Load()),
+		CooldownRemaining: max(0, time.Duration(until-n)),
+		Successes:         r.successes.Load(),
+		Failures:          r.failures.Load(),
+		RateLimits:        r.rateLimits.Load(),
+	}
+}

@@ -1,0 +1,86 @@
+package endpoint
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"strings"
+	"testing"
+	"time"
+)
+
+const marker = "SECRET-7f3a"
+
+func secretSpec() Spec {
+	return Spec{
+		Name:    "primary-a",
+		URL:     "https://user:" + marker + "@rpc.example.com/" + marker + "/?api-key=" + marker,
+		Headers: map[string]string{"Authorization": "Bearer " + marker},
+		Roles:   map[Role]Limits{RoleRead: {RequestsPerSecond: 5}, RoleSend: {}},
+	}
+}
+
+// TestNothingPrintsSecrets renders specs and snapshots every way a caller
+// might and checks the URL and header values never appear.
+func TestNothingPrintsSecrets(t *testing.T) {
+	spec := secretSpec()
+	var renders []string
+	for _, v := range []any{spec, &spec, []Spec{spec}} {
+		for _, verb := range []string{"%v", "%+v", "%#v", "%s"} {
+			renders = append(renders, fmt.Sprintf(verb, v))
+		}
+	}
+	var logs bytes.Buffer
+	slog.New(slog.NewJSONHandler(&logs, nil)).Info("spec", "spec", spec)
+	slog.New(slog.NewTextHandler(&logs, nil)).Info("spec", "spec", spec)
+	renders = append(renders, logs.String())
+
+	for _, role := range Roles {
+		r, err := NewRuntime(&spec, role, t0, RuntimeOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.AdmitAt(t0, time.Time{})
+		r.RateLimitedAt(t0, time.Second)
+		s := r.SnapshotAt(t0)
+		js, err := json.Marshal(s)
+		if err != nil {
+			t.Fatalf("json.Marshal(snapshot %s): %v", role, err)
+		}
+		renders = append(renders, fmt.Sprintf("%v", s), fmt.Sprintf("%+v", s), fmt.Sprintf("%#v", s), string(js))
+	}
+	for i, r := range renders {
+		if strings.Contains(r, marker) {
+			t.Errorf("render %d leaks a secret: %s", i, r)
+		}
+		if !strings.Contains(r, "primary-a") {
+			t.Errorf("render %d does not name the endpoint: %s", i, r)
+		}
+	}
+}
+
+func TestSnapshotJSON(t *testing.T) {
+	spec := secretSpec()
+	r, _ := NewRuntime(&spec, RoleSend, t0, RuntimeOptions{})
+	js, err := json.Marshal(r.SnapshotAt(t0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"name":"primary-a","tier":0,"role":"send","state":"available","requests_per_second":0,"burst_capacity":0,"tokens":null,"max_concurrent_requests":0,"in_flight":0,"cooldown_remaining":"0s","successes":0,"failures":0,"rate_limits":0}`
+	if string(js) != want {
+		t.Errorf("json:\n%s\nwant:\n%s", js, want)
+	}
+}
+
+func TestSpecClone(t *testing.T) {
+	spec := secretSpec()
+	spec.Capabilities = []string{"archive"}
+	c := spec.Clone()
+	c.Headers["Authorization"] = "changed"
+	c.Capabilities[0] = "changed"
+	c.Roles[RoleRead] = Limits{}
+	if spec.Headers["Authorization"] == "changed" || spec.Capabilities[0] == "changed" || spec.Roles[RoleRead].RequestsPerSecond != 5 {
+		t.Error("Clone shares maps or slices with the original")
+	}
+}

@@ -1,0 +1,106 @@
+package endpoint
+
+import (
+	"errors"
+	"math"
+	"strings"
+	"testing"
+	"time"
+)
+
+func validSpec(name string) Spec {
+	return Spec{
+		Name: name,
+		URL:  "https://rpc.example.com/",
+		Roles: map[Role]Limits{
+			RoleRead: {RequestsPerSecond: 10, MaxConcurrentRequests: 4},
+		},
+	}
+}
+
+func TestValidateAcceptsValidSpecs(t *testing.T) {
+	a := validSpec("a")
+	b := validSpec("b")
+	b.Tier = 1
+	b.Capabilities = []string{"archive"}
+	b.Headers = map[string]string{"Authorization": "Bearer x\ty"}
+	b.Roles = map[Role]Limits{RoleRead: {}, RoleSend: {RequestsPerSecond: 0.5, BurstCapacity: 3, RequestTimeout: time.Second, PauseAfterRateLimit: time.Minute}}
+	if err := Validate([]Spec{a, b}); err != nil {
+		t.Fatalf("Validate = %v, want nil", err)
+	}
+}
+
+func TestValidateReportsEveryProblemWithItsPath(t *testing.T) {
+	const secret = "SECRET-MARKER"
+	bad := Spec{
+		Name:         "",
+		URL:          "ftp://user:" + secret + "@/path/" + secret + "?key=" + secret,
+		Headers:      map[string]string{"Bad Header": secret, "X-Key": "a\n" + secret},
+		Tier:         -1,
+		Capabilities: []string{"archive", "", "archive"},
+		Roles: map[Role]Limits{
+			RoleRead: {RequestsPerSecond: -1, BurstCapacity: -2, MaxConcurrentRequests: -3, RequestTimeout: -time.Second, PauseAfterRateLimit: -time.Second},
+			RoleSend: {BurstCapacity: 5},
+		},
+	}
+	dup := validSpec("a")
+	noRoles := validSpec("c")
+	noRoles.Roles = nil
+	noRoles.URL = "https://[::1" + secret
+	inf := validSpec("d")
+	inf.Roles = map[Role]Limits{RoleRead: {RequestsPerSecond: math.Inf(1)}, Role(7): {}}
+	inf.URL = "https:///" + secret
+	fast := validSpec("e")
+	fast.Roles = map[Role]Limits{RoleSend: {RequestsPerSecond: 2e9}}
+	fast.Name = " e"
+
+	err := Validate([]Spec{validSpec("a"), bad, dup, noRoles, inf, fast})
+	var ve *ValidationError
+	if !errors.As(err, &ve) {
+		t.Fatalf("Validate = %v, want *ValidationError", err)
+	}
+	want := []string{
+		"endpoints[1].name",
+		"endpoints[1].url", // scheme
+		"endpoints[1].url", // host
+		"endpoints[1].headers",
+		"endpoints[1].headers",
+		"endpoints[1].tier",
+		"endpoints[1].capabilities[1]",
+		"endpoints[1].capabilities[2]",
+		"endpoints[1].roles.read.requests_per_second",
+		"endpoints[1].roles.read.burst_capacity",
+		"endpoints[1].roles.read.max_concurrent_requests",
+		"endpoints[1].roles.read.request_timeout",
+		"endpoints[1].roles.read.pause_after_rate_limit",
+		"endpoints[1].roles.send.burst_capacity",
+		"endpoints[2].name",
+		"endpoints[3].url",
+		"endpoints[3].roles",
+		"endpoints[4].url",
+		"endpoints[4].roles",
+		"endpoints[4].roles.read.requests_per_second",
+		"endpoints[5].name",
+		"endpoints[5].roles.send.requests_per_second",
+	}
+	var got []string
+	for _, p := range ve.Problems {
+		got = append(got, p.Path)
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("problem paths:\n%s\nwant:\n%s\nerror:\n%v", strings.Join(got, "\n"), strings.Join(want, "\n"), err)
+	}
+	if strings.Contains(err.Error(), secret) {
+		t.Errorf("error quotes a secret:\n%v", err)
+	}
+	if !strings.Contains(err.Error(), `endpoints[2].name: "a" is already the name of endpoints[0]`) {
+		t.Errorf("duplicate name not explained:\n%v", err)
+	}
+}
+
+func TestValidateEmpty(t *testing.T) {
+	var ve *ValidationError
+	if err := Validate(nil); !errors.As(err, &ve) || len(ve.Problems) != 1 || ve.Problems[0].Path != "endpoints" {
+		t.Fatalf("Validate(nil) = %v", err)
+	}
+}

@@ -1,0 +1,203 @@
+package pool
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"time"
+
+	"github.com/solroute/solroute/endpoint"
+)
+
+// selection is which candidates of a role one request may use.
+type selection struct {
+	rs    *roleSet
+	caps  []string
+	avoid []string
+	// timeout is the smallest RequestTimeout of the compatible candidates.
+	timeout time.Duration
+	// ctxDeadline is set when the deadline is ctx's: reaching it is then
+	// also ctx's deadline passing, whichever of the two wakes Acquire.
+	ctxDeadline bool
+}
+
+// selection filters the role's candidates by capabilities and decides
+// whether Avoid applies (only when a compatible, non-avoided candidate
+// exists). ok is false when no candidate is compatible.
+func (p *Pool) selection(req *Request) (sel selection, ok bool) {
+	rs := p.roleSet(req.Role)
+	if rs == nil || len(rs.ordered) == 0 {
+		return sel, false
+	}
+	sel.rs = rs
+	if len(req.Capabilities) == 0 && len(req.Avoid) == 0 {
+		sel.timeout = rs.timeout
+		return sel, true
+	}
+	sel.caps = req.Capabilities
+	compatible, spare := false, false
+	for _, m := range rs.ordered {
+		if !m.spec.HasCapabilities(sel.caps) {
+			continue
+		}
+		if !compatible || m.timeout < sel.timeout {
+			sel.timeout = m.timeout
+		}
+		compatible = true
+		if !slices.Contains(req.Avoid, m.spec.Name) {
+			spare = true
+		}
+	}
+	if spare {
+		sel.avoid = req.Avoid
+	}
+	return sel, compatible
+}
+
+// admits reports whether m is a candidate of this selection.
+func (s *selection) admits(m *member) bool {
+	if len(s.caps) > 0 && !m.spec.HasCapabilities(s.caps) {
+		return false
+	}
+	return len(s.avoid) == 0 || !slices.Contains(s.avoid, m.spec.Name)
+}
+
+// Acquire returns a permit for one request, or an error: ErrNoEndpoint at
+// once, ctx's error when ctx ends first, or a *DeadlineError naming every
+// candidate and why it was blocked. It never returns after the deadline.
+//
+// The deadline is req.Deadline, or now + DefaultTimeout when zero, cut to
+// ctx's deadline (read on the pool's clock) when that is sooner. No permit
+// is granted at or after it.
+func (p *Pool) Acquire(ctx context.Context, req Request) (*Permit, error) {
+	sel, ok := p.selection(&req)
+	if !ok {
+		return nil, &NoEndpointError{Method: req.Method, Role: req.Role, Capabilities: req.Capabilities}
+	}
+	// Not ctx.Err(): clockwork's fake-clock contexts block in Err until
+	// they are done.
+	select {
+	case <-ctx.Done():
+		return nil, p.contextError(&req, ctx.Err())
+	default:
+	}
+	now := p.clock.Now()
+	deadline := req.Deadline
+	if deadline.IsZero() {
+		deadline = now.Add(sel.timeout)
+	}
+	if d, ok := ctx.Deadline(); ok && !d.After(deadline) {
+		deadline = d
+		sel.ctxDeadline = true
+	}
+	// The fast path: one scan, no channel, no timer.
+	if pm, _, late := p.scan(&sel, now, deadline); pm != nil {
+		return pm, nil
+	} else if late {
+		return nil, p.deadlineError(&sel, &req, now, deadline, nil)
+	}
+	return p.wait(ctx, &sel, &req, deadline)
+}
+
+// wait scans again and again, sleeping between scans until the earliest of:
+// a slot freed in the role (the wake channel), the earliest cooldown end or
+// token refill seen in the scan (a timer), the deadline (the same timer)
+// and ctx. It holds no lock while sleeping, and every wakeup follows a real
+// event, so it never spins.
+func (p *Pool) wait(ctx context.Context, sel *selection, req *Request, deadline time.Time) (*Permit, error) {
+	for {
+		// Take the channel before the scan: a slot freed after this line
+		// closes it, even if the scan saw the role full.
+		woken := sel.rs.wake.channel()
+		now := p.clock.Now()
+		pm, wakeAt, late := p.scan(sel, now, deadline)
+		if pm != nil {
+			return pm, nil
+		}
+		if late || !now.Before(deadline) {
+			return nil, p.deadlineError(sel, req, now, deadline, nil)
+		}
+		if wakeAt.IsZero() || wakeAt.After(deadline) {
+			wakeAt = deadline
+		}
+		// Every block the scan reports clears strictly after now; the
+		// floor only guarantees that a wrong bucket cannot make this loop
+		// spin.
+		d := max(wakeAt.Sub(now), time.Nanosecond)
+		if p.log != nil && p.log.Enabled(ctx, slog.LevelDebug) {
+			p.log.LogAttrs(ctx, slog.LevelDebug, "pool: every candidate blocked, waiting",
+				slog.String("method", req.Method), slog.String("role", req.Role.String()),
+				slog.Duration("for_at_most", d), slog.Duration("deadline_in", deadline.Sub(now)))
+		}
+		timer := p.clock.NewTimer(d)
+		select {
+		case <-woken:
+		case <-timer.Chan():
+		case <-ctx.Done():
+			timer.Stop()
+			err := ctx.Err()
+			if now := p.clock.Now(); errors.Is(err, context.DeadlineExceeded) && !now.Before(deadline) {
+				return nil, p.deadlineError(sel, req, now, deadline, err)
+			}
+			return nil, p.contextError(req, err)
+		}
+		timer.Stop()
+	}
+}
+
+// scan tries every candidate once, by tier, round-robin inside each tier.
+// It returns a permit, or the earliest instant a cooldown ends or a token
+// refills among the blocked candidates (zero when only concurrency blocks
+// them), or late when now is at or past the deadline.
+func (p *Pool) scan(sel *selection, now, deadline time.Time) (pm *Permit, wakeAt time.Time, late bool) {
+	for _, g := range sel.rs.tiers {
+		n := uint32(len(g.members))
+		start := uint32(0)
+		if n > 1 {
+			start = (g.next.Add(1) - 1) % n
+		}
+		for i := range n {
+			m := g.members[(start+i)%n]
+			if !sel.admits(m) {
+				continue
+			}
+			a, b, ok := m.rt.AdmitAt(now, deadline)
+			if ok {
+				return &Permit{rt: m.rt, pool: p, admitted: a.At, deadline: deadline, gen: a.Generation}, time.Time{}, false
+			}
+			if b.Reason == endpoint.BlockedByDeadline {
+				return nil, time.Time{}, true
+			}
+			if !b.Until.IsZero() && (wakeAt.IsZero() || b.Until.Before(wakeAt)) {
+				wakeAt = b.Until
+			}
+		}
+	}
+	return nil, wakeAt, false
+}
+
+// deadlineError probes every candidate at now to say why it is blocked. A
+// candidate may have seen a later instant than now (time never goes back
+// inside a Runtime), so At is at least the deadline.
+func (p *Pool) deadlineError(sel *selection, req *Request, now, deadline time.Time, ctxErr error) error {
+	if now.Before(deadline) {
+		now = deadline
+	}
+	if ctxErr == nil && sel.ctxDeadline {
+		ctxErr = context.DeadlineExceeded
+	}
+	e := &DeadlineError{Method: req.Method, Role: req.Role, Deadline: deadline, At: now, Context: ctxErr}
+	for _, m := range sel.rs.ordered {
+		if sel.admits(m) {
+			e.Candidates = append(e.Candidates, Candidate{Endpoint: m.spec.Name, Tier: m.spec.Tier, Block: m.rt.ProbeAt(now, time.Time{})})
+		}
+	}
+	return e
+}
+
+// contextError wraps ctx's error with the method and role.
+func (p *Pool) contextError(req *Request, err error) error {
+	return fmt.Errorf("pool: %s (%s): waiting for an endpoint: %w", req.Method, req.Role, err)
+}

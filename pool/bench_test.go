@@ -1,0 +1,126 @@
+package pool_test
+
+import (
+	"context"
+	"fmt"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/pool"
+	"golang.org/x/time/rate"
+)
+
+// The benchmarks use the real clock (Options.Clock nil): the fast path
+// reads it once per Acquire, like the baseline reads time.Now once per
+// AllowN. Limits are set high enough never to refuse: 1e9 rps (one token
+// per nanosecond) and a large concurrency cap, so the slot is a real
+// compare-and-swap rather than the unlimited shortcut.
+var benchLimits = endpoint.Limits{RequestsPerSecond: endpoint.MaxRequestsPerSecond, MaxConcurrentRequests: 1 << 20}
+
+func benchPool(b *testing.B, n int) *pool.Pool {
+	specs := make([]endpoint.Spec, n)
+	for i := range specs {
+		specs[i] = ep(fmt.Sprintf("ep-%d", i), 0, benchLimits)
+	}
+	p, err := pool.New(specs, pool.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return p
+}
+
+// BenchmarkBareParts is the baseline: the parts the fast path cannot avoid,
+// one AllowN on a rate.Limiter at time.Now plus an atomic slot counter
+// taken and given back.
+func BenchmarkBareParts(b *testing.B) {
+	lim := rate.NewLimiter(rate.Limit(benchLimits.RequestsPerSecond), int(endpoint.MaxRequestsPerSecond))
+	var slots atomic.Int64
+	b.ReportAllocs()
+	for b.Loop() {
+		slots.Add(1)
+		if !lim.AllowN(time.Now(), 1) {
+			b.Fatal("refused")
+		}
+		slots.Add(-1)
+	}
+}
+
+// BenchmarkAcquireRelease is the uncontended fast path: one goroutine, one
+// endpoint, Acquire then Release.
+func BenchmarkAcquireRelease(b *testing.B) {
+	p := benchPool(b, 1)
+	ctx := context.Background()
+	req := pool.Request{Role: endpoint.RoleRead, Method: "getBalance"}
+	b.ReportAllocs()
+	for b.Loop() {
+		pm, err := p.Acquire(ctx, req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		pm.Release()
+	}
+}
+
+// BenchmarkAcquireSuccess is the fast path with an outcome, which reads the
+// clock once more.
+func BenchmarkAcquireSuccess(b *testing.B) {
+	p := benchPool(b, 1)
+	ctx := context.Background()
+	req := pool.Request{Role: endpoint.RoleRead, Method: "getBalance"}
+	b.ReportAllocs()
+	for b.Loop() {
+		pm, err := p.Acquire(ctx, req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		pm.Success()
+	}
+}
+
+// BenchmarkBarePartsParallel is the parallel baseline: 8 limiters and
+// counters, each goroutine rotating over them.
+func BenchmarkBarePartsParallel(b *testing.B) {
+	type part struct {
+		lim   *rate.Limiter
+		slots atomic.Int64
+		_     [48]byte
+	}
+	parts := make([]part, 8)
+	for i := range parts {
+		parts[i].lim = rate.NewLimiter(rate.Limit(benchLimits.RequestsPerSecond), int(endpoint.MaxRequestsPerSecond))
+	}
+	var next atomic.Uint32
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			pt := &parts[(next.Add(1)-1)%8]
+			pt.slots.Add(1)
+			if !pt.lim.AllowN(time.Now(), 1) {
+				b.Error("refused")
+				return
+			}
+			pt.slots.Add(-1)
+		}
+	})
+}
+
+// BenchmarkAcquireReleaseParallel: every goroutine acquires and releases
+// over 8 endpoints of one tier.
+func BenchmarkAcquireReleaseParallel(b *testing.B) {
+	p := benchPool(b, 8)
+	req := pool.Request{Role: endpoint.RoleRead, Method: "getBalance"}
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		ctx := context.Background()
+		for pb.Next() {
+			pm, err := p.Acquire(ctx, req)
+			if err != nil {
+				b.Error(err)
+				return
+			}
+			pm.Release()
+		}
+	})
+}

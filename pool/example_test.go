@@ -1,0 +1,72 @@
+package pool_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jonboulle/clockwork"
+	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/pool"
+)
+
+func ExamplePool_Acquire() {
+	clock := clockwork.NewFakeClockAt(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	p, err := pool.New([]endpoint.Spec{
+		{Name: "primary-a", URL: "https://a.example.com/?api-key=secret", Roles: map[endpoint.Role]endpoint.Limits{
+			endpoint.RoleRead: {RequestsPerSecond: 10, MaxConcurrentRequests: 1},
+		}},
+		{Name: "backup-a", URL: "https://b.example.com/", Tier: 1, Roles: map[endpoint.Role]endpoint.Limits{
+			endpoint.RoleRead: {},
+		}},
+	}, pool.Options{Clock: clock})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	req := pool.Request{Role: endpoint.RoleRead, Method: "getBalance"}
+
+	first, _ := p.Acquire(context.Background(), req)
+	fmt.Println("first:", first.Endpoint())
+	// primary-a's only slot is held: the lower tier takes the next one.
+	second, _ := p.Acquire(context.Background(), req)
+	fmt.Println("second:", second.Endpoint())
+
+	first.RateLimited(2 * time.Second) // the provider said Retry-After: 2
+	second.Success()
+	third, _ := p.Acquire(context.Background(), req)
+	fmt.Println("third:", third.Endpoint())
+	third.Success()
+
+	for _, s := range p.Snapshot() {
+		fmt.Printf("%s: %s, cooldown %v\n", s.Name, s.State, s.CooldownRemaining)
+	}
+	// Output:
+	// first: primary-a
+	// second: backup-a
+	// third: backup-a
+	// primary-a: rate-limited, cooldown 2s
+	// backup-a: available, cooldown 0s
+}
+
+func ExampleDeadlineError() {
+	clock := clockwork.NewFakeClockAt(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	p, _ := pool.New([]endpoint.Spec{
+		{Name: "primary-a", URL: "https://a.example.com/", Roles: map[endpoint.Role]endpoint.Limits{
+			endpoint.RoleSend: {MaxConcurrentRequests: 1},
+		}},
+	}, pool.Options{Clock: clock})
+	req := pool.Request{Role: endpoint.RoleSend, Method: "sendTransaction"}
+	held, _ := p.Acquire(context.Background(), req)
+	defer held.Release()
+
+	// A deadline already reached: no permit, and why.
+	req.Deadline = clock.Now()
+	_, err := p.Acquire(context.Background(), req)
+	fmt.Println(errors.Is(err, pool.ErrDeadline))
+	fmt.Println(err)
+	// Output:
+	// true
+	// pool: sendTransaction (send): no endpoint admitted before the deadline: primary-a: 1/1 in flight
+}

@@ -1,0 +1,134 @@
+package pool_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/jonboulle/clockwork"
+	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/pool"
+	"go.uber.org/goleak"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+var t0 = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+
+func ms(n int) time.Duration { return time.Duration(n) * time.Millisecond }
+
+// ep is a read-only endpoint spec.
+func ep(name string, tier int, l endpoint.Limits) endpoint.Spec {
+	return endpoint.Spec{
+		Name:  name,
+		URL:   "https://" + name + ".example.com/",
+		Tier:  tier,
+		Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: l},
+	}
+}
+
+var read = pool.Request{Role: endpoint.RoleRead, Method: "getBalance"}
+
+// newPool builds a pool on a fake clock at t0 and checks, when the test
+// ends, that every permit was given back.
+func newPool(t *testing.T, specs ...endpoint.Spec) (*pool.Pool, *clockwork.FakeClock) {
+	t.Helper()
+	fc := clockwork.NewFakeClockAt(t0)
+	p, err := pool.New(specs, pool.Options{Clock: fc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if n := p.Outstanding(); n != 0 && !t.Failed() {
+			t.Errorf("%d permits dropped without release", n)
+		}
+	})
+	return p, fc
+}
+
+// guard bounds a wait on another goroutine in real time, so that a broken
+// test fails instead of hanging. It is never what a test asserts on.
+func guard(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+type result struct {
+	pm  *pool.Permit
+	err error
+}
+
+// pending is an Acquire running in its own goroutine.
+type pending struct{ ch chan result }
+
+func start(ctx context.Context, p *pool.Pool, req pool.Request) *pending {
+	pd := &pending{ch: make(chan result, 1)}
+	go func() {
+		pm, err := p.Acquire(ctx, req)
+		pd.ch <- result{pm, err}
+	}()
+	return pd
+}
+
+// mustWait proves the Acquire still waits: the fake clock has n waiters
+// (every blocked goroutine of the test holds one timer) and no result came.
+func (pd *pending) mustWait(t *testing.T, fc *clockwork.FakeClock, n int) {
+	t.Helper()
+	if err := fc.BlockUntilContext(guard(t), n); err != nil {
+		select {
+		case r := <-pd.ch:
+			t.Fatalf("Acquire returned (%v, %v) instead of waiting", r.pm != nil, r.err)
+		default:
+			t.Fatalf("fewer than %d clock waiters: %v", n, err)
+		}
+	}
+	select {
+	case r := <-pd.ch:
+		t.Fatalf("Acquire returned (%v, %v) instead of waiting", r.pm != nil, r.err)
+	default:
+	}
+}
+
+// get waits for the Acquire's result.
+func (pd *pending) get(t *testing.T) result {
+	t.Helper()
+	select {
+	case r := <-pd.ch:
+		return r
+	case <-guard(t).Done():
+		t.Fatal("Acquire did not return")
+		return result{}
+	}
+}
+
+// permit waits for the Acquire and requires a permit from endpoint name.
+func (pd *pending) permit(t *testing.T, name string) *pool.Permit {
+	t.Helper()
+	r := pd.get(t)
+	if r.err != nil {
+		t.Fatalf("Acquire: %v", r.err)
+	}
+	if r.pm.Endpoint() != name {
+		r.pm.Release()
+		t.Fatalf("permit from %s, want %s", r.pm.Endpoint(), name)
+	}
+	return r.pm
+}
+
+// now acquires without waiting (the fast path) and requires endpoint name.
+func now(t *testing.T, p *pool.Pool, req pool.Request, name string) *pool.Permit {
+	t.Helper()
+	return start(context.Background(), p, req).permit(t, name)
+}
+
+func snapshotOf(t *testing.T, p *pool.Pool, name string) endpoint.Snapshot {
+	t.Helper()
+	for _, s := range p.Snapshot() {
+		if s.Name == name && s.Role == endpoint.RoleRead {
+			return s
+		}
+	}
+	t.Fatalf("no snapshot for %s", name)
+	return endpoint.Snapshot{}
+}

@@ -1,0 +1,180 @@
+package pool
+
+import (
+	"context"
+	"log/slog"
+	"slices"
+	"sync/atomic"
+	"time"
+
+	"github.com/jonboulle/clockwork"
+	"github.com/solroute/solroute/endpoint"
+)
+
+// Pool is a tiered set of endpoints. It is safe for concurrent use.
+//
+// Nothing in a Pool changes shape after New: the candidate lists are built
+// once, and Acquire touches only per-(endpoint, role) atomics, the token
+// buckets and one round-robin counter per tier.
+type Pool struct {
+	clock clockwork.Clock
+	log   *slog.Logger // nil discards
+	specs []endpoint.Spec
+	roles [len(endpoint.Roles)]*roleSet
+	// all holds every runtime by tier, configuration order, then role.
+	all []*endpoint.Runtime
+}
+
+// roleSet holds the candidates of one role.
+type roleSet struct {
+	role endpoint.Role
+	// tiers are the candidates grouped by tier, most preferred first.
+	tiers []*tierGroup
+	// ordered lists the candidates by tier, then configuration order.
+	ordered []*member
+	// timeout is the smallest RequestTimeout of the role's endpoints.
+	timeout time.Duration
+	wake    wakeList
+}
+
+// tierGroup is the candidates of one tier, in configuration order, and the
+// counter that rotates the first one tried.
+type tierGroup struct {
+	next atomic.Uint32
+	// pad keeps the counter, written by every Acquire, off the cache line
+	// of the read-only fields around it.
+	_       [60]byte
+	members []*member
+}
+
+// member is one candidate of a role.
+type member struct {
+	rt   *endpoint.Runtime
+	spec *endpoint.Spec
+	wake *wakeList
+	// timeout is the normalised RequestTimeout of this role.
+	timeout time.Duration
+}
+
+// New validates specs (see endpoint.Validate) and builds a Pool.
+func New(specs []endpoint.Spec, opts Options) (*Pool, error) {
+	if err := endpoint.Validate(specs); err != nil {
+		return nil, err
+	}
+	p := &Pool{clock: opts.Clock, log: opts.Logger, specs: make([]endpoint.Spec, len(specs))}
+	if p.clock == nil {
+		p.clock = clockwork.NewRealClock()
+	}
+	for i := range specs {
+		p.specs[i] = specs[i].Clone()
+	}
+	// Configuration order, stably sorted by tier.
+	order := make([]int, len(p.specs))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return p.specs[a].Tier - p.specs[b].Tier })
+
+	for _, role := range endpoint.Roles {
+		p.roles[role] = &roleSet{role: role}
+	}
+	start := p.clock.Now()
+	for _, i := range order {
+		spec := &p.specs[i]
+		for _, role := range endpoint.Roles {
+			if !spec.Serves(role) {
+				continue
+			}
+			rs := p.roles[role]
+			ro := endpoint.RuntimeOptions{OnSlotFreed: rs.wake.broadcast}
+			if opts.NewBucket != nil {
+				ro.Bucket = opts.NewBucket(spec, role)
+			}
+			if p.log != nil {
+				ro.OnStateChange = p.stateLogger(spec.Name, role)
+			}
+			rt, err := endpoint.NewRuntime(spec, role, start, ro)
+			if err != nil {
+				return nil, err
+			}
+			p.all = append(p.all, rt)
+			m := &member{rt: rt, spec: spec, wake: &rs.wake, timeout: rt.Limits().RequestTimeout}
+			rs.ordered = append(rs.ordered, m)
+			if n := len(rs.tiers); n == 0 || rs.tiers[n-1].members[0].spec.Tier != spec.Tier {
+				rs.tiers = append(rs.tiers, &tierGroup{})
+			}
+			g := rs.tiers[len(rs.tiers)-1]
+			g.members = append(g.members, m)
+			if rs.timeout == 0 || m.timeout < rs.timeout {
+				rs.timeout = m.timeout
+			}
+		}
+	}
+	return p, nil
+}
+
+// stateLogger returns the OnStateChange hook of one (endpoint, role).
+func (p *Pool) stateLogger(name string, role endpoint.Role) func(from, to endpoint.Health) {
+	return func(from, to endpoint.Health) {
+		p.log.LogAttrs(context.Background(), slog.LevelDebug, "pool: endpoint state changed",
+			slog.String("endpoint", name), slog.String("role", role.String()),
+			slog.String("from", from.String()), slog.String("to", to.String()))
+	}
+}
+
+// roleSet returns the candidates of role, or nil for an unknown role.
+func (p *Pool) roleSet(role endpoint.Role) *roleSet {
+	if int(role) >= len(p.roles) {
+		return nil
+	}
+	return p.roles[role]
+}
+
+// DefaultTimeout is the smallest RequestTimeout among the endpoints that
+// serve role with caps (ErrNoEndpoint if none). Callers that make several
+// attempts compute one deadline from it and pass it in every Request.
+func (p *Pool) DefaultTimeout(role endpoint.Role, caps []string) (time.Duration, error) {
+	req := Request{Role: role, Capabilities: caps}
+	sel, ok := p.selection(&req)
+	if !ok {
+		return 0, &NoEndpointError{Role: role, Capabilities: caps}
+	}
+	return sel.timeout, nil
+}
+
+// Clock returns the pool's clock, for callers that must wait on the same
+// time line (retry backoff).
+func (p *Pool) Clock() clockwork.Clock { return p.clock }
+
+// Specs returns a copy of the endpoint specs, in configuration order. It is
+// for the transport, which needs URLs and headers; never print them.
+func (p *Pool) Specs() []endpoint.Spec {
+	out := make([]endpoint.Spec, len(p.specs))
+	for i := range p.specs {
+		out[i] = p.specs[i].Clone()
+	}
+	return out
+}
+
+// Snapshot copies every (endpoint, role) state at one instant, ordered by
+// tier, then configuration order, then role.
+func (p *Pool) Snapshot() []endpoint.Snapshot {
+	now := p.clock.Now()
+	out := make([]endpoint.Snapshot, len(p.all))
+	for i, rt := range p.all {
+		out[i] = rt.SnapshotAt(now)
+	}
+	return out
+}
+
+// Outstanding returns how many permits are held now, over every endpoint
+// and role: permits acquired and not yet given back by an outcome or
+// Release. When no Acquire or outcome runs concurrently, a non-zero count
+// means a permit was dropped without release.
+func (p *Pool) Outstanding() int {
+	n := 0
+	for _, rt := range p.all {
+		n += rt.InFlight()
+	}
+	return n
+}
