@@ -246,6 +246,31 @@ func TestAvoid(t *testing.T) {
 	pd.permit(t, "b").Success()
 }
 
+func TestHasAlternative(t *testing.T) {
+	archive := ep("a", 0, endpoint.Limits{})
+	archive.Capabilities = []string{"archive"}
+	p, _ := newPool(t, archive, ep("b", 1, endpoint.Limits{}))
+	for _, tc := range []struct {
+		caps, avoid []string
+		want        bool
+	}{
+		{nil, nil, true},
+		{nil, []string{"a"}, true},
+		{nil, []string{"a", "b"}, false},
+		{[]string{"archive"}, nil, true},
+		{[]string{"archive"}, []string{"a"}, false},
+		{[]string{"archive"}, []string{"b"}, true},
+		{[]string{"trace"}, nil, false},
+	} {
+		if got := p.HasAlternative(endpoint.RoleRead, tc.caps, tc.avoid); got != tc.want {
+			t.Errorf("HasAlternative(read, %v, %v) = %v, want %v", tc.caps, tc.avoid, got, tc.want)
+		}
+	}
+	if p.HasAlternative(endpoint.Role(9), nil, nil) {
+		t.Error("HasAlternative of a role nobody serves = true")
+	}
+}
+
 func TestNoEndpoint(t *testing.T) {
 	archive := ep("a", 0, endpoint.Limits{})
 	archive.Capabilities = []string{"archive"}

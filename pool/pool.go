@@ -142,6 +142,15 @@ func (p *Pool) DefaultTimeout(role endpoint.Role, caps []string) (time.Duration,
 	return sel.timeout, nil
 }
 
+// HasAlternative reports whether an endpoint serving role with caps exists
+// outside avoid: whether a retry that avoids those endpoints can go
+// elsewhere. It looks at configuration only, not at who is free now.
+func (p *Pool) HasAlternative(role endpoint.Role, caps, avoid []string) bool {
+	req := Request{Role: role, Capabilities: caps, Avoid: avoid}
+	sel, ok := p.selection(&req)
+	return ok && (len(avoid) == 0 || len(sel.avoid) > 0)
+}
+
 // Clock returns the pool's clock, for callers that must wait on the same
 // time line (retry backoff).
 func (p *Pool) Clock() clockwork.Clock { return p.clock }

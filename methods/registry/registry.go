@@ -1,30 +1,77 @@
-// Package registry maps every Solana HTTP JSON-RPC method name to the role
-// that serves it and the retry class that governs it. It is a leaf package
-// so that transport/ can read it without an import cycle.
 package registry
 
-// CONTRACT FILE written by the lead (see transport/api.go): implement.
-
 import (
+	"maps"
+
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/retrypolicy"
 )
 
 // Entry is what the registry knows of one method.
 type Entry struct {
-	Role  endpoint.Role
+	// Role is the role an endpoint must serve to answer the method.
+	Role endpoint.Role
+	// Class is how a call of the method may be retried.
 	Class retrypolicy.Class
 }
 
-// Registry is an immutable method table; safe for concurrent use.
+// unknownEntry is the entry reported for a method the registry does not
+// hold: read role (every endpoint can try it) and never retried
+// automatically (nothing is known of its effects).
+func unknownEntry() Entry {
+	return Entry{Role: endpoint.RoleRead, Class: retrypolicy.NotApplicable}
+}
+
+// Registry is an immutable method table; safe for concurrent use. The zero
+// value and a nil *Registry are empty: every lookup reports an unknown
+// method.
 type Registry struct{ m map[string]Entry }
 
-// Default returns a registry of every Solana HTTP RPC method.
-func Default() *Registry { panic("TODO") }
+// Default returns a registry of every Solana HTTP RPC method (see
+// [Methods]). Each call builds a fresh table.
+func Default() *Registry {
+	reads, sends := readMethods(), sendMethods()
+	m := make(map[string]Entry, len(reads)+len(sends))
+	for _, name := range reads {
+		m[name] = Entry{Role: endpoint.RoleRead, Class: retrypolicy.Idempotent}
+	}
+	for _, name := range sends {
+		m[name] = Entry{Role: endpoint.RoleSend, Class: retrypolicy.NeverAfterDispatch}
+	}
+	return &Registry{m: m}
+}
 
 // Lookup returns the method's entry. An unknown method reports false and
 // Entry{Role: endpoint.RoleRead, Class: retrypolicy.NotApplicable}.
-func (r *Registry) Lookup(method string) (Entry, bool) { panic("TODO") }
+// Method names are case-sensitive, as on the wire.
+func (r *Registry) Lookup(method string) (Entry, bool) {
+	if r == nil {
+		return unknownEntry(), false
+	}
+	e, ok := r.m[method]
+	if !ok {
+		return unknownEntry(), false
+	}
+	return e, true
+}
 
-// With returns a copy of r that also maps method to e.
-func (r *Registry) With(method string, e Entry) *Registry { panic("TODO") }
+// With returns a copy of r that also maps method to e, replacing any entry
+// of the same name. r itself is unchanged.
+func (r *Registry) With(method string, e Entry) *Registry {
+	var m map[string]Entry
+	if r == nil || r.m == nil {
+		m = make(map[string]Entry, 1)
+	} else {
+		m = maps.Clone(r.m)
+	}
+	m[method] = e
+	return &Registry{m: m}
+}
+
+// Len returns the number of methods in r.
+func (r *Registry) Len() int {
+	if r == nil {
+		return 0
+	}
+	return len(r.m)
+}

@@ -1,0 +1,12 @@
+package methods_test
+
+import (
+	"time"
+
+	"github.com/solroute/solroute/retrypolicy"
+)
+
+// retrySettings makes backoffs 0 so tests never wait on the clock.
+func retrySettings() retrypolicy.Settings {
+	return retrypolicy.Settings{Jitter: func(time.Duration) time.Duration { return 0 }}
+}

@@ -1,0 +1,153 @@
+package methods_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gagliardetto/solana-go"
+	"github.com/gagliardetto/solana-go/rpc"
+	"github.com/jonboulle/clockwork"
+	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/methods"
+	"github.com/solroute/solroute/pool"
+	"github.com/solroute/solroute/transport"
+	"go.uber.org/goleak"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+var owner = solana.MustPublicKeyFromBase58("9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM")
+
+// newClient starts a cluster (scripts per member) and returns a methods
+// client over it, on a fake clock that is never advanced.
+func newClient(t *testing.T, scripts ...fixtures.Script) (*methods.Client, *fixtures.Cluster) {
+	t.Helper()
+	var members []fixtures.Member
+	for i, sc := range scripts {
+		members = append(members, fixtures.Member{Name: string(rune('a' + i)), Tier: i,
+			Options: fixtures.Options{Script: sc}})
+	}
+	cl := fixtures.NewCluster(members)
+	p, err := pool.New(cl.Specs, pool.Options{Clock: clockwork.NewFakeClockAt(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))})
+	if err != nil {
+		cl.Close()
+		t.Fatal(err)
+	}
+	tc, err := transport.New(p, transport.Settings{Retry: retrySettings()})
+	if err != nil {
+		cl.Close()
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cl.Close()
+		_ = tc.Close()
+	})
+	return methods.New(tc), cl
+}
+
+func TestTypedMethodsDecodeRecorded(t *testing.T) {
+	c, _ := newClient(t, nil)
+	ctx := context.Background()
+	if err := c.GetHealth(ctx); err != nil {
+		t.Fatalf("GetHealth: %v", err)
+	}
+	v, err := c.GetVersion(ctx)
+	if err != nil || v.SolanaCore != fixtures.RecordedSolanaCore || v.FeatureSet != fixtures.RecordedFeatureSet {
+		t.Fatalf("GetVersion %+v, %v", v, err)
+	}
+	h, err := c.GetGenesisHash(ctx)
+	if err != nil || h.String() != fixtures.GenesisMainnetBeta {
+		t.Fatalf("GetGenesisHash %s, %v", h, err)
+	}
+	b, err := c.GetBalance(ctx, owner, methods.BalanceOptions{})
+	if err != nil || b.Value != fixtures.RecordedBalance || b.Context.Slot != fixtures.RecordedSlot {
+		t.Fatalf("GetBalance %+v, %v", b, err)
+	}
+}
+
+func TestGetBalanceSendsOptions(t *testing.T) {
+	c, cl := newClient(t, nil)
+	slot := uint64(fixtures.RecordedSlot - 10)
+	if _, err := c.GetBalance(context.Background(), solana.PublicKey{}, methods.BalanceOptions{
+		Commitment: rpc.CommitmentConfirmed, MinContextSlot: &slot}); err != nil {
+		t.Fatal(err)
+	}
+	reqs := cl.Servers["a"].Requests()
+	want := `["11111111111111111111111111111111",{"commitment":"confirmed","minContextSlot":345678891}]`
+	if len(reqs) != 1 || string(reqs[0].Params) != want {
+		t.Fatalf("params %s, want %s", reqs[0].Params, want)
+	}
+}
+
+func TestGetBalanceMinContextSlotFailsOver(t *testing.T) {
+	behind := fixtures.Always(fixtures.Fault{Kind: fixtures.RPCError, RPCCode: -32016})
+	c, cl := newClient(t, behind, nil)
+	slot := uint64(fixtures.RecordedSlot)
+	b, err := c.GetBalance(context.Background(), owner, methods.BalanceOptions{MinContextSlot: &slot})
+	if err != nil || b.Value != fixtures.RecordedBalance {
+		t.Fatalf("%+v, %v", b, err)
+	}
+	if len(cl.Servers["a"].Requests()) != 1 || len(cl.Servers["b"].Requests()) != 1 {
+		t.Fatal("did not fail over from a to b")
+	}
+}
+
+func TestInvalidInputSendsNothing(t *testing.T) {
+	c, cl := newClient(t, nil)
+	_, err := c.GetBalance(context.Background(), owner, methods.BalanceOptions{Commitment: "recent"})
+	var ie *methods.InputError
+	if !errors.Is(err, methods.ErrInvalidInput) || !errors.As(err, &ie) || ie.Field != "commitment" {
+		t.Fatalf("error %v", err)
+	}
+	if n := len(cl.Servers["a"].Requests()); n != 0 {
+		t.Fatalf("%d requests sent", n)
+	}
+}
+
+func TestParsePubkey(t *testing.T) {
+	for _, tc := range []struct {
+		in, reason string
+	}{
+		{"", "empty"},
+		{"0OIl", "base-58"},
+		{"abc", "32-byte"},
+		{"9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWMX", "32-byte"},
+	} {
+		t.Run(tc.in, func(t *testing.T) {
+			_, err := methods.ParsePubkey(tc.in)
+			if !errors.Is(err, methods.ErrInvalidInput) || !strings.Contains(err.Error(), tc.reason) {
+				t.Fatalf("ParsePubkey(%q) = %v", tc.in, err)
+			}
+		})
+	}
+	pk, err := methods.ParsePubkey("11111111111111111111111111111111")
+	if err != nil || !pk.IsZero() {
+		t.Fatalf("system program: %v, %v", pk, err)
+	}
+}
+
+func TestGetHealthUnhealthy(t *testing.T) {
+	unhealthy := fixtures.Always(fixtures.Fault{Kind: fixtures.RPCError, RPCCode: -32005})
+	c, cl := newClient(t, unhealthy, unhealthy)
+	err := c.GetHealth(context.Background())
+	var ue *methods.UnhealthyError
+	if !errors.Is(err, methods.ErrUnhealthy) || !errors.As(err, &ue) ||
+		ue.NumSlotsBehind == nil || *ue.NumSlotsBehind != fixtures.RecordedSlotsBehind {
+		t.Fatalf("error %v", err)
+	}
+	var ce *transport.CallError
+	if !errors.As(err, &ce) || len(ce.Attempts) < 2 {
+		t.Fatalf("not failed over: %v", err)
+	}
+	if len(cl.Servers["b"].Requests()) == 0 {
+		t.Fatal("b never asked")
+	}
+	// One healthy endpoint is enough.
+	c2, _ := newClient(t, unhealthy, nil)
+	if err := c2.GetHealth(context.Background()); err != nil {
+		t.Fatalf("GetHealth with a healthy peer: %v", err)
+	}
+}

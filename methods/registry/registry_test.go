@@ -1,0 +1,192 @@
+package registry_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"reflect"
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/gagliardetto/solana-go/rpc"
+	"github.com/gagliardetto/solana-go/rpc/jsonrpc"
+	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/methods/registry"
+	"github.com/solroute/solroute/retrypolicy"
+)
+
+// agaveMethods is the HTTP method list of agave's rpc/src/rpc.rs.
+var agaveMethods = []string{
+	"getAccountInfo", "getBalance", "getBlock", "getBlockCommitment", "getBlockHeight",
+	"getBlockProduction", "getBlockTime", "getBlocks", "getBlocksWithLimit", "getClusterNodes",
+	"getEpochInfo", "getEpochSchedule", "getFeeForMessage", "getFirstAvailableBlock",
+	"getGenesisHash", "getHealth", "getHighestSnapshotSlot", "getIdentity",
+	"getInflationGovernor", "getInflationRate", "getInflationReward", "getLargestAccounts",
+	"getLatestBlockhash", "getLeaderSchedule", "getMaxRetransmitSlot", "getMaxShredInsertSlot",
+	"getMinimumBalanceForRentExemption", "getMultipleAccounts", "getProgramAccounts",
+	"getRecentPerformanceSamples", "getRecentPrioritizationFees", "getSignatureStatuses",
+	"getSignaturesForAddress", "getSlot", "getSlotLeader", "getSlotLeaders",
+	"getStakeMinimumDelegation", "getSupply", "getTokenAccountBalance",
+	"getTokenAccountsByDelegate", "getTokenAccountsByOwner", "getTokenLargestAccounts",
+	"getTokenSupply", "getTransaction", "getTransactionCount", "getVersion", "getVoteAccounts",
+	"isBlockhashValid", "minimumLedgerSlot", "requestAirdrop", "sendTransaction",
+	"simulateTransaction",
+}
+
+func TestDefaultRolesAndClasses(t *testing.T) {
+	r := registry.Default()
+	for _, tc := range []struct {
+		method string
+		want   registry.Entry
+	}{
+		{"sendTransaction", registry.Entry{Role: endpoint.RoleSend, Class: retrypolicy.NeverAfterDispatch}},
+		{"requestAirdrop", registry.Entry{Role: endpoint.RoleSend, Class: retrypolicy.NeverAfterDispatch}},
+		{"simulateTransaction", registry.Entry{Role: endpoint.RoleRead, Class: retrypolicy.Idempotent}},
+		{"getBalance", registry.Entry{Role: endpoint.RoleRead, Class: retrypolicy.Idempotent}},
+		{"getRecentBlockhash", registry.Entry{Role: endpoint.RoleRead, Class: retrypolicy.Idempotent}},
+	} {
+		t.Run(tc.method, func(t *testing.T) {
+			got, ok := r.Lookup(tc.method)
+			if !ok || got != tc.want {
+				t.Fatalf("Lookup(%q) = %+v, %v; want %+v, true", tc.method, got, ok, tc.want)
+			}
+		})
+	}
+}
+
+func TestDefaultCoversAgave(t *testing.T) {
+	r := registry.Default()
+	for _, m := range agaveMethods {
+		e, ok := r.Lookup(m)
+		if !ok {
+			t.Errorf("%s: missing", m)
+			continue
+		}
+		send := m == "sendTransaction" || m == "requestAirdrop"
+		if send != (e.Role == endpoint.RoleSend) || send != (e.Class == retrypolicy.NeverAfterDispatch) {
+			t.Errorf("%s: %+v", m, e)
+		}
+		if !send && e.Class != retrypolicy.Idempotent {
+			t.Errorf("%s: class %v, want Idempotent", m, e.Class)
+		}
+	}
+}
+
+// recorder is a JSONRPCClient that records method names and answers nothing.
+type recorder struct {
+	mu      sync.Mutex
+	methods map[string]bool
+}
+
+func (r *recorder) add(m string) {
+	r.mu.Lock()
+	r.methods[m] = true
+	r.mu.Unlock()
+}
+
+func (r *recorder) CallForInto(_ context.Context, _ any, method string, _ []any) error {
+	r.add(method)
+	return nil
+}
+
+func (r *recorder) CallWithCallback(_ context.Context, method string, _ []any, _ func(*http.Request, *http.Response) error) error {
+	r.add(method)
+	return nil
+}
+
+func (r *recorder) CallBatch(_ context.Context, reqs jsonrpc.RPCRequests) (jsonrpc.RPCResponses, error) {
+	for _, q := range reqs {
+		r.add(q.Method)
+	}
+	return nil, nil
+}
+
+// TestDefaultCoversSolanaGo calls every method of solana-go's *rpc.Client
+// with zero arguments through a recording JSONRPCClient and checks that the
+// registry knows every method name it sends.
+func TestDefaultCoversSolanaGo(t *testing.T) {
+	rec := &recorder{methods: map[string]bool{}}
+	cl := rpc.NewWithCustomRPCClient(rec)
+	v := reflect.ValueOf(cl)
+	ctxType := reflect.TypeFor[context.Context]()
+	for i := range v.NumMethod() {
+		m := v.Type().Method(i)
+		ft := m.Func.Type()
+		if ft.NumIn() < 2 || ft.In(1) != ctxType || m.Name == "RPCCallForInto" ||
+			m.Name == "RPCCallWithCallback" || m.Name == "RPCCallBatch" {
+			continue
+		}
+		args := []reflect.Value{reflect.ValueOf(context.Background())}
+		for j := 2; j < ft.NumIn(); j++ {
+			args = append(args, reflect.Zero(ft.In(j)))
+		}
+		func() {
+			defer func() { _ = recover() }() // some methods dereference their zero options
+			v.Method(i).Call(args)
+		}()
+	}
+	t.Logf("solana-go sent %d distinct methods", len(rec.methods))
+	if len(rec.methods) < 50 {
+		t.Fatalf("recorded only %d methods; the sweep is broken", len(rec.methods))
+	}
+	r := registry.Default()
+	for m := range rec.methods {
+		if _, ok := r.Lookup(m); !ok {
+			t.Errorf("solana-go calls %q; the registry does not know it", m)
+		}
+	}
+}
+
+func TestUnknownAndWith(t *testing.T) {
+	base := registry.Default()
+	want := registry.Entry{Role: endpoint.RoleRead, Class: retrypolicy.NotApplicable}
+	if e, ok := base.Lookup("getAsset"); ok || e != want {
+		t.Fatalf("unknown: %+v, %v", e, ok)
+	}
+	if e, ok := base.Lookup("GetBalance"); ok || e != want {
+		t.Fatalf("names are case-sensitive: %+v, %v", e, ok)
+	}
+	custom := registry.Entry{Role: endpoint.RoleRead, Class: retrypolicy.Idempotent}
+	ext := base.With("getAsset", custom)
+	if e, ok := ext.Lookup("getAsset"); !ok || e != custom {
+		t.Fatalf("With: %+v, %v", e, ok)
+	}
+	if _, ok := base.Lookup("getAsset"); ok {
+		t.Fatal("With changed the original")
+	}
+	if ext.Len() != base.Len()+1 {
+		t.Fatalf("Len %d, want %d", ext.Len(), base.Len()+1)
+	}
+	var nilReg *registry.Registry
+	if e, ok := nilReg.Lookup("getBalance"); ok || e != want {
+		t.Fatalf("nil registry: %+v, %v", e, ok)
+	}
+	if e, ok := nilReg.With("x", custom).Lookup("x"); !ok || e != custom {
+		t.Fatalf("nil With: %+v, %v", e, ok)
+	}
+}
+
+func TestMethodsSortedAndComplete(t *testing.T) {
+	ms := registry.Methods()
+	if !slices.IsSorted(ms) {
+		t.Fatal("Methods not sorted")
+	}
+	if len(slices.Compact(slices.Clone(ms))) != len(ms) {
+		t.Fatal("duplicate method")
+	}
+	if len(ms) != registry.Default().Len() {
+		t.Fatalf("Methods %d, Default %d", len(ms), registry.Default().Len())
+	}
+}
+
+func ExampleRegistry_Lookup() {
+	r := registry.Default()
+	e, known := r.Lookup("sendTransaction")
+	fmt.Println(e.Role, known)
+	_, known = r.Lookup("getAsset")
+	fmt.Println(known)
+	// Output:
+	// send true
+	// false
+}

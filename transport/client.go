@@ -1,0 +1,186 @@
+package transport
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/jonboulle/clockwork"
+	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/methods/registry"
+	"github.com/solroute/solroute/pool"
+	"github.com/solroute/solroute/retrypolicy"
+)
+
+// Connection pool sizing for one endpoint.
+const (
+	// unlimitedIdleConns is the idle keep-alive pool of an endpoint with no
+	// concurrency limit on some role: large enough that 64 concurrent
+	// callers reuse connections instead of dialing (net/http's default of
+	// 2 idle connections per host would churn).
+	unlimitedIdleConns = 256
+	// idleConnTimeout closes keep-alive connections unused for this long.
+	idleConnTimeout = 90 * time.Second
+	// tcpKeepAlive is the TCP keep-alive probe period.
+	tcpKeepAlive = 30 * time.Second
+)
+
+// Client routes JSON-RPC calls through a pool. It implements solana-go's
+// rpc.JSONRPCClient. It is safe for concurrent use.
+type Client struct {
+	pool      *pool.Pool
+	clock     clockwork.Clock
+	policy    *retrypolicy.Policy
+	registry  *registry.Registry
+	maxBody   int64
+	attemptTO time.Duration // Settings.AttemptTimeout, as given
+	logger    *slog.Logger  // nil discards
+	onAttempt func(method string, a Attempt)
+	endpoints map[string]*endpointClient // by Spec.Name; read-only after New
+	nextID    atomic.Uint64
+	buffers   sync.Pool // *responseBuffer
+}
+
+// endpointClient is everything the transport needs to POST to one
+// endpoint. It holds the endpoint's secrets (URL, headers): only name ever
+// leaves it.
+type endpointClient struct {
+	name   string
+	url    *url.URL
+	header http.Header // shared, never mutated after New
+	tr     *http.Transport
+	// template is the POST every attempt copies (newRequest); it is never
+	// sent itself.
+	template *http.Request
+	secrets  []string // substrings redacted from every error text
+}
+
+// New builds a Client over p. It fails when p is nil or an endpoint's URL
+// is not an absolute http or https URL; the error names the endpoint, never
+// its URL.
+func New(p *pool.Pool, s Settings) (*Client, error) {
+	if p == nil {
+		return nil, errors.New("transport: nil pool")
+	}
+	c := &Client{
+		pool:      p,
+		clock:     p.Clock(),
+		policy:    retrypolicy.New(s.Retry),
+		registry:  s.Registry,
+		maxBody:   s.MaxResponseBytes,
+		attemptTO: s.AttemptTimeout,
+		logger:    s.Logger,
+		onAttempt: s.OnAttempt,
+	}
+	if c.registry == nil {
+		c.registry = registry.Default()
+	}
+	if c.maxBody <= 0 {
+		c.maxBody = DefaultMaxResponseBytes
+	}
+	specs := p.Specs()
+	c.endpoints = make(map[string]*endpointClient, len(specs))
+	for i := range specs {
+		ep, err := newEndpointClient(&specs[i])
+		if err != nil {
+			c.closeIdle()
+			return nil, err
+		}
+		c.endpoints[ep.name] = ep
+	}
+	return c, nil
+}
+
+// newEndpointClient builds the tuned HTTP client of one endpoint.
+func newEndpointClient(spec *endpoint.Spec) (*endpointClient, error) {
+	u, err := url.Parse(spec.URL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		// Never wrap url.Parse's error: it quotes the URL.
+		return nil, fmt.Errorf("transport: endpoint %q: URL is not an absolute http(s) URL", spec.Name)
+	}
+	header := make(http.Header, 2+len(spec.Headers))
+	header.Set("Content-Type", "application/json")
+	header.Set("Accept", "application/json")
+	for k, v := range spec.Headers {
+		header.Set(k, v)
+	}
+	idle, maxConns := connLimits(spec)
+	tr := &http.Transport{
+		Proxy: http.ProxyFromEnvironment,
+		DialContext: (&net.Dialer{
+			KeepAlive: tcpKeepAlive,
+		}).DialContext,
+		ForceAttemptHTTP2:   true,
+		MaxIdleConns:        0, // no global cap: one Transport per endpoint
+		MaxIdleConnsPerHost: idle,
+		MaxConnsPerHost:     maxConns,
+		IdleConnTimeout:     idleConnTimeout,
+		// Timeouts are the attempt's context, driven by the pool's clock;
+		// none here runs on the real clock.
+	}
+	ep := &endpointClient{
+		name:   spec.Name,
+		url:    u,
+		header: header,
+		tr:     tr,
+		template: &http.Request{
+			Method:     http.MethodPost,
+			URL:        u,
+			Proto:      "HTTP/1.1",
+			ProtoMajor: 1,
+			ProtoMinor: 1,
+			Header:     header,
+			Host:       u.Host,
+		},
+		secrets: secretsOf(spec, u),
+	}
+	// Attempts go to tr.RoundTrip, not through an http.Client: a JSON-RPC
+	// POST is never redirected (a 3xx is classified Request; following it
+	// would send the body a second time), and http.Client's redirect
+	// bookkeeping costs a header clone per request.
+	return ep, nil
+}
+
+// connLimits sizes one endpoint's connection pool from its roles' limits:
+// the sum of MaxConcurrentRequests when every role has one (the pool never
+// has more requests in flight), otherwise unlimitedIdleConns idle and no
+// cap (the pool owns concurrency; a cap here would only queue requests
+// inside net/http).
+func connLimits(spec *endpoint.Spec) (idle, maxConns int) {
+	sum := 0
+	for _, l := range spec.Roles {
+		if l.MaxConcurrentRequests <= 0 {
+			return unlimitedIdleConns, 0
+		}
+		sum += l.MaxConcurrentRequests
+	}
+	if sum == 0 {
+		return unlimitedIdleConns, 0
+	}
+	return sum, sum
+}
+
+// Close releases every idle connection. The Client stays usable: a later
+// call dials again.
+func (c *Client) Close() error {
+	c.closeIdle()
+	return nil
+}
+
+func (c *Client) closeIdle() {
+	for _, ep := range c.endpoints {
+		ep.tr.CloseIdleConnections()
+	}
+}
+
+// Registry returns the method registry the Client routes by.
+func (c *Client) Registry() *registry.Registry { return c.registry }
+
+// Pool returns the pool the Client acquires from.
+func (c *Client) Pool() *pool.Pool { return c.pool }

@@ -1,0 +1,38 @@
+// Package transport is solroute's HTTP JSON-RPC executor: it sends one
+// JSON-RPC call (or batch) through a pool of Solana endpoints, proves how
+// far each attempt went, classifies every failure and retries by the
+// retry policy, so that many endpoints look like one reliable one.
+//
+// The model, for one call:
+//
+//   - One shared deadline: min(ctx's deadline, now + the pool's default
+//     timeout for the method's role), computed once on the pool's clock. It
+//     bounds every Acquire, every attempt and every backoff.
+//   - The loop: acquire a permit for the method's role (avoiding endpoints
+//     that already failed this call while others exist) -> POST with a
+//     per-attempt timeout of min(the endpoint's request timeout,
+//     Settings.AttemptTimeout (default: half the call's budget), time left),
+//     measured on the pool's clock -> classify -> record the outcome
+//     on the permit (success, failure, or rate limited with the provider's
+//     delay) -> ask the retry policy -> wait the decided delay on the pool's
+//     clock -> next attempt, or stop.
+//   - Dispatch state, proven with net/http/httptrace: NotDispatched until a
+//     connection is handed the request, MaybeDispatched from then (or from
+//     any write hook) until GotFirstResponseByte, Answered after. A
+//     NeverAfterDispatch call (sendTransaction, requestAirdrop) is never
+//     resent once an attempt may have reached a server; the *CallError then
+//     matches ErrAmbiguousDispatch and its doc says what to do.
+//
+// Every method's role and class come from methods/registry, including calls
+// made through solana-go's client: [Client] implements rpc.JSONRPCClient,
+// so rpc.NewWithCustomRPCClient(client) routes all of solana-go through the
+// pool.
+//
+// Secrets: endpoint URLs and header values never appear in an error, a log
+// line or an attempt record. Errors name endpoints by their Spec.Name; a
+// *url.Error from net/http is replaced by its inner error, and error texts
+// are redacted against each endpoint's URL parts and header values.
+//
+// See plans/003-transport.md for the classification table and the
+// dispatch-state rules.
+package transport

@@ -1,0 +1,174 @@
+package transport
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/solroute/solroute/retrypolicy"
+)
+
+// ErrAmbiguousDispatch is matched (errors.Is) by a *CallError of a
+// NeverAfterDispatch call (sendTransaction, requestAirdrop) that stopped
+// because an attempt may have reached a server: the request was written, or
+// a server answered with something that does not prove it did not act (a
+// 5xx, a timeout while reading the answer, a garbled answer), or the caller
+// cancelled after the request was written.
+//
+// The transport never resends such a call. What the caller does next, for a
+// transaction: poll getSignatureStatuses for the transaction's signature
+// (with searchTransactionHistory when needed) until it is found, or until
+// getBlockHeight passes the lastValidBlockHeight of the blockhash the
+// transaction was signed with. Found: it landed, do not send again. Not
+// found after that height: the transaction can never land, so it is safe
+// to sign a new one with a fresh blockhash. Before that height, re-sending
+// the identical signed bytes is also safe (a signature executes at most
+// once), but re-signing is not.
+var ErrAmbiguousDispatch = errors.New("transport: request may have reached a server; not resent")
+
+// Attempt is one attempt of one call.
+type Attempt struct {
+	// Endpoint is the endpoint's Name.
+	Endpoint string
+	// Tier is the endpoint's tier.
+	Tier int
+	// Cause is why the attempt failed; 0 on success.
+	Cause retrypolicy.Cause
+	// Dispatch is what was proven about the request reaching the server.
+	Dispatch retrypolicy.DispatchState
+	// HTTPStatus is the response's status; 0 when no status line arrived.
+	HTTPStatus int
+	// RPCCode is the JSON-RPC error code; 0 when no JSON-RPC error.
+	RPCCode int
+	// Duration is the attempt's time on the pool's clock, from the permit
+	// to the outcome.
+	Duration time.Duration
+	// Decision is what the call did next; zero on success.
+	Decision retrypolicy.Decision
+}
+
+// CallError is a failed call: its method, final cause and every attempt.
+// Its Unwrap reaches the error that ended the call: a *RPCError for a
+// JSON-RPC error, a *StatusError for an HTTP failure status, the
+// connection's typed error (*net.OpError, ...) with its URL removed,
+// pool.ErrNoEndpoint or a *pool.DeadlineError from the pool, the caller's
+// context error, and ErrAmbiguousDispatch when it applies.
+type CallError struct {
+	// Method is the JSON-RPC method ("batch" for CallBatch).
+	Method string
+	// Cause is the last attempt's cause; when no attempt was made it is
+	// Timeout (the pool admitted none before the deadline), Canceled (the
+	// caller's context ended) or 0 (no endpoint serves the call).
+	Cause retrypolicy.Cause
+	// Attempts lists every attempt, in order.
+	Attempts []Attempt
+
+	errs []error // what Unwrap reaches; each is secret-free
+}
+
+// Error describes the call, naming endpoints only by Name.
+func (e *CallError) Error() string {
+	var b strings.Builder
+	b.WriteString("transport: ")
+	b.WriteString(e.Method)
+	b.WriteString(" failed")
+	if e.Cause != 0 {
+		b.WriteString(": ")
+		b.WriteString(e.Cause.String())
+	}
+	fmt.Fprintf(&b, " after %d attempt", len(e.Attempts))
+	if len(e.Attempts) != 1 {
+		b.WriteByte('s')
+	}
+	for i, a := range e.Attempts {
+		fmt.Fprintf(&b, "; [%d] %s (tier %d): %s, %s", i+1, a.Endpoint, a.Tier, a.Cause, a.Dispatch)
+		if a.HTTPStatus != 0 {
+			fmt.Fprintf(&b, ", HTTP %d", a.HTTPStatus)
+		}
+		if a.RPCCode != 0 {
+			fmt.Fprintf(&b, ", code %d", a.RPCCode)
+		}
+		fmt.Fprintf(&b, ", %s", a.Duration)
+		if a.Decision.Reason != "" {
+			b.WriteString(", ")
+			b.WriteString(a.Decision.Reason)
+			if a.Decision.Retry && a.Decision.Delay > 0 {
+				fmt.Fprintf(&b, " after %s", a.Decision.Delay)
+			}
+		}
+	}
+	for _, err := range e.errs {
+		b.WriteString(": ")
+		b.WriteString(err.Error())
+	}
+	return b.String()
+}
+
+// Unwrap returns the errors that ended the call (see CallError).
+func (e *CallError) Unwrap() []error { return e.errs }
+
+// RPCError is a JSON-RPC error answered by an endpoint.
+type RPCError struct {
+	// Code is the JSON-RPC error code (-32005, 429, ...).
+	Code int
+	// Message is the server's message.
+	Message string
+	// Data is the error's raw data member; nil when absent.
+	Data json.RawMessage
+}
+
+// Error returns "transport: JSON-RPC error CODE: MESSAGE".
+func (e *RPCError) Error() string {
+	return "transport: JSON-RPC error " + strconv.Itoa(e.Code) + ": " + e.Message
+}
+
+// StatusError is an HTTP response whose status is not 2xx.
+type StatusError struct {
+	// StatusCode is the HTTP status (429, 503, ...).
+	StatusCode int
+	// RetryAfter is the parsed Retry-After header; 0 when absent or invalid.
+	RetryAfter time.Duration
+}
+
+// Error returns "transport: HTTP STATUS".
+func (e *StatusError) Error() string {
+	s := "transport: HTTP " + strconv.Itoa(e.StatusCode)
+	if e.RetryAfter > 0 {
+		s += " (retry after " + e.RetryAfter.String() + ")"
+	}
+	return s
+}
+
+// attemptError is one attempt's failure, naming the endpoint only by Name.
+// err is the underlying error with any *url.Error removed (it embeds the
+// URL); msg is err's text with the endpoint's secrets redacted, computed
+// once so that Error never sees a secret.
+type attemptError struct {
+	endpoint string
+	cause    retrypolicy.Cause
+	msg      string
+	err      error
+}
+
+func (e *attemptError) Error() string {
+	return e.endpoint + ": " + e.msg
+}
+
+func (e *attemptError) Unwrap() error { return e.err }
+
+// Failures the transport itself detects. Their text is fixed and
+// secret-free.
+var (
+	errAttemptTimeout   = errors.New("attempt timed out")
+	errTooLarge         = errors.New("response larger than the limit")
+	errNotJSONRPC       = errors.New("response is not a JSON-RPC response")
+	errWrongID          = errors.New("response id does not match the request")
+	errNoResultOrError  = errors.New("response has neither result nor error")
+	errBatchMismatch    = errors.New("batch response does not match the requests")
+	errEmptyBatch       = errors.New("transport: empty batch")
+	errNoTimeLeft       = errors.New("no time left before the call's deadline")
+	errCallbackRequired = errors.New("transport: nil callback")
+)

@@ -1,0 +1,184 @@
+package transport
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+
+	"github.com/gagliardetto/solana-go/rpc/jsonrpc"
+	"github.com/solroute/solroute/retrypolicy"
+)
+
+// intoExchange decodes a single response's result into out.
+type intoExchange struct {
+	id  uint64
+	out any
+}
+
+func (x *intoExchange) handle(c *Client, _ *http.Request, resp *http.Response) (retrypolicy.Cause, int, error) {
+	b := c.getBuffer()
+	defer c.putBuffer(b)
+	body, err := readLimited(b.body, resp.Body, c.maxBody, resp.ContentLength)
+	b.body = body
+	if err != nil {
+		if errors.Is(err, errTooLarge) {
+			return retrypolicy.MalformedResponse, 0, err
+		}
+		return 0, 0, err
+	}
+	b.id = appendID(b.id, x.id)
+	if err := parseEnvelope(b, body); err != nil {
+		return retrypolicy.MalformedResponse, 0, err
+	}
+	if e := b.env.Error; e != nil {
+		rpcErr := &RPCError{Code: e.Code, Message: e.Message}
+		if len(e.Data) != 0 {
+			rpcErr.Data = bytes.Clone(e.Data)
+		}
+		return classifyRPCCode(e.Code), e.Code, rpcErr
+	}
+	if x.out == nil {
+		return 0, 0, nil
+	}
+	if err := json.Unmarshal(b.env.Result, x.out); err != nil {
+		return retrypolicy.InvalidResponse, 0, &decodeError{err: err}
+	}
+	return 0, 0, nil
+}
+
+// decodeError is a result that did not decode into the caller's type.
+type decodeError struct{ err error }
+
+func (e *decodeError) Error() string { return "result does not decode: " + e.err.Error() }
+func (e *decodeError) Unwrap() error { return e.err }
+
+// callbackExchange hands a 2xx response to the caller's callback, with the
+// body bounded by the response limit.
+type callbackExchange struct {
+	callback func(*http.Request, *http.Response) error
+}
+
+func (x *callbackExchange) handle(c *Client, req *http.Request, resp *http.Response) (retrypolicy.Cause, int, error) {
+	lb := &limitedBody{r: resp.Body, n: c.maxBody}
+	resp.Body = lb
+	err := x.callback(req, resp)
+	if err == nil {
+		return 0, 0, nil
+	}
+	if lb.tooLarge {
+		return retrypolicy.MalformedResponse, 0, errTooLarge
+	}
+	if lb.readErr != nil {
+		return 0, 0, lb.readErr // a transport read error: the attempt classifies it
+	}
+	// The callback judged a complete answer: another endpoint would answer
+	// the same.
+	return retrypolicy.InvalidResponse, 0, err
+}
+
+// limitedBody fails a read past n bytes and remembers why reads failed.
+type limitedBody struct {
+	r        io.ReadCloser
+	n        int64
+	tooLarge bool
+	readErr  error
+}
+
+func (l *limitedBody) Read(p []byte) (int, error) {
+	if l.n < 0 {
+		return 0, errTooLarge
+	}
+	if int64(len(p)) > l.n+1 {
+		p = p[:l.n+1]
+	}
+	n, err := l.r.Read(p)
+	l.n -= int64(n)
+	if l.n < 0 {
+		l.tooLarge = true
+		return n, errTooLarge
+	}
+	if err != nil && err != io.EOF {
+		l.readErr = err
+	}
+	return n, err
+}
+
+func (l *limitedBody) Close() error { return l.r.Close() }
+
+// batchExchange decodes a batch response into out.
+type batchExchange struct {
+	n   int
+	out jsonrpc.RPCResponses
+}
+
+func (x *batchExchange) handle(c *Client, _ *http.Request, resp *http.Response) (retrypolicy.Cause, int, error) {
+	body, err := readLimited(nil, resp.Body, c.maxBody, resp.ContentLength)
+	if err != nil {
+		if errors.Is(err, errTooLarge) {
+			return retrypolicy.MalformedResponse, 0, err
+		}
+		return 0, 0, err
+	}
+	trimmed := bytes.TrimLeft(body, " \t\r\n")
+	if len(trimmed) > 0 && trimmed[0] == '{' {
+		// One error object for the whole batch (a server that refuses
+		// batches, or a rate limit).
+		b := &responseBuffer{}
+		if err := parseEnvelope(b, body); err != nil || b.env.Error == nil {
+			return retrypolicy.MalformedResponse, 0, errBatchMismatch
+		}
+		e := b.env.Error
+		return classifyRPCCode(e.Code), e.Code, &RPCError{Code: e.Code, Message: e.Message, Data: e.Data}
+	}
+	var out jsonrpc.RPCResponses
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber() // as solana-go's own client decodes ids
+	if err := dec.Decode(&out); err != nil {
+		return retrypolicy.MalformedResponse, 0, errNotJSONRPC
+	}
+	if len(out) != x.n {
+		return retrypolicy.MalformedResponse, 0, errBatchMismatch
+	}
+	seen := make([]bool, x.n)
+	limited, behind := 0, 0
+	for _, r := range out {
+		id, ok := batchID(r)
+		if !ok || id < 0 || id >= x.n || seen[id] || (r.Error == nil && r.Result == nil) {
+			return retrypolicy.MalformedResponse, 0, errBatchMismatch
+		}
+		seen[id] = true
+		if r.Error != nil {
+			switch classifyRPCCode(r.Error.Code) {
+			case retrypolicy.RateLimited:
+				limited++
+			case retrypolicy.NodeBehind:
+				behind++
+			}
+		}
+	}
+	// Only a refusal of every member fails the batch; mixed answers are the
+	// caller's to read, member by member.
+	if limited == x.n {
+		return retrypolicy.RateLimited, out[0].Error.Code, &RPCError{Code: out[0].Error.Code, Message: out[0].Error.Message}
+	}
+	if behind == x.n {
+		return retrypolicy.NodeBehind, out[0].Error.Code, &RPCError{Code: out[0].Error.Code, Message: out[0].Error.Message}
+	}
+	x.out = out
+	return 0, 0, nil
+}
+
+// batchID returns a batch response's id as a member index.
+func batchID(r *jsonrpc.RPCResponse) (int, bool) {
+	if r == nil {
+		return 0, false
+	}
+	n, ok := r.ID.(json.Number)
+	if !ok {
+		return 0, false
+	}
+	v, err := n.Int64()
+	return int(v), err == nil
+}

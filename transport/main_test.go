@@ -1,0 +1,159 @@
+package transport_test
+
+import (
+	"bytes"
+	"context"
+	"log/slog"
+	"testing"
+	"time"
+
+	"github.com/jonboulle/clockwork"
+	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/pool"
+	"github.com/solroute/solroute/retrypolicy"
+	"github.com/solroute/solroute/transport"
+	"go.uber.org/goleak"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+// epoch is the fake clocks' start.
+var epoch = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+
+// noJitter makes every backoff 0, so retries need no clock advance.
+func noJitter(time.Duration) time.Duration { return 0 }
+
+// env is a cluster of fake endpoints, a pool over them on a fake clock and
+// a transport client, all closed at the end of the test.
+type env struct {
+	t       *testing.T
+	cluster *fixtures.Cluster
+	pool    *pool.Pool
+	client  *transport.Client
+	clock   *clockwork.FakeClock
+	logs    *bytes.Buffer
+}
+
+// member is a cluster member with default limits (RequestTimeout 1 s).
+func member(name string, tier int) fixtures.Member {
+	l := endpoint.Limits{RequestTimeout: time.Second}
+	return fixtures.Member{Name: name, Tier: tier,
+		Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: l, endpoint.RoleSend: l}}
+}
+
+// newEnv starts members; edit may change the specs (URLs, headers) before
+// the pool is built.
+func newEnv(t *testing.T, members []fixtures.Member, s transport.Settings, edit func([]endpoint.Spec)) *env {
+	t.Helper()
+	serverClock := clockwork.NewFakeClockAt(epoch) // never advanced: server delays never end
+	for i := range members {
+		members[i].Options.Clock = serverClock
+	}
+	cl := fixtures.NewCluster(members)
+	specs := cl.Specs
+	if edit != nil {
+		edit(specs)
+	}
+	clock := clockwork.NewFakeClockAt(epoch)
+	logs := &bytes.Buffer{}
+	p, err := pool.New(specs, pool.Options{Clock: clock,
+		Logger: slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))})
+	if err != nil {
+		cl.Close()
+		t.Fatal(err)
+	}
+	if s.Retry.Jitter == nil {
+		s.Retry.Jitter = noJitter
+	}
+	if s.Logger == nil {
+		s.Logger = slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	}
+	c, err := transport.New(p, s)
+	if err != nil {
+		cl.Close()
+		t.Fatal(err)
+	}
+	e := &env{t: t, cluster: cl, pool: p, client: c, clock: clock, logs: logs}
+	t.Cleanup(func() {
+		cl.Close()
+		_ = c.Close()
+	})
+	return e
+}
+
+func (e *env) server(name string) *fixtures.Server { return e.cluster.Servers[name] }
+
+// async runs f on its own goroutine.
+func async(f func() error) <-chan error {
+	ch := make(chan error, 1)
+	go func() { ch <- f() }()
+	return ch
+}
+
+// expire waits until s has read n requests and an attempt timer is
+// pending on the pool's clock, then advances the clock by d.
+func (e *env) expire(s *fixtures.Server, n int, d time.Duration) {
+	e.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := s.WaitRequests(ctx, n); err != nil {
+		e.t.Fatalf("server never got request %d: %v", n, err)
+	}
+	if err := e.clock.BlockUntilContext(ctx, 1); err != nil {
+		e.t.Fatalf("no attempt timer: %v", err)
+	}
+	e.clock.Advance(d)
+}
+
+// wait returns the result of ch, failing the test if it never comes.
+func wait(t *testing.T, ch <-chan error) error {
+	t.Helper()
+	select {
+	case err := <-ch:
+		return err
+	case <-time.After(10 * time.Second): // a guard against a hung test, not a measurement
+		t.Fatal("call never returned")
+		return nil
+	}
+}
+
+// callErr asserts err is a *CallError and returns it.
+func callErr(t *testing.T, err error) *transport.CallError {
+	t.Helper()
+	ce, ok := err.(*transport.CallError)
+	if !ok {
+		t.Fatalf("error %T %v, want *transport.CallError", err, err)
+	}
+	return ce
+}
+
+// endpoints lists the endpoint of each attempt.
+func endpoints(as []transport.Attempt) []string {
+	out := make([]string, len(as))
+	for i, a := range as {
+		out[i] = a.Endpoint
+	}
+	return out
+}
+
+// recorder collects OnAttempt calls.
+type recorder struct{ ch chan transport.Attempt }
+
+func newRecorder() *recorder { return &recorder{ch: make(chan transport.Attempt, 64)} }
+
+func (r *recorder) on(_ string, a transport.Attempt) { r.ch <- a }
+
+func (r *recorder) drain() []transport.Attempt {
+	var out []transport.Attempt
+	for {
+		select {
+		case a := <-r.ch:
+			out = append(out, a)
+		default:
+			return out
+		}
+	}
+}
+
+var _ = retrypolicy.Connection

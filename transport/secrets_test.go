@@ -1,0 +1,149 @@
+package transport_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/retrypolicy"
+	"github.com/solroute/solroute/transport"
+)
+
+// marker is the secret planted in URL paths, queries and headers.
+const marker = "SeCrEtMaRkEr"
+
+// secretSpecs plants marker in every spec's URL path, query and a header.
+func secretSpecs(tlsFor string) func([]endpoint.Spec) {
+	return func(specs []endpoint.Spec) {
+		for i := range specs {
+			u := specs[i].URL
+			if specs[i].Name == tlsFor {
+				u = "https://" + strings.TrimPrefix(u, "http://")
+			}
+			specs[i].URL = u + "/v1/" + marker + "-path?api-key=" + marker + "-query"
+			specs[i].Headers = map[string]string{"Authorization": "Bearer " + marker + "-header"}
+		}
+	}
+}
+
+// texts renders err every way a caller might: %v, %+v, %#v, and each
+// error reachable through Unwrap.
+func texts(err error) []string {
+	var out []string
+	var walk func(error)
+	walk = func(e error) {
+		if e == nil {
+			return
+		}
+		out = append(out, fmt.Sprintf("%v", e), fmt.Sprintf("%+v", e), fmt.Sprintf("%#v", e))
+		switch u := e.(type) {
+		case interface{ Unwrap() []error }:
+			for _, x := range u.Unwrap() {
+				walk(x)
+			}
+		case interface{ Unwrap() error }:
+			walk(u.Unwrap())
+		}
+	}
+	walk(err)
+	return out
+}
+
+func TestSecretsNeverEscape(t *testing.T) {
+	faults := []fixtures.Fault{
+		{Kind: fixtures.HTTPStatus, Status: 429, RetryAfter: "1"},
+		{Kind: fixtures.HTTPStatus, Status: 400},
+		{Kind: fixtures.HTTPStatus, Status: 503},
+		{Kind: fixtures.RPCError, RPCCode: -32005},
+		{Kind: fixtures.RPCError, RPCCode: -32002},
+		{Kind: fixtures.RPCError, RPCCode: 429},
+		{Kind: fixtures.OversizedBody, Size: 4096},
+		{Kind: fixtures.Malformed},
+		{Kind: fixtures.Truncated},
+		{Kind: fixtures.WrongID},
+		{Kind: fixtures.ResetOnAccept},
+		{Kind: fixtures.ResetAfterRead},
+		{Kind: fixtures.Hang},
+		{Kind: fixtures.SlowBody, Delay: time.Hour},
+	}
+	var seen []string
+	check := func(where string, s string) {
+		t.Helper()
+		seen = append(seen, s)
+		if strings.Contains(s, marker) {
+			t.Errorf("%s leaks the secret: %s", where, s)
+		}
+	}
+	run := func(name string, e *env, timeout bool, call func() error) {
+		t.Helper()
+		defer func() {
+			if r := recover(); r != nil {
+				check(name+" panic", fmt.Sprint(r))
+			}
+		}()
+		next := e.server("a").Stats().Requests + 1
+		ch := async(call)
+		if timeout {
+			e.expire(e.server("a"), next, time.Second)
+		}
+		err := wait(t, ch)
+		if err == nil {
+			t.Errorf("%s: no error", name)
+			return
+		}
+		for _, s := range texts(err) {
+			check(name+" error", s)
+		}
+	}
+	params, _ := signedTx(t, 42)
+	for _, f := range faults {
+		a := member("a", 0)
+		a.Roles[endpoint.RoleRead] = endpoint.Limits{RequestTimeout: time.Second}
+		a.Options.Script = fixtures.Always(f)
+		e := newEnv(t, []fixtures.Member{a}, transport.Settings{MaxResponseBytes: 1024, AttemptTimeout: -1,
+			Retry: retrypolicy.Settings{MaxRetries: -1}}, secretSpecs(""))
+		timeout := f.Kind == fixtures.Hang || f.Kind == fixtures.SlowBody
+		run(fmt.Sprintf("read %+v", f), e, timeout, func() error {
+			_, err := getBalance(context.Background(), e.client)
+			return err
+		})
+		run(fmt.Sprintf("send %+v", f), e, timeout, func() error {
+			return e.client.CallForInto(context.Background(), nil, "sendTransaction", params)
+		})
+		check("logs", e.logs.String())
+		check("snapshot", fmt.Sprintf("%+v", e.pool.Snapshot()))
+	}
+	// Refused, TLS mismatch, bad output type, callback echoing the URL.
+	e := newEnv(t, []fixtures.Member{member("a", 0), member("tls", 1)}, transport.Settings{}, secretSpecs("tls"))
+	run("bad output", e, false, func() error {
+		var wrong []string
+		return e.client.CallForInto(context.Background(), &wrong, "getBalance", []any{somePubkey})
+	})
+	run("callback quoting the URL", e, false, func() error {
+		return e.client.CallWithCallback(context.Background(), "getSlot", nil, func(req *http.Request, _ *http.Response) error {
+			return fmt.Errorf("bad answer from %s (auth %s)", req.URL, req.Header.Get("Authorization"))
+		})
+	})
+	e.server("a").SetDown(true)
+	run("refused then TLS mismatch", e, false, func() error {
+		_, err := getBalance(context.Background(), e.client)
+		return err
+	})
+	check("logs", e.logs.String())
+	check("snapshot", fmt.Sprintf("%+v", e.pool.Snapshot()))
+	if !strings.Contains(strings.Join(seen, "\n"), "tls (tier 1)") {
+		t.Error("the TLS mismatch attempt was not exercised")
+	}
+
+	// transport.New with an unparsable URL names the endpoint only.
+	_, err := transport.New(nil, transport.Settings{})
+	if err == nil || errors.Is(err, transport.ErrAmbiguousDispatch) {
+		t.Fatalf("New(nil): %v", err)
+	}
+}
