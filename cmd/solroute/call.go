@@ -1,0 +1,118 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/jonboulle/clockwork"
+	"github.com/solroute/solroute/config"
+	"github.com/solroute/solroute/transport"
+)
+
+const callAbout = `
+Make one JSON-RPC call through the pool built from the configuration:
+the method's role picks the endpoints, tier 0 first; failures are retried
+on other endpoints as the retry policy allows, and a sendTransaction is
+never resent once it may have reached a server. The JSON result is written
+to stdout as the endpoint sent it.
+
+PARAMS_JSON is the JSON array of the method's parameters (omit it for
+methods without any). With --attempts, each attempt is written to stderr
+as one JSON line: endpoint, tier, cause, dispatch, http_status, rpc_code,
+duration_ms, decision, reason and delay.
+
+Exit codes: 0 success, 1 the call failed, 2 a usage or configuration error,
+3 the call is never resent after dispatch (sendTransaction) and may have
+reached a server: find out whether it landed before sending it again.`
+
+const callExample = `
+solroute call --config rpc.toml getBalance '["11111111111111111111111111111111"]'
+solroute call --config rpc.toml --attempts --timeout 5s getSlot '[{"commitment":"finalized"}]'`
+
+// runCall is "solroute call".
+func runCall(ctx context.Context, e *env, args []string) int {
+	f := newFlags("call", "call --config FILE [--timeout D] [--attempts] METHOD [PARAMS_JSON]", callAbout, callExample)
+	cfgPath := f.String("config", "", "read the TOML configuration from `FILE` (required)")
+	timeout := f.Duration("timeout", 0, "bound the whole call, every attempt and backoff included, by `D` (such as 5s); 0 means the endpoints' request_timeout")
+	showAttempts := f.Bool("attempts", false, "write one JSON line per attempt to stderr")
+	pos, code, done := f.parse(e, args)
+	if done {
+		return code
+	}
+	switch {
+	case len(pos) == 0:
+		return e.usageError("call", "METHOD is required")
+	case len(pos) > 2:
+		return e.usageError("call", "too many arguments: want METHOD [PARAMS_JSON], got %d arguments", len(pos))
+	case *timeout < 0:
+		return e.usageError("call", "--timeout must not be negative")
+	}
+	method := pos[0]
+	var params []any
+	if len(pos) == 2 {
+		var err error
+		if params, err = parseParams(pos[1]); err != nil {
+			return e.usageError("call", "%v", err)
+		}
+	}
+	cfg, code := e.loadConfig("call", *cfgPath)
+	if cfg == nil {
+		return code
+	}
+	var opts config.ClientOptions
+	if *showAttempts {
+		opts.OnAttempt = newAttemptWriter(e.stderr).write
+	}
+	client, err := config.NewClient(cfg, opts)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "solroute call: %v\n", err)
+		return exitUsage
+	}
+	defer client.Close()
+	if *timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = clockwork.WithTimeout(ctx, e.clock, *timeout)
+		defer cancel()
+	}
+	var result json.RawMessage
+	if err := client.CallForInto(ctx, &result, method, params); err != nil {
+		return e.callFailed("call", err)
+	}
+	if len(result) == 0 {
+		result = json.RawMessage("null")
+	}
+	fmt.Fprintf(e.stdout, "%s\n", result)
+	return exitOK
+}
+
+// parseParams decodes PARAMS_JSON, which must be a JSON array. Each
+// element is kept as raw JSON, so numbers keep every digit.
+func parseParams(s string) ([]any, error) {
+	var items []json.RawMessage
+	if err := json.Unmarshal([]byte(s), &items); err != nil {
+		var typeErr *json.UnmarshalTypeError
+		if errors.As(err, &typeErr) {
+			return nil, fmt.Errorf("PARAMS_JSON must be a JSON array, not a JSON %s", typeErr.Value)
+		}
+		return nil, fmt.Errorf("PARAMS_JSON is not valid JSON: %v", err)
+	}
+	params := make([]any, len(items))
+	for i, it := range items {
+		params[i] = it
+	}
+	return params, nil
+}
+
+// callFailed reports a failed call on one line and returns its exit code:
+// exitAmbiguous when the call may have reached a server and was not resent,
+// exitFailed otherwise. Transport errors name endpoints only by name.
+func (e *env) callFailed(cmd string, err error) int {
+	if errors.Is(err, transport.ErrAmbiguousDispatch) {
+		fmt.Fprintf(e.stderr, "solroute %s: %v; check whether it landed before sending it again\n", cmd, err)
+		return exitAmbiguous
+	}
+	fmt.Fprintf(e.stderr, "solroute %s: %v\n", cmd, err)
+	return exitFailed
+}

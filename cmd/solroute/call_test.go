@@ -1,0 +1,198 @@
+package main
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/solroute/solroute/fixtures"
+)
+
+func TestCallPrintsTheResult(t *testing.T) {
+	s := startServer(t, fixtures.Options{})
+	cfg := writeConfig(t, "mainnet-beta", testEndpoint{name: "a", url: s.URL()})
+	r := runCmd(t, "call", "--config", cfg, "getBalance", `["11111111111111111111111111111111"]`)
+	r.wantCode(t, exitOK)
+	var got struct {
+		Context struct{ Slot uint64 }
+		Value   uint64
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &got); err != nil {
+		t.Fatalf("stdout is not the JSON result: %v\n%s", err, r.stdout)
+	}
+	if got.Value != fixtures.RecordedBalance || got.Context.Slot != fixtures.RecordedSlot {
+		t.Fatalf("result %+v, want balance %d at slot %d", got, fixtures.RecordedBalance, fixtures.RecordedSlot)
+	}
+	if r.stderr != "" {
+		t.Fatalf("stderr without --attempts: %q", r.stderr)
+	}
+	reqs := s.Requests()
+	if len(reqs) != 1 || reqs[0].Method != "getBalance" || string(reqs[0].Params) != `["11111111111111111111111111111111"]` {
+		t.Fatalf("server received %+v", reqs)
+	}
+}
+
+func TestCallFlagsAfterTheMethod(t *testing.T) {
+	s := startServer(t, fixtures.Options{})
+	cfg := writeConfig(t, "", testEndpoint{name: "a", url: s.URL()})
+	r := runCmd(t, "call", "getSlot", "--config", cfg, "--timeout", "5s")
+	r.wantCode(t, exitOK)
+	if strings.TrimSpace(r.stdout) != strconv.Itoa(fixtures.RecordedSlot) {
+		t.Fatalf("stdout %q, want the slot", r.stdout)
+	}
+}
+
+func TestCallAttemptsAreJSONLines(t *testing.T) {
+	bad := startServer(t, fixtures.Options{Script: fixtures.Always(fixtures.Status(503, ""))})
+	good := startServer(t, fixtures.Options{})
+	cfg := writeConfig(t, "", testEndpoint{name: "flaky", url: bad.URL()}, testEndpoint{name: "backup", url: good.URL(), tier: 1})
+	r := runCmd(t, "call", "--config", cfg, "--attempts", "getSlot")
+	r.wantCode(t, exitOK)
+	got := lines(r.stderr)
+	if len(got) != 2 {
+		t.Fatalf("want 2 attempt lines, got %q", r.stderr)
+	}
+	var first, second attemptLine
+	for i, dst := range []*attemptLine{&first, &second} {
+		dec := json.NewDecoder(strings.NewReader(got[i]))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(dst); err != nil {
+			t.Fatalf("line %d is not an attempt: %v: %s", i+1, err, got[i])
+		}
+	}
+	if first.Endpoint != "flaky" || first.Tier != 0 || first.HTTPStatus != 503 || first.Cause.String() != "temporary-http" ||
+		first.Dispatch.String() != "answered" || !first.Retry || first.Decision != "retry" || first.Attempt != 1 {
+		t.Errorf("first attempt %+v", first)
+	}
+	if second.Endpoint != "backup" || second.Tier != 1 || second.Decision != "success" || second.Cause != 0 || second.Attempt != 2 {
+		t.Errorf("second attempt %+v", second)
+	}
+	for _, key := range []string{`"endpoint"`, `"tier"`, `"cause"`, `"dispatch"`, `"http_status"`, `"rpc_code"`, `"duration_ms"`, `"decision"`} {
+		if !strings.Contains(got[0], key) {
+			t.Errorf("attempt line lacks %s: %s", key, got[0])
+		}
+	}
+}
+
+func TestCallUsageErrors(t *testing.T) {
+	s := startServer(t, fixtures.Options{})
+	cfg := writeConfig(t, "", testEndpoint{name: "a", url: s.URL()})
+	tests := []struct {
+		name string
+		args []string
+		want string // in the one stderr line
+	}{
+		{"no method", []string{"call", "--config", cfg}, "METHOD is required"},
+		{"no config", []string{"call", "getSlot"}, "--config FILE is required"},
+		{"params not JSON", []string{"call", "--config", cfg, "getBalance", `["abc`}, "PARAMS_JSON is not valid JSON"},
+		{"params not an array", []string{"call", "--config", cfg, "getBalance", `{"a":1}`}, "PARAMS_JSON must be a JSON array, not a JSON object"},
+		{"too many arguments", []string{"call", "--config", cfg, "getSlot", "[]", "[]"}, "too many arguments"},
+		{"bad timeout", []string{"call", "--config", cfg, "--timeout", "soon", "getSlot"}, `invalid value "soon" for flag -timeout`},
+		{"negative timeout", []string{"call", "--config", cfg, "--timeout", "-1s", "getSlot"}, "--timeout must not be negative"},
+		{"missing file", []string{"call", "--config", filepath.Join(t.TempDir(), "nope.toml"), "getSlot"}, "cannot read config file"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := runCmd(t, tt.args...)
+			r.wantCode(t, exitUsage)
+			got := lines(r.stderr)
+			if len(got) != 1 || !strings.Contains(got[0], tt.want) {
+				t.Fatalf("want one line with %q, got %q", tt.want, r.stderr)
+			}
+			if r.stdout != "" {
+				t.Fatalf("stdout: %q", r.stdout)
+			}
+		})
+	}
+	if n := s.Stats().Requests; n != 0 {
+		t.Fatalf("a usage error sent %d requests", n)
+	}
+}
+
+func TestCallInvalidConfigListsEveryProblem(t *testing.T) {
+	cfg := writeFile(t, "bad.toml", `
+cluster = "moonnet"
+[[endpoints]]
+name = "a"
+url = "http://127.0.0.1:1/${SOLROUTE_TEST_UNSET_VARIABLE}"
+colour = "blue"
+  [endpoints.roles.read]
+  burst_capacity = -3
+`)
+	r := runCmd(t, "call", "--config", cfg, "getSlot")
+	r.wantCode(t, exitUsage)
+	for _, want := range []string{"cluster", "SOLROUTE_TEST_UNSET_VARIABLE", "colour", "burst_capacity", "4 problems"} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+		}
+	}
+	if got := len(lines(r.stderr)); got != 5 {
+		t.Errorf("want a heading and one line per problem (5 lines), got %d:\n%s", got, r.stderr)
+	}
+}
+
+func TestCallFailedExitsOne(t *testing.T) {
+	tests := []struct {
+		name  string
+		fault fixtures.Fault
+		want  string
+	}{
+		{"rpc error", fixtures.RPC(-32602), "-32602"},
+		{"http 503 everywhere", fixtures.Status(503, ""), "HTTP 503"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := startServer(t, fixtures.Options{Script: fixtures.Always(tt.fault)})
+			cfg := writeConfig(t, "", testEndpoint{name: "a", url: s.URL()})
+			r := runCmd(t, "call", "--config", cfg, "getSlot")
+			r.wantCode(t, exitFailed)
+			got := lines(r.stderr)
+			if len(got) != 1 || !strings.Contains(got[0], tt.want) || !strings.HasPrefix(got[0], "solroute call: ") {
+				t.Fatalf("want one line with %q, got %q", tt.want, r.stderr)
+			}
+			if r.stdout != "" {
+				t.Fatalf("stdout: %q", r.stdout)
+			}
+		})
+	}
+}
+
+func TestCallAmbiguousSendExitsThree(t *testing.T) {
+	for _, kind := range []fixtures.FaultKind{fixtures.ResetAfterRead, fixtures.Hang} {
+		t.Run(kind.String(), func(t *testing.T) {
+			a := startServer(t, fixtures.Options{Script: fixtures.Always(fixtures.Fault{Kind: kind})})
+			b := startServer(t, fixtures.Options{})
+			cfg := writeConfig(t, "", testEndpoint{name: "a", url: a.URL()}, testEndpoint{name: "b", url: b.URL(), tier: 1})
+			tx, err := fixtures.SignedTransaction(42)
+			if err != nil {
+				t.Fatal(err)
+			}
+			wire, err := fixtures.EncodeTransaction(tx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			args := []string{"call", "--config", cfg, "--attempts", "sendTransaction", `["` + wire + `",{"encoding":"base64"}]`}
+			if kind == fixtures.Hang {
+				args = append(args, "--timeout", "300ms")
+			}
+			r := runCmd(t, args...)
+			r.wantCode(t, exitAmbiguous)
+			if !strings.Contains(r.stderr, "check whether it landed before sending it again") {
+				t.Errorf("stderr does not tell what to do:\n%s", r.stderr)
+			}
+			sig := tx.Signatures[0].String()
+			if got := a.Deliveries(sig) + b.Deliveries(sig); got != 1 {
+				t.Fatalf("transaction delivered %d times, want exactly once", got)
+			}
+			var att attemptLine
+			if err := json.Unmarshal([]byte(lines(r.stderr)[0]), &att); err != nil {
+				t.Fatal(err)
+			}
+			if att.Dispatch.String() != "maybe-dispatched" || att.Retry {
+				t.Fatalf("attempt %+v, want maybe-dispatched and no retry", att)
+			}
+		})
+	}
+}

@@ -1,0 +1,142 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/solroute/solroute/config"
+	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/methods"
+)
+
+const demoAbout = `
+Run the pool against an embedded cluster of fake endpoints on loopback —
+no network, no configuration. Two tier-0 endpoints: one starts answering
+HTTP 429 with Retry-After part-way through, the other has latency spikes
+and resets or never answers some sendTransaction requests after reading
+them. A tier-1 backup behaves; a tier-2 last resort resets some
+connections.
+
+Callers run a mixed workload through one pool: typed reads (getBalance,
+getHealth, getVersion, getGenesisHash), reads through solana-go's client
+(getSlot, getLatestBlockhash) and real signed transactions
+(sendTransaction). A progress line shows calls/s, success, retries,
+fallbacks and each endpoint's state. The summary gives a per-endpoint table,
+the success rate, retries, fallbacks by tier, p50/p99 latency, transactions
+sent, ambiguous outcomes reported to callers and — read from the fake
+endpoints themselves — duplicates delivered, which must be 0: a
+transaction that may have reached a server is never sent again.
+
+Exit code 0, or 1 if a transaction was delivered twice or the run was
+interrupted.`
+
+const demoExample = `
+solroute demo
+solroute demo --duration 30s --callers 16 --seed 7`
+
+// Bounds of the demo's flags.
+const (
+	defaultDemoDuration = 10 * time.Second
+	defaultDemoCallers  = 8
+	maxDemoCallers      = 256
+)
+
+// runDemo is "solroute demo".
+func runDemo(ctx context.Context, e *env, args []string) int {
+	f := newFlags("demo", "demo [--duration D] [--seed N] [--callers N]", demoAbout, demoExample)
+	duration := f.Duration("duration", defaultDemoDuration, "run the workload for `D` (a Go duration such as 10s)")
+	seed := f.Uint64("seed", 1, "seed `N` of the workload and of the scripted faults: a seed replays the same faults")
+	callers := f.Int("callers", defaultDemoCallers, fmt.Sprintf("`N` concurrent callers, 1 to %d", maxDemoCallers))
+	pos, code, done := f.parse(e, args)
+	if done {
+		return code
+	}
+	switch {
+	case len(pos) > 0:
+		return e.usageError("demo", "unexpected argument %q: demo takes flags only", pos[0])
+	case *duration <= 0:
+		return e.usageError("demo", "--duration must be positive")
+	case *callers < 1 || *callers > maxDemoCallers:
+		return e.usageError("demo", "--callers must be between 1 and %d", maxDemoCallers)
+	}
+	return demo{env: e, duration: *duration, seed: *seed, callers: *callers}.run(ctx)
+}
+
+// demo is one run of "solroute demo".
+type demo struct {
+	env      *env
+	duration time.Duration
+	seed     uint64
+	callers  int
+}
+
+func (d demo) run(ctx context.Context) int {
+	e := d.env
+	cluster, err := startCluster(demoMembers(d.seed))
+	if err != nil {
+		fmt.Fprintf(e.stderr, "solroute demo: cannot start the embedded cluster: %v\n", err)
+		return exitFailed
+	}
+	defer cluster.Close()
+	stats := newDemoStats()
+	sol, client, err := config.NewSolanaClient(demoConfig(cluster), config.ClientOptions{Clock: e.clock, OnAttempt: stats.attempt})
+	if err != nil {
+		fmt.Fprintf(e.stderr, "solroute demo: %v\n", err)
+		return exitFailed
+	}
+	defer client.Close()
+	w := &workload{clock: e.clock, typed: methods.New(client), sol: sol, stats: stats, seed: d.seed, ops: demoOperations()}
+
+	d.writeHeader()
+	runCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() { rateLimitWindow(runCtx, e.clock, cluster.Server(demoPrimaryA), d.duration) })
+	start := e.clock.Now()
+	for id := range d.callers {
+		wg.Go(func() { w.caller(ctx, id, stop) })
+	}
+	pr := newProgressPrinter(e.stdout, e.clock, client.Pool(), stats, start)
+	pr.loop(ctx, d.duration)
+	close(stop)
+	cancel()
+	wg.Wait()
+	pr.finish()
+
+	res := newDemoResult(stats, cluster, client.Pool().Snapshot(), e.clock.Since(start))
+	res.write(e.stdout)
+	switch {
+	case ctx.Err() != nil:
+		fmt.Fprintln(e.stderr, "solroute demo: interrupted")
+		return exitFailed
+	case res.duplicates > 0:
+		fmt.Fprintf(e.stderr, "solroute demo: %d transaction(s) delivered more than once\n", res.duplicates)
+		return exitFailed
+	}
+	return exitOK
+}
+
+// writeHeader describes the cluster and its scripted misbehaviour.
+func (d demo) writeHeader() {
+	from := time.Duration(float64(d.duration) * demoRateLimitFrom)
+	until := time.Duration(float64(d.duration) * demoRateLimitUntil)
+	w := d.env.stdout
+	fmt.Fprintf(w, "solroute demo: 4 fake endpoints on loopback, %d callers, %s, seed %d\n", d.callers, d.duration, d.seed)
+	fmt.Fprintf(w, "  %-12s tier 0  answers HTTP 429 (Retry-After: %ss) from %s to %s\n", demoPrimaryA, demoRetryAfter, short(from), short(until))
+	fmt.Fprintf(w, "  %-12s tier 0  latency spikes; resets or never answers some sendTransaction after reading it\n", demoPrimaryB)
+	fmt.Fprintf(w, "  %-12s tier 1  behaves\n", demoBackup)
+	fmt.Fprintf(w, "  %-12s tier 2  reads only; resets some connections\n\n", demoLastResort)
+}
+
+// startCluster is fixtures.NewCluster, returning its panic as an error.
+func startCluster(members []fixtures.Member) (c *fixtures.Cluster, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%v", r)
+		}
+	}()
+	return fixtures.NewCluster(members), nil
+}

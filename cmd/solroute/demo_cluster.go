@@ -1,0 +1,125 @@
+package main
+
+import (
+	"context"
+	"time"
+
+	"github.com/jonboulle/clockwork"
+	"github.com/solroute/solroute/config"
+	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/fixtures"
+)
+
+// The demo's endpoints. Each misbehaves in its own way.
+const (
+	// demoPrimaryA (tier 0) answers HTTP 429 with Retry-After: 1 to every
+	// request between demoRateLimitFrom and demoRateLimitUntil of the run.
+	demoPrimaryA = "primary-a"
+	// demoPrimaryB (tier 0) has latency spikes on some reads, and resets
+	// or never answers some sendTransaction requests after reading them:
+	// the sender cannot know whether the transaction was forwarded.
+	demoPrimaryB = "primary-b"
+	// demoBackup (tier 1) behaves.
+	demoBackup = "backup"
+	// demoLastResort (tier 2) serves reads only and resets some
+	// connections, before or after reading the request.
+	demoLastResort = "last-resort"
+)
+
+// The rate-limit window of demoPrimaryA, as fractions of the run.
+const (
+	demoRateLimitFrom  = 0.25
+	demoRateLimitUntil = 0.60
+)
+
+// demoRetryAfter is the Retry-After demoPrimaryA sends with its 429s.
+const demoRetryAfter = "1"
+
+// demoMembers describes the embedded cluster. Every fault is a pure
+// function of (seed, request number), so a seed replays the same faults
+// for the same request order.
+func demoMembers(seed uint64) []fixtures.Member {
+	read := endpoint.Limits{
+		RequestsPerSecond:     120,
+		BurstCapacity:         20,
+		MaxConcurrentRequests: 8,
+		RequestTimeout:        2 * time.Second,
+		PauseAfterRateLimit:   500 * time.Millisecond,
+	}
+	send := endpoint.Limits{
+		RequestsPerSecond:     10,
+		BurstCapacity:         3,
+		MaxConcurrentRequests: 2,
+		RequestTimeout:        2 * time.Second,
+	}
+	backupRead, backupSend := read, send
+	backupRead.RequestsPerSecond, backupRead.BurstCapacity, backupRead.MaxConcurrentRequests = 60, 10, 4
+	backupSend.RequestsPerSecond, backupSend.BurstCapacity = 5, 2
+	lastRead := read
+	lastRead.RequestsPerSecond, lastRead.BurstCapacity, lastRead.MaxConcurrentRequests = 30, 5, 2
+
+	spikes := fixtures.Chaos(seed, 0.08, fixtures.Latency(120*time.Millisecond), fixtures.Latency(300*time.Millisecond))
+	ambiguousSends := fixtures.Chaos(seed+1, 0.25, fixtures.Fault{Kind: fixtures.ResetAfterRead}, fixtures.Fault{Kind: fixtures.Hang})
+	primaryB := func(c fixtures.Call) fixtures.Fault {
+		if c.Method == "sendTransaction" {
+			return ambiguousSends(c)
+		}
+		return spikes(c)
+	}
+	resets := fixtures.Chaos(seed+2, 0.15, fixtures.Fault{Kind: fixtures.ResetOnAccept}, fixtures.Fault{Kind: fixtures.ResetAfterRead})
+
+	both := func(r, s endpoint.Limits) map[endpoint.Role]endpoint.Limits {
+		return map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: r, endpoint.RoleSend: s}
+	}
+	return []fixtures.Member{
+		{Name: demoPrimaryA, Tier: 0, Roles: both(read, send)},
+		{Name: demoPrimaryB, Tier: 0, Roles: both(read, send), Options: fixtures.Options{Script: primaryB}},
+		{Name: demoBackup, Tier: 1, Roles: both(backupRead, backupSend)},
+		{Name: demoLastResort, Tier: 2, Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: lastRead},
+			Options: fixtures.Options{Script: resets}},
+	}
+}
+
+// demoConfig is the configuration a user would write for the cluster: the
+// same document type config.Load returns.
+func demoConfig(c *fixtures.Cluster) *config.Config {
+	cfg := &config.Config{Cluster: "mainnet-beta"}
+	cfg.Retry.MaxRetries = 3
+	cfg.Retry.InitialBackoff = 20 * time.Millisecond
+	cfg.Retry.MaxBackoff = 200 * time.Millisecond
+	for _, s := range c.Specs {
+		cfg.Endpoints = append(cfg.Endpoints, config.Endpoint{
+			Name:  s.Name,
+			URL:   config.Secret(s.URL),
+			Tier:  s.Tier,
+			Roles: s.Roles,
+		})
+	}
+	return cfg
+}
+
+// rateLimitWindow makes demoPrimaryA answer 429 from demoRateLimitFrom to
+// demoRateLimitUntil of the run. It returns when the window is over or ctx
+// ends.
+func rateLimitWindow(ctx context.Context, clock clockwork.Clock, s *fixtures.Server, duration time.Duration) {
+	from := time.Duration(float64(duration) * demoRateLimitFrom)
+	until := time.Duration(float64(duration) * demoRateLimitUntil)
+	if !sleep(ctx, clock, from) {
+		return
+	}
+	s.SetFault(fixtures.Status(429, demoRetryAfter))
+	defer s.SetScript(nil)
+	sleep(ctx, clock, until-from)
+}
+
+// sleep waits d on clock; false means ctx ended first.
+func sleep(ctx context.Context, clock clockwork.Clock, d time.Duration) bool {
+	t := clock.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.Chan():
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}

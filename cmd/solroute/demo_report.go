@@ -1,0 +1,130 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/fixtures"
+)
+
+// demoResult is the demo's final report.
+type demoResult struct {
+	elapsed   time.Duration
+	endpoints []endpointRow
+
+	calls, ok, retries int
+	byTier             map[int]int // successful attempts by tier
+	p50, p99           time.Duration
+
+	sends, landed, ambiguousSends int
+	// deliveries counts sendTransaction requests the fake endpoints read;
+	// forwarded those a real node would have acted on (all but the ones
+	// refused with 429 or a node-state error, which are resent elsewhere).
+	deliveries, forwarded int
+	// duplicates counts transactions forwarded more than once, summed over
+	// every endpoint: it must be 0.
+	duplicates int
+	ambiguous  int // ambiguous outcomes reported to callers
+}
+
+// endpointRow is one line of the per-endpoint table.
+type endpointRow struct {
+	name                              string
+	tier                              int
+	attempts, ok, rateLimited, failed int
+	p50, p99                          time.Duration
+	state                             string
+}
+
+// newDemoResult gathers the report from the stats, the fake endpoints'
+// own records and the pool's last snapshot.
+func newDemoResult(s *demoStats, c *fixtures.Cluster, snaps []endpoint.Snapshot, elapsed time.Duration) *demoResult {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := &demoResult{
+		elapsed: elapsed, calls: s.calls, ok: s.ok, retries: s.retries, byTier: s.byTier,
+		sends: s.sends, landed: s.sendsLanded, ambiguousSends: s.sendsAmbiguous, ambiguous: s.ambiguous,
+	}
+	lat := sortedCopy(s.latencies)
+	r.p50, r.p99 = percentile(lat, 50), percentile(lat, 99)
+	for _, snap := range snaps {
+		if snap.Role != endpoint.RoleRead {
+			continue
+		}
+		row := endpointRow{name: snap.Name, tier: snap.Tier, state: snap.State.String()}
+		if ep := s.endpoints[snap.Name]; ep != nil {
+			d := sortedCopy(ep.durations)
+			row.attempts, row.ok, row.rateLimited, row.failed = ep.attempts, ep.ok, ep.rateLimited, ep.failed
+			row.p50, row.p99 = percentile(d, 50), percentile(d, 99)
+		}
+		r.endpoints = append(r.endpoints, row)
+	}
+	for _, sig := range s.signatures {
+		forwarded := 0
+		for _, srv := range c.Servers {
+			r.deliveries += srv.Deliveries(sig)
+			forwarded += srv.Forwarded(sig)
+		}
+		r.forwarded += forwarded
+		r.duplicates += max(forwarded-1, 0)
+	}
+	return r
+}
+
+// write prints the per-endpoint table and the summary.
+func (r *demoResult) write(w io.Writer) {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ENDPOINT\tTIER\tATTEMPTS\tOK\tRATE-LIMITED\tOTHER FAILURES\tP50\tP99\tSTATE")
+	for _, e := range r.endpoints {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t%s\n",
+			e.name, e.tier, e.attempts, e.ok, e.rateLimited, e.failed, short(e.p50), short(e.p99), e.state)
+	}
+	_ = tw.Flush()
+	fmt.Fprintln(w)
+
+	rate := 0.0
+	if s := r.elapsed.Seconds(); s > 0 {
+		rate = float64(r.calls) / s
+	}
+	fmt.Fprintf(w, "calls: %d in %s (%.0f/s)\n", r.calls, short(r.elapsed), rate)
+	fmt.Fprintf(w, "success rate: %s (%d ok, %d failed)\n", percent(r.ok, r.calls), r.ok, r.calls-r.ok)
+	fmt.Fprintf(w, "retries: %d\n", r.retries)
+	fmt.Fprintf(w, "fallbacks by tier: %s\n", r.fallbacks())
+	fmt.Fprintf(w, "latency: p50 %s, p99 %s\n", short(r.p50), short(r.p99))
+	fmt.Fprintf(w, "transactions sent: %d (%d answered with their signature, %d ambiguous, %d failed)\n",
+		r.sends, r.landed, r.ambiguousSends, r.sends-r.landed-r.ambiguousSends)
+	fmt.Fprintf(w, "send requests seen by the endpoints: %d (%d forwarded, %d refused before forwarding: rate limited or node behind)\n",
+		r.deliveries, r.forwarded, r.deliveries-r.forwarded)
+	fmt.Fprintf(w, "duplicates delivered: %d\n", r.duplicates)
+	fmt.Fprintf(w, "ambiguous outcomes reported: %d\n", r.ambiguous)
+	if r.duplicates == 0 {
+		fmt.Fprintln(w, "\nNo transaction reached the cluster twice: a send that may have reached a server is")
+		fmt.Fprintln(w, "reported to its caller as ambiguous (transport.ErrAmbiguousDispatch), never resent.")
+	}
+}
+
+// fallbacks lists the calls served by each tier above 0 ("tier 1: 120,
+// tier 2: 31"), or "none".
+func (r *demoResult) fallbacks() string {
+	var tiers []int
+	for t, n := range r.byTier {
+		if t > 0 && n > 0 {
+			tiers = append(tiers, t)
+		}
+	}
+	if len(tiers) == 0 {
+		return "none"
+	}
+	slices.Sort(tiers)
+	parts := make([]string, len(tiers))
+	for i, t := range tiers {
+		parts[i] = fmt.Sprintf("tier %d: %d", t, r.byTier[t])
+	}
+	served := r.byTier[0]
+	return strings.Join(parts, ", ") + fmt.Sprintf(" (tier 0 served %d)", served)
+}

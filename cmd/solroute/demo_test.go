@@ -1,0 +1,60 @@
+package main
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+func TestDemoShortRun(t *testing.T) {
+	r := runCmd(t, "demo", "--duration", "300ms", "--callers", "4", "--seed", "3")
+	r.wantCode(t, exitOK)
+	for _, want := range []string{
+		"solroute demo: 4 fake endpoints on loopback, 4 callers, 300ms, seed 3",
+		"ENDPOINT", demoPrimaryA, demoPrimaryB, demoBackup, demoLastResort,
+		"calls: ", "success rate: ", "retries: ", "fallbacks by tier: ", "latency: p50 ",
+		"transactions sent: ", "duplicates delivered: 0\n", "ambiguous outcomes reported: ",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("output lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	m := regexp.MustCompile(`calls: (\d+) in`).FindStringSubmatch(r.stdout)
+	if m == nil {
+		t.Fatalf("no call count:\n%s", r.stdout)
+	}
+	if n, _ := strconv.Atoi(m[1]); n == 0 {
+		t.Fatalf("the demo made no call:\n%s", r.stdout)
+	}
+	if r.stderr != "" {
+		t.Errorf("stderr: %q", r.stderr)
+	}
+}
+
+func TestDemoUsageErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"zero duration", []string{"demo", "--duration", "0s"}, "--duration must be positive"},
+		{"no callers", []string{"demo", "--callers", "0"}, "--callers must be between 1 and 256"},
+		{"too many callers", []string{"demo", "--callers", "100000"}, "--callers must be between 1 and 256"},
+		{"bad seed", []string{"demo", "--seed", "-1"}, `invalid value "-1" for flag -seed`},
+		{"positional", []string{"demo", "now"}, `unexpected argument "now"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := runCmd(t, tt.args...)
+			r.wantCode(t, exitUsage)
+			got := lines(r.stderr)
+			if len(got) != 1 || !strings.Contains(got[0], tt.want) {
+				t.Fatalf("want one line with %q, got %q", tt.want, r.stderr)
+			}
+			if r.stdout != "" {
+				t.Fatalf("stdout: %q", r.stdout)
+			}
+		})
+	}
+}

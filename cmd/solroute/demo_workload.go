@@ -1,0 +1,109 @@
+package main
+
+import (
+	"context"
+	"math/rand/v2"
+	"sync/atomic"
+
+	"github.com/gagliardetto/solana-go"
+	"github.com/gagliardetto/solana-go/rpc"
+	"github.com/jonboulle/clockwork"
+	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/methods"
+)
+
+// workload is the demo's mix of calls: typed reads through methods,
+// reads through solana-go's own client, and signed transactions sent
+// through solana-go — all over the same pool.
+type workload struct {
+	clock clockwork.Clock
+	typed *methods.Client
+	sol   *rpc.Client
+	stats *demoStats
+	seed  uint64
+	ops   []operation
+	txSeq atomic.Uint64 // makes every transaction (and signature) unique
+}
+
+// operation is one kind of call and its share of the mix.
+type operation struct {
+	weight int
+	do     func(ctx context.Context, w *workload) error
+}
+
+// demoOperations is the mix, weights out of 100.
+func demoOperations() []operation {
+	return []operation{
+		{30, func(ctx context.Context, w *workload) error {
+			_, err := w.typed.GetBalance(ctx, solana.SystemProgramID, methods.BalanceOptions{})
+			return err
+		}},
+		{10, func(ctx context.Context, w *workload) error { return w.typed.GetHealth(ctx) }},
+		{5, func(ctx context.Context, w *workload) error {
+			_, err := w.typed.GetVersion(ctx)
+			return err
+		}},
+		{5, func(ctx context.Context, w *workload) error {
+			_, err := w.typed.GetGenesisHash(ctx)
+			return err
+		}},
+		{25, func(ctx context.Context, w *workload) error {
+			_, err := w.sol.GetSlot(ctx, rpc.CommitmentConfirmed)
+			return err
+		}},
+		{15, func(ctx context.Context, w *workload) error {
+			_, err := w.sol.GetLatestBlockhash(ctx, rpc.CommitmentConfirmed)
+			return err
+		}},
+		{10, func(ctx context.Context, w *workload) error { return w.send(ctx) }},
+	}
+}
+
+// send signs a fresh transaction and sends it once through the pool.
+func (w *workload) send(ctx context.Context) error {
+	tx, err := fixtures.SignedTransaction(w.seed<<32 | w.txSeq.Add(1))
+	if err != nil {
+		return err
+	}
+	_, err = w.sol.SendTransactionWithOpts(ctx, tx, rpc.TransactionOpts{SkipPreflight: true})
+	w.stats.sent(tx.Signatures[0].String(), err)
+	return err
+}
+
+// caller makes calls one after another until stop is closed. Its choice
+// of calls is a pure function of (seed, id).
+func (w *workload) caller(ctx context.Context, id int, stop <-chan struct{}) {
+	rng := rand.New(rand.NewPCG(w.seed, uint64(id)))
+	for {
+		select {
+		case <-stop:
+			return
+		case <-ctx.Done():
+			return
+		default:
+		}
+		op := pick(rng, w.ops)
+		start := w.clock.Now()
+		err := op.do(ctx, w)
+		if ctx.Err() != nil {
+			return // interrupted: the call's outcome says nothing
+		}
+		w.stats.call(w.clock.Since(start), err)
+	}
+}
+
+// pick draws an operation by weight.
+func pick(rng *rand.Rand, ops []operation) *operation {
+	total := 0
+	for i := range ops {
+		total += ops[i].weight
+	}
+	n := rng.IntN(total)
+	for i := range ops {
+		if n < ops[i].weight {
+			return &ops[i]
+		}
+		n -= ops[i].weight
+	}
+	return &ops[len(ops)-1]
+}

@@ -1,0 +1,216 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/solroute/solroute/config"
+	"github.com/solroute/solroute/methods"
+	"github.com/solroute/solroute/transport"
+)
+
+// probeReport is the result of "solroute probe", and its --json form.
+type probeReport struct {
+	// OK is true when at least one endpoint was probed and every probed
+	// endpoint passed every check.
+	OK bool `json:"ok"`
+	// Cluster is the configuration's cluster key ("" when not set).
+	Cluster string `json:"cluster,omitempty"`
+	// ExpectedGenesis is the genesis hash Cluster stands for.
+	ExpectedGenesis string `json:"expected_genesis_hash,omitempty"`
+	// Address is the account getBalance asked for.
+	Address   string           `json:"address"`
+	Endpoints []endpointReport `json:"endpoints"`
+}
+
+// endpointReport is what the canaries found on one endpoint.
+type endpointReport struct {
+	Name string `json:"name"`
+	Tier int    `json:"tier"`
+	// OK is true when the endpoint was probed and has no problem.
+	OK bool `json:"ok"`
+	// Skipped says why the endpoint was not probed ("" when it was).
+	Skipped string `json:"skipped,omitempty"`
+	// Problems lists every failed canary and a genesis mismatch.
+	Problems        []string       `json:"problems,omitempty"`
+	Healthy         bool           `json:"healthy"`
+	SolanaCore      string         `json:"solana_core,omitempty"`
+	FeatureSet      *uint64        `json:"feature_set,omitempty"`
+	GenesisHash     string         `json:"genesis_hash,omitempty"`
+	GenesisCluster  string         `json:"genesis_cluster,omitempty"`
+	GenesisMismatch bool           `json:"genesis_mismatch"`
+	BalanceLamports *uint64        `json:"balance_lamports,omitempty"`
+	BalanceSlot     *uint64        `json:"balance_slot,omitempty"`
+	Canaries        []canaryResult `json:"canaries,omitempty"`
+	mismatchNote    string         // the table's note on a mismatch
+}
+
+// canaryResult is one canary call.
+type canaryResult struct {
+	Method    string  `json:"method"`
+	OK        bool    `json:"ok"`
+	LatencyMS float64 `json:"latency_ms"`
+	// Result summarises the answer for people ("" on failure).
+	Result string `json:"result,omitempty"`
+	// Error is the whole error text; it names endpoints by name only.
+	Error string `json:"error,omitempty"`
+
+	latency time.Duration
+	brief   string // a short form of Error for the table
+}
+
+// canary records a canary and, when it failed, a problem.
+func (r *endpointReport) canary(c canaryResult) {
+	r.Canaries = append(r.Canaries, c)
+	if !c.OK {
+		r.Problems = append(r.Problems, c.Method+": "+c.brief)
+	}
+}
+
+// checkGenesis flags every endpoint whose genesis hash differs from the
+// reference: the configured cluster's hash, or, when the configuration
+// names no cluster, the hash most endpoints answered (the first of those in
+// configuration order on a tie).
+func (r *probeReport) checkGenesis() {
+	ref := r.ExpectedGenesis
+	if ref == "" {
+		count := map[string]int{}
+		best := 0
+		for _, ep := range r.Endpoints {
+			if ep.GenesisHash == "" {
+				continue
+			}
+			count[ep.GenesisHash]++
+			if n := count[ep.GenesisHash]; n > best {
+				best, ref = n, ep.GenesisHash
+			}
+		}
+	}
+	for i := range r.Endpoints {
+		ep := &r.Endpoints[i]
+		if ep.GenesisHash == "" || ep.GenesisHash == ref {
+			continue
+		}
+		ep.GenesisMismatch = true
+		if r.ExpectedGenesis != "" {
+			ep.mismatchNote = "MISMATCH: the configured cluster is " + r.Cluster
+			ep.Problems = append(ep.Problems, fmt.Sprintf("wrong cluster: genesis hash %s is not the configured cluster %s's",
+				describeGenesis(ep.GenesisHash), r.Cluster))
+			continue
+		}
+		ep.mismatchNote = "MISMATCH: the other endpoints answer " + describeGenesis(ref)
+		ep.Problems = append(ep.Problems, fmt.Sprintf("wrong cluster: genesis hash %s differs from the other endpoints' %s",
+			describeGenesis(ep.GenesisHash), describeGenesis(ref)))
+	}
+}
+
+// writeTable writes the report for people: one row per canary, then one
+// verdict per endpoint.
+func (r *probeReport) writeTable(w io.Writer) {
+	cluster := "not set in the configuration"
+	if r.Cluster != "" {
+		cluster = r.Cluster
+		if r.ExpectedGenesis != r.Cluster {
+			cluster += " (" + r.ExpectedGenesis + ")"
+		}
+	}
+	fmt.Fprintf(w, "probe: %d endpoint(s), each alone; cluster %s; address %s\n\n", len(r.Endpoints), cluster, r.Address)
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ENDPOINT\tTIER\tCANARY\tLATENCY\tRESULT")
+	for _, ep := range r.Endpoints {
+		if ep.Skipped != "" {
+			fmt.Fprintf(tw, "%s\t%d\t-\t-\tskipped: %s\n", ep.Name, ep.Tier, ep.Skipped)
+			continue
+		}
+		for i, c := range ep.Canaries {
+			name, tier := "", ""
+			if i == 0 {
+				name, tier = ep.Name, fmt.Sprint(ep.Tier)
+			}
+			result := c.Result
+			if !c.OK {
+				result = "FAILED: " + c.brief
+			} else if c.Method == "getGenesisHash" && ep.GenesisMismatch {
+				result += "  " + ep.mismatchNote
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", name, tier, c.Method, short(c.latency), result)
+		}
+		if len(ep.Canaries) == 0 && len(ep.Problems) > 0 {
+			fmt.Fprintf(tw, "%s\t%d\t-\t-\tFAILED: %s\n", ep.Name, ep.Tier, ep.Problems[0])
+		}
+	}
+	_ = tw.Flush()
+	fmt.Fprintln(w)
+	var failed []string
+	for _, ep := range r.Endpoints {
+		switch {
+		case ep.Skipped != "":
+			fmt.Fprintf(w, "%s: skipped\n", ep.Name)
+		case ep.OK:
+			fmt.Fprintf(w, "%s: ok\n", ep.Name)
+		default:
+			failed = append(failed, ep.Name)
+			fmt.Fprintf(w, "%s: FAILED: %s\n", ep.Name, strings.Join(ep.Problems, "; "))
+		}
+	}
+	switch {
+	case len(failed) == 0 && r.OK:
+		fmt.Fprintln(w, "probe: every probed endpoint passed")
+		return
+	case len(failed) == 0:
+		fmt.Fprintln(w, "probe: FAILED: no endpoint could be probed (none serves the read role)")
+		return
+	}
+	fmt.Fprintf(w, "probe: %d of %d endpoint(s) FAILED: %s\n", len(failed), len(r.Endpoints), strings.Join(failed, ", "))
+}
+
+// clusterName names a public cluster's genesis hash ("" when unknown).
+func clusterName(hash string) string {
+	switch hash {
+	case config.MainnetBetaGenesis:
+		return "mainnet-beta"
+	case config.DevnetGenesis:
+		return "devnet"
+	case config.TestnetGenesis:
+		return "testnet"
+	}
+	return ""
+}
+
+// describeGenesis is the hash followed by its cluster's name when known.
+func describeGenesis(hash string) string {
+	if name := clusterName(hash); name != "" {
+		return hash + " (" + name + ")"
+	}
+	return hash
+}
+
+// briefError is a short, secret-free description of a canary's error for
+// the table: the JSON-RPC error, the HTTP status, or the transport's cause.
+func briefError(err error) string {
+	var rpcErr *transport.RPCError
+	var status *transport.StatusError
+	var callErr *transport.CallError
+	var unhealthy *methods.UnhealthyError
+	switch {
+	case errors.As(err, &unhealthy):
+		return strings.TrimPrefix(unhealthy.Error(), "methods: ")
+	case errors.As(err, &rpcErr):
+		return fmt.Sprintf("JSON-RPC error %d: %s", rpcErr.Code, rpcErr.Message)
+	case errors.As(err, &status):
+		return strings.TrimPrefix(status.Error(), "transport: ")
+	case errors.As(err, &callErr):
+		if n := len(callErr.Attempts); n > 0 {
+			a := callErr.Attempts[n-1]
+			return fmt.Sprintf("%s (%s)", a.Cause, a.Dispatch)
+		}
+		if callErr.Cause != 0 {
+			return callErr.Cause.String()
+		}
+	}
+	return err.Error()
+}

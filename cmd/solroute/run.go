@@ -1,0 +1,82 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/jonboulle/clockwork"
+)
+
+// env is what a command may touch of the outside world. run builds it from
+// the process; tests build it with buffers.
+type env struct {
+	stdout io.Writer
+	stderr io.Writer
+	// clock measures latencies and paces the demo's progress display.
+	clock clockwork.Clock
+}
+
+// command is one subcommand.
+type command struct {
+	name    string
+	summary string
+	run     func(ctx context.Context, e *env, args []string) int
+}
+
+// commands lists the subcommands in the order the help shows them.
+func commands() []command {
+	return []command{
+		{name: "demo", summary: "watch the pool work on an embedded fake cluster (no network)", run: runDemo},
+		{name: "probe", summary: "check each configured endpoint alone: health, version, genesis hash, balance", run: runProbe},
+		{name: "call", summary: "make one JSON-RPC call through the pool and print the result", run: runCall},
+		// bench (issue 6) is added here.
+	}
+}
+
+// run is the whole program: it dispatches args to a subcommand and returns
+// the process's exit code.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	e := &env{stdout: stdout, stderr: stderr, clock: clockwork.NewRealClock()}
+	return e.dispatch(ctx, args)
+}
+
+func (e *env) dispatch(ctx context.Context, args []string) int {
+	if len(args) == 0 {
+		e.usage(e.stderr)
+		return exitUsage
+	}
+	name := args[0]
+	switch name {
+	case "help", "-h", "-help", "--help":
+		if len(args) > 1 && name == "help" {
+			// "solroute help CMD" is "solroute CMD --help".
+			return e.dispatch(ctx, []string{args[1], "--help"})
+		}
+		e.usage(e.stdout)
+		return exitOK
+	}
+	for _, c := range commands() {
+		if c.name == name {
+			return c.run(ctx, e, args[1:])
+		}
+	}
+	fmt.Fprintf(e.stderr, "solroute: unknown command %q; run 'solroute --help' for the list\n", name)
+	return exitUsage
+}
+
+// usage writes the top-level help.
+func (e *env) usage(w io.Writer) {
+	var b strings.Builder
+	b.WriteString("solroute makes many Solana JSON-RPC endpoints look like one reliable one.\n\n")
+	b.WriteString("Usage:\n  solroute COMMAND [flags] [arguments]\n\nCommands:\n")
+	for _, c := range commands() {
+		fmt.Fprintf(&b, "  %-7s %s\n", c.name, c.summary)
+	}
+	b.WriteString("\nRun 'solroute COMMAND --help' for a command's flags and an example.\n")
+	b.WriteString("Exit codes: 0 success, 1 call or probe failed, 2 usage or config error,\n")
+	b.WriteString("3 a transaction may have reached a server and was not resent.\n\n")
+	b.WriteString("Example:\n  solroute demo\n")
+	_, _ = io.WriteString(w, b.String())
+}

@@ -1,0 +1,72 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestRunWithoutCommandIsAUsageError(t *testing.T) {
+	r := runCmd(t)
+	r.wantCode(t, exitUsage)
+	if r.stdout != "" || !strings.Contains(r.stderr, "Usage:") {
+		t.Fatalf("want the usage on stderr only; stdout %q stderr %q", r.stdout, r.stderr)
+	}
+}
+
+func TestRunUnknownCommand(t *testing.T) {
+	r := runCmd(t, "frobnicate")
+	r.wantCode(t, exitUsage)
+	if got := lines(r.stderr); len(got) != 1 || !strings.Contains(got[0], `unknown command "frobnicate"`) {
+		t.Fatalf("want one line naming the command, got %q", r.stderr)
+	}
+}
+
+func TestTopLevelHelp(t *testing.T) {
+	for _, args := range [][]string{{"help"}, {"--help"}, {"-h"}} {
+		r := runCmd(t, args...)
+		r.wantCode(t, exitOK)
+		for _, c := range commands() {
+			if !strings.Contains(r.stdout, c.name+" ") {
+				t.Errorf("%v: help does not list %q:\n%s", args, c.name, r.stdout)
+			}
+		}
+		if !strings.Contains(r.stdout, "Example:") || r.stderr != "" {
+			t.Errorf("%v: want an example on stdout and nothing on stderr; stdout %q stderr %q", args, r.stdout, r.stderr)
+		}
+	}
+}
+
+func TestCommandHelp(t *testing.T) {
+	for _, c := range commands() {
+		for _, args := range [][]string{{c.name, "--help"}, {c.name, "-h"}, {"help", c.name}} {
+			t.Run(strings.Join(args, " "), func(t *testing.T) {
+				r := runCmd(t, args...)
+				r.wantCode(t, exitOK)
+				for _, want := range []string{"Usage: solroute " + c.name, "Flags:", "Example:\n  solroute " + c.name} {
+					if !strings.Contains(r.stdout, want) {
+						t.Errorf("help lacks %q:\n%s", want, r.stdout)
+					}
+				}
+				if r.stderr != "" {
+					t.Errorf("stderr: %q", r.stderr)
+				}
+			})
+		}
+	}
+}
+
+func TestBadFlagIsOneLine(t *testing.T) {
+	for _, c := range commands() {
+		t.Run(c.name, func(t *testing.T) {
+			r := runCmd(t, c.name, "--no-such-flag")
+			r.wantCode(t, exitUsage)
+			got := lines(r.stderr)
+			if len(got) != 1 || !strings.Contains(got[0], "no-such-flag") || !strings.Contains(got[0], "solroute "+c.name+" --help") {
+				t.Fatalf("want one line naming the flag and the help, got %q", r.stderr)
+			}
+			if r.stdout != "" {
+				t.Fatalf("stdout: %q", r.stdout)
+			}
+		})
+	}
+}
