@@ -1,0 +1,106 @@
+package bench
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/solroute/solroute/transport"
+)
+
+// client is one way of calling the cluster. Its methods are safe for
+// concurrent use.
+type client interface {
+	// getBalance calls getBalance for a fixed account and decodes the
+	// result.
+	getBalance(ctx context.Context) error
+	// sendTransaction sends one signed transaction, base64 wire bytes.
+	sendTransaction(ctx context.Context, tx string) error
+	// close releases the client's connections.
+	close()
+}
+
+// clientKind describes one client of the comparison.
+type clientKind struct {
+	name string
+	// about says what the client is, for the report.
+	about string
+	// single is true for clients configured with one endpoint ("a").
+	single bool
+	open   func(urls []string, o *Options) (client, error)
+}
+
+// clientKinds lists every client, in report order.
+func clientKinds() []clientKind {
+	return []clientKind{
+		{
+			name:   "net/http",
+			about:  "raw net/http to one endpoint: POST prebuilt bytes, encoding/json decode, no retry (the floor); its Transport keeps one idle connection per caller",
+			single: true,
+			open:   func(urls []string, o *Options) (client, error) { return newRawClient(urls[:1], o.Callers), nil },
+		},
+		{
+			name:   "solana-go",
+			about:  "solana-go v1.14.0 rpc.New(url): what users have today (one endpoint, no retry, 9 connections per host)",
+			single: true,
+			open:   func(urls []string, _ *Options) (client, error) { return newSolanaGoClient(urls[0]), nil },
+		},
+		{
+			name:   "retryablehttp",
+			about:  "solana-go over go-retryablehttp v0.7.8 NewClient() defaults (one endpoint, 4 retries, 1 s to 30 s backoff, retries POST), logger off",
+			single: true,
+			open:   func(urls []string, _ *Options) (client, error) { return newRetryableClient(urls[0]), nil },
+		},
+		{
+			name:  "round-robin",
+			about: "raw net/http rotating over the three endpoints, no retry",
+			open:  func(urls []string, o *Options) (client, error) { return newRawClient(urls, o.Callers), nil },
+		},
+		{
+			name:  "solroute",
+			about: "solana-go over solroute's transport: the three endpoints in one tier, unlimited rates, default retry policy",
+			open:  newSolrouteClient,
+		},
+	}
+}
+
+// ClientNames lists every client name, in report order: net/http,
+// solana-go, retryablehttp, round-robin, solroute.
+func ClientNames() []string {
+	kinds := clientKinds()
+	names := make([]string, len(kinds))
+	for i, k := range kinds {
+		names[i] = k.name
+	}
+	return names
+}
+
+func clientNamed(name string) (clientKind, error) {
+	for _, k := range clientKinds() {
+		if k.name == name {
+			return k, nil
+		}
+	}
+	return clientKind{}, fmt.Errorf("bench: unknown client %q (want one of %v)", name, ClientNames())
+}
+
+// outcome is how one call ended.
+type outcome uint8
+
+const (
+	succeeded outcome = iota
+	failed
+	// ambiguous: a send the client reported as maybe delivered and not
+	// resent (solroute's transport.ErrAmbiguousDispatch).
+	ambiguous
+)
+
+func outcomeOf(err error) outcome {
+	switch {
+	case err == nil:
+		return succeeded
+	case errors.Is(err, transport.ErrAmbiguousDispatch):
+		return ambiguous
+	}
+	return failed
+}

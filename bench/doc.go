@@ -1,0 +1,35 @@
+// Package bench runs one workload side by side through several Solana
+// JSON-RPC clients against the same loopback cluster of fake endpoints
+// (package fixtures), and reports goodput, success rate, latency
+// percentiles, allocations per call and duplicate transaction deliveries
+// per client and scenario, as a Markdown table and SVG latency CDFs.
+//
+// It is tooling, like cmd/solroute and fixtures: no library package of
+// solroute imports it.
+//
+// # Model
+//
+// A run is a grid of cells, one per (scenario, client). Every cell starts a
+// fresh cluster of three endpoints ("a", "b", "c"), warms the client up on
+// the healthy cluster, then applies the scenario's fault to endpoint "a"
+// (the one a single-endpoint client is configured with) and measures a
+// fixed number of calls made by a fixed number of concurrent callers. One
+// call in Options.SendEvery is a sendTransaction of a real signed
+// transaction with a unique signature; the others are getBalance. Every
+// call has its own timeout (Options.CallTimeout) and a cell stops starting
+// calls after Options.CellTimeout, so a blackholed endpoint cannot stall a
+// run.
+//
+// Latency is measured on the real clock around each call, failed calls
+// included (a client that fails fast does not look fast). Allocations are
+// the process's runtime.MemStats.Mallocs delta over the measured calls,
+// divided by the calls: run the cluster in a child process
+// (Options.Isolate) so that the fake servers' allocations are not counted.
+// Duplicates are counted by the servers themselves: for each signature,
+// the deliveries that a real node would have acted on (fixtures'
+// Server.Forwarded rule) beyond the first, summed over the cluster.
+//
+// [Main] is the command-line entry point (solroute bench); [Run] is the
+// library form, and [Report.WriteMarkdown] and [Report.WriteSVG] render its
+// result.
+package bench

@@ -1,0 +1,34 @@
+package bench_test
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/solroute/solroute/bench"
+)
+
+// Run measures clients side by side; the report renders as Markdown and
+// SVG. Figures vary by machine, so this example prints only the shape.
+func ExampleRun() {
+	r, err := bench.Run(context.Background(), bench.Options{
+		Clients:     []string{"net/http", "solroute"},
+		Scenarios:   []string{"lagging"},
+		Callers:     4,
+		Calls:       40,
+		CallTimeout: time.Second,
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, c := range r.Cells {
+		fmt.Printf("%s / %s: %d calls\n", c.Scenario, c.Client, c.Made)
+	}
+	fmt.Println("single endpoint behind, successes:", r.Cell("lagging", "net/http").Succeeded)
+	// r.WriteMarkdown(w, "img") and r.WriteSVG(w, "lagging") render it.
+	// Output:
+	// lagging / net/http: 40 calls
+	// lagging / solroute: 40 calls
+	// single endpoint behind, successes: 0
+}

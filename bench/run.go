@@ -1,0 +1,126 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"time"
+
+	"github.com/solroute/solroute/fixtures"
+)
+
+// Report is the result of a Run.
+type Report struct {
+	// Settings are the normalised options the run used (Progress aside).
+	Callers     int
+	Calls       int
+	SendEvery   int
+	CallTimeout time.Duration
+	CellTimeout time.Duration
+	Seed        uint64
+	Isolate     bool
+	// Command is the command line that produced the report, shown in the
+	// Markdown; Main sets it. Empty means not shown.
+	Command string
+	// Environment describes the machine: Go version, GOOS/GOARCH and
+	// GOMAXPROCS.
+	Environment string
+	// Clients and Scenarios are the names run, in order.
+	Clients   []string
+	Scenarios []string
+	// Cells holds one Cell per (scenario, client), scenario-major.
+	Cells []Cell
+}
+
+// Cell returns the named cell, or nil.
+func (r *Report) Cell(scenario, client string) *Cell {
+	for i := range r.Cells {
+		if c := &r.Cells[i]; c.Scenario == scenario && c.Client == client {
+			return c
+		}
+	}
+	return nil
+}
+
+// Run measures every client of o in every scenario of o, one cell after
+// the other, and returns the report. It stops at the first error (an
+// unknown client or scenario, a cluster that cannot start) or when ctx
+// ends.
+func Run(ctx context.Context, opts Options) (*Report, error) {
+	o := opts.normalized()
+	kinds := make([]clientKind, len(o.Clients))
+	for i, name := range o.Clients {
+		k, err := clientNamed(name)
+		if err != nil {
+			return nil, err
+		}
+		kinds[i] = k
+	}
+	scs := make([]scenario, len(o.Scenarios))
+	for i, name := range o.Scenarios {
+		sc, err := scenarioNamed(name)
+		if err != nil {
+			return nil, err
+		}
+		scs[i] = sc
+	}
+	txs, err := transactions(o.sends(o.Calls))
+	if err != nil {
+		return nil, err
+	}
+	r := &Report{
+		Callers: o.Callers, Calls: o.Calls, SendEvery: o.SendEvery,
+		CallTimeout: o.CallTimeout, CellTimeout: o.CellTimeout, Seed: o.Seed, Isolate: o.Isolate,
+		Environment: fmt.Sprintf("%s %s/%s, GOMAXPROCS=%d", runtime.Version(), runtime.GOOS, runtime.GOARCH, runtime.GOMAXPROCS(0)),
+		Clients:     o.Clients,
+		Scenarios:   o.Scenarios,
+	}
+	for _, sc := range scs {
+		for _, k := range kinds {
+			if err := ctx.Err(); err != nil {
+				return r, err
+			}
+			cell, err := runCell(ctx, &o, sc, k, txs)
+			if err != nil {
+				return r, fmt.Errorf("bench: %s / %s: %w", sc.name, k.name, err)
+			}
+			r.Cells = append(r.Cells, cell)
+			fmt.Fprintf(o.Progress, "%-13s %-14s %7.0f calls/s  success %7.3f%%  p50 %8s  p99 %8s  p99.9 %8s  allocs/call %6.1f  ambiguous %d  duplicates %d\n",
+				sc.name, k.name, cell.Goodput(), 100*cell.SuccessRate(),
+				round(cell.Percentile(0.5)), round(cell.Percentile(0.99)), round(cell.Percentile(0.999)),
+				cell.AllocsPerCall(), cell.Ambiguous, cell.Duplicates)
+		}
+	}
+	return r, nil
+}
+
+// transactions builds n signed transactions with distinct signatures, base64
+// wire bytes; every cell sends the same ones to its own fresh cluster.
+func transactions(n int) ([]string, error) {
+	txs := make([]string, n)
+	for i := range txs {
+		tx, err := fixtures.SignedTransaction(uint64(i) + 1)
+		if err != nil {
+			return nil, err
+		}
+		if txs[i], err = fixtures.EncodeTransaction(tx); err != nil {
+			return nil, err
+		}
+	}
+	return txs, nil
+}
+
+// round shortens a latency for display: 3 significant digits.
+func round(d time.Duration) time.Duration {
+	switch {
+	case d >= 100*time.Millisecond:
+		return d.Round(time.Millisecond)
+	case d >= 10*time.Millisecond:
+		return d.Round(100 * time.Microsecond)
+	case d >= time.Millisecond:
+		return d.Round(10 * time.Microsecond)
+	case d >= 100*time.Microsecond:
+		return d.Round(time.Microsecond)
+	}
+	return d.Round(100 * time.Nanosecond)
+}

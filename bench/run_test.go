@@ -1,0 +1,189 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	"encoding/xml"
+	"errors"
+	"io"
+	"os"
+	"strings"
+	"testing"
+	"time"
+)
+
+// tinyOptions is a run small enough for CI: few callers and calls, short
+// timeouts so that the blackholed cells end quickly.
+func tinyOptions() Options {
+	return Options{
+		Callers:     4,
+		Calls:       40,
+		Warmup:      8,
+		SendEvery:   4,
+		CallTimeout: 200 * time.Millisecond,
+		CellTimeout: time.Second,
+	}
+}
+
+func TestRunEveryClientAndScenario(t *testing.T) {
+	for _, isolate := range []bool{false, true} {
+		t.Run(map[bool]string{false: "in-process", true: "child-process"}[isolate], func(t *testing.T) {
+			o := tinyOptions()
+			o.Isolate = isolate
+			if isolate {
+				// One scenario is enough to prove the child protocol.
+				o.Scenarios = []string{"resetting"}
+			}
+			r, err := Run(context.Background(), o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkReport(t, r)
+		})
+	}
+}
+
+// checkReport checks what every run must show, and the facts the
+// scenarios are built to demonstrate.
+func checkReport(t *testing.T, r *Report) {
+	t.Helper()
+	if want := len(r.Clients) * len(r.Scenarios); len(r.Cells) != want {
+		t.Fatalf("%d cells, want %d", len(r.Cells), want)
+	}
+	for _, c := range r.Cells {
+		if c.Made == 0 || len(c.Latencies) != c.Made {
+			t.Errorf("%s/%s: made %d calls, %d latencies", c.Scenario, c.Client, c.Made, len(c.Latencies))
+		}
+		if c.Succeeded+c.Failed+c.Ambiguous != c.Made {
+			t.Errorf("%s/%s: outcomes %d+%d+%d != %d made", c.Scenario, c.Client, c.Succeeded, c.Failed, c.Ambiguous, c.Made)
+		}
+		for i := 1; i < len(c.Latencies); i++ {
+			if c.Latencies[i] < c.Latencies[i-1] {
+				t.Fatalf("%s/%s: latencies not sorted", c.Scenario, c.Client)
+			}
+		}
+		if c.Client == "solroute" && c.Duplicates != 0 {
+			t.Errorf("%s/solroute: %d duplicate deliveries, want 0", c.Scenario, c.Duplicates)
+		}
+		if c.Client != "solroute" && c.Ambiguous != 0 {
+			t.Errorf("%s/%s: %d ambiguous outcomes from a client that has none", c.Scenario, c.Client, c.Ambiguous)
+		}
+	}
+	if c := r.Cell("healthy", "net/http"); c != nil && c.SuccessRate() != 1 {
+		t.Errorf("healthy/net/http: success %.3f, want 1", c.SuccessRate())
+	}
+	if c := r.Cell("healthy", "solroute"); c != nil && c.SuccessRate() != 1 {
+		t.Errorf("healthy/solroute: success %.3f, want 1", c.SuccessRate())
+	}
+	// The scenarios reach the clients: a single endpoint that always
+	// refuses fails every call (solroute's success under the faults is
+	// what the report measures, not what this test pins).
+	for _, sc := range []string{"rate-limited", "lagging"} {
+		if c := r.Cell(sc, "solana-go"); c != nil && c.Succeeded != 0 {
+			t.Errorf("%s/solana-go: %d successes against a faulty single endpoint, want 0", sc, c.Succeeded)
+		}
+	}
+	if c := r.Cell("resetting", "net/http"); c != nil && (c.Failed == 0 || c.Succeeded == 0) {
+		t.Errorf("resetting/net/http: %d ok, %d failed; want both (half the connections reset)", c.Succeeded, c.Failed)
+	}
+
+	var md bytes.Buffer
+	if err := r.WriteMarkdown(&md, "img"); err != nil {
+		t.Fatal(err)
+	}
+	for _, sc := range r.Scenarios {
+		if !strings.Contains(md.String(), "](img/"+SVGName(sc)+")") {
+			t.Errorf("markdown does not link the %s chart", sc)
+		}
+		var svg bytes.Buffer
+		if err := r.WriteSVG(&svg, sc); err != nil {
+			t.Fatal(err)
+		}
+		checkSVG(t, sc, svg.Bytes(), len(r.Clients))
+	}
+	for _, cn := range r.Clients {
+		if !strings.Contains(md.String(), "| "+cn+" |") {
+			t.Errorf("markdown has no row for %s", cn)
+		}
+	}
+}
+
+// checkSVG parses an SVG with encoding/xml and counts its curves.
+func checkSVG(t *testing.T, scenario string, data []byte, curves int) {
+	t.Helper()
+	dec := xml.NewDecoder(bytes.NewReader(data))
+	polylines, root := 0, ""
+	for {
+		tok, err := dec.Token()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatalf("%s: SVG is not well-formed XML: %v", scenario, err)
+		}
+		if se, ok := tok.(xml.StartElement); ok {
+			if root == "" {
+				root = se.Name.Local
+			}
+			if se.Name.Local == "polyline" {
+				polylines++
+				for _, a := range se.Attr {
+					if a.Name.Local == "points" && strings.Contains(a.Value, "NaN") {
+						t.Errorf("%s: a curve has NaN points", scenario)
+					}
+				}
+			}
+		}
+	}
+	if root != "svg" || polylines != curves {
+		t.Errorf("%s: root <%s> with %d curves, want <svg> with %d", scenario, root, polylines, curves)
+	}
+}
+
+func TestPercentile(t *testing.T) {
+	c := Cell{Latencies: []time.Duration{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}}
+	for _, tt := range []struct {
+		q    float64
+		want time.Duration
+	}{{0, 1}, {0.1, 1}, {0.5, 5}, {0.51, 6}, {0.99, 10}, {1, 10}} {
+		if got := c.Percentile(tt.q); got != tt.want {
+			t.Errorf("Percentile(%g) = %d, want %d", tt.q, got, tt.want)
+		}
+	}
+	if got := (&Cell{}).Percentile(0.5); got != 0 {
+		t.Errorf("empty Percentile = %d, want 0", got)
+	}
+}
+
+func TestUnknownNames(t *testing.T) {
+	for _, o := range []Options{{Clients: []string{"curl"}}, {Scenarios: []string{"meteor"}}} {
+		if _, err := Run(context.Background(), o); err == nil || !strings.HasPrefix(err.Error(), "bench: unknown") {
+			t.Errorf("Run(%+v) = %v, want an unknown-name error", o, err)
+		}
+	}
+}
+
+func TestMainWritesFiles(t *testing.T) {
+	dir := t.TempDir()
+	var out, errOut bytes.Buffer
+	args := []string{"-md", dir + "/docs/benchmarks.md", "-img", dir + "/docs/img", "-quiet", "-isolate=false",
+		"-clients", "net/http,solroute", "-scenarios", "healthy", "-calls", "20", "-callers", "2"}
+	if code := Main(context.Background(), args, &out, &errOut); code != 0 {
+		t.Fatalf("Main = %d, stderr: %s", code, errOut.String())
+	}
+	md, err := os.ReadFile(dir + "/docs/benchmarks.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(md), "](img/latency-healthy.svg)") || !strings.Contains(string(md), "go run ./cmd/solroute bench -md") {
+		t.Errorf("markdown lacks the chart link or the command:\n%s", md)
+	}
+	svg, err := os.ReadFile(dir + "/docs/img/latency-healthy.svg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkSVG(t, "healthy", svg, 2)
+	if code := Main(context.Background(), []string{"-calls", "x"}, &out, &errOut); code != 2 {
+		t.Errorf("Main with a bad flag = %d, want 2", code)
+	}
+}

@@ -1,0 +1,73 @@
+package bench
+
+import (
+	"fmt"
+
+	"github.com/solroute/solroute/fixtures"
+)
+
+// A scenario is the fault applied to endpoint "a" while a cell measures.
+type scenario struct {
+	name  string
+	title string
+	// script returns the fault script of endpoint "a"; nil means healthy.
+	script func(seed uint64) fixtures.Script
+}
+
+// scenarios lists every scenario, in report order.
+func scenarios() []scenario {
+	return []scenario{
+		{name: "healthy", title: "Healthy: three endpoints answer normally"},
+		{
+			name:  "rate-limited",
+			title: "One of three endpoints answers HTTP 429 with Retry-After: 1",
+			script: func(uint64) fixtures.Script {
+				return fixtures.Always(fixtures.Status(429, "1"))
+			},
+		},
+		{
+			name:  "blackholed",
+			title: "One of three endpoints accepts and reads every request but never answers",
+			script: func(uint64) fixtures.Script {
+				return fixtures.Always(fixtures.Fault{Kind: fixtures.Hang})
+			},
+		},
+		{
+			name:  "resetting",
+			title: "One of three endpoints resets half its connections (at accept, or after reading the request)",
+			script: func(seed uint64) fixtures.Script {
+				return fixtures.Chaos(seed, 0.5,
+					fixtures.Fault{Kind: fixtures.ResetOnAccept},
+					fixtures.Fault{Kind: fixtures.ResetAfterRead})
+			},
+		},
+		{
+			name:  "lagging",
+			title: "One of three endpoints is behind: JSON-RPC -32005 (node unhealthy) to every call",
+			script: func(uint64) fixtures.Script {
+				return fixtures.Always(fixtures.RPC(-32005))
+			},
+		},
+	}
+}
+
+// ScenarioNames lists every scenario name, in report order: healthy,
+// rate-limited, blackholed, resetting, lagging.
+func ScenarioNames() []string {
+	all := scenarios()
+	names := make([]string, len(all))
+	for i, s := range all {
+		names[i] = s.name
+	}
+	return names
+}
+
+// scenarioNamed returns the named scenario.
+func scenarioNamed(name string) (scenario, error) {
+	for _, s := range scenarios() {
+		if s.name == name {
+			return s, nil
+		}
+	}
+	return scenario{}, fmt.Errorf("bench: unknown scenario %q (want one of %v)", name, ScenarioNames())
+}

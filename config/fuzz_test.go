@@ -1,0 +1,61 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// fuzzSecret is what every ${VAR} expands to: no error may show it.
+const fuzzSecret = "FUZZENVSECRET"
+
+// FuzzParse parses fuzzed TOML. Whatever the bytes: no panic; an error is
+// a *ValidationError whose text never shows an expanded variable; a
+// Config returned converts to endpoint specs without error, as Parse
+// promises, and prints no secret.
+func FuzzParse(f *testing.F) {
+	for _, dir := range []string{"examples", filepath.Join("testdata", "invalid")} {
+		paths, _ := filepath.Glob(filepath.Join(dir, "*.toml"))
+		for _, p := range paths {
+			if data, err := os.ReadFile(p); err == nil {
+				f.Add(data)
+			}
+		}
+	}
+	for _, s := range []string{
+		"", "=", "[[endpoints]]", "[[endpoints]]\nname=\"a\"\nurl=\"${KEY}\"\n[endpoints.roles.read]\n",
+		"[[endpoints]]\nname=\"a\"\nurl=\"http://h/${KEY}\"\nheaders={Authorization=\"Bearer ${KEY}\"}\n[endpoints.roles.send]\nrequests_per_second=1e308\nburst_capacity=-1\n",
+		"[retry]\nmax_retries=0\ninitial_backoff=\"-1s\"\n", "[[endpoints]]\nroles=1\n", "cluster=\"x\"\n[transport]\nmax_response_bytes=9223372036854775807\n",
+		"[[endpoints]]\nname=\"\\u0000\"\n", "a.b.c.d=[[[[[[1]]]]]]\n",
+	} {
+		f.Add([]byte(s))
+	}
+	lookup := func(string) (string, bool) { return fuzzSecret, true }
+	f.Fuzz(func(t *testing.T, data []byte) {
+		cfg, err := Parse(data, ParseOptions{LookupEnv: lookup})
+		if err != nil {
+			var ve *ValidationError
+			if !errors.As(err, &ve) {
+				t.Fatalf("error %T, want a *ValidationError: %v", err, err)
+			}
+			if strings.Contains(err.Error(), fuzzSecret) && !strings.Contains(string(data), fuzzSecret) {
+				t.Fatalf("error text shows an expanded variable: %v", err)
+			}
+			return
+		}
+		if _, err := cfg.EndpointSpecs(); err != nil {
+			t.Fatalf("Parse accepted a document whose specs do not convert: %v", err)
+		}
+		if strings.Contains(string(data), fuzzSecret) {
+			return // the document itself holds the marker in plain text
+		}
+		for _, verb := range []string{"%v", "%+v", "%#v", "%s"} {
+			if out := fmt.Sprintf(verb, cfg); strings.Contains(out, fuzzSecret) {
+				t.Fatalf("printing the Config with %s shows an expanded variable: %s", verb, out)
+			}
+		}
+	})
+}

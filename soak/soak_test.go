@@ -1,0 +1,687 @@
+package soak
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/pool"
+	"github.com/solroute/solroute/retrypolicy"
+	"github.com/solroute/solroute/transport"
+)
+
+var (
+	seedFlag    = flag.Uint64("soak.seed", 0, "seed of the soak's faults (0: $SOLROUTE_SOAK_SEED, else the default)")
+	callsFlag   = flag.Int("soak.calls", 0, "calls of the soak (0: 3000 with -short, else 40000)")
+	callersFlag = flag.Int("soak.callers", 0, "concurrent callers of the soak (0: 64 with -short, else 256)")
+)
+
+// defaultSeed is the seed when none is given: CI replays the same fault
+// sequence every run; set SOLROUTE_SOAK_SEED or -soak.seed to explore.
+const defaultSeed = 20261129
+
+// Soak limits and tolerances.
+const (
+	// requestTimeout is every role's RequestTimeout: a call's deadline is
+	// at most this far from its start.
+	requestTimeout = 300 * time.Millisecond
+	// lateness is how late a call may return after its deadline, on top
+	// of any stall of the whole process seen by the heartbeat around that
+	// moment. The soak runs on the real clock (see
+	// plans/005-proof-suites.md) under -race on a shared 2-core machine: a
+	// goroutine woken at the deadline may wait for a core. A call that
+	// ignored its deadline would be late by a hang (seconds), far above it.
+	lateness = 100 * time.Millisecond
+	// raceLateness replaces lateness under -race, which slows every
+	// goroutine several times over.
+	raceLateness = 500 * time.Millisecond
+	// heartbeatEvery is the period of the heartbeat that measures process
+	// stalls.
+	heartbeatEvery = 2 * time.Millisecond
+	// rateWindow bounds server-side arrivals of one (endpoint, role): in
+	// any rateWindow, at most rps·(rateWindow+slack) + burst, where the
+	// slack (the deadline tolerance plus the longest process stall) covers
+	// the spread between a request's admission and its arrival.
+	rateWindow = time.Second
+	// phaseCalls is how many finished calls separate two fault changes.
+	phaseCalls = 100
+	// maxBody is the transport's response limit; OversizedBody faults
+	// answer more.
+	maxBody = 64 << 10
+	// sendEvery makes one call in sendEvery a sendTransaction.
+	sendEvery = 4
+)
+
+// Secret markers put in every URL path, query and header: none may appear
+// in any error, log line or snapshot.
+const (
+	markPath   = "SOAKPATHSECRET"
+	markQuery  = "SOAKQUERYSECRET"
+	markHeader = "SOAKHEADERSECRET"
+)
+
+// member is one endpoint of the soak's cluster.
+type member struct {
+	name string
+	tier int
+	// tlsMismatch gives the endpoint an https:// URL to the plain
+	// listener: every attempt fails before a byte is written.
+	tlsMismatch bool
+	roles       map[endpoint.Role]endpoint.Limits
+}
+
+func limits(rps float64, burst, conc int) endpoint.Limits {
+	return endpoint.Limits{
+		RequestsPerSecond: rps, BurstCapacity: burst, MaxConcurrentRequests: conc,
+		RequestTimeout: requestTimeout, PauseAfterRateLimit: 200 * time.Millisecond,
+	}
+}
+
+// members are five endpoints over three tiers, each role with its own
+// rate, burst and concurrency limit.
+func members() []member {
+	R, S := endpoint.RoleRead, endpoint.RoleSend
+	return []member{
+		{name: "t0-a", tier: 0, roles: map[endpoint.Role]endpoint.Limits{R: limits(400, 20, 8), S: limits(60, 5, 2)}},
+		{name: "t0-b", tier: 0, roles: map[endpoint.Role]endpoint.Limits{R: limits(300, 10, 6), S: limits(40, 4, 2)}},
+		{name: "t1-a", tier: 1, roles: map[endpoint.Role]endpoint.Limits{R: limits(200, 10, 4), S: limits(20, 2, 1)}},
+		{name: "t1-tls", tier: 1, tlsMismatch: true, roles: map[endpoint.Role]endpoint.Limits{R: limits(100, 5, 4)}},
+		{name: "t2-a", tier: 2, roles: map[endpoint.Role]endpoint.Limits{R: limits(800, 40, 16), S: limits(80, 8, 4)}},
+	}
+}
+
+// faults is every fault kind of fixtures, with the parameters the soak
+// uses.
+func faults() []fixtures.Fault {
+	return []fixtures.Fault{
+		fixtures.Status(429, "1"),
+		fixtures.Status(429, "0"),
+		fixtures.Status(429, ""),
+		fixtures.Status(503, ""),
+		fixtures.Status(502, ""),
+		fixtures.Status(500, ""),
+		fixtures.RPC(-32005),
+		fixtures.RPC(-32016),
+		fixtures.RPC(429),
+		fixtures.RPC(-32002),
+		fixtures.Latency(20 * time.Millisecond),
+		{Kind: fixtures.SlowBody, Delay: 20 * time.Millisecond},
+		{Kind: fixtures.OversizedBody, Size: 4 * maxBody},
+		{Kind: fixtures.Malformed},
+		{Kind: fixtures.Truncated},
+		{Kind: fixtures.WrongID},
+		{Kind: fixtures.ResetOnAccept},
+		{Kind: fixtures.ResetAfterRead},
+		{Kind: fixtures.Hang},
+	}
+}
+
+// soakSeed returns the seed: -soak.seed, else $SOLROUTE_SOAK_SEED, else
+// defaultSeed.
+func soakSeed(t *testing.T) uint64 {
+	if *seedFlag != 0 {
+		return *seedFlag
+	}
+	if s := os.Getenv("SOLROUTE_SOAK_SEED"); s != "" {
+		v, err := strconv.ParseUint(s, 10, 64)
+		if err != nil {
+			t.Fatalf("SOLROUTE_SOAK_SEED=%q: %v", s, err)
+		}
+		return v
+	}
+	return defaultSeed
+}
+
+func TestSoak(t *testing.T) {
+	seed := soakSeed(t)
+	calls, callers := 40000, 256
+	if testing.Short() {
+		calls, callers = 3000, 64
+	}
+	if *callsFlag > 0 {
+		calls = *callsFlag
+	}
+	if *callersFlag > 0 {
+		callers = *callersFlag
+	}
+	t.Logf("seed=%d calls=%d callers=%d (replay: SOLROUTE_SOAK_SEED=%d)", seed, calls, callers, seed)
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("FAILED with seed=%d: replay with SOLROUTE_SOAK_SEED=%d go test -race -run TestSoak ./soak/", seed, seed)
+		}
+	})
+	s := newSoak(t, seed, calls, callers)
+	s.run()
+	s.check()
+}
+
+// soak is one run: the cluster, the client and everything observed.
+type soak struct {
+	t       *testing.T
+	seed    uint64
+	calls   int
+	callers int
+
+	members []member
+	cluster *fixtures.Cluster
+	scripts map[string]*atomic.Pointer[fixtures.Script] // current fault script per server
+	arrive  *arrivals
+	pool    *pool.Pool
+	client  *transport.Client
+	logs    *lockedBuffer
+	txs     []string // base64 transactions, one per send
+	sigs    []string // their signatures
+
+	bad   violations
+	sends []sendResult // by send index
+	done  atomic.Int64 // calls finished
+
+	lateMu sync.Mutex
+	late   []lateCall  // calls that returned after their deadline
+	beats  []time.Time // heartbeat instants, written by the heartbeat only
+}
+
+// lateCall is a call that returned after its deadline, judged at the end
+// against the heartbeat.
+type lateCall struct {
+	deadline, end time.Time
+	what          string
+}
+
+// sendResult is what one sendTransaction call returned.
+type sendResult struct {
+	made      bool
+	ok        bool
+	ambiguous bool
+	attempts  []transport.Attempt
+}
+
+func newSoak(t *testing.T, seed uint64, calls, callers int) *soak {
+	s := &soak{
+		t: t, seed: seed, calls: calls, callers: callers,
+		members: members(),
+		scripts: make(map[string]*atomic.Pointer[fixtures.Script]),
+		arrive:  newArrivals(),
+		logs:    &lockedBuffer{},
+	}
+	fm := make([]fixtures.Member, len(s.members))
+	for i, m := range s.members {
+		ptr := &atomic.Pointer[fixtures.Script]{}
+		none := fixtures.Script(nil)
+		ptr.Store(&none)
+		s.scripts[m.name] = ptr
+		fm[i] = fixtures.Member{Name: m.name, Tier: m.tier, Roles: m.roles,
+			Options: fixtures.Options{Script: s.arrive.recorder(m.name, ptr)}}
+	}
+	s.cluster = fixtures.NewCluster(fm)
+	t.Cleanup(s.cluster.Close)
+	specs := slices.Clone(s.cluster.Specs)
+	for i := range specs {
+		m := s.members[i]
+		base := s.cluster.Server(m.name).URL()
+		if m.tlsMismatch {
+			base = s.cluster.Server(m.name).TLSMismatchURL()
+		}
+		specs[i].URL = base + "/" + markPath + "-" + m.name + "?api-key=" + markQuery + "-" + m.name
+		specs[i].Headers = map[string]string{"Authorization": "Bearer " + markHeader + "-" + m.name}
+	}
+	logger := slog.New(slog.NewJSONHandler(s.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	p, err := pool.New(specs, pool.Options{Logger: logger})
+	if err != nil {
+		t.Fatalf("pool.New: %v", err)
+	}
+	s.pool = p
+	c, err := transport.New(p, transport.Settings{MaxResponseBytes: maxBody, Logger: logger})
+	if err != nil {
+		t.Fatalf("transport.New: %v", err)
+	}
+	s.client = c
+	t.Cleanup(func() { _ = c.Close() })
+
+	nsends := calls / sendEvery
+	s.txs, s.sigs = make([]string, nsends), make([]string, nsends)
+	s.sends = make([]sendResult, nsends)
+	for i := range s.txs {
+		tx, err := fixtures.SignedTransaction(seed<<20 + uint64(i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.txs[i], err = fixtures.EncodeTransaction(tx); err != nil {
+			t.Fatal(err)
+		}
+		s.sigs[i] = tx.Signatures[0].String()
+	}
+	return s
+}
+
+// run makes every call from s.callers goroutines while a chaos goroutine
+// changes the faults and a watcher polls the pool's snapshot.
+func (s *soak) run() {
+	ticks := make(chan struct{}, 1)
+	stop := make(chan struct{})
+	var bg sync.WaitGroup
+	bg.Go(func() { s.chaos(ticks, stop) })
+	bg.Go(func() { s.watch(stop) })
+	bg.Go(func() { s.heartbeat(stop) })
+
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range s.callers {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= s.calls {
+					return
+				}
+				s.call(i)
+				if s.done.Add(1)%phaseCalls == 0 {
+					select {
+					case ticks <- struct{}{}:
+					default:
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(stop)
+	bg.Wait()
+}
+
+// readMethods are the reads the soak mixes; the fake endpoint answers them
+// from recorded responses.
+var readMethods = [...]string{"getBalance", "getSlot", "getHealth", "getVersion", "getLatestBlockhash"}
+
+// call makes call number i and checks it as it returns.
+func (s *soak) call(i int) {
+	h := mix(s.seed, uint64(i))
+	ctx := context.Background()
+	var ctxTimeout time.Duration
+	switch h % 10 {
+	case 0, 1:
+		ctxTimeout = 50 * time.Millisecond
+	case 2, 3:
+		ctxTimeout = 150 * time.Millisecond
+	}
+	if ctxTimeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, ctxTimeout)
+		defer cancel()
+	}
+	method, params := readMethods[(h>>8)%uint64(len(readMethods))], []any(nil)
+	send := i%sendEvery == sendEvery-1
+	switch {
+	case send:
+		method = "sendTransaction"
+		params = []any{s.txs[i/sendEvery], map[string]any{"encoding": "base64"}}
+	case method == "getBalance":
+		params = []any{"11111111111111111111111111111111"}
+	}
+
+	start := time.Now()
+	deadline := start.Add(requestTimeout)
+	if ctxTimeout > 0 && ctxTimeout < requestTimeout {
+		deadline = start.Add(ctxTimeout)
+	}
+	var out json.RawMessage
+	err := s.client.CallForInto(ctx, &out, method, params)
+	end := time.Now()
+
+	if end.After(deadline) {
+		s.lateMu.Lock()
+		s.late = append(s.late, lateCall{deadline: deadline, end: end, what: fmt.Sprintf("call %d (%s): %v", i, method, err)})
+		s.lateMu.Unlock()
+	}
+	var ce *transport.CallError
+	if err != nil {
+		if !errors.As(err, &ce) {
+			s.bad.add("call %d (%s): error is not a *transport.CallError: %T %v", i, method, err, err)
+		}
+		if m := secretIn(err.Error()); m != "" {
+			s.bad.add("call %d (%s): error text carries secret marker %s: %v", i, method, m, err)
+		}
+	}
+	if send {
+		r := sendResult{made: true, ok: err == nil, ambiguous: errors.Is(err, transport.ErrAmbiguousDispatch)}
+		if ce != nil {
+			r.attempts = ce.Attempts
+		}
+		s.sends[i/sendEvery] = r
+	}
+}
+
+// chaos changes the faults at every tick (every phaseCalls finished calls),
+// drawing every choice from the seed: per server a new fault script (a
+// rate and a subset of every fault kind), and now and then a server goes
+// down or comes back.
+func (s *soak) chaos(ticks <-chan struct{}, stop <-chan struct{}) {
+	rng := rand.New(rand.NewPCG(s.seed, 0x5eed))
+	all := faults()
+	rates := [...]float64{0, 0.05, 0.2, 0.5, 0.9}
+	down := map[string]bool{}
+	defer func() {
+		for name := range down {
+			s.cluster.Server(name).SetDown(false)
+		}
+	}()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-ticks:
+		}
+		for _, m := range s.members {
+			subset := make([]fixtures.Fault, 1+rng.IntN(4))
+			for j := range subset {
+				subset[j] = all[rng.IntN(len(all))]
+			}
+			sc := fixtures.Chaos(rng.Uint64(), rates[rng.IntN(len(rates))], subset...)
+			s.scripts[m.name].Store(&sc)
+		}
+		if rng.IntN(4) == 0 {
+			m := s.members[rng.IntN(len(s.members))]
+			switch {
+			case down[m.name]:
+				delete(down, m.name)
+				s.cluster.Server(m.name).SetDown(false)
+			case len(down) < 2:
+				down[m.name] = true
+				s.cluster.Server(m.name).SetDown(true)
+			}
+		}
+	}
+}
+
+// watch polls the pool's snapshot until stop: no (endpoint, role) ever
+// holds more requests in flight than its MaxConcurrentRequests.
+func (s *soak) watch(stop <-chan struct{}) {
+	tick := time.NewTicker(200 * time.Microsecond)
+	defer tick.Stop()
+	polls := 0
+	for {
+		select {
+		case <-stop:
+			if polls == 0 {
+				s.bad.add("the snapshot watcher never polled")
+			}
+			return
+		case <-tick.C:
+		}
+		polls++
+		for _, sn := range s.pool.Snapshot() {
+			if sn.MaxConcurrent > 0 && sn.InFlight > sn.MaxConcurrent {
+				s.bad.add("%s/%s: %d in flight, limit %d", sn.Name, sn.Role, sn.InFlight, sn.MaxConcurrent)
+			}
+			if sn.InFlight < 0 {
+				s.bad.add("%s/%s: %d in flight", sn.Name, sn.Role, sn.InFlight)
+			}
+		}
+	}
+}
+
+// heartbeat records an instant every heartbeatEvery until stop: a gap
+// much longer than the period is a stall of the whole process (the race
+// detector, the garbage collector, other processes on the cores).
+func (s *soak) heartbeat(stop <-chan struct{}) {
+	tick := time.NewTicker(heartbeatEvery)
+	defer tick.Stop()
+	for {
+		s.beats = append(s.beats, time.Now())
+		select {
+		case <-stop:
+			s.beats = append(s.beats, time.Now())
+			return
+		case <-tick.C:
+		}
+	}
+}
+
+// stallDuring returns the longest heartbeat gap that overlaps [from, to].
+func (s *soak) stallDuring(from, to time.Time) time.Duration {
+	var most time.Duration
+	for i := 1; i < len(s.beats); i++ {
+		a, b := s.beats[i-1], s.beats[i]
+		if b.Before(from) || a.After(to) {
+			continue
+		}
+		most = max(most, b.Sub(a))
+	}
+	return most
+}
+
+// checkDeadlines checks that every call returned by its deadline, give or
+// take lateness plus the process stalls seen around that moment.
+func (s *soak) checkDeadlines() {
+	tolerance := lateness
+	if raceEnabled {
+		tolerance = raceLateness
+	}
+	worst := time.Duration(0)
+	lates := make([]time.Duration, 0, len(s.late))
+	for _, l := range s.late {
+		stall := s.stallDuring(l.deadline, l.end)
+		late := l.end.Sub(l.deadline)
+		lates = append(lates, late)
+		worst = max(worst, late-stall)
+		if late > tolerance+stall {
+			s.bad.add("%s: returned %s after its deadline (tolerance %s + a %s stall)", l.what, late, tolerance, stall)
+		}
+	}
+	var maxStall time.Duration
+	for i := 1; i < len(s.beats); i++ {
+		maxStall = max(maxStall, s.beats[i].Sub(s.beats[i-1]))
+	}
+	slices.Sort(lates)
+	q := func(f float64) time.Duration {
+		if len(lates) == 0 {
+			return 0
+		}
+		return lates[min(int(f*float64(len(lates))), len(lates)-1)]
+	}
+	s.t.Logf("deadlines: %d calls returned after their deadline (by p50 %s, p90 %s, p99 %s, max %s), at worst %s beyond the stall around them; longest process stall %s",
+		len(s.late), q(0.5), q(0.9), q(0.99), q(1), worst, maxStall)
+}
+
+// check runs the end-of-run checks and reports every violation.
+func (s *soak) check() {
+	t := s.t
+	s.checkDeadlines()
+	if n := s.pool.Outstanding(); n != 0 {
+		s.bad.add("%d permits still held after every call returned", n)
+	}
+	for _, sn := range s.pool.Snapshot() {
+		if sn.InFlight != 0 {
+			s.bad.add("%s/%s: %d in flight after every call returned", sn.Name, sn.Role, sn.InFlight)
+		}
+		if m := secretIn(fmt.Sprintf("%+v", sn)); m != "" {
+			s.bad.add("snapshot of %s carries secret marker %s", sn.Name, m)
+		}
+	}
+	s.checkSends()
+	s.checkRates()
+	s.checkLogs()
+	s.checkMarkersSent()
+	if err := s.client.Close(); err != nil {
+		s.bad.add("client.Close: %v", err)
+	}
+	s.bad.report(t)
+	s.summary()
+}
+
+// checkSends checks every sendTransaction against what the servers
+// received: no signature acted on twice (fixtures' Forwarded: deliveries
+// not refused with a scripted status or JSON-RPC error) over the whole
+// cluster; a successful send acted on exactly once; no attempt after one
+// that may have been dispatched; never more deliveries than attempts that
+// left the client.
+func (s *soak) checkSends() {
+	for i, r := range s.sends {
+		if !r.made {
+			s.bad.add("send %d was never made", i)
+			continue
+		}
+		sig := s.sigs[i]
+		forwarded, delivered := 0, 0
+		for _, srv := range s.cluster.Servers {
+			forwarded += srv.Forwarded(sig)
+			delivered += srv.Deliveries(sig)
+		}
+		if forwarded > 1 {
+			s.bad.add("send %d (%s): acted on %d times across the cluster (ambiguous=%v, attempts %s)", i, sig, forwarded, r.ambiguous, describe(r.attempts))
+		}
+		if r.ok && forwarded != 1 {
+			s.bad.add("send %d (%s): succeeded but acted on %d times", i, sig, forwarded)
+		}
+		if r.ok || len(r.attempts) == 0 {
+			continue
+		}
+		left := 0
+		for j, a := range r.attempts {
+			if a.Dispatch != retrypolicy.NotDispatched {
+				left++
+			}
+			if a.Dispatch == retrypolicy.MaybeDispatched && j != len(r.attempts)-1 {
+				s.bad.add("send %d (%s): attempt %d after a maybe-dispatched attempt %d: %s", i, sig, j+2, j+1, describe(r.attempts))
+			}
+		}
+		if delivered > left {
+			s.bad.add("send %d (%s): %d deliveries but only %d attempts left the client: %s", i, sig, delivered, left, describe(r.attempts))
+		}
+		if r.ambiguous && r.attempts[len(r.attempts)-1].Dispatch == retrypolicy.NotDispatched {
+			s.bad.add("send %d (%s): reported ambiguous after a last attempt proven not dispatched: %s", i, sig, describe(r.attempts))
+		}
+	}
+}
+
+// checkRates checks, per (endpoint, role) with a rate, that the server-side
+// arrivals in any rateWindow never exceed rps·(rateWindow+rateSlack) +
+// burst.
+func (s *soak) checkRates() {
+	rateSlack := lateness
+	if raceEnabled {
+		rateSlack = raceLateness
+	}
+	rateSlack += s.stallDuring(time.Time{}, time.Now())
+	for _, m := range s.members {
+		for role, l := range m.roles {
+			l = l.Normalized()
+			if l.RequestsPerSecond == 0 {
+				continue
+			}
+			times := s.arrive.times(m.name, role)
+			most := maxInWindow(times, rateWindow)
+			bound := int(l.RequestsPerSecond*(rateWindow+rateSlack).Seconds()) + l.BurstCapacity
+			if most > bound {
+				s.bad.add("%s/%s: %d arrivals within %s, bound %d (rps %g, burst %d, slack %s)", m.name, role, most, rateWindow, bound, l.RequestsPerSecond, l.BurstCapacity, rateSlack)
+			}
+		}
+	}
+}
+
+// checkLogs checks that the pool and the transport logged, and that no
+// line carries a secret marker.
+func (s *soak) checkLogs() {
+	logs := s.logs.String()
+	if logs == "" {
+		s.bad.add("nothing was logged: the secret check of the logs proves nothing")
+	}
+	for line := range strings.SplitSeq(logs, "\n") {
+		if m := secretIn(line); m != "" {
+			s.bad.add("log line carries secret marker %s: %s", m, line)
+			return
+		}
+	}
+}
+
+// checkMarkersSent checks that the markers did reach the servers, so that
+// their absence from errors and logs means something.
+func (s *soak) checkMarkersSent() {
+	for _, srv := range s.cluster.Servers {
+		for _, r := range srv.Requests() {
+			if strings.Contains(r.Target, markPath) && strings.Contains(r.Target, markQuery) &&
+				strings.Contains(r.Header.Get("Authorization"), markHeader) {
+				return
+			}
+		}
+	}
+	s.bad.add("no server received a request carrying the secret markers")
+}
+
+// summary logs what the run went through, so a reader sees the faults
+// were exercised.
+func (s *soak) summary() {
+	kinds := map[fixtures.FaultKind]int{}
+	requests := 0
+	for _, srv := range s.cluster.Servers {
+		st := srv.Stats()
+		requests += st.Requests
+		for k, n := range st.Faults {
+			kinds[k] += n
+		}
+	}
+	ok, amb, failed := 0, 0, 0
+	for _, r := range s.sends {
+		switch {
+		case r.ok:
+			ok++
+		case r.ambiguous:
+			amb++
+		default:
+			failed++
+		}
+	}
+	s.t.Logf("%d calls, %d requests reached servers, faults applied: %v; sends: %d ok, %d ambiguous, %d failed", s.done.Load(), requests, kinds, ok, amb, failed)
+	var missing []string
+	for _, f := range faults() {
+		if kinds[f.Kind] == 0 {
+			missing = append(missing, f.Kind.String())
+		}
+	}
+	if len(missing) > 0 && !testing.Short() {
+		s.t.Errorf("fault kinds never applied: %v", missing)
+	} else if len(missing) > 0 {
+		s.t.Logf("fault kinds never applied in this short run: %v", missing)
+	}
+}
+
+// secretIn returns the first secret marker in text, or "".
+func secretIn(text string) string {
+	for _, m := range [...]string{markPath, markQuery, markHeader} {
+		if strings.Contains(text, m) {
+			return m
+		}
+	}
+	return ""
+}
+
+func describe(as []transport.Attempt) string {
+	parts := make([]string, len(as))
+	for i, a := range as {
+		parts[i] = fmt.Sprintf("%s:%s/%s", a.Endpoint, a.Cause, a.Dispatch)
+	}
+	return "[" + strings.Join(parts, " ") + "]"
+}
+
+// mix hashes (seed, i) into a well-spread value (SplitMix64).
+func mix(seed, i uint64) uint64 {
+	x := seed ^ (i * 0x9e3779b97f4a7c15)
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	return x ^ (x >> 31)
+}
