@@ -36,9 +36,9 @@ func (c *Client) GetBalance(ctx context.Context, pubkey solana.PublicKey, opts B
 	if opts.Commitment != "" || opts.MinContextSlot != nil {
 		params = append(params, balanceConfig(opts))
 	}
-	var out *rpc.GetBalanceResult
+	var out required[rpc.GetBalanceResult]
 	if err := c.t.CallForInto(ctx, &out, "getBalance", params); err != nil {
 		return nil, err
 	}
-	return out, nil
+	return &out.v, nil
 }

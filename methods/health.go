@@ -53,7 +53,7 @@ func (e *UnhealthyError) Unwrap() error { return e.Err }
 // (errors.Is(err, ErrUnhealthy)) carrying the last node's numSlotsBehind.
 // Other failures are the transport's *transport.CallError.
 func (c *Client) GetHealth(ctx context.Context) error {
-	var out string
+	var out required[string]
 	err := c.t.CallForInto(ctx, &out, "getHealth", nil)
 	if err != nil {
 		var rpcErr *transport.RPCError
@@ -69,8 +69,8 @@ func (c *Client) GetHealth(ctx context.Context) error {
 		}
 		return err
 	}
-	if out != "ok" {
-		return &UnhealthyError{Message: out}
+	if out.v != "ok" {
+		return &UnhealthyError{Message: out.v}
 	}
 	return nil
 }

@@ -2,7 +2,11 @@ package methods_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -10,9 +14,11 @@ import (
 	"github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"
 	"github.com/jonboulle/clockwork"
+	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
 	"github.com/solroute/solroute/methods"
 	"github.com/solroute/solroute/pool"
+	"github.com/solroute/solroute/retrypolicy"
 	"github.com/solroute/solroute/transport"
 	"go.uber.org/goleak"
 )
@@ -149,5 +155,43 @@ func TestGetHealthUnhealthy(t *testing.T) {
 	c2, _ := newClient(t, unhealthy, nil)
 	if err := c2.GetHealth(context.Background()); err != nil {
 		t.Fatalf("GetHealth with a healthy peer: %v", err)
+	}
+}
+
+// TestNullResultIsInvalid: none of the four methods may answer null; a
+// node that does gets an invalid-response error, never a nil result.
+func TestNullResultIsInvalid(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			ID json.RawMessage `json:"id"`
+		}
+		_ = json.NewDecoder(r.Body).Decode(&req)
+		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":null}`, req.ID)
+	}))
+	defer srv.Close()
+	p, err := pool.New([]endpoint.Spec{{Name: "nulls", URL: srv.URL,
+		Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: {}}}},
+		pool.Options{Clock: clockwork.NewFakeClockAt(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tc, err := transport.New(p, transport.Settings{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tc.Close()
+	c := methods.New(tc)
+	ctx := context.Background()
+	_, errBalance := c.GetBalance(ctx, owner, methods.BalanceOptions{})
+	_, errVersion := c.GetVersion(ctx)
+	_, errGenesis := c.GetGenesisHash(ctx)
+	for name, err := range map[string]error{
+		"getHealth": c.GetHealth(ctx), "getBalance": errBalance,
+		"getVersion": errVersion, "getGenesisHash": errGenesis,
+	} {
+		var ce *transport.CallError
+		if !errors.As(err, &ce) || ce.Cause != retrypolicy.InvalidResponse {
+			t.Errorf("%s: err = %v, want a *transport.CallError with cause invalid-response", name, err)
+		}
 	}
 }

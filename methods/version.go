@@ -10,19 +10,19 @@ import (
 // GetVersion returns the solana-core version and feature set of the node
 // that answered.
 func (c *Client) GetVersion(ctx context.Context) (*rpc.GetVersionResult, error) {
-	var out *rpc.GetVersionResult
+	var out required[rpc.GetVersionResult]
 	if err := c.t.CallForInto(ctx, &out, "getVersion", nil); err != nil {
 		return nil, err
 	}
-	return out, nil
+	return &out.v, nil
 }
 
 // GetGenesisHash returns the cluster's genesis hash (which cluster the
 // endpoints serve: mainnet-beta, devnet, testnet).
 func (c *Client) GetGenesisHash(ctx context.Context) (solana.Hash, error) {
-	var out solana.Hash
+	var out required[solana.Hash]
 	if err := c.t.CallForInto(ctx, &out, "getGenesisHash", nil); err != nil {
 		return solana.Hash{}, err
 	}
-	return out, nil
+	return out.v, nil
 }

@@ -16,12 +16,12 @@ type Attempt struct {
 	Class Class
 	// ProviderDelay is the provider's Retry-After (0 when none).
 	ProviderDelay time.Duration
-	// ElsewhereAvailable reports that another compatible endpoint, not the
-	// one that failed, can take the retry. The provider's delay speaks for
-	// the endpoint that failed only: when the retry can go elsewhere, that
-	// endpoint's cooldown (kept by the pool) honours the delay and the
-	// retry itself waits only its backoff. False (the zero value) applies
-	// the provider's delay to the retry.
+	// ElsewhereAvailable reports that a compatible endpoint this call has
+	// not failed on yet can take the retry. Such a failover waits neither
+	// the backoff (which protects endpoints the call already failed on) nor
+	// the provider's delay (which speaks for the endpoint that sent it, and
+	// which the pool's cooldown honours). False (the zero value) applies
+	// both: the retry may have to revisit a failed endpoint.
 	ElsewhereAvailable bool
 	// TimeLeft is the time before the call's shared deadline: 0 or less
 	// means it has passed; NoDeadline means the call has none (see

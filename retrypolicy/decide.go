@@ -73,8 +73,11 @@ func decide(s *Settings, a Attempt, r Retries) Decision {
 	if !transparent && r.Counted >= s.maxRetries() {
 		return stop(RuleMaxRetries)
 	}
+	// Backoff protects an endpoint this call already failed on. Failing
+	// over to one it has not tried is not a revisit: it goes at once (the
+	// pool's buckets and the retry budget still bound the load).
 	var delay time.Duration
-	if !transparent {
+	if !transparent && !a.ElsewhereAvailable {
 		delay = jitter(s, backoffCeiling(s, r.Counted))
 	}
 	// The provider's own delay extends the backoff, capped: a Retry-After

@@ -340,19 +340,41 @@ func TestStopReasonsDistinct(t *testing.T) {
 }
 
 // TestDecideProviderDelayBindsOnlyItsEndpoint: a Retry-After speaks for
-// the endpoint that sent it. When the retry can go elsewhere it waits only
-// its backoff; when it cannot, the provider's delay (capped) applies.
+// the endpoint that sent it. When the retry can fail over to an endpoint
+// the call has not tried it goes at once; when it cannot, the provider's
+// delay (capped) applies.
 func TestDecideProviderDelayBindsOnlyItsEndpoint(t *testing.T) {
 	a := Attempt{Cause: RateLimited, Dispatch: Answered, Class: Idempotent,
 		ProviderDelay: 30 * time.Second, TimeLeft: NoDeadline}
 	for _, tc := range []struct {
 		elsewhere bool
 		want      time.Duration
-	}{{true, 100 * time.Millisecond}, {false, 30 * time.Second}} {
+	}{{true, 0}, {false, 30 * time.Second}} {
 		a.ElsewhereAvailable = tc.elsewhere
 		d := Decide(Settings{Jitter: exact}, a, Retries{})
 		if !d.Retry || d.Delay != tc.want {
 			t.Fatalf("elsewhere=%v: got %+v, want a retry after %v", tc.elsewhere, d, tc.want)
 		}
+	}
+}
+
+// TestDecideFailoverSkipsBackoff: backoff guards a revisit, not a
+// failover; the failover still counts against MaxRetries.
+func TestDecideFailoverSkipsBackoff(t *testing.T) {
+	a := Attempt{Cause: TemporaryHTTP, Dispatch: Answered, Class: Idempotent, TimeLeft: NoDeadline}
+	for _, tc := range []struct {
+		elsewhere bool
+		counted   int
+		want      time.Duration
+	}{{true, 0, 0}, {true, 2, 0}, {false, 0, 100 * time.Millisecond}, {false, 2, 400 * time.Millisecond}} {
+		a.ElsewhereAvailable = tc.elsewhere
+		d := Decide(Settings{Jitter: exact}, a, Retries{Counted: tc.counted})
+		if !d.Retry || d.Transparent || d.Delay != tc.want {
+			t.Fatalf("elsewhere=%v counted=%d: got %+v, want a counted retry after %v", tc.elsewhere, tc.counted, d, tc.want)
+		}
+	}
+	a.ElsewhereAvailable = true
+	if d := Decide(Settings{Jitter: exact}, a, Retries{Counted: DefaultMaxRetries}); d.Retry {
+		t.Fatalf("a failover past MaxRetries: %+v", d)
 	}
 }

@@ -79,38 +79,47 @@ func TestSharedDeadlineBoundsTheCall(t *testing.T) {
 	}
 }
 
+// TestBackoffWaitsOnThePoolClock: the first retry fails over to b at
+// once; the second has to revisit an endpoint that already failed, so it
+// waits its backoff on the pool's clock.
 func TestBackoffWaitsOnThePoolClock(t *testing.T) {
 	rec := newRecorder()
 	full := func(ceiling time.Duration) time.Duration { return ceiling }
 	e := newEnv(t, []fixtures.Member{member("a", 0), member("b", 0)},
-		transport.Settings{OnAttempt: rec.on, Retry: retrypolicy.Settings{Jitter: full, InitialBackoff: 100 * time.Millisecond, MaxRetries: 1}}, nil)
+		transport.Settings{OnAttempt: rec.on, Retry: retrypolicy.Settings{Jitter: full, InitialBackoff: 100 * time.Millisecond, MaxRetries: 2}}, nil)
 	e.server("a").SetScript(fixtures.Always(fixtures.Fault{Kind: fixtures.HTTPStatus, Status: 500}))
 	e.server("b").SetScript(fixtures.Always(fixtures.Fault{Kind: fixtures.HTTPStatus, Status: 500}))
 	ch := async(func() error { _, err := getBalance(context.Background(), e.client); return err })
 	first := <-rec.ch
-	if first.Decision.Delay != 100*time.Millisecond || !first.Decision.Retry {
-		t.Fatalf("first decision %+v", first.Decision)
+	if first.Decision.Delay != 0 || !first.Decision.Retry {
+		t.Fatalf("first decision %+v, want an immediate failover", first.Decision)
+	}
+	second := <-rec.ch
+	if second.Endpoint == first.Endpoint {
+		t.Fatalf("retried on the same endpoint %s", second.Endpoint)
+	}
+	// Both failed: the next retry revisits one, after the backoff of the
+	// second counted retry (100ms · 2).
+	if second.Decision.Delay != 200*time.Millisecond || !second.Decision.Retry {
+		t.Fatalf("second decision %+v, want a retry after 200ms", second.Decision)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if err := e.clock.BlockUntilContext(ctx, 1); err != nil {
 		t.Fatal(err)
 	}
-	e.clock.Advance(99 * time.Millisecond)
+	e.clock.Advance(199 * time.Millisecond)
 	select {
 	case a := <-rec.ch:
-		t.Fatalf("second attempt before the backoff ended: %+v", a)
+		t.Fatalf("third attempt before the backoff ended: %+v", a)
 	default:
 	}
 	e.clock.Advance(time.Millisecond)
-	second := <-rec.ch
-	if second.Endpoint == first.Endpoint {
-		t.Fatalf("retried on the same endpoint %s", second.Endpoint)
-	}
-	// MaxRetries 1: the second failure ends the call.
+	<-rec.ch
+	// MaxRetries 2: the third failure ends the call.
 	err := wait(t, ch)
-	if ce := callErr(t, err); ce.Cause != retrypolicy.TemporaryHTTP || len(ce.Attempts) != 2 ||
-		ce.Attempts[1].Decision.Rule != retrypolicy.RuleMaxRetries {
+	if ce := callErr(t, err); ce.Cause != retrypolicy.TemporaryHTTP || len(ce.Attempts) != 3 ||
+		ce.Attempts[2].Decision.Rule != retrypolicy.RuleMaxRetries {
 		t.Fatalf("error %v", err)
 	}
 }
@@ -341,9 +350,9 @@ func TestStricterClassOfABatch(t *testing.T) {
 	}
 }
 
-// TestRetryAfterBindsOnlyItsEndpoint: a peer takes the retry after the
-// backoff alone, while the refusing endpoint cools down for the provider's
-// delay; with no peer, the retry waits the provider's delay.
+// TestRetryAfterBindsOnlyItsEndpoint: a peer takes the retry at once,
+// while the refusing endpoint cools down for the provider's delay; with no
+// peer, the retry waits the provider's delay.
 func TestRetryAfterBindsOnlyItsEndpoint(t *testing.T) {
 	full := func(ceiling time.Duration) time.Duration { return ceiling }
 	settings := func(rec *recorder) transport.Settings {
@@ -360,15 +369,11 @@ func TestRetryAfterBindsOnlyItsEndpoint(t *testing.T) {
 	e := newEnv(t, []fixtures.Member{member("a", 0), member("b", 1)}, settings(rec), longer)
 	e.server("a").SetScript(limited)
 	ch := async(func() error { _, err := getBalance(context.Background(), e.client); return err })
-	if first := <-rec.ch; first.Endpoint != "a" || first.Decision.Delay != 100*time.Millisecond {
-		t.Fatalf("with a peer: first attempt %+v, want a retry after the 100ms backoff", first)
+	if first := <-rec.ch; first.Endpoint != "a" || first.Decision.Delay != 0 {
+		t.Fatalf("with a peer: first attempt %+v, want an immediate failover", first)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if err := e.clock.BlockUntilContext(ctx, 1); err != nil {
-		t.Fatal(err)
-	}
-	e.clock.Advance(100 * time.Millisecond)
 	if second := <-rec.ch; second.Endpoint != "b" || second.Cause != 0 {
 		t.Fatalf("second attempt %+v, want a success on b", second)
 	}

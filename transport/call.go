@@ -90,11 +90,10 @@ func (c *Client) do(ctx context.Context, cs *callState, role endpoint.Role) erro
 			return nil
 		}
 		lastErr, lastCause = o.err, o.cause
-		// A provider's Retry-After binds the endpoint that sent it (its
-		// cooldown is already recorded); the retry waits for it only when
-		// it has nowhere else to go.
-		elsewhere := o.retryAfter > 0 &&
-			c.pool.HasAlternative(role, caps, append(avoid[:len(avoid):len(avoid)], pm.Endpoint()))
+		// Can the retry fail over to an endpoint this call has not failed
+		// on? Then it waits neither a backoff nor the provider's delay
+		// (which binds the endpoint that sent it, now cooling down).
+		elsewhere := c.pool.HasAlternative(role, caps, append(avoid[:len(avoid):len(avoid)], pm.Endpoint()))
 		d := call.Next(retrypolicy.Attempt{
 			Number:             n,
 			Cause:              o.cause,
