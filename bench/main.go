@@ -2,6 +2,7 @@ package bench
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -33,7 +34,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs.SetOutput(io.Discard) // errors are one line, help goes to stdout: below
 	var (
 		o         Options
 		md        = fs.String("md", "docs/benchmarks.md", "write the Markdown report to this `path` (\"\" skips)")
@@ -50,6 +51,17 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.Uint64Var(&o.Seed, "seed", DefaultSeed, "seed of the random faults")
 	fs.BoolVar(&o.Isolate, "isolate", true, "run each cell's cluster in a child process, so allocations are the client's only")
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, "Usage: solroute bench [flags]\n\n"+
+				"Runs one workload through raw net/http, solana-go, go-retryablehttp, a naive\n"+
+				"round-robin and solroute, against loopback clusters in five scenarios, and\n"+
+				"writes a Markdown report and SVG latency charts.\n\nFlags:\n")
+			fs.SetOutput(stdout)
+			fs.PrintDefaults()
+			fmt.Fprint(stdout, "\nExample:\n  solroute bench -scenarios healthy,lagging -calls 2000\n")
+			return 0
+		}
+		fmt.Fprintf(stderr, "solroute bench: %v; run 'solroute bench --help'\n", err)
 		return 2
 	}
 	if fs.NArg() > 0 {
