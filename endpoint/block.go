@@ -6,7 +6,8 @@ import (
 )
 
 // BlockReason says which admission check refused a request. The checks run
-// in this order: deadline, cooldown, concurrency, token.
+// in this order: deadline, cooldown (BlockedByCooldown or
+// BlockedByEjection), concurrency, token.
 type BlockReason uint8
 
 const (
@@ -21,10 +22,13 @@ const (
 	BlockedByConcurrency
 	// BlockedByRate means the token bucket is empty.
 	BlockedByRate
+	// BlockedByEjection means the endpoint is ejected after consecutive
+	// failures (its state is Ejected) and the ejection still runs.
+	BlockedByEjection
 )
 
-// String returns "admitted", "deadline", "cooldown", "concurrency" or
-// "rate".
+// String returns "admitted", "deadline", "cooldown", "concurrency", "rate"
+// or "ejection".
 func (r BlockReason) String() string {
 	switch r {
 	case NotBlocked:
@@ -37,6 +41,8 @@ func (r BlockReason) String() string {
 		return "concurrency"
 	case BlockedByRate:
 		return "rate"
+	case BlockedByEjection:
+		return "ejection"
 	}
 	return fmt.Sprintf("block reason(%d)", uint8(r))
 }
@@ -45,8 +51,8 @@ func (r BlockReason) String() string {
 type Block struct {
 	// Reason is the first check that refused.
 	Reason BlockReason
-	// Until is when the block clears by itself: the end of the cooldown or
-	// the next token. It is zero for BlockedByConcurrency (a release clears
+	// Until is when the block clears by itself: the end of the cooldown
+	// or ejection, or the next token. It is zero for BlockedByConcurrency (a release clears
 	// it) and BlockedByDeadline (nothing does).
 	Until time.Time
 	// InFlight and MaxConcurrent are the slots held and the cap, set for
@@ -55,7 +61,8 @@ type Block struct {
 }
 
 // Describe says why in a few words, relative to now: "cooldown 1.2s left",
-// "8/8 in flight", "no token for 40ms", "past the deadline" or "free".
+// "ejected 1.2s left", "8/8 in flight", "no token for 40ms", "past the
+// deadline" or "free".
 func (b Block) Describe(now time.Time) string {
 	switch b.Reason {
 	case NotBlocked:
@@ -68,6 +75,8 @@ func (b Block) Describe(now time.Time) string {
 		return fmt.Sprintf("%d/%d in flight", b.InFlight, b.MaxConcurrent)
 	case BlockedByRate:
 		return "no token for " + roundForHumans(b.Until.Sub(now)).String()
+	case BlockedByEjection:
+		return "ejected " + roundForHumans(b.Until.Sub(now)).String() + " left"
 	}
 	return b.Reason.String()
 }

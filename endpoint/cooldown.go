@@ -3,9 +3,10 @@ package endpoint
 import "sync/atomic"
 
 // cooldown is the instant until which one (endpoint, role) pauses after a
-// provider rate limit, as nanoseconds since its Runtime's epoch; 0 means it
-// never cooled down. It only ever moves forward: a shorter rate limit
-// reported later cannot shorten a running cooldown.
+// provider rate limit or an ejection, as nanoseconds since its Runtime's
+// epoch; 0 means it never cooled down. It only ever moves forward: a
+// shorter rate limit or ejection reported later cannot shorten a running
+// cooldown.
 type cooldown struct {
 	until atomic.Int64
 }
@@ -18,12 +19,15 @@ func (c *cooldown) activeAt(n int64) (active bool, until int64) {
 }
 
 // extend moves the end of the cooldown to until unless it already ends
-// later.
-func (c *cooldown) extend(until int64) {
+// then or later, and reports whether it moved it.
+func (c *cooldown) extend(until int64) bool {
 	for {
 		old := c.until.Load()
-		if old >= until || c.until.CompareAndSwap(old, until) {
-			return
+		if old >= until {
+			return false
+		}
+		if c.until.CompareAndSwap(old, until) {
+			return true
 		}
 	}
 }

@@ -15,10 +15,11 @@
 // share any of them. [Runtime.AdmitAt] checks, in order, the deadline, the
 // cooldown, a free slot and a token, and is transactional: a refusal holds
 // and spends nothing. Health changes only through outcomes
-// (Available --failure--> Degraded, any --rate limit--> RateLimited,
-// Degraded --success--> Available) and one time transition applied on read
-// (RateLimited --cooldown over--> Degraded); a generation counter drops
-// success and failure outcomes admitted before the last transition.
+// (Available --failure--> Degraded, Available or Degraded --[Ejection].After
+// consecutive failures--> Ejected, any --rate limit--> RateLimited,
+// Degraded --success--> Available) and time transitions applied on read
+// (RateLimited or Ejected --cooldown over--> Degraded); a generation counter
+// drops success and failure outcomes admitted before the last transition.
 //
 // Every method takes the instant explicitly: this package never reads a
 // clock. A [Snapshot] is a copy of one pair's state at one instant.

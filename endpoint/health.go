@@ -4,11 +4,17 @@ import "sync/atomic"
 
 // Health is the passive health state of one (endpoint, role):
 //
-//	Available  --failure-->        Degraded
-//	Available  --rate limit-->     RateLimited
-//	Degraded   --rate limit-->     RateLimited
-//	RateLimited --cooldown over--> Degraded
-//	Degraded   --success-->        Available
+//	Available   --failure-->                      Degraded
+//	Available   --Ejection.After-th failure-->    Ejected
+//	Degraded    --Ejection.After-th failure-->    Ejected
+//	any         --rate limit-->                   RateLimited
+//	RateLimited --cooldown over-->                Degraded
+//	Ejected     --ejection over-->                Degraded
+//	Degraded    --success-->                      Available
+//
+// Failures are counted consecutively (a success resets the count); an
+// ejection whose end falls inside a longer running cooldown changes
+// nothing, so a rate-limited endpoint stays RateLimited.
 type Health uint8
 
 const (
@@ -18,9 +24,12 @@ const (
 	Degraded
 	// RateLimited holds while a provider-imposed cooldown runs.
 	RateLimited
+	// Ejected holds while an ejection after consecutive failures runs
+	// (see Ejection).
+	Ejected
 )
 
-// String returns "available", "degraded" or "rate-limited".
+// String returns "available", "degraded", "rate-limited" or "ejected".
 func (h Health) String() string {
 	switch h {
 	case Available:
@@ -29,6 +38,8 @@ func (h Health) String() string {
 		return "degraded"
 	case RateLimited:
 		return "rate-limited"
+	case Ejected:
+		return "ejected"
 	}
 	return "unknown health state"
 }
@@ -47,8 +58,9 @@ func (w healthWord) next(h Health) healthWord {
 }
 
 // healthMachine is the passive health state machine of one (endpoint,
-// role). Its only writer is setState; the time transition (RateLimited ->
-// Degraded once the cooldown is over) is applied on read by stateAt, so no
+// role). Its only writer is setState; the time transitions (RateLimited or
+// Ejected -> Degraded once the cooldown is over) are applied on read by
+// stateAt, so no
 // timer or goroutine is involved. Every transition bumps a generation:
 // success and failure outcomes carry the generation they were admitted
 // under and are ignored for the state when it has changed since, so a slow
@@ -76,12 +88,12 @@ func (m *healthMachine) setState(old healthWord, to Health) bool {
 }
 
 // stateAt returns the word at n (nanoseconds since the Runtime's epoch),
-// first applying the time transition RateLimited -> Degraded when c is over
-// at n.
+// first applying the time transition RateLimited or Ejected -> Degraded
+// when c is over at n.
 func (m *healthMachine) stateAt(n int64, c *cooldown) healthWord {
 	for {
 		w := m.load()
-		if w.state() != RateLimited {
+		if s := w.state(); s != RateLimited && s != Ejected {
 			return w
 		}
 		if active, _ := c.activeAt(n); active {
@@ -116,5 +128,16 @@ func (m *healthMachine) failed(w healthWord, gen uint64) {
 // while the extended cooldown runs (its compare-and-swap fails).
 func (m *healthMachine) rateLimited() {
 	for !m.setState(m.load(), RateLimited) {
+	}
+}
+
+// ejected moves to Ejected from any state, whatever its generation: the
+// caller decided the ejection (under the Runtime's streak lock, for an
+// outcome of the current generation) and has already moved the cooldown to
+// its end. Like rateLimited, it bumps the generation even when already
+// Ejected, so that a reader who saw the previous cooldown end cannot turn
+// the state Degraded while the new one runs.
+func (m *healthMachine) ejected() {
+	for !m.setState(m.load(), Ejected) {
 	}
 }

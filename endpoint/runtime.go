@@ -3,6 +3,7 @@ package endpoint
 import (
 	"errors"
 	"fmt"
+	"math"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -22,6 +23,9 @@ type RuntimeOptions struct {
 	// by concurrency may now be admitted. It must not block. It is never
 	// called when MaxConcurrentRequests is 0.
 	OnSlotFreed func()
+	// Ejection configures passive ejection after consecutive failures.
+	// The zero value means the defaults (see Ejection).
+	Ejection Ejection
 }
 
 // Admission is what AdmitAt grants: a held concurrency slot and a spent
@@ -47,8 +51,11 @@ type Admission struct {
 // the same interval twice. For a rated role AdmitAt therefore holds a
 // per-Runtime mutex from reading the instant to taking the token (the
 // limiter takes its own mutex there anyway); everything else, including
-// Release and the outcomes, uses atomics only. An unlimited role never
-// locks.
+// Release and the rate-limit outcome, uses atomics only. An unlimited role
+// never locks in AdmitAt. A failure, and a success while a failure streak
+// or an ejection is on record, take a second per-Runtime mutex that
+// serialises the ejection bookkeeping; a success on a clean record (the
+// common case) stays lock-free.
 //
 // A Runtime must not be copied. Build one with NewRuntime.
 type Runtime struct {
@@ -72,6 +79,16 @@ type Runtime struct {
 	inFlight atomic.Int64
 	cool     cooldown
 	health   healthMachine
+
+	ejection Ejection // normalised
+	// streakMu serialises the ejection bookkeeping: reading the state,
+	// counting, ejecting. fails and ejections are written only under it,
+	// and read without it only by the success fast path.
+	streakMu sync.Mutex
+	// fails counts consecutive failures of the current generation since
+	// the last success or ejection; ejections counts ejections since the
+	// last success.
+	fails, ejections atomic.Uint32
 
 	successes  atomic.Uint64
 	failures   atomic.Uint64
@@ -100,6 +117,7 @@ func NewRuntime(spec *Spec, role Role, start time.Time, opts RuntimeOptions) (*R
 		maxConc:     int64(limits.MaxConcurrentRequests),
 		epoch:       start,
 		onSlotFreed: opts.OnSlotFreed,
+		ejection:    opts.Ejection.Normalized(),
 	}
 	r.health.onChange = opts.OnStateChange
 	if r.bucket == nil {
@@ -159,6 +177,20 @@ func (r *Runtime) peek(now time.Time) (time.Time, int64) {
 // taken for a token that turns out to be missing is given back before
 // AdmitAt returns.
 func (r *Runtime) AdmitAt(now, deadline time.Time) (a Admission, b Block, ok bool) {
+	return r.admitAt(now, deadline, false)
+}
+
+// AdmitEjectedAt is AdmitAt except that a running ejection does not block
+// (a rate-limit cooldown still does). It is the pool's panic mode, after
+// Envoy's panic threshold: when every candidate of a request is ejected,
+// routing to an ejected endpoint beats refusing every call until one
+// ejection ends.
+func (r *Runtime) AdmitEjectedAt(now, deadline time.Time) (a Admission, b Block, ok bool) {
+	return r.admitAt(now, deadline, true)
+}
+
+// admitAt is AdmitAt, ignoring an ejection when panic is set.
+func (r *Runtime) admitAt(now, deadline time.Time, panic bool) (a Admission, b Block, ok bool) {
 	if r.rated {
 		r.admit.Lock()
 		defer r.admit.Unlock()
@@ -168,7 +200,9 @@ func (r *Runtime) AdmitAt(now, deadline time.Time) (a Admission, b Block, ok boo
 		return a, Block{Reason: BlockedByDeadline}, false
 	}
 	if active, until := r.cool.activeAt(n); active {
-		return a, Block{Reason: BlockedByCooldown, Until: r.epoch.Add(time.Duration(until))}, false
+		if b := r.cooldownBlock(until); !panic || b.Reason != BlockedByEjection {
+			return a, b, false
+		}
 	}
 	if r.maxConc == 0 {
 		r.inFlight.Add(1)
@@ -207,7 +241,7 @@ func (r *Runtime) ProbeAt(now, deadline time.Time) Block {
 		return Block{Reason: BlockedByDeadline}
 	}
 	if active, until := r.cool.activeAt(n); active {
-		return Block{Reason: BlockedByCooldown, Until: r.epoch.Add(time.Duration(until))}
+		return r.cooldownBlock(until)
 	}
 	if v := r.inFlight.Load(); r.maxConc > 0 && v >= r.maxConc {
 		return r.concurrencyBlock(v)
@@ -218,6 +252,16 @@ func (r *Runtime) ProbeAt(now, deadline time.Time) Block {
 		}
 	}
 	return Block{}
+}
+
+// cooldownBlock is the block of a running cooldown ending at until: an
+// ejection when the state says Ejected, a (rate-limit) cooldown otherwise.
+func (r *Runtime) cooldownBlock(until int64) Block {
+	reason := BlockedByCooldown
+	if r.health.load().state() == Ejected {
+		reason = BlockedByEjection
+	}
+	return Block{Reason: reason, Until: r.epoch.Add(time.Duration(until))}
 }
 
 func (r *Runtime) concurrencyBlock(v int64) Block {
@@ -238,25 +282,76 @@ func (r *Runtime) Release() {
 }
 
 // SucceededAt records a success of a request admitted under generation gen:
-// Degraded -> Available when nothing changed the state since.
+// Degraded -> Available, and the consecutive-failure and ejection counts
+// reset, when nothing changed the state since. A stale success (gen is not
+// the current generation) is only counted.
 func (r *Runtime) SucceededAt(now time.Time, gen uint64) {
 	r.successes.Add(1)
 	_, n := r.advance(now)
-	r.health.succeeded(r.health.stateAt(n, &r.cool), gen)
+	if r.fails.Load() == 0 && r.ejections.Load() == 0 {
+		// Nothing to reset: lock-free (a failure counted concurrently is
+		// ordered after this success).
+		r.health.succeeded(r.health.stateAt(n, &r.cool), gen)
+		return
+	}
+	r.streakMu.Lock()
+	defer r.streakMu.Unlock()
+	w := r.health.stateAt(n, &r.cool)
+	if w.generation() != gen {
+		return
+	}
+	r.fails.Store(0)
+	r.ejections.Store(0)
+	r.health.succeeded(w, gen)
 }
 
-// FailedAt records a failure of a request admitted under generation gen:
-// Available -> Degraded when nothing changed the state since.
+// FailedAt records a failure of a request admitted under generation gen.
+// When nothing changed the state since (gen is current), it counts one more
+// consecutive failure: Available -> Degraded, and at Ejection.After
+// consecutive failures the role is ejected (state Ejected) for
+// Ejection.Duration(ejections since the last success) from now; a running
+// cooldown that ends later is kept and the state then left as it is. A
+// stale failure is only counted in Failures: it neither moves the state nor
+// counts towards an ejection.
 func (r *Runtime) FailedAt(now time.Time, gen uint64) {
 	r.failures.Add(1)
 	_, n := r.advance(now)
-	r.health.failed(r.health.stateAt(n, &r.cool), gen)
+	if !r.ejection.Enabled() {
+		r.health.failed(r.health.stateAt(n, &r.cool), gen)
+		return
+	}
+	r.streakMu.Lock()
+	defer r.streakMu.Unlock()
+	w := r.health.stateAt(n, &r.cool)
+	if w.generation() != gen {
+		return
+	}
+	if fails := r.fails.Load() + 1; int64(fails) < int64(r.ejection.After) {
+		r.fails.Store(fails)
+		r.health.failed(w, gen)
+		return
+	}
+	prior := r.ejections.Load()
+	r.fails.Store(0)
+	if prior < math.MaxUint32 {
+		r.ejections.Store(prior + 1)
+	}
+	// The cooldown must be visible before the state says Ejected (see
+	// healthMachine.ejected).
+	if r.cool.extend(n + int64(r.ejection.Duration(int(prior)))) {
+		r.health.ejected()
+	} else {
+		// A longer cooldown runs (a rate limit): keep its state, but
+		// leave Available, as any failure does.
+		r.health.failed(w, gen)
+	}
 }
 
 // RateLimitedAt records a provider rate limit at now: the role cools down
 // for Limits.Cooldown(providerDelay) from now (a running, longer cooldown
 // is kept) and its state becomes RateLimited, whatever generation the
-// request was admitted under.
+// request was admitted under. The consecutive-failure and ejection counts
+// are left as they are: a rate limit says nothing about the node's health.
 func (r *Runtime) RateLimitedAt(now time.Time, providerDelay time.Duration) {
 	r.rateLimits.Add(1)
 	_, n := r.advance(now)

@@ -25,7 +25,7 @@ type Snapshot struct {
 	MaxConcurrent int
 	InFlight      int
 	// CooldownRemaining is how long the endpoint still cools down after a
-	// rate limit (0 when it does not).
+	// rate limit or an ejection (0 when it does not); State says which.
 	CooldownRemaining time.Duration
 	// Successes, Failures and RateLimits count the outcomes reported so far.
 	Successes  uint64

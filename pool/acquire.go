@@ -152,6 +152,9 @@ func (p *Pool) wait(ctx context.Context, sel *selection, req *Request, deadline 
 // refills among the blocked candidates (zero when only concurrency blocks
 // them), or late when now is at or past the deadline.
 func (p *Pool) scan(sel *selection, now, deadline time.Time) (pm *Permit, wakeAt time.Time, late bool) {
+	// allEjected stays true while every candidate seen is blocked by an
+	// ejection and nothing else: then the scan runs again in panic mode.
+	allEjected, seen := true, false
 	for _, g := range sel.rs.tiers {
 		n := uint32(len(g.members))
 		start := uint32(0)
@@ -170,12 +173,39 @@ func (p *Pool) scan(sel *selection, now, deadline time.Time) (pm *Permit, wakeAt
 			if b.Reason == endpoint.BlockedByDeadline {
 				return nil, time.Time{}, true
 			}
+			seen = true
+			allEjected = allEjected && b.Reason == endpoint.BlockedByEjection
 			if !b.Until.IsZero() && (wakeAt.IsZero() || b.Until.Before(wakeAt)) {
 				wakeAt = b.Until
 			}
 		}
 	}
+	if seen && allEjected {
+		if pm := p.panicScan(sel, now, deadline); pm != nil {
+			return pm, time.Time{}, false
+		}
+	}
 	return nil, wakeAt, false
+}
+
+// panicScan admits the first candidate, by tier, that only an ejection
+// held back. Ejection is for steering traffic to healthier peers; when no
+// peer is left it must not turn a failing pool into a refusing one (Envoy's
+// panic threshold). A permit so granted reports its outcome as usual: a
+// success resets the failure count and the ejection backoff, a failure
+// counts toward the next ejection; the running ejection ends on its own.
+func (p *Pool) panicScan(sel *selection, now, deadline time.Time) *Permit {
+	for _, g := range sel.rs.tiers {
+		for _, m := range g.members {
+			if !sel.admits(m) {
+				continue
+			}
+			if a, _, ok := m.rt.AdmitEjectedAt(now, deadline); ok {
+				return &Permit{rt: m.rt, pool: p, admitted: a.At, deadline: deadline, gen: a.Generation}
+			}
+		}
+	}
+	return nil
 }
 
 // deadlineError probes every candidate at now to say why it is blocked. A

@@ -33,8 +33,15 @@ var read = pool.Request{Role: endpoint.RoleRead, Method: "getBalance"}
 // ends, that every permit was given back.
 func newPool(t *testing.T, specs ...endpoint.Spec) (*pool.Pool, *clockwork.FakeClock) {
 	t.Helper()
+	return newPoolWith(t, pool.Options{}, specs...)
+}
+
+// newPoolWith is newPool with opts (its Clock is replaced by the fake one).
+func newPoolWith(t *testing.T, opts pool.Options, specs ...endpoint.Spec) (*pool.Pool, *clockwork.FakeClock) {
+	t.Helper()
 	fc := clockwork.NewFakeClockAt(t0)
-	p, err := pool.New(specs, pool.Options{Clock: fc})
+	opts.Clock = fc
+	p, err := pool.New(specs, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -56,8 +56,9 @@ func (pm *Permit) Success() {
 	}
 }
 
-// Failure records a failure (health: Available -> Degraded) and releases
-// the slot.
+// Failure records a failure (health: Available -> Degraded; after
+// Options.Ejection's After consecutive failures the endpoint is ejected for
+// a while) and releases the slot.
 func (pm *Permit) Failure() {
 	if pm.finish() {
 		pm.rt.FailedAt(pm.pool.clock.Now(), pm.gen)

@@ -86,7 +86,7 @@ func New(specs []endpoint.Spec, opts Options) (*Pool, error) {
 				continue
 			}
 			rs := p.roles[role]
-			ro := endpoint.RuntimeOptions{OnSlotFreed: rs.wake.broadcast}
+			ro := endpoint.RuntimeOptions{OnSlotFreed: rs.wake.broadcast, Ejection: opts.Ejection}
 			if opts.NewBucket != nil {
 				ro.Bucket = opts.NewBucket(spec, role)
 			}

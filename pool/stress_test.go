@@ -3,6 +3,7 @@ package pool_test
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"math/rand/v2"
 	"runtime"
 	"slices"
@@ -19,7 +20,8 @@ import (
 // clock and checks the invariants on every step: in flight never above the
 // cap; admissions in any window at most RPS*window + burst; every Acquire
 // ends, with a permit admitted before its deadline or a DeadlineError given
-// up at it, never before; every permit released.
+// up at it, never before; every permit released. Ejections are short, so
+// endpoints are ejected and readmitted many times during the run.
 //
 // The driver advances the clock only when every worker holds a timer on it
 // (its hold, or Acquire's wait timer). A worker woken by a release still
@@ -45,7 +47,14 @@ func TestStress(t *testing.T) {
 		limits[s.Name] = s.Roles[endpoint.RoleRead].Normalized()
 		inFlight[s.Name] = new(atomic.Int64)
 	}
-	p, fc := newPool(t, specs...)
+	// Every failure of the current generation ejects, briefly, so that
+	// endpoints are ejected and come back many times within the run (with
+	// 200 workers most failures are stale: After 2 ejects only a few times).
+	var ejections atomic.Int64
+	p, fc := newPoolWith(t, pool.Options{
+		Ejection: endpoint.Ejection{After: 1, Base: 4 * time.Millisecond, Max: 16 * time.Millisecond},
+		Logger:   slog.New(ejectionCounter{&ejections}),
+	}, specs...)
 
 	var (
 		stop      atomic.Bool
@@ -129,13 +138,13 @@ func TestStress(t *testing.T) {
 	if p.Outstanding() != 0 {
 		t.Errorf("%d permits not released", p.Outstanding())
 	}
-	if permits.Load() < 200 || deadlines.Load() < 50 {
-		t.Errorf("too little exercised: %d permits, %d deadline errors", permits.Load(), deadlines.Load())
+	if permits.Load() < 200 || deadlines.Load() < 50 || ejections.Load() == 0 {
+		t.Errorf("too little exercised: %d permits, %d deadline errors, %d ejections", permits.Load(), deadlines.Load(), ejections.Load())
 	}
 	for name, times := range admitted {
 		checkWindows(t, name, limits[name], times)
 	}
-	t.Logf("%d permits, %d deadline errors", permits.Load(), deadlines.Load())
+	t.Logf("%d permits, %d deadline errors, %d ejections", permits.Load(), deadlines.Load(), ejections.Load())
 }
 
 // checkDeadlineError: a *DeadlineError for this deadline, given up at it or
@@ -168,3 +177,23 @@ func checkWindows(t *testing.T, name string, l endpoint.Limits, times []time.Tim
 		}
 	}
 }
+
+// ejectionCounter is a slog.Handler that counts the pool's state changes
+// to Ejected and drops everything else.
+type ejectionCounter struct{ n *atomic.Int64 }
+
+func (h ejectionCounter) Enabled(context.Context, slog.Level) bool { return true }
+
+func (h ejectionCounter) Handle(_ context.Context, r slog.Record) error {
+	r.Attrs(func(a slog.Attr) bool {
+		if a.Key == "to" && a.Value.String() == endpoint.Ejected.String() {
+			h.n.Add(1)
+			return false
+		}
+		return true
+	})
+	return nil
+}
+
+func (h ejectionCounter) WithAttrs([]slog.Attr) slog.Handler { return h }
+func (h ejectionCounter) WithGroup(string) slog.Handler      { return h }

@@ -1,0 +1,161 @@
+package pool_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jonboulle/clockwork"
+	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/pool"
+)
+
+// TestEjectionSendsEverythingToTheHealthyEndpoint: with two tier-0
+// endpoints where "bad" fails every request, three consecutive failures
+// eject it for the default 500 ms: every Acquire goes to "good" until the
+// ejection ends, the snapshot shows it, and then "bad" gets its share again.
+func TestEjectionSendsEverythingToTheHealthyEndpoint(t *testing.T) {
+	p, fc := newPool(t, ep("bad", 0, endpoint.Limits{}), ep("good", 0, endpoint.Limits{}))
+	failures := 0
+	for failures < 3 {
+		pm, err := p.Acquire(context.Background(), read)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pm.Endpoint() == "bad" {
+			failures++
+			pm.Failure()
+		} else {
+			pm.Success()
+		}
+		if s := snapshotOf(t, p, "bad"); (failures < 3) == (s.State == endpoint.Ejected) {
+			t.Fatalf("after %d failures: state %v", failures, s.State)
+		}
+	}
+	if s := snapshotOf(t, p, "bad"); s.State != endpoint.Ejected || s.CooldownRemaining != endpoint.DefaultEjectionBase || s.Failures != 3 {
+		t.Fatalf("snapshot after 3 failures: %+v", s)
+	}
+	for range 10 {
+		now(t, p, read, "good").Success()
+	}
+	fc.Advance(endpoint.DefaultEjectionBase - ms(1))
+	if s := snapshotOf(t, p, "bad"); s.CooldownRemaining != ms(1) {
+		t.Fatalf("cooldown 1 ms before the end: %v", s.CooldownRemaining)
+	}
+	for range 10 {
+		now(t, p, read, "good").Success()
+	}
+	// Only the ejected endpoint is allowed: the DeadlineError says why.
+	only := read
+	only.Avoid = []string{"good"}
+	only.Deadline = fc.Now()
+	_, err := p.Acquire(context.Background(), only)
+	var de *pool.DeadlineError
+	if !errors.As(err, &de) || !strings.Contains(err.Error(), "bad: ejected 1ms left") {
+		t.Fatalf("Acquire of the ejected endpoint: %v", err)
+	}
+	fc.Advance(ms(1))
+	if s := snapshotOf(t, p, "bad"); s.State != endpoint.Degraded || s.CooldownRemaining != 0 {
+		t.Fatalf("snapshot after the ejection: %+v", s)
+	}
+	got := map[string]int{}
+	for range 4 {
+		pm, err := p.Acquire(context.Background(), read)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got[pm.Endpoint()]++
+		pm.Success()
+	}
+	if got["bad"] != 2 || got["good"] != 2 {
+		t.Errorf("after the ejection: %v, want 2 each", got)
+	}
+}
+
+// TestEjectionOption: Options.Ejection reaches every endpoint.
+func TestEjectionOption(t *testing.T) {
+	fc := clockwork.NewFakeClockAt(t0)
+	p, err := pool.New([]endpoint.Spec{ep("a", 0, endpoint.Limits{})}, pool.Options{Clock: fc, Ejection: endpoint.Ejection{After: 1, Base: ms(7)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pm, err := p.Acquire(context.Background(), read)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pm.Failure()
+	if s := p.Snapshot()[0]; s.State != endpoint.Ejected || s.CooldownRemaining != ms(7) {
+		t.Errorf("after one failure with After 1: %+v", s)
+	}
+	q, _ := pool.New([]endpoint.Spec{ep("a", 0, endpoint.Limits{})}, pool.Options{Clock: fc, Ejection: endpoint.Ejection{After: -1}})
+	for range 10 {
+		pm, err := q.Acquire(context.Background(), read)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pm.Failure()
+	}
+	if s := q.Snapshot()[0]; s.State != endpoint.Degraded || s.CooldownRemaining != 0 {
+		t.Errorf("after 10 failures with After -1: %+v", s)
+	}
+}
+
+// TestPanicModeWhenEveryCandidateIsEjected: ejection steers traffic to
+// peers; with no peer left it must not refuse every call. A rate-limit
+// cooldown is not an ejection and still blocks.
+func TestPanicModeWhenEveryCandidateIsEjected(t *testing.T) {
+	opts := func(fc clockwork.Clock) pool.Options {
+		return pool.Options{Clock: fc, Ejection: endpoint.Ejection{After: 1, Base: ms(500)}}
+	}
+	fc := clockwork.NewFakeClockAt(t0)
+	p, err := pool.New([]endpoint.Spec{ep("a", 0, endpoint.Limits{}), ep("b", 1, endpoint.Limits{})}, opts(fc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 2 { // a, then b (a is ejected): both ejected
+		pm, err := p.Acquire(context.Background(), read)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pm.Failure()
+	}
+	for _, s := range p.Snapshot() {
+		if s.State != endpoint.Ejected {
+			t.Fatalf("%s: %v, want ejected", s.Name, s.State)
+		}
+	}
+	// Both ejected: admitted at once, by tier.
+	pm, err := p.Acquire(context.Background(), read)
+	if err != nil || pm.Endpoint() != "a" {
+		t.Fatalf("panic mode: %v, %v; want a permit for a", pm, err)
+	}
+	pm.Success()
+
+	// A rate-limited endpoint among the ejected is not admitted by panic.
+	q, err := pool.New([]endpoint.Spec{ep("x", 0, endpoint.Limits{}), ep("y", 0, endpoint.Limits{})}, opts(fc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, _ := q.Acquire(context.Background(), read)
+	second, _ := q.Acquire(context.Background(), read)
+	first.RateLimited(0)
+	second.Failure()
+	limited := first.Endpoint()
+	only := read
+	only.Avoid = []string{second.Endpoint()} // only the rate-limited one
+	only.Deadline = fc.Now().Add(ms(10))
+	ch := make(chan error, 1)
+	go func() { _, err := q.Acquire(context.Background(), only); ch <- err }()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := fc.BlockUntilContext(ctx, 1); err != nil {
+		t.Fatal(err)
+	}
+	fc.Advance(ms(10))
+	var de *pool.DeadlineError
+	if err := <-ch; !errors.As(err, &de) {
+		t.Fatalf("Acquire of rate-limited %s: %v, want a DeadlineError", limited, err)
+	}
+}
