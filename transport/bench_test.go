@@ -103,6 +103,20 @@ func benchTargets(b *testing.B, url string) []benchTarget {
 	}
 }
 
+// runCallers makes round trips from benchCallers concurrent goroutines.
+func (tg benchTarget) runCallers(b *testing.B, ctx context.Context) {
+	b.ReportAllocs()
+	b.SetParallelism((benchCallers + runtime.GOMAXPROCS(0) - 1) / runtime.GOMAXPROCS(0))
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			if v, err := tg.call(ctx); err != nil || v != 2039280 {
+				b.Error(v, err)
+				return
+			}
+		}
+	})
+}
+
 // BenchmarkGetBalance compares a getBalance round trip through solroute,
 // a raw net/http loop and solana-go's default client, on one loopback
 // handler, sequentially and with 64 concurrent callers.
@@ -119,18 +133,7 @@ func BenchmarkGetBalance(b *testing.B) {
 				}
 			}
 		})
-		b.Run(tg.name+"/64-callers", func(b *testing.B) {
-			b.ReportAllocs()
-			b.SetParallelism((benchCallers + runtime.GOMAXPROCS(0) - 1) / runtime.GOMAXPROCS(0))
-			b.RunParallel(func(pb *testing.PB) {
-				for pb.Next() {
-					if v, err := tg.call(ctx); err != nil || v != 2039280 {
-						b.Error(v, err)
-						return
-					}
-				}
-			})
-		})
+		b.Run(tg.name+"/64-callers", func(b *testing.B) { tg.runCallers(b, ctx) })
 	}
 }
 
@@ -156,18 +159,7 @@ func BenchmarkGetBalanceWithLatency(b *testing.B) {
 	defer srv.Close()
 	ctx := context.Background()
 	for _, tg := range benchTargets(b, srv.URL) {
-		b.Run(tg.name+"/64-callers", func(b *testing.B) {
-			b.ReportAllocs()
-			b.SetParallelism((benchCallers + runtime.GOMAXPROCS(0) - 1) / runtime.GOMAXPROCS(0))
-			b.RunParallel(func(pb *testing.PB) {
-				for pb.Next() {
-					if v, err := tg.call(ctx); err != nil || v != 2039280 {
-						b.Error(v, err)
-						return
-					}
-				}
-			})
-		})
+		b.Run(tg.name+"/64-callers", func(b *testing.B) { tg.runCallers(b, ctx) })
 	}
 }
 

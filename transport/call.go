@@ -17,7 +17,9 @@ import (
 // pool.DefaultTimeout(role, caps), cut to ctx's deadline when that is
 // sooner. It bounds every Acquire (passed as Request.Deadline), every
 // attempt (each gets min(permit.RequestTimeout(), the attempt bound of
-// Settings.AttemptTimeout, time left)) and every backoff.
+// Settings.AttemptTimeout, time left)) and every backoff. Each decision is
+// told whether an endpoint this call has not failed on can take the retry
+// (retrypolicy.Attempt.ElsewhereAvailable): such a failover waits no delay.
 func (c *Client) do(ctx context.Context, cs *callState, role endpoint.Role) error {
 	caps := capabilitiesFrom(ctx)
 	timeout, err := c.pool.DefaultTimeout(role, caps)
@@ -93,14 +95,16 @@ func (c *Client) do(ctx context.Context, cs *callState, role endpoint.Role) erro
 		// Can the retry fail over to an endpoint this call has not failed
 		// on? Then it waits neither a backoff nor the provider's delay
 		// (which binds the endpoint that sent it, now cooling down).
-		elsewhere := c.pool.HasAlternative(role, caps, append(avoid[:len(avoid):len(avoid)], pm.Endpoint()))
+		// (tried may share avoid's spare capacity: avoid's own elements
+		// are untouched, and it becomes tried only on a failover.)
+		tried := append(avoid, pm.Endpoint())
 		d := call.Next(retrypolicy.Attempt{
 			Number:             n,
 			Cause:              o.cause,
 			Dispatch:           o.dispatch,
 			Class:              cs.class,
 			ProviderDelay:      o.retryAfter,
-			ElsewhereAvailable: elsewhere,
+			ElsewhereAvailable: c.pool.HasAlternative(role, caps, tried),
 			TimeLeft:           cs.deadline.Sub(c.clock.Now()),
 		})
 		if cs.class == retrypolicy.NeverAfterDispatch && ambiguous(o.cause, o.dispatch) {
@@ -117,7 +121,7 @@ func (c *Client) do(ctx context.Context, cs *callState, role endpoint.Role) erro
 			return fail(nil)
 		}
 		if d.OtherEndpoint {
-			avoid = append(avoid, pm.Endpoint())
+			avoid = tried
 		}
 		if d.Delay > 0 {
 			t := c.clock.NewTimer(d.Delay)

@@ -51,12 +51,11 @@ type Client struct {
 // endpoint. It holds the endpoint's secrets (URL, headers): only name ever
 // leaves it.
 type endpointClient struct {
-	name   string
-	url    *url.URL
-	header http.Header // shared, never mutated after New
-	tr     *http.Transport
+	name string
+	tr   *http.Transport
 	// template is the POST every attempt copies (newRequest); it is never
-	// sent itself.
+	// sent itself. Its URL and header map are shared by every copy and
+	// never mutated after New.
 	template *http.Request
 	secrets  []string // substrings redacted from every error text
 }
@@ -125,10 +124,8 @@ func newEndpointClient(spec *endpoint.Spec) (*endpointClient, error) {
 		// none here runs on the real clock.
 	}
 	ep := &endpointClient{
-		name:   spec.Name,
-		url:    u,
-		header: header,
-		tr:     tr,
+		name: spec.Name,
+		tr:   tr,
 		template: &http.Request{
 			Method:     http.MethodPost,
 			URL:        u,

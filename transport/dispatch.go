@@ -71,7 +71,3 @@ func (t *dispatchTracker) state() retrypolicy.DispatchState {
 	}
 	return retrypolicy.NotDispatched
 }
-
-// wrote reports whether a write hook fired (for tests and logs; state is
-// what decisions use).
-func (t *dispatchTracker) wrote() bool { return t.marks.Load()&markWrote != 0 }

@@ -35,6 +35,10 @@ func post(t *testing.T, ctx context.Context, tr *http.Transport, url string) (re
 	return tracker.state(), tracker.wrote(), err
 }
 
+// wrote reports whether a write hook fired: finer than state, which
+// counts GotConn alone as maybe dispatched.
+func (t *dispatchTracker) wrote() bool { return t.marks.Load()&markWrote != 0 }
+
 // rawServer accepts connections on loopback and runs serve on each.
 func rawServer(t *testing.T, serve func(net.Conn)) string {
 	t.Helper()
@@ -64,6 +68,20 @@ func rawServer(t *testing.T, serve func(net.Conn)) string {
 func reset(c net.Conn) {
 	_ = c.(*net.TCPConn).SetLinger(0)
 	_ = c.Close()
+}
+
+// holdingServer is a rawServer that reads one request, closes got and
+// holds the connection open until release is closed. It serves one
+// connection.
+func holdingServer(t *testing.T) (url string, got <-chan struct{}, release chan<- struct{}) {
+	gotc, releasec := make(chan struct{}), make(chan struct{})
+	url = rawServer(t, func(c net.Conn) {
+		readRequest(t, c)
+		close(gotc)
+		<-releasec
+		c.Close()
+	})
+	return url, gotc, releasec
 }
 
 // readRequest reads one whole HTTP request from c.
@@ -171,14 +189,7 @@ func TestDispatchState(t *testing.T) {
 // TestDispatchStateHang: a server that reads the request and never answers;
 // the attempt is cancelled once the server has the request.
 func TestDispatchStateHang(t *testing.T) {
-	got := make(chan struct{})
-	release := make(chan struct{})
-	url := rawServer(t, func(c net.Conn) {
-		readRequest(t, c)
-		close(got)
-		<-release
-		c.Close()
-	})
+	url, got, release := holdingServer(t)
 	defer close(release)
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() {
@@ -196,14 +207,7 @@ func TestDispatchStateHang(t *testing.T) {
 // TestDispatchStateConnWait: a request waiting for a free connection
 // (MaxConnsPerHost) when its context ends was never handed to a connection.
 func TestDispatchStateConnWait(t *testing.T) {
-	got := make(chan struct{})
-	release := make(chan struct{})
-	url := rawServer(t, func(c net.Conn) {
-		readRequest(t, c)
-		close(got)
-		<-release
-		c.Close()
-	})
+	url, got, release := holdingServer(t)
 	tr := &http.Transport{MaxConnsPerHost: 1}
 	defer tr.CloseIdleConnections()
 	first := make(chan error, 1)

@@ -15,7 +15,8 @@
 //     measured on the pool's clock -> classify -> record the outcome
 //     on the permit (success, failure, or rate limited with the provider's
 //     delay) -> ask the retry policy -> wait the decided delay on the pool's
-//     clock -> next attempt, or stop.
+//     clock (none when an endpoint the call has not failed on can take the
+//     retry) -> next attempt, or stop.
 //   - Dispatch state, proven with net/http/httptrace: NotDispatched until a
 //     connection is handed the request, MaybeDispatched from then (or from
 //     any write hook) until GotFirstResponseByte, Answered after. A

@@ -11,7 +11,6 @@ import (
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
 	"github.com/solroute/solroute/pool"
-	"github.com/solroute/solroute/retrypolicy"
 	"github.com/solroute/solroute/transport"
 	"go.uber.org/goleak"
 )
@@ -155,5 +154,3 @@ func (r *recorder) drain() []transport.Attempt {
 		}
 	}
 }
-
-var _ = retrypolicy.Connection

@@ -2,6 +2,7 @@ package transport
 
 import (
 	"cmp"
+	"encoding/json"
 	"errors"
 	"net/url"
 	"slices"
@@ -55,12 +56,22 @@ func (ep *endpointClient) redact(msg string) string {
 // wrapErr turns an error from net/http, from decoding or from a callback
 // into a secret-free attemptError: a *url.Error (which quotes the whole
 // URL) is replaced by its inner error, so errors.As still reaches
-// *net.OpError, *tls.RecordHeaderError and the like; an error whose text
-// still holds a secret is replaced by its redacted text.
+// *net.OpError, *tls.RecordHeaderError and the like; an *RPCError whose
+// message or data holds a secret becomes a redacted copy, so it keeps its
+// type; any other error whose text still holds a secret is replaced by its
+// redacted text.
 func (ep *endpointClient) wrapErr(cause retrypolicy.Cause, err error) *attemptError {
 	var ue *url.Error
 	for errors.As(err, &ue) {
 		err = ue.Err
+	}
+	if re, ok := err.(*RPCError); ok {
+		// The server's own words, which may echo the key it was sent (a
+		// query value, a header).
+		msg, data := ep.redact(re.Message), ep.redact(string(re.Data))
+		if msg != re.Message || data != string(re.Data) {
+			err = &RPCError{Code: re.Code, Message: msg, Data: json.RawMessage(data)}
+		}
 	}
 	text := err.Error()
 	msg := ep.redact(text)

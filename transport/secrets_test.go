@@ -141,9 +141,33 @@ func TestSecretsNeverEscape(t *testing.T) {
 		t.Error("the TLS mismatch attempt was not exercised")
 	}
 
-	// transport.New with an unparsable URL names the endpoint only.
+	// transport.New refuses a nil pool. (An unparsable URL never reaches
+	// it: pool.New validates every URL, without quoting it.)
 	_, err := transport.New(nil, transport.Settings{})
 	if err == nil || errors.Is(err, transport.ErrAmbiguousDispatch) {
 		t.Fatalf("New(nil): %v", err)
+	}
+}
+
+// TestEchoedSecretInRPCError: a server that echoes the key it was sent in
+// a JSON-RPC error's message and data gets both redacted, and the error
+// stays a *transport.RPCError with its code.
+func TestEchoedSecretInRPCError(t *testing.T) {
+	h := newHostileServer(t)
+	c, _ := hostileClient(t, h)
+	h.set(answer{body: []byte(`{"jsonrpc":"2.0","id":` + idToken + `,"error":{"code":-32005,` +
+		`"message":"no key /` + hostileSecret + `","data":{"path":"/` + hostileSecret + `","numSlotsBehind":3}}}`)})
+	_, err := getBalance(context.Background(), c)
+	var re *transport.RPCError
+	if !errors.As(err, &re) || re.Code != -32005 {
+		t.Fatalf("err = %v, want a *transport.RPCError with code -32005", err)
+	}
+	if strings.Contains(re.Message, hostileSecret) || strings.Contains(string(re.Data), hostileSecret) {
+		t.Fatalf("the RPC error carries the secret: %+v, data %s", re, re.Data)
+	}
+	for _, s := range texts(err) {
+		if strings.Contains(s, hostileSecret) {
+			t.Fatalf("error text leaks the secret: %s", s)
+		}
 	}
 }
