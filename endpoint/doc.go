@@ -14,7 +14,8 @@
 // three outcome counters and a passive health state machine; pairs never
 // share any of them. [Runtime.AdmitAt] checks, in order, the deadline, the
 // cooldown, a free slot and a token, and is transactional: a refusal holds
-// and spends nothing. Health changes only through outcomes
+// and spends nothing ([Runtime.AdmitEjectedAt], the pool's panic mode, lets
+// a running ejection through). Health changes only through outcomes
 // (Available --failure--> Degraded, Available or Degraded --[Ejection].After
 // consecutive failures--> Ejected, any --rate limit--> RateLimited,
 // Degraded --success--> Available) and time transitions applied on read

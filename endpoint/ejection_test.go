@@ -39,8 +39,19 @@ func newEjector(t *testing.T, e Ejection) *ejector {
 // "ok" for it.
 func (e *ejector) outcome(kinds ...string) {
 	e.t.Helper()
+	e.report(e.r.AdmitAt, kinds)
+}
+
+// panicOutcome is outcome with admissions through AdmitEjectedAt.
+func (e *ejector) panicOutcome(kinds ...string) {
+	e.t.Helper()
+	e.report(e.r.AdmitEjectedAt, kinds)
+}
+
+func (e *ejector) report(admit func(now, deadline time.Time) (Admission, Block, bool), kinds []string) {
+	e.t.Helper()
 	for _, k := range kinds {
-		a, b, ok := e.r.AdmitAt(e.now, time.Time{})
+		a, b, ok := admit(e.now, time.Time{})
 		if !ok {
 			e.t.Fatalf("+%v: admission refused: %s", e.now.Sub(t0), b.Describe(e.now))
 		}
@@ -186,4 +197,30 @@ func TestStaleFailureDoesNotEject(t *testing.T) {
 	e.notEjected()
 	e.outcome("fail")
 	e.ejectedFor(2 * DefaultEjectionBase)
+}
+
+// TestAdmitEjectedAt: panic mode admits through an ejection; a success
+// there resets the counts but leaves the ejection running, an After-th
+// failure ejects again (longer without a success in between), and a
+// rate-limit cooldown still blocks.
+func TestAdmitEjectedAt(t *testing.T) {
+	e := newEjector(t, Ejection{After: 2, Base: ms(100)})
+	e.outcome("fail", "fail")
+	e.now = e.now.Add(ms(10))
+	e.panicOutcome("ok")
+	if s := e.r.SnapshotAt(e.now); s.State != Ejected || s.CooldownRemaining != ms(90) {
+		t.Fatalf("after a panic-mode success: state %v, cooldown %v; want ejected for 90ms", s.State, s.CooldownRemaining)
+	}
+	e.panicOutcome("fail", "fail") // the success reset the backoff: Base
+	if s := e.r.SnapshotAt(e.now); s.State != Ejected || s.CooldownRemaining != ms(100) {
+		t.Fatalf("after two panic-mode failures: state %v, cooldown %v; want ejected for 100ms", s.State, s.CooldownRemaining)
+	}
+	e.panicOutcome("fail", "fail") // no success in between: 2 × Base
+	e.ejectedFor(ms(200))
+
+	e.outcome("fail", "fail")
+	e.r.RateLimitedAt(e.now, 0)
+	if _, b, ok := e.r.AdmitEjectedAt(e.now, time.Time{}); ok || b.Reason != BlockedByCooldown {
+		t.Errorf("AdmitEjectedAt in a rate-limit cooldown: ok %v, block %v; want a cooldown block", ok, b.Reason)
+	}
 }

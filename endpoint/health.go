@@ -7,14 +7,17 @@ import "sync/atomic"
 //	Available   --failure-->                      Degraded
 //	Available   --Ejection.After-th failure-->    Ejected
 //	Degraded    --Ejection.After-th failure-->    Ejected
+//	Ejected     --Ejection.After-th failure-->    Ejected (longer)
 //	any         --rate limit-->                   RateLimited
 //	RateLimited --cooldown over-->                Degraded
 //	Ejected     --ejection over-->                Degraded
 //	Degraded    --success-->                      Available
 //
 // Failures are counted consecutively (a success resets the count); an
-// ejection whose end falls inside a longer running cooldown changes
-// nothing, so a rate-limited endpoint stays RateLimited.
+// Ejected endpoint only sees outcomes when admitted by
+// Runtime.AdmitEjectedAt (panic mode), and a success there leaves the
+// ejection running. An ejection whose end falls inside a longer running
+// cooldown changes nothing, so a rate-limited endpoint stays RateLimited.
 type Health uint8
 
 const (

@@ -294,15 +294,11 @@ func (r *Runtime) SucceededAt(now time.Time, gen uint64) {
 		r.health.succeeded(r.health.stateAt(n, &r.cool), gen)
 		return
 	}
-	r.streakMu.Lock()
-	defer r.streakMu.Unlock()
-	w := r.health.stateAt(n, &r.cool)
-	if w.generation() != gen {
-		return
-	}
-	r.fails.Store(0)
-	r.ejections.Store(0)
-	r.health.succeeded(w, gen)
+	r.streak(n, gen, func(w healthWord) {
+		r.fails.Store(0)
+		r.ejections.Store(0)
+		r.health.succeeded(w, gen)
+	})
 }
 
 // FailedAt records a failure of a request admitted under generation gen.
@@ -320,15 +316,26 @@ func (r *Runtime) FailedAt(now time.Time, gen uint64) {
 		r.health.failed(r.health.stateAt(n, &r.cool), gen)
 		return
 	}
+	r.streak(n, gen, func(w healthWord) { r.countFailure(n, w) })
+}
+
+// streak runs f under streakMu with the state word at n, unless gen, the
+// generation an outcome was admitted under, is stale: a stale outcome
+// neither counts nor resets anything.
+func (r *Runtime) streak(n int64, gen uint64, f func(w healthWord)) {
 	r.streakMu.Lock()
 	defer r.streakMu.Unlock()
-	w := r.health.stateAt(n, &r.cool)
-	if w.generation() != gen {
-		return
+	if w := r.health.stateAt(n, &r.cool); w.generation() == gen {
+		f(w)
 	}
+}
+
+// countFailure counts one more consecutive failure of w's (current)
+// generation at n, ejecting at Ejection.After. It runs under streakMu.
+func (r *Runtime) countFailure(n int64, w healthWord) {
 	if fails := r.fails.Load() + 1; int64(fails) < int64(r.ejection.After) {
 		r.fails.Store(fails)
-		r.health.failed(w, gen)
+		r.health.failed(w, w.generation())
 		return
 	}
 	prior := r.ejections.Load()
@@ -343,7 +350,7 @@ func (r *Runtime) FailedAt(now time.Time, gen uint64) {
 	} else {
 		// A longer cooldown runs (a rate limit): keep its state, but
 		// leave Available, as any failure does.
-		r.health.failed(w, gen)
+		r.health.failed(w, w.generation())
 	}
 }
 

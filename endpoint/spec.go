@@ -37,14 +37,7 @@ func (s *Spec) Serves(r Role) bool {
 // HasCapabilities reports whether the endpoint carries every tag in caps.
 func (s *Spec) HasCapabilities(caps []string) bool {
 	for _, c := range caps {
-		found := false
-		for _, have := range s.Capabilities {
-			if have == c {
-				found = true
-				break
-			}
-		}
-		if !found {
+		if !slices.Contains(s.Capabilities, c) {
 			return false
 		}
 	}

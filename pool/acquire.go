@@ -156,11 +156,7 @@ func (p *Pool) scan(sel *selection, now, deadline time.Time) (pm *Permit, wakeAt
 	// ejection and nothing else: then the scan runs again in panic mode.
 	allEjected, seen := true, false
 	for _, g := range sel.rs.tiers {
-		n := uint32(len(g.members))
-		start := uint32(0)
-		if n > 1 {
-			start = (g.next.Add(1) - 1) % n
-		}
+		n, start := g.rotate()
 		for i := range n {
 			m := g.members[(start+i)%n]
 			if !sel.admits(m) {
@@ -168,7 +164,7 @@ func (p *Pool) scan(sel *selection, now, deadline time.Time) (pm *Permit, wakeAt
 			}
 			a, b, ok := m.rt.AdmitAt(now, deadline)
 			if ok {
-				return &Permit{rt: m.rt, pool: p, admitted: a.At, deadline: deadline, gen: a.Generation}, time.Time{}, false
+				return p.permit(m, a, deadline), time.Time{}, false
 			}
 			if b.Reason == endpoint.BlockedByDeadline {
 				return nil, time.Time{}, true
@@ -188,24 +184,33 @@ func (p *Pool) scan(sel *selection, now, deadline time.Time) (pm *Permit, wakeAt
 	return nil, wakeAt, false
 }
 
-// panicScan admits the first candidate, by tier, that only an ejection
-// held back. Ejection is for steering traffic to healthier peers; when no
-// peer is left it must not turn a failing pool into a refusing one (Envoy's
-// panic threshold). A permit so granted reports its outcome as usual: a
-// success resets the failure count and the ejection backoff, a failure
-// counts toward the next ejection; the running ejection ends on its own.
+// panicScan admits the first candidate, by tier and in the same round-robin
+// order as the scan before it, that only an ejection held back. Ejection is
+// for steering traffic to healthier peers; when no peer is left it must not
+// turn a failing pool into a refusing one (Envoy's panic threshold), nor
+// pile every call on one ejected endpoint. A permit so granted reports its
+// outcome as usual: a success resets the failure count and the ejection
+// backoff, a failure counts toward the next ejection; the running ejection
+// ends on its own.
 func (p *Pool) panicScan(sel *selection, now, deadline time.Time) *Permit {
 	for _, g := range sel.rs.tiers {
-		for _, m := range g.members {
+		n, start := g.rotated()
+		for i := range n {
+			m := g.members[(start+i)%n]
 			if !sel.admits(m) {
 				continue
 			}
 			if a, _, ok := m.rt.AdmitEjectedAt(now, deadline); ok {
-				return &Permit{rt: m.rt, pool: p, admitted: a.At, deadline: deadline, gen: a.Generation}
+				return p.permit(m, a, deadline)
 			}
 		}
 	}
 	return nil
+}
+
+// permit is the Permit for an admission a of m.
+func (p *Pool) permit(m *member, a endpoint.Admission, deadline time.Time) *Permit {
+	return &Permit{rt: m.rt, pool: p, admitted: a.At, deadline: deadline, gen: a.Generation}
 }
 
 // deadlineError probes every candidate at now to say why it is blocked. A

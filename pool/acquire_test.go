@@ -18,10 +18,7 @@ func TestWaiterWokenByRefill(t *testing.T) {
 		now(t, p, read, "a").Success()
 	}
 	pd := start(context.Background(), p, read)
-	pd.mustWait(t, fc, 1)
-	fc.Advance(ms(99))
-	pd.mustWait(t, fc, 1)
-	fc.Advance(ms(1))
+	pd.waitsFor(t, fc, ms(100))
 	pm := pd.permit(t, "a")
 	if got := pm.AdmittedAt().Sub(t0); got != ms(100) {
 		t.Errorf("admitted at +%v, want +100ms", got)
@@ -30,10 +27,7 @@ func TestWaiterWokenByRefill(t *testing.T) {
 
 	// Exactly one token came back: the next request waits another 100ms.
 	pd = start(context.Background(), p, read)
-	pd.mustWait(t, fc, 1)
-	fc.Advance(ms(99))
-	pd.mustWait(t, fc, 1)
-	fc.Advance(ms(1))
+	pd.waitsFor(t, fc, ms(100))
 	pd.permit(t, "a").Success()
 }
 
@@ -46,10 +40,7 @@ func TestImplicitBurstFromRPS(t *testing.T) {
 		now(t, p, read, "a").Success()
 	}
 	pd := start(context.Background(), p, read)
-	pd.mustWait(t, fc, 1)
-	fc.Advance(ms(199))
-	pd.mustWait(t, fc, 1)
-	fc.Advance(ms(1))
+	pd.waitsFor(t, fc, ms(200))
 	pd.permit(t, "a").Success()
 }
 
@@ -196,15 +187,7 @@ func TestRoundRobinEvenness(t *testing.T) {
 		ep("a", 0, endpoint.Limits{}), ep("b", 0, endpoint.Limits{}),
 		ep("c", 0, endpoint.Limits{}), ep("d", 0, endpoint.Limits{}),
 		ep("z", 1, endpoint.Limits{}))
-	counts := map[string]int{}
-	for range 400 {
-		pm, err := p.Acquire(context.Background(), read)
-		if err != nil {
-			t.Fatal(err)
-		}
-		counts[pm.Endpoint()]++
-		pm.Success()
-	}
+	counts := tally(t, p, 400)
 	for _, n := range []string{"a", "b", "c", "d"} {
 		if counts[n] != 100 {
 			t.Errorf("counts = %v, want 100 each in tier 0", counts)

@@ -49,33 +49,23 @@ func BenchmarkBareParts(b *testing.B) {
 
 // BenchmarkAcquireRelease is the uncontended fast path: one goroutine, one
 // endpoint, Acquire then Release.
-func BenchmarkAcquireRelease(b *testing.B) {
-	p := benchPool(b, 1)
-	ctx := context.Background()
-	req := pool.Request{Role: endpoint.RoleRead, Method: "getBalance"}
-	b.ReportAllocs()
-	for b.Loop() {
-		pm, err := p.Acquire(ctx, req)
-		if err != nil {
-			b.Fatal(err)
-		}
-		pm.Release()
-	}
-}
+func BenchmarkAcquireRelease(b *testing.B) { benchAcquire(b, (*pool.Permit).Release) }
 
 // BenchmarkAcquireSuccess is the fast path with an outcome, which reads the
 // clock once more.
-func BenchmarkAcquireSuccess(b *testing.B) {
+func BenchmarkAcquireSuccess(b *testing.B) { benchAcquire(b, (*pool.Permit).Success) }
+
+// benchAcquire acquires from one endpoint and ends each permit with done.
+func benchAcquire(b *testing.B, done func(*pool.Permit)) {
 	p := benchPool(b, 1)
 	ctx := context.Background()
-	req := pool.Request{Role: endpoint.RoleRead, Method: "getBalance"}
 	b.ReportAllocs()
 	for b.Loop() {
-		pm, err := p.Acquire(ctx, req)
+		pm, err := p.Acquire(ctx, read)
 		if err != nil {
 			b.Fatal(err)
 		}
-		pm.Success()
+		done(pm)
 	}
 }
 
@@ -110,12 +100,11 @@ func BenchmarkBarePartsParallel(b *testing.B) {
 // over 8 endpoints of one tier.
 func BenchmarkAcquireReleaseParallel(b *testing.B) {
 	p := benchPool(b, 8)
-	req := pool.Request{Role: endpoint.RoleRead, Method: "getBalance"}
 	b.ReportAllocs()
 	b.RunParallel(func(pb *testing.PB) {
 		ctx := context.Background()
 		for pb.Next() {
-			pm, err := p.Acquire(ctx, req)
+			pm, err := p.Acquire(ctx, read)
 			if err != nil {
 				b.Error(err)
 				return

@@ -94,10 +94,7 @@ func TestDeadlineNeverEarly(t *testing.T) {
 			p, fc := newPool(t, ep("a", 0, endpoint.Limits{RequestsPerSecond: 10, BurstCapacity: 1, RequestTimeout: tt.timeout}))
 			now(t, p, read, "a").Success()
 			pd := start(context.Background(), p, read)
-			pd.mustWait(t, fc, 1)
-			fc.Advance(ms(99))
-			pd.mustWait(t, fc, 1)
-			fc.Advance(ms(1))
+			pd.waitsFor(t, fc, ms(100))
 			if tt.admit {
 				pm := pd.permit(t, "a")
 				if pm.AdmittedAt().Sub(t0) != ms(100) || pm.Deadline().Sub(t0) != tt.timeout {

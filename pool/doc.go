@@ -4,10 +4,15 @@
 // role: the endpoints that serve the role and carry the requested
 // capabilities, by tier, rotated round-robin inside a tier (one atomic
 // counter per tier and role, no pool-wide lock). Each candidate is tried in
-// this order: cooldown over? a concurrency slot free? a token in its bucket?
-// Admission is transactional (see endpoint.Runtime.AdmitAt): a refused
-// candidate keeps its tokens and slots, and the request falls to a peer,
-// then to a lower tier.
+// this order: cooldown (after a rate limit or an ejection) over? a
+// concurrency slot free? a token in its bucket? Admission is transactional
+// (see endpoint.Runtime.AdmitAt): a refused candidate keeps its tokens and
+// slots, and the request falls to a peer, then to a lower tier.
+//
+// An endpoint that fails Options.Ejection's After times in a row is ejected
+// for a while (see endpoint.Ejection). When an ejection is all that blocks
+// every candidate, Acquire does not wait: it admits one of them anyway, in
+// the same order (panic mode), since a failing endpoint beats none.
 //
 // When every candidate is blocked, Acquire waits, holding no lock, for the
 // earliest of: a slot freed in the role, the first cooldown end or token

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/jonboulle/clockwork"
 	"github.com/solroute/solroute/endpoint"
@@ -60,16 +59,7 @@ func TestEjectionSendsEverythingToTheHealthyEndpoint(t *testing.T) {
 	if s := snapshotOf(t, p, "bad"); s.State != endpoint.Degraded || s.CooldownRemaining != 0 {
 		t.Fatalf("snapshot after the ejection: %+v", s)
 	}
-	got := map[string]int{}
-	for range 4 {
-		pm, err := p.Acquire(context.Background(), read)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got[pm.Endpoint()]++
-		pm.Success()
-	}
-	if got["bad"] != 2 || got["good"] != 2 {
+	if got := tally(t, p, 4); got["bad"] != 2 || got["good"] != 2 {
 		t.Errorf("after the ejection: %v, want 2 each", got)
 	}
 }
@@ -106,56 +96,49 @@ func TestEjectionOption(t *testing.T) {
 // peers; with no peer left it must not refuse every call. A rate-limit
 // cooldown is not an ejection and still blocks.
 func TestPanicModeWhenEveryCandidateIsEjected(t *testing.T) {
-	opts := func(fc clockwork.Clock) pool.Options {
-		return pool.Options{Clock: fc, Ejection: endpoint.Ejection{After: 1, Base: ms(500)}}
-	}
-	fc := clockwork.NewFakeClockAt(t0)
-	p, err := pool.New([]endpoint.Spec{ep("a", 0, endpoint.Limits{}), ep("b", 1, endpoint.Limits{})}, opts(fc))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for range 2 { // a, then b (a is ejected): both ejected
-		pm, err := p.Acquire(context.Background(), read)
-		if err != nil {
-			t.Fatal(err)
-		}
-		pm.Failure()
-	}
+	opts := pool.Options{Ejection: endpoint.Ejection{After: 1, Base: ms(500)}}
+	p, _ := newPoolWith(t, opts, ep("a", 0, endpoint.Limits{}), ep("b", 1, endpoint.Limits{}))
+	now(t, p, read, "a").Failure()
+	now(t, p, read, "b").Failure() // a is ejected: both ejected
 	for _, s := range p.Snapshot() {
 		if s.State != endpoint.Ejected {
 			t.Fatalf("%s: %v, want ejected", s.Name, s.State)
 		}
 	}
 	// Both ejected: admitted at once, by tier.
-	pm, err := p.Acquire(context.Background(), read)
-	if err != nil || pm.Endpoint() != "a" {
-		t.Fatalf("panic mode: %v, %v; want a permit for a", pm, err)
-	}
-	pm.Success()
+	now(t, p, read, "a").Success()
 
 	// A rate-limited endpoint among the ejected is not admitted by panic.
-	q, err := pool.New([]endpoint.Spec{ep("x", 0, endpoint.Limits{}), ep("y", 0, endpoint.Limits{})}, opts(fc))
-	if err != nil {
-		t.Fatal(err)
-	}
-	first, _ := q.Acquire(context.Background(), read)
-	second, _ := q.Acquire(context.Background(), read)
+	q, fc := newPoolWith(t, opts, ep("x", 0, endpoint.Limits{}), ep("y", 0, endpoint.Limits{}))
+	first, second := now(t, q, read, "x"), now(t, q, read, "y")
 	first.RateLimited(0)
 	second.Failure()
-	limited := first.Endpoint()
 	only := read
-	only.Avoid = []string{second.Endpoint()} // only the rate-limited one
+	only.Avoid = []string{"y"} // only the rate-limited one
 	only.Deadline = fc.Now().Add(ms(10))
-	ch := make(chan error, 1)
-	go func() { _, err := q.Acquire(context.Background(), only); ch <- err }()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := fc.BlockUntilContext(ctx, 1); err != nil {
-		t.Fatal(err)
+	pd := start(context.Background(), q, only)
+	pd.waitsFor(t, fc, ms(10))
+	if err := pd.get(t).err; !errors.As(err, new(*pool.DeadlineError)) {
+		t.Fatalf("Acquire of rate-limited x: %v, want a DeadlineError", err)
 	}
-	fc.Advance(ms(10))
-	var de *pool.DeadlineError
-	if err := <-ch; !errors.As(err, &de) {
-		t.Fatalf("Acquire of rate-limited %s: %v, want a DeadlineError", limited, err)
+}
+
+// TestPanicModeKeepsTheRotation: with every endpoint of a tier ejected,
+// panic mode spreads the calls round-robin instead of piling them on the
+// tier's first endpoint.
+func TestPanicModeKeepsTheRotation(t *testing.T) {
+	p, _ := newPoolWith(t, pool.Options{Ejection: endpoint.Ejection{After: 1, Base: ms(500)}},
+		ep("a", 0, endpoint.Limits{}), ep("b", 0, endpoint.Limits{}), ep("c", 0, endpoint.Limits{}))
+	for _, name := range []string{"a", "b", "c"} {
+		now(t, p, read, name).Failure()
+	}
+	got := tally(t, p, 6)
+	for _, s := range p.Snapshot() {
+		if s.State != endpoint.Ejected {
+			t.Fatalf("%s: %v, want still ejected (panic-mode successes do not end an ejection)", s.Name, s.State)
+		}
+	}
+	if got["a"] != 2 || got["b"] != 2 || got["c"] != 2 {
+		t.Errorf("panic mode over a, b, c: %v, want 2 each", got)
 	}
 }

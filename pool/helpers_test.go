@@ -97,6 +97,33 @@ func (pd *pending) mustWait(t *testing.T, fc *clockwork.FakeClock, n int) {
 	}
 }
 
+// waitsFor proves the Acquire, the test's only waiter, waits exactly d
+// more on the fake clock: still waiting 1ms short of d, and the clock then
+// advanced to d.
+func (pd *pending) waitsFor(t *testing.T, fc *clockwork.FakeClock, d time.Duration) {
+	t.Helper()
+	pd.mustWait(t, fc, 1)
+	fc.Advance(d - ms(1))
+	pd.mustWait(t, fc, 1)
+	fc.Advance(ms(1))
+}
+
+// tally acquires n permits for read on the fast path, reports a success
+// for each, and counts them by endpoint.
+func tally(t *testing.T, p *pool.Pool, n int) map[string]int {
+	t.Helper()
+	counts := map[string]int{}
+	for range n {
+		pm, err := p.Acquire(context.Background(), read)
+		if err != nil {
+			t.Fatal(err)
+		}
+		counts[pm.Endpoint()]++
+		pm.Success()
+	}
+	return counts
+}
+
 // get waits for the Acquire's result.
 func (pd *pending) get(t *testing.T) result {
 	t.Helper()

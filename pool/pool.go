@@ -27,7 +27,6 @@ type Pool struct {
 
 // roleSet holds the candidates of one role.
 type roleSet struct {
-	role endpoint.Role
 	// tiers are the candidates grouped by tier, most preferred first.
 	tiers []*tierGroup
 	// ordered lists the candidates by tier, then configuration order.
@@ -47,11 +46,31 @@ type tierGroup struct {
 	members []*member
 }
 
+// rotate returns the tier's size and the member a scan starts at, one
+// further than the previous scan's.
+func (g *tierGroup) rotate() (n, start uint32) {
+	n = uint32(len(g.members))
+	if n > 1 {
+		start = (g.next.Add(1) - 1) % n
+	}
+	return n, start
+}
+
+// rotated is rotate without moving on: the start the latest rotate handed
+// out (another Acquire's, if one rotated since; the rotation is a spread,
+// not a schedule).
+func (g *tierGroup) rotated() (n, start uint32) {
+	n = uint32(len(g.members))
+	if n > 1 {
+		start = (g.next.Load() - 1) % n
+	}
+	return n, start
+}
+
 // member is one candidate of a role.
 type member struct {
 	rt   *endpoint.Runtime
 	spec *endpoint.Spec
-	wake *wakeList
 	// timeout is the normalised RequestTimeout of this role.
 	timeout time.Duration
 }
@@ -76,7 +95,7 @@ func New(specs []endpoint.Spec, opts Options) (*Pool, error) {
 	slices.SortStableFunc(order, func(a, b int) int { return p.specs[a].Tier - p.specs[b].Tier })
 
 	for _, role := range endpoint.Roles {
-		p.roles[role] = &roleSet{role: role}
+		p.roles[role] = &roleSet{}
 	}
 	start := p.clock.Now()
 	for _, i := range order {
@@ -98,7 +117,7 @@ func New(specs []endpoint.Spec, opts Options) (*Pool, error) {
 				return nil, err
 			}
 			p.all = append(p.all, rt)
-			m := &member{rt: rt, spec: spec, wake: &rs.wake, timeout: rt.Limits().RequestTimeout}
+			m := &member{rt: rt, spec: spec, timeout: rt.Limits().RequestTimeout}
 			rs.ordered = append(rs.ordered, m)
 			if n := len(rs.tiers); n == 0 || rs.tiers[n-1].members[0].spec.Tier != spec.Tier {
 				rs.tiers = append(rs.tiers, &tierGroup{})

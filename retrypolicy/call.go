@@ -23,12 +23,7 @@ func (c *Call) Next(a Attempt) Decision {
 	// The attempt the held place was for has finished: give it back first,
 	// so a call never holds more than one place.
 	c.release()
-	s := &c.p.s
-	if s.Jitter == nil { // zero Policy
-		n := s.Normalized()
-		s = &n
-	}
-	d := decide(s, a, c.r)
+	d := decide(c.p.settings(), a, c.r)
 	if !d.Retry {
 		return d
 	}

@@ -50,7 +50,7 @@ var causeNames = []string{
 
 // String returns the cause's kebab-case name ("rate-limited"), "none" for
 // the zero Cause and "cause(N)" for an unknown value.
-func (c Cause) String() string { return enumName("cause", causeNames, uint8(c)) }
+func (c Cause) String() string { return enumName("cause", causeNames, c) }
 
 // MarshalText encodes c as its String; it never fails, so an attempt with
 // an unknown cause still encodes.
@@ -58,10 +58,5 @@ func (c Cause) MarshalText() ([]byte, error) { return []byte(c.String()), nil }
 
 // UnmarshalText parses a name written by MarshalText ("none" included).
 func (c *Cause) UnmarshalText(text []byte) error {
-	v, err := enumParse("cause", causeNames, text)
-	if err != nil {
-		return err
-	}
-	*c = Cause(v)
-	return nil
+	return enumParse(c, "cause", causeNames, text)
 }

@@ -26,17 +26,12 @@ var classNames = []string{
 
 // String returns the class's kebab-case name ("never-after-dispatch"),
 // "unknown" for the zero value and "class(N)" for an unknown value.
-func (c Class) String() string { return enumName("class", classNames, uint8(c)) }
+func (c Class) String() string { return enumName("class", classNames, c) }
 
 // MarshalText encodes c as its String; it never fails.
 func (c Class) MarshalText() ([]byte, error) { return []byte(c.String()), nil }
 
 // UnmarshalText parses a name written by MarshalText ("unknown" included).
 func (c *Class) UnmarshalText(text []byte) error {
-	v, err := enumParse("class", classNames, text)
-	if err != nil {
-		return err
-	}
-	*c = Class(v)
-	return nil
+	return enumParse(c, "class", classNames, text)
 }

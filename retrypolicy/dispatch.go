@@ -27,17 +27,12 @@ var dispatchNames = []string{
 
 // String returns the state's kebab-case name ("maybe-dispatched"),
 // "unknown" for the zero value and "dispatch(N)" for an unknown value.
-func (d DispatchState) String() string { return enumName("dispatch", dispatchNames, uint8(d)) }
+func (d DispatchState) String() string { return enumName("dispatch", dispatchNames, d) }
 
 // MarshalText encodes d as its String; it never fails.
 func (d DispatchState) MarshalText() ([]byte, error) { return []byte(d.String()), nil }
 
 // UnmarshalText parses a name written by MarshalText ("unknown" included).
 func (d *DispatchState) UnmarshalText(text []byte) error {
-	v, err := enumParse("dispatch state", dispatchNames, text)
-	if err != nil {
-		return err
-	}
-	*d = DispatchState(v)
-	return nil
+	return enumParse(d, "dispatch state", dispatchNames, text)
 }

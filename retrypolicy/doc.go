@@ -23,7 +23,9 @@
 // [NotDispatched]) are transparent, as in gRPC (gRFC A6): immediate,
 // uncounted against MaxRetries, outside the budget, and bounded by the
 // deadline and by [MaxTransparentRetries]. A [NeverAfterDispatch]
-// operation is never resent once it may have reached a server.
+// operation is never resent once it may have reached a server. A counted
+// retry that fails over to an endpoint the call has not failed on
+// (Attempt.ElsewhereAvailable) waits neither backoff nor provider delay.
 //
 // Time enters only as durations (Attempt.ProviderDelay, Attempt.TimeLeft)
 // and as the now passed to [ParseRetryAfter] and [TimeLeft]: the package

@@ -5,21 +5,28 @@ import (
 	"strconv"
 )
 
+// The enums of this package (Cause, Class, DispatchState, Rule) share one
+// text form: a table of kebab-case names indexed by value, an empty entry
+// meaning no name. String and MarshalText write the name, UnmarshalText
+// reads it back.
+
 // enumName returns names[v] when v indexes a non-empty name, else
 // "kind(v)": an unknown value still prints, and so still marshals.
-func enumName(kind string, names []string, v uint8) string {
+func enumName[T ~uint8](kind string, names []string, v T) string {
 	if int(v) < len(names) && names[v] != "" {
 		return names[v]
 	}
 	return kind + "(" + strconv.Itoa(int(v)) + ")"
 }
 
-// enumParse finds text among names; kind names the type in the error.
-func enumParse(kind string, names []string, text []byte) (uint8, error) {
+// enumParse sets *v to the value whose name is text; kind names the type
+// in the error, and *v is left alone on one.
+func enumParse[T ~uint8](v *T, kind string, names []string, text []byte) error {
 	for i, n := range names {
 		if n != "" && n == string(text) {
-			return uint8(i), nil
+			*v = T(i)
+			return nil
 		}
 	}
-	return 0, fmt.Errorf("retrypolicy: unknown %s %q", kind, text)
+	return fmt.Errorf("retrypolicy: unknown %s %q", kind, text)
 }

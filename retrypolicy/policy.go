@@ -24,7 +24,7 @@ import (
 // at every admission; calls that End afterwards can lower the bound below
 // the retries already admitted, which then drain.
 type Policy struct {
-	s       Settings     // normalised by New; a zero Policy normalises per use
+	s       Settings     // normalised by New; zero in a zero Policy (see settings)
 	calls   atomic.Int64 // active calls: Begin .. End
 	retries atomic.Int64 // budget places taken: granted .. next Next or End
 }
@@ -33,7 +33,19 @@ type Policy struct {
 func New(s Settings) *Policy { return &Policy{s: s.Normalized()} }
 
 // Settings returns the normalised settings the Policy decides with.
-func (p *Policy) Settings() Settings { return p.s.Normalized() }
+func (p *Policy) Settings() Settings { return *p.settings() }
+
+// zeroPolicySettings are the settings of a zero Policy: the defaults.
+var zeroPolicySettings = Settings{}.Normalized()
+
+// settings returns the normalised settings: New's, or the defaults for a
+// zero Policy (New always sets Jitter; only a zero Policy has none).
+func (p *Policy) settings() *Settings {
+	if p.s.Jitter == nil {
+		return &zeroPolicySettings
+	}
+	return &p.s
+}
 
 // Begin starts one call: it counts as active in the retry budget until End.
 func (p *Policy) Begin() *Call {
@@ -61,21 +73,15 @@ func (p *Policy) Usage() Usage {
 
 // limit is the budget bound for the given number of active calls.
 func (p *Policy) limit(calls int64) int64 {
-	ratio, floor := p.s.BudgetRatio, p.s.BudgetMinRetries
-	if ratio == 0 || math.IsNaN(ratio) { // zero Policy
-		ratio = DefaultBudgetRatio
-	}
-	if floor == 0 {
-		floor = DefaultBudgetMinRetries
-	}
-	if ratio < 0 {
+	s := p.settings()
+	if s.BudgetRatio < 0 {
 		return math.MaxInt64
 	}
-	share := ratio * float64(calls)
+	share := s.BudgetRatio * float64(calls)
 	if share >= math.MaxInt64/2 { // also +Inf; float64 → int64 would be undefined
 		return math.MaxInt64
 	}
-	return max(int64(floor), int64(share))
+	return max(int64(s.BudgetMinRetries), int64(share))
 }
 
 // takeRetry takes one budget place if the bound allows it.

@@ -96,17 +96,12 @@ func (r Rule) Retrying() bool { return r == RuleTransparentRetry || r == RuleRet
 
 // String returns the rule's kebab-case name ("max-retries"), "none" for
 // the zero Rule and "rule(N)" for an unknown value.
-func (r Rule) String() string { return enumName("rule", ruleNames, uint8(r)) }
+func (r Rule) String() string { return enumName("rule", ruleNames, r) }
 
 // MarshalText encodes r as its String; it never fails.
 func (r Rule) MarshalText() ([]byte, error) { return []byte(r.String()), nil }
 
 // UnmarshalText parses a name written by MarshalText ("none" included).
 func (r *Rule) UnmarshalText(text []byte) error {
-	v, err := enumParse("rule", ruleNames, text)
-	if err != nil {
-		return err
-	}
-	*r = Rule(v)
-	return nil
+	return enumParse(r, "rule", ruleNames, text)
 }
