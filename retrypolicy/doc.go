@@ -12,9 +12,10 @@
 //   - [Decide] is the whole rule set as one pure function of (settings,
 //     attempt, retries so far): ordered checks, each with its reason,
 //     defaulting to stop. It is what the exhaustive tests pin down.
-//   - A [Policy] holds normalised [Settings] and the retry budget (Envoy
-//     style: retries in flight ≤ max(floor, ratio × active calls)). One
-//     Policy serves one client and is safe for concurrent use.
+//   - A [Policy] holds normalised [Settings] and the retry budget (an
+//     account of tokens: each call deposits ratio of a token, each retry
+//     above a floor of concurrent retries spends one). One Policy serves
+//     one client and is safe for concurrent use.
 //   - A [Call] is one call's state: [Policy.Begin] starts it, [Call.Next]
 //     decides after each failed attempt (Decide, then the budget), and
 //     [Call.End] releases it. A Call is used by one goroutine at a time.

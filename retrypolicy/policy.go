@@ -9,25 +9,40 @@ import (
 // call of one client. It is safe for concurrent use. The zero Policy is
 // valid and uses the defaults; New is the usual way to build one.
 //
-// The budget follows Envoy's retry budgets: at any moment, the retries in
-// flight may number at most
+// The budget bounds retries by the calls that were recently made, so that
+// an outage cannot become a retry storm, while sporadic failures (one
+// endpoint of three resetting connections: about a sixth of calls need one
+// retry) are never refused. It is an account of tokens:
 //
-//	max(BudgetMinRetries, floor(BudgetRatio × active calls))
+//   - it starts full, and holds at most BudgetBurst tokens;
+//   - every call (Begin) deposits BudgetRatio of a token;
+//   - a counted retry is granted while fewer than BudgetMinRetries retries
+//     are in flight (the floor; no token spent), or else when it can spend
+//     one whole token.
 //
-// where a call is active from Begin to End, and a retry is in flight from
-// the Call.Next that granted it to that call's next Next or End (that is,
-// while the retried attempt runs). A counted retry takes a place; a
-// transparent retry does not, since it reached no server (gRFC A6 exempts
-// such retries from throttling) and MaxTransparentRetries bounds it.
-// Both counters are atomics: admission is one compare-and-swap against the
-// bound computed from the active calls at that instant, so the bound holds
-// at every admission; calls that End afterwards can lower the bound below
-// the retries already admitted, which then drain.
+// Over any stretch of calls, the retries above the floor are therefore at
+// most BudgetRatio × calls + BudgetBurst, the rule of gRPC's retry
+// throttling (gRFC A6) with Envoy's retry-budget ratio and floor. A retry is
+// in flight from the Call.Next that granted it to that call's next Next or
+// End. A transparent retry takes nothing: it reached no server (gRFC A6
+// exempts such retries from throttling) and MaxTransparentRetries bounds
+// it. Every counter is an atomic updated by compare-and-swap.
 type Policy struct {
 	s       Settings     // normalised by New; zero in a zero Policy (see settings)
 	calls   atomic.Int64 // active calls: Begin .. End
-	retries atomic.Int64 // budget places taken: granted .. next Next or End
+	retries atomic.Int64 // counted retries in flight: granted .. next Next or End
+	// spent is how far the account is below full, in thousandths of a
+	// token, so that the zero value is a full account.
+	spent atomic.Int64
 }
+
+// BudgetBurst is how many tokens the retry budget's account holds at most:
+// after a quiet stretch, this many retries above the floor may go before
+// the ratio binds.
+const BudgetBurst = 10
+
+// milli is one token in the account's unit.
+const milli = 1000
 
 // New normalises s and returns a Policy.
 func New(s Settings) *Policy { return &Policy{s: s.Normalized()} }
@@ -47,9 +62,19 @@ func (p *Policy) settings() *Settings {
 	return &p.s
 }
 
-// Begin starts one call: it counts as active in the retry budget until End.
+// Begin starts one call: it counts as active until End and deposits
+// BudgetRatio of a token in the retry budget.
 func (p *Policy) Begin() *Call {
 	p.calls.Add(1)
+	if r := p.settings().BudgetRatio; r > 0 {
+		deposit := int64(min(r, BudgetBurst) * milli)
+		for {
+			old := p.spent.Load()
+			if old == 0 || p.spent.CompareAndSwap(old, max(0, old-deposit)) {
+				break
+			}
+		}
+	}
 	return &Call{p: p}
 }
 
@@ -57,41 +82,45 @@ func (p *Policy) Begin() *Call {
 type Usage struct {
 	// ActiveCalls are calls between Begin and End.
 	ActiveCalls int64
-	// ActiveRetries are budget places taken by counted retries.
+	// ActiveRetries are counted retries in flight.
 	ActiveRetries int64
-	// Limit is the current bound on ActiveRetries; math.MaxInt64 when the
-	// budget is disabled.
-	Limit int64
+	// Tokens is what the account holds (+Inf when the budget is disabled).
+	Tokens float64
 }
 
 // Usage returns the budget's current counters. They are read one by one,
 // so under concurrent use they are only approximately consistent.
 func (p *Policy) Usage() Usage {
-	calls := p.calls.Load()
-	return Usage{ActiveCalls: calls, ActiveRetries: p.retries.Load(), Limit: p.limit(calls)}
+	u := Usage{ActiveCalls: p.calls.Load(), ActiveRetries: p.retries.Load(), Tokens: math.Inf(1)}
+	if p.settings().BudgetRatio >= 0 {
+		u.Tokens = float64(BudgetBurst*milli-p.spent.Load()) / milli
+	}
+	return u
 }
 
-// limit is the budget bound for the given number of active calls.
-func (p *Policy) limit(calls int64) int64 {
-	s := p.settings()
-	if s.BudgetRatio < 0 {
-		return math.MaxInt64
-	}
-	share := s.BudgetRatio * float64(calls)
-	if share >= math.MaxInt64/2 { // also +Inf; float64 → int64 would be undefined
-		return math.MaxInt64
-	}
-	return max(int64(s.BudgetMinRetries), int64(share))
-}
-
-// takeRetry takes one budget place if the bound allows it.
+// takeRetry grants one counted retry if the floor or the account allows it.
 func (p *Policy) takeRetry() bool {
+	s := p.settings()
+	if s.BudgetRatio < 0 { // disabled
+		p.retries.Add(1)
+		return true
+	}
+	for floor := int64(s.BudgetMinRetries); ; {
+		n := p.retries.Load()
+		if n >= floor {
+			break
+		}
+		if p.retries.CompareAndSwap(n, n+1) {
+			return true
+		}
+	}
 	for {
-		taken := p.retries.Load()
-		if taken >= p.limit(p.calls.Load()) {
+		old := p.spent.Load()
+		if old+milli > BudgetBurst*milli {
 			return false
 		}
-		if p.retries.CompareAndSwap(taken, taken+1) {
+		if p.spent.CompareAndSwap(old, old+milli) {
+			p.retries.Add(1)
 			return true
 		}
 	}

@@ -16,108 +16,128 @@ var neverSent = Attempt{Cause: Connection, Dispatch: NotDispatched, Class: Idemp
 
 func zeroJitter(time.Duration) time.Duration { return 0 }
 
-func TestBudgetLimit(t *testing.T) {
+// TestBudgetAccount: a full account of BudgetBurst tokens, deposits of
+// BudgetRatio per call capped at full, one token per retry above the floor.
+func TestBudgetAccount(t *testing.T) {
 	cases := []struct {
-		s     Settings
-		calls int64
-		want  int64
+		name    string
+		s       Settings
+		begun   int // calls begun before the retries, none ended
+		granted int // retries granted in a row, none released
 	}{
-		{Settings{}, 0, 3},
-		{Settings{}, 10, 3},
-		{Settings{}, 19, 3},
-		{Settings{}, 20, 4},
-		{Settings{}, 29, 5}, // floor(5.8)
-		{Settings{}, 100, 20},
-		{Settings{BudgetMinRetries: -1}, 4, 0},
-		{Settings{BudgetMinRetries: 10, BudgetRatio: 0.5}, 30, 15},
-		{Settings{BudgetRatio: -1}, 5, math.MaxInt64},
-		{Settings{BudgetRatio: math.Inf(1)}, 5, math.MaxInt64},
-		{Settings{BudgetRatio: 1e300}, 5, math.MaxInt64},
+		{"defaults", Settings{}, 100, 3 + BudgetBurst},
+		{"deposits never pass full", Settings{}, 1000, 3 + BudgetBurst},
+		{"no floor", Settings{BudgetMinRetries: -1}, 100, BudgetBurst},
+		{"larger floor", Settings{BudgetMinRetries: 20}, 100, 20 + BudgetBurst},
 	}
 	for _, tc := range cases {
-		p := New(tc.s)
-		if got := p.limit(tc.calls); got != tc.want {
-			t.Errorf("%+v with %d calls: limit %d, want %d", tc.s, tc.calls, got, tc.want)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			tc.s.Jitter = zeroJitter
+			p := New(tc.s)
+			calls := make([]*Call, tc.begun)
+			for i := range calls {
+				calls[i] = p.Begin()
+			}
+			// Each call asks once, so no place is released on the way.
+			granted := 0
+			for _, c := range calls {
+				d := c.Next(failing)
+				if !d.Retry {
+					if d.Rule != RuleBudget {
+						t.Fatalf("unexpected decision %+v", d)
+					}
+					break
+				}
+				granted++
+			}
+			if granted != tc.granted {
+				t.Fatalf("granted %d in a row, want %d", granted, tc.granted)
+			}
+		})
 	}
 }
 
 // TestBudgetSteps walks the budget through fixed steps, one goroutine.
 func TestBudgetSteps(t *testing.T) {
 	p := New(Settings{Jitter: zeroJitter, MaxRetries: 100})
-	calls := make([]*Call, 30) // limit max(3, 0.2×30) = 6
+	calls := make([]*Call, 30) // deposits 6 tokens into a full account: still 10
 	for i := range calls {
 		calls[i] = p.Begin()
 	}
-	check := func(step string, calls, retries, limit int64) {
+	check := func(step string, calls, retries int64, tokens float64) {
 		t.Helper()
-		if u := p.Usage(); u != (Usage{calls, retries, limit}) {
-			t.Fatalf("%s: usage %+v, want {%d %d %d}", step, u, calls, retries, limit)
+		if u := p.Usage(); u != (Usage{calls, retries, tokens}) {
+			t.Fatalf("%s: usage %+v, want {%d %d %v}", step, u, calls, retries, tokens)
 		}
 	}
-	check("begun", 30, 0, 6)
+	check("begun", 30, 0, 10)
 
+	// 3 retries on the floor, then 10 paid with tokens, then none.
 	for i, c := range calls {
 		d := c.Next(failing)
-		if want := i < 6; d.Retry != want {
+		if want := i < 13; d.Retry != want {
 			t.Fatalf("call %d: retry=%v (%s), want %v", i, d.Retry, d.Reason, want)
 		}
-		if i >= 6 && d.Rule != RuleBudget {
+		if i >= 13 && d.Rule != RuleBudget {
 			t.Fatalf("call %d: rule %v, want %v", i, d.Rule, RuleBudget)
 		}
 	}
-	check("six retrying", 30, 6, 6)
+	check("thirteen retrying", 30, 13, 0)
 
-	// A retrying call's next Next first gives its place back, so it can
-	// retry again while the budget stays full.
-	if d := calls[0].Next(failing); !d.Retry {
-		t.Fatalf("second retry of a holder: %+v", d)
+	// A retrying call's next Next first gives its place back, but the
+	// account is empty and 12 are still in flight: denied.
+	if d := calls[0].Next(failing); d.Rule != RuleBudget {
+		t.Fatalf("second retry with an empty account: %+v", d)
 	}
-	check("holder retried again", 30, 6, 6)
-	if got := calls[0].Retries(); got != (Retries{Counted: 2}) {
+	check("holder denied", 30, 12, 0)
+
+	// New calls refill the account: five calls, one token.
+	for range 5 {
+		calls = append(calls, p.Begin())
+	}
+	check("five more calls", 35, 12, 1)
+	if d := calls[1].Next(failing); !d.Retry {
+		t.Fatalf("retry paid by the refill: %+v", d)
+	}
+	check("token spent", 35, 12, 0)
+	if got := calls[1].Retries(); got != (Retries{Counted: 2}) {
 		t.Fatalf("retries %+v, want 2 counted", got)
 	}
 
 	// A denied call did not count a retry.
-	if got := calls[10].Retries(); got != (Retries{}) {
+	if got := calls[20].Retries(); got != (Retries{}) {
 		t.Fatalf("denied call counted %+v", got)
 	}
 
-	// A transparent retry needs no place.
-	if d := calls[10].Next(neverSent); !d.Retry || !d.Transparent {
-		t.Fatalf("transparent retry with a full budget: %+v", d)
+	// A transparent retry needs nothing.
+	if d := calls[20].Next(neverSent); !d.Retry || !d.Transparent {
+		t.Fatalf("transparent retry with an empty budget: %+v", d)
 	}
-	check("transparent", 30, 6, 6)
+	check("transparent", 35, 12, 0)
 
-	// A holder that stops (here: a request error) gives its place back.
-	if d := calls[1].Next(Attempt{Cause: Request, Dispatch: Answered, Class: Idempotent, TimeLeft: NoDeadline}); d.Retry {
-		t.Fatalf("request error retried: %+v", d)
+	// Holders that stop give their places back; below the floor, retries
+	// go again without tokens.
+	for _, c := range calls[1:13] {
+		if d := c.Next(Attempt{Cause: Request, Dispatch: Answered, Class: Idempotent, TimeLeft: NoDeadline}); d.Retry {
+			t.Fatalf("request error retried: %+v", d)
+		}
 	}
-	check("holder stopped", 30, 5, 6)
-	if d := calls[11].Next(failing); !d.Retry {
-		t.Fatalf("freed place not granted: %+v", d)
+	check("holders stopped", 35, 0, 0)
+	for i, c := range calls[20:24] {
+		if d := c.Next(failing); d.Retry != (i < 3) {
+			t.Fatalf("below the floor, call %d: %+v", i, d)
+		}
 	}
-	check("place reused", 30, 6, 6)
+	check("floor used", 35, 3, 0)
 
-	// Ending calls shrinks the bound; holders drain, new retries wait.
-	for _, c := range calls[12:] {
-		c.End()
-	}
-	check("18 ended", 12, 6, 3)
-	if d := calls[12].Next(failing); d.Rule != RuleCallEnded {
-		t.Fatalf("Next after End: %+v", d)
-	}
-	if d := calls[13].Next(failing); d.Rule != RuleCallEnded {
-		t.Fatalf("Next after End: %+v", d)
-	}
-	if d := calls[9].Next(failing); d.Rule != RuleBudget {
-		t.Fatalf("over the shrunk bound: %+v", d)
-	}
 	for _, c := range calls {
 		c.End()
 		c.End() // idempotent
 	}
-	check("all ended", 0, 0, 3)
+	if d := calls[21].Next(failing); d.Rule != RuleCallEnded {
+		t.Fatalf("Next after End: %+v", d)
+	}
+	check("all ended", 0, 0, 0)
 }
 
 func TestBudgetDisabled(t *testing.T) {
@@ -130,7 +150,7 @@ func TestBudgetDisabled(t *testing.T) {
 			t.Fatalf("disabled budget denied: %+v", d)
 		}
 	}
-	if u := p.Usage(); u.ActiveRetries != 50 || u.Limit != math.MaxInt64 {
+	if u := p.Usage(); u.ActiveRetries != 50 || !math.IsInf(u.Tokens, 1) {
 		t.Fatalf("usage %+v", u)
 	}
 	for _, c := range calls {
@@ -164,9 +184,10 @@ func TestZeroPolicyUsesDefaults(t *testing.T) {
 
 // TestBudgetConcurrentFirstFailure: many calls, all active, fail at once.
 // No call releases a place before every call has asked, so exactly the
-// bound is granted whatever the scheduling.
+// floor plus a full account is granted whatever the scheduling.
 func TestBudgetConcurrentFirstFailure(t *testing.T) {
-	const n = 200 // limit max(3, 0.2×200) = 40
+	const n = 200
+	const bound = DefaultBudgetMinRetries + BudgetBurst
 	p := New(Settings{Jitter: zeroJitter})
 	calls := make([]*Call, n)
 	for i := range calls {
@@ -190,30 +211,31 @@ func TestBudgetConcurrentFirstFailure(t *testing.T) {
 	}
 	close(start)
 	wg.Wait()
-	if granted.Load() != 40 || denied.Load() != n-40 {
-		t.Fatalf("granted %d, denied %d; want 40 and %d", granted.Load(), denied.Load(), n-40)
+	if granted.Load() != bound || denied.Load() != n-bound {
+		t.Fatalf("granted %d, denied %d; want %d and %d", granted.Load(), denied.Load(), bound, n-bound)
 	}
-	if u := p.Usage(); u.ActiveRetries != 40 {
+	if u := p.Usage(); u.ActiveRetries != bound {
 		t.Fatalf("usage %+v", u)
 	}
 	for _, c := range calls {
 		c.End()
 	}
-	if u := p.Usage(); u != (Usage{0, 0, 3}) {
+	if u := p.Usage(); u != (Usage{0, 0, 0}) {
 		t.Fatalf("after End: %+v", u)
 	}
 }
 
 // TestBudgetOutage simulates an outage in rounds: in every round each live
 // call's attempt fails retryably and all live calls ask Next at once;
-// calls told to stop then End, and new failing calls keep arriving. The
-// retries granted in a round (the retried attempts then in flight) must
-// never exceed max(3, 20 % of the calls active during that round).
+// calls told to stop then End, and new failing calls keep arriving. In
+// every round the retries granted above the floor must be paid for: at
+// most the account's BudgetBurst plus BudgetRatio of every call begun so
+// far, less what earlier rounds spent.
 func TestBudgetOutage(t *testing.T) {
 	const maxRetries = 5
 	p := New(Settings{Jitter: zeroJitter, MaxRetries: maxRetries})
 	var live []*Call
-	var total, budgetStops int
+	var begun, paid, budgetStops, total int
 	for round := range 15 {
 		arrivals := 25
 		if round == 0 {
@@ -222,7 +244,7 @@ func TestBudgetOutage(t *testing.T) {
 		for range arrivals {
 			live = append(live, p.Begin())
 		}
-		bound := max(3, len(live)*2/10)
+		begun += arrivals
 		results := make([]Decision, len(live))
 		var wg sync.WaitGroup
 		start := make(chan struct{})
@@ -251,11 +273,11 @@ func TestBudgetOutage(t *testing.T) {
 				t.Fatalf("round %d: unexpected decision %+v", round, d)
 			}
 		}
-		if granted > bound {
-			t.Fatalf("round %d: %d retries in flight over %d active calls, bound %d", round, granted, len(live), bound)
-		}
-		if round == 0 && granted != bound {
-			t.Fatalf("round 0: %d granted, want exactly the bound %d", granted, bound)
+		// Every place was released before this round's Next: the floor
+		// grants DefaultBudgetMinRetries, the account pays the rest.
+		paid += max(0, granted-DefaultBudgetMinRetries)
+		if limit := BudgetBurst + begun*2/10; paid > limit {
+			t.Fatalf("round %d: %d retries paid over %d calls begun, limit %d", round, paid, begun, limit)
 		}
 		if u := p.Usage(); u.ActiveRetries != int64(granted) || u.ActiveCalls != int64(len(next)) {
 			t.Fatalf("round %d: usage %+v, want %d retries over %d calls", round, u, granted, len(next))
@@ -272,5 +294,8 @@ func TestBudgetOutage(t *testing.T) {
 	if budgetStops == 0 {
 		t.Fatal("the budget never stopped a retry")
 	}
-	t.Logf("%d retries granted, %d stopped by the budget", total, budgetStops)
+	if total > begun*2/10+BudgetBurst+15*DefaultBudgetMinRetries {
+		t.Fatalf("%d retries for %d calls: more than the ratio, the burst and the floor allow", total, begun)
+	}
+	t.Logf("%d calls, %d retries granted, %d stopped by the budget", begun, total, budgetStops)
 }

@@ -46,11 +46,14 @@ type Settings struct {
 	// MaxProviderDelay caps a provider's Retry-After. 0 means 60 s; a
 	// negative value ignores provider delays.
 	MaxProviderDelay time.Duration
-	// BudgetRatio is the share of active calls that may be retrying at once.
-	// 0 (or NaN) means 0.2; a negative value disables the budget.
+	// BudgetRatio is the share of recent calls that may be retried (see
+	// Policy): each call adds this much of a token to the retry budget, each
+	// retry above the floor spends one. 0 (or NaN) means 0.2; a negative
+	// value disables the budget.
 	BudgetRatio float64
-	// BudgetMinRetries is the budget's floor of concurrent retries. 0 means
-	// 3; a negative value means no floor.
+	// BudgetMinRetries is the budget's floor: while fewer retries than this
+	// are in flight, a retry is granted without spending a token. 0 means 3;
+	// a negative value means no floor.
 	BudgetMinRetries int
 	// Jitter returns a value in [0, ceiling] (full jitter). Nil means a
 	// uniform pseudo-random draw. Tests inject an exact source. A result
