@@ -53,18 +53,9 @@ func (c *checker) config(d *document) *Config {
 // ("off") there.
 func (c *checker) retry(r *retryDoc, cfg *Config) {
 	s := &cfg.Retry
-	if n, ok := c.integer("retry.max_retries", r.MaxRetries); ok {
-		switch {
-		case n < 0:
-			c.add("retry.max_retries", "must not be negative (0 means no retries)")
-		case n == 0:
-			s.MaxRetries = -1
-		default:
-			s.MaxRetries = int(min(n, math.MaxInt32))
-		}
-	}
-	s.InitialBackoff, _ = c.positiveDuration("retry.initial_backoff", r.InitialBackoff)
-	s.MaxBackoff, _ = c.positiveDuration("retry.max_backoff", r.MaxBackoff)
+	s.MaxRetries = c.offAtZero("retry.max_retries", r.MaxRetries, "no retries")
+	s.InitialBackoff = c.positiveDuration("retry.initial_backoff", r.InitialBackoff)
+	s.MaxBackoff = c.positiveDuration("retry.max_backoff", r.MaxBackoff)
 	if n := cfg.RetrySettings().Normalized(); n.InitialBackoff > n.MaxBackoff {
 		if s.InitialBackoff > 0 {
 			c.add("retry.initial_backoff", "must not exceed retry.max_backoff ("+n.MaxBackoff.String()+")")
@@ -72,7 +63,7 @@ func (c *checker) retry(r *retryDoc, cfg *Config) {
 			c.add("retry.max_backoff", "must not be below retry.initial_backoff ("+n.InitialBackoff.String()+")")
 		}
 	}
-	s.MaxProviderDelay, _ = c.positiveDuration("retry.max_provider_delay", r.MaxProviderDelay)
+	s.MaxProviderDelay = c.positiveDuration("retry.max_provider_delay", r.MaxProviderDelay)
 	if f, ok := c.number("retry.retry_budget_ratio", r.RetryBudgetRatio); ok {
 		if f <= 0 || f > 1 {
 			c.add("retry.retry_budget_ratio", "must be greater than 0 and at most 1")
@@ -80,16 +71,24 @@ func (c *checker) retry(r *retryDoc, cfg *Config) {
 			s.BudgetRatio = f
 		}
 	}
-	if n, ok := c.integer("retry.retry_budget_min_retries", r.RetryBudgetMinRetries); ok {
-		switch {
-		case n < 0:
-			c.add("retry.retry_budget_min_retries", "must not be negative (0 means no floor)")
-		case n == 0:
-			s.BudgetMinRetries = -1
-		default:
-			s.BudgetMinRetries = int(min(n, math.MaxInt32))
-		}
+	s.BudgetMinRetries = c.offAtZero("retry.retry_budget_min_retries", r.RetryBudgetMinRetries, "no floor")
+}
+
+// offAtZero reads an optional non-negative [retry] count whose explicit 0
+// means zeroMeans: it returns retrypolicy's -1 ("off") for it, and 0 (the
+// default) when the key is absent or wrong.
+func (c *checker) offAtZero(path string, v any, zeroMeans string) int {
+	n, ok := c.integer(path, v)
+	switch {
+	case !ok:
+		return 0
+	case n < 0:
+		c.add(path, "must not be negative (0 means "+zeroMeans+")")
+		return 0
+	case n == 0:
+		return -1
 	}
+	return int(min(n, math.MaxInt32))
 }
 
 // endpoint checks one [[endpoints]] table.
@@ -200,8 +199,8 @@ func (c *checker) limits(path string, d *limitsDoc) endpoint.Limits {
 	}
 	l.BurstCapacity = c.count(path+".burst_capacity", d.BurstCapacity)
 	l.MaxConcurrentRequests = c.count(path+".max_concurrent_requests", d.MaxConcurrentRequests)
-	l.RequestTimeout, _ = c.positiveDuration(path+".request_timeout", d.RequestTimeout)
-	l.PauseAfterRateLimit, _ = c.positiveDuration(path+".pause_after_rate_limit", d.PauseAfterRateLimit)
+	l.RequestTimeout = c.positiveDuration(path+".request_timeout", d.RequestTimeout)
+	l.PauseAfterRateLimit = c.positiveDuration(path+".pause_after_rate_limit", d.PauseAfterRateLimit)
 	return l
 }
 
@@ -276,26 +275,27 @@ func (c *checker) number(path string, v any) (float64, bool) {
 }
 
 // positiveDuration reads an optional Go duration string ("500ms", "5s")
-// that must be above zero.
-func (c *checker) positiveDuration(path string, v any) (time.Duration, bool) {
+// that must be above zero. It returns 0 (the default) when the key is
+// absent or wrong.
+func (c *checker) positiveDuration(path string, v any) time.Duration {
 	if v == nil {
-		return 0, false
+		return 0
 	}
 	s, ok := v.(string)
 	if !ok {
 		c.add(path, `must be a duration string such as "5s", not `+tomlType(v))
-		return 0, false
+		return 0
 	}
 	d, err := time.ParseDuration(s)
 	if err != nil {
 		c.add(path, "invalid duration "+strconv.Quote(s)+`: want a Go duration such as "250ms", "5s" or "1m30s"`)
-		return 0, false
+		return 0
 	}
 	if d <= 0 {
 		c.add(path, "must be positive (leave the key out for the default)")
-		return 0, false
+		return 0
 	}
-	return d, true
+	return d
 }
 
 // tomlType names the TOML type of a decoded value, for messages.

@@ -65,12 +65,8 @@ func Parse(data []byte, opts ParseOptions) (*Config, error) {
 	}
 
 	cfg := c.config(&d)
-	specs := make([]endpoint.Spec, len(cfg.Endpoints))
-	for i := range cfg.Endpoints {
-		specs[i] = cfg.Endpoints[i].Spec()
-	}
 	var verr *endpoint.ValidationError
-	if err := endpoint.Validate(specs); errors.As(err, &verr) {
+	if _, err := cfg.EndpointSpecs(); errors.As(err, &verr) {
 		for _, p := range verr.Problems {
 			// A problem the checks above already reported at this key
 			// (a value they rejected and left at its zero) is not

@@ -79,11 +79,7 @@ func TestCallAttemptsAreJSONLines(t *testing.T) {
 func TestCallUsageErrors(t *testing.T) {
 	s := startServer(t, fixtures.Options{})
 	cfg := writeConfig(t, "", testEndpoint{name: "a", url: s.URL()})
-	tests := []struct {
-		name string
-		args []string
-		want string // in the one stderr line
-	}{
+	tests := []usageCase{
 		{"no method", []string{"call", "--config", cfg}, "METHOD is required"},
 		{"no config", []string{"call", "getSlot"}, "--config FILE is required"},
 		{"params not JSON", []string{"call", "--config", cfg, "getBalance", `["abc`}, "PARAMS_JSON is not valid JSON"},
@@ -93,19 +89,7 @@ func TestCallUsageErrors(t *testing.T) {
 		{"negative timeout", []string{"call", "--config", cfg, "--timeout", "-1s", "getSlot"}, "--timeout must not be negative"},
 		{"missing file", []string{"call", "--config", filepath.Join(t.TempDir(), "nope.toml"), "getSlot"}, "cannot read config file"},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			r := runCmd(t, tt.args...)
-			r.wantCode(t, exitUsage)
-			got := lines(r.stderr)
-			if len(got) != 1 || !strings.Contains(got[0], tt.want) {
-				t.Fatalf("want one line with %q, got %q", tt.want, r.stderr)
-			}
-			if r.stdout != "" {
-				t.Fatalf("stdout: %q", r.stdout)
-			}
-		})
-	}
+	runUsageCases(t, tests)
 	if n := s.Stats().Requests; n != 0 {
 		t.Fatalf("a usage error sent %d requests", n)
 	}

@@ -33,28 +33,12 @@ func TestDemoShortRun(t *testing.T) {
 }
 
 func TestDemoUsageErrors(t *testing.T) {
-	tests := []struct {
-		name string
-		args []string
-		want string
-	}{
+	tests := []usageCase{
 		{"zero duration", []string{"demo", "--duration", "0s"}, "--duration must be positive"},
 		{"no callers", []string{"demo", "--callers", "0"}, "--callers must be between 1 and 256"},
 		{"too many callers", []string{"demo", "--callers", "100000"}, "--callers must be between 1 and 256"},
 		{"bad seed", []string{"demo", "--seed", "-1"}, `invalid value "-1" for flag -seed`},
 		{"positional", []string{"demo", "now"}, `unexpected argument "now"`},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			r := runCmd(t, tt.args...)
-			r.wantCode(t, exitUsage)
-			got := lines(r.stderr)
-			if len(got) != 1 || !strings.Contains(got[0], tt.want) {
-				t.Fatalf("want one line with %q, got %q", tt.want, r.stderr)
-			}
-			if r.stdout != "" {
-				t.Fatalf("stdout: %q", r.stdout)
-			}
-		})
-	}
+	runUsageCases(t, tests)
 }

@@ -32,21 +32,13 @@ func sortedCopy(ds []time.Duration) []time.Duration {
 // short formats d for tables: three significant digits at most
 // ("12.3ms", "1.25s", "850µs").
 func short(d time.Duration) string {
-	switch {
-	case d <= 0:
+	if d <= 0 {
 		return "0"
-	case d >= 100*time.Second:
-		return d.Round(time.Second).String()
-	case d >= 10*time.Second:
-		return d.Round(100 * time.Millisecond).String()
-	case d >= time.Second:
-		return d.Round(10 * time.Millisecond).String()
-	case d >= 100*time.Millisecond:
-		return d.Round(time.Millisecond).String()
-	case d >= 10*time.Millisecond:
-		return d.Round(100 * time.Microsecond).String()
-	case d >= time.Millisecond:
-		return d.Round(10 * time.Microsecond).String()
 	}
-	return d.Round(time.Microsecond).String()
+	// One more digit of unit for every tenfold of d from 1ms, up to 1s.
+	unit := time.Microsecond
+	for limit := time.Millisecond; d >= limit && unit < time.Second; limit *= 10 {
+		unit *= 10
+	}
+	return d.Round(unit).String()
 }

@@ -54,6 +54,11 @@ func TestShort(t *testing.T) {
 		{1234567890 * time.Nanosecond, "1.23s"},
 		{12345678901 * time.Nanosecond, "12.3s"},
 		{123456789012 * time.Nanosecond, "2m3s"},
+		{-time.Second, "0"},
+		{999499 * time.Nanosecond, "999µs"},
+		{time.Millisecond, "1ms"},
+		{99999 * time.Millisecond, "1m40s"},
+		{3600*time.Second + 499*time.Millisecond, "1h0m0s"},
 	}
 	for _, tt := range tests {
 		if got := short(tt.d); got != tt.want {

@@ -38,6 +38,32 @@ func (r result) wantCode(t *testing.T, want int) {
 	}
 }
 
+// usageCase is a command line that must fail as a usage error.
+type usageCase struct {
+	name string
+	args []string
+	want string // in the one stderr line
+}
+
+// runUsageCases runs every case as a subtest: exit code exitUsage, one
+// stderr line holding want, nothing on stdout.
+func runUsageCases(t *testing.T, cases []usageCase) {
+	t.Helper()
+	for _, tt := range cases {
+		t.Run(tt.name, func(t *testing.T) {
+			r := runCmd(t, tt.args...)
+			r.wantCode(t, exitUsage)
+			got := lines(r.stderr)
+			if len(got) != 1 || !strings.Contains(got[0], tt.want) {
+				t.Fatalf("want one line with %q, got %q", tt.want, r.stderr)
+			}
+			if r.stdout != "" {
+				t.Fatalf("stdout: %q", r.stdout)
+			}
+		})
+	}
+}
+
 // testEndpoint is one [[endpoints]] table of a test configuration.
 type testEndpoint struct {
 	name   string

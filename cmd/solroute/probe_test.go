@@ -149,27 +149,14 @@ func TestProbeAddress(t *testing.T) {
 func TestProbeUsageErrors(t *testing.T) {
 	s := startServer(t, fixtures.Options{})
 	cfg := writeConfig(t, "mainnet-beta", testEndpoint{name: "a", url: s.URL()})
-	tests := []struct {
-		name string
-		args []string
-		want string
-	}{
+	tests := []usageCase{
 		{"invalid pubkey", []string{"probe", "--config", cfg, "--address", "not-a-key"}, `invalid --address "not-a-key"`},
 		{"short pubkey", []string{"probe", "--config", cfg, "--address", "1111"}, `invalid --address "1111"`},
 		{"no config", []string{"probe"}, "--config FILE is required"},
 		{"positional", []string{"probe", "--config", cfg, "extra"}, `unexpected argument "extra"`},
 		{"missing file", []string{"probe", "--config", cfg + ".missing"}, "cannot read config file"},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			r := runCmd(t, tt.args...)
-			r.wantCode(t, exitUsage)
-			got := lines(r.stderr)
-			if len(got) != 1 || !strings.Contains(got[0], tt.want) {
-				t.Fatalf("want one line with %q, got %q", tt.want, r.stderr)
-			}
-		})
-	}
+	runUsageCases(t, tests)
 	if n := s.Stats().Requests; n != 0 {
 		t.Fatalf("a usage error sent %d requests", n)
 	}
