@@ -48,10 +48,12 @@ type Retry struct {
 	// MaxProviderDelay caps a provider's Retry-After. 0 means
 	// retrypolicy.DefaultMaxProviderDelay.
 	MaxProviderDelay time.Duration
-	// BudgetRatio is the share of active calls that may be retrying at once.
-	// 0 means retrypolicy.DefaultBudgetRatio; negative disables the budget.
+	// BudgetRatio is the retries allowed per call made, over recent calls
+	// (see retrypolicy.Policy). 0 means retrypolicy.DefaultBudgetRatio;
+	// negative disables the budget.
 	BudgetRatio float64
-	// BudgetMinRetries is the budget's floor of concurrent retries. 0 means
+	// BudgetMinRetries is the budget's floor: retries in flight allowed
+	// without spending a token. 0 means
 	// retrypolicy.DefaultBudgetMinRetries; negative means no floor.
 	BudgetMinRetries int
 }
