@@ -167,7 +167,7 @@ func (c *checker) headers(path string, v any) map[string]Secret {
 	out := make(map[string]Secret, len(m))
 	for name, x := range m {
 		p := path + "." + name
-		if !isToken(name) {
+		if !endpoint.ValidHeaderName(name) {
 			c.add(p, "is not a valid HTTP header name")
 			continue
 		}
@@ -178,7 +178,7 @@ func (c *checker) headers(path string, v any) map[string]Secret {
 		if s, ok = c.expand(p, s); !ok {
 			continue
 		}
-		if !validHeaderValue(s) {
+		if !endpoint.ValidHeaderValue(s) {
 			c.add(p, "value must not contain control characters such as a newline")
 			continue
 		}
@@ -325,34 +325,4 @@ func checkURL(s string) bool {
 		return false
 	}
 	return (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
-}
-
-// isToken reports whether s is an HTTP token (RFC 9110), the syntax of a
-// header name.
-func isToken(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
-		case c == '!', c == '#', c == '$', c == '%', c == '&', c == '\'', c == '*',
-			c == '+', c == '-', c == '.', c == '^', c == '_', c == '`', c == '|', c == '~':
-		default:
-			return false
-		}
-	}
-	return true
-}
-
-// validHeaderValue reports whether s holds no control character other than
-// a horizontal tab.
-func validHeaderValue(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; (c < ' ' && c != '\t') || c == 0x7f {
-			return false
-		}
-	}
-	return true
 }

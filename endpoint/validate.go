@@ -119,10 +119,10 @@ func (v *validator) url(path, raw string) {
 
 func (v *validator) headers(path string, h map[string]string) {
 	for _, k := range slices.Sorted(maps.Keys(h)) {
-		if !isToken(k) {
+		if !ValidHeaderName(k) {
 			v.add(path, "header name %q is not a valid HTTP header name", k)
 		}
-		if hasControl(strings.ReplaceAll(h[k], "\t", "")) {
+		if !ValidHeaderValue(h[k]) {
 			v.add(path, "the value of header %q contains control characters", k)
 		}
 	}
@@ -186,9 +186,9 @@ func (v *validator) limits(path string, l Limits) {
 	}
 }
 
-// isToken reports whether s is an RFC 9110 token, the syntax of a header
-// name.
-func isToken(s string) bool {
+// ValidHeaderName reports whether s is an RFC 9110 token, the syntax of an
+// HTTP header name.
+func ValidHeaderName(s string) bool {
 	if s == "" {
 		return false
 	}
@@ -204,6 +204,13 @@ func isToken(s string) bool {
 	return true
 }
 
+// ValidHeaderValue reports whether s is a header value net/http will send:
+// no control character but horizontal tab.
+func ValidHeaderValue(s string) bool {
+	return !hasControl(strings.ReplaceAll(s, "\t", ""))
+}
+
+// hasControl reports whether s holds an ASCII control character.
 func hasControl(s string) bool {
 	for _, r := range s {
 		if r < 0x20 || r == 0x7f {
