@@ -130,7 +130,7 @@ func runCell(ctx context.Context, o *Options, sc scenario, kind clientKind, txs 
 	drive(ctx, o, o.Calls, o.CellTimeout, func(ctx context.Context, i int) {
 		t0 := time.Now()
 		var err error
-		if o.SendEvery > 0 && i%o.SendEvery == o.SendEvery-1 {
+		if o.isSend(i) {
 			err = c.sendTransaction(ctx, txs[i/o.SendEvery])
 		} else {
 			err = c.getBalance(ctx)
@@ -158,7 +158,7 @@ func runCell(ctx context.Context, o *Options, sc scenario, kind clientKind, txs 
 		}
 		cell.Made++
 		cell.Latencies = append(cell.Latencies, lat[i])
-		send := o.SendEvery > 0 && i%o.SendEvery == o.SendEvery-1
+		send := o.isSend(i)
 		if send {
 			cell.Sends++
 		}

@@ -21,7 +21,6 @@ const balanceAccount = "11111111111111111111111111111111"
 // of the comparison; with several it rotates over them (naive round
 // robin).
 type rawClient struct {
-	tr   *http.Transport
 	hc   *http.Client
 	urls []string
 	next atomic.Uint64
@@ -34,10 +33,10 @@ func newRawClient(urls []string, callers int) *rawClient {
 		MaxIdleConnsPerHost: callers,
 		IdleConnTimeout:     90 * time.Second,
 	}
-	return &rawClient{tr: tr, hc: &http.Client{Transport: tr}, urls: urls}
+	return &rawClient{hc: &http.Client{Transport: tr}, urls: urls}
 }
 
-func (c *rawClient) close() { c.tr.CloseIdleConnections() }
+func (c *rawClient) close() { c.hc.CloseIdleConnections() }
 
 // rpcFailure is a JSON-RPC error or a non-2xx status.
 type rpcFailure struct {

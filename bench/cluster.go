@@ -71,10 +71,9 @@ func (l *localCluster) finish() (serverCounts, error) {
 }
 
 // countDeliveries counts sendTransaction deliveries over the cluster and
-// the duplicates among them. It applies fixtures.Server.Forwarded's rule
-// (a delivery refused with a scripted HTTP status or JSON-RPC error was not
-// acted on) to each recorded request once, instead of asking Forwarded per
-// signature, which would scan every request per signature.
+// the duplicates among them, in one pass over the recorded requests
+// (fixtures.Server.Forwarded per signature would scan them all per
+// signature).
 func countDeliveries(c *fixtures.Cluster) serverCounts {
 	var n serverCounts
 	forwarded := make(map[string]int)
@@ -84,7 +83,7 @@ func countDeliveries(c *fixtures.Cluster) serverCounts {
 				continue
 			}
 			n.Delivered++
-			if k := r.Fault.Kind; k != fixtures.HTTPStatus && k != fixtures.RPCError {
+			if r.Forwarded() {
 				forwarded[r.Signature]++
 			}
 		}

@@ -103,3 +103,9 @@ func (o *Options) sends(calls int) int {
 	}
 	return calls / o.SendEvery
 }
+
+// isSend reports whether call i is a sendTransaction: the last of every
+// SendEvery calls.
+func (o *Options) isSend(i int) bool {
+	return o.SendEvery > 0 && i%o.SendEvery == o.SendEvery-1
+}

@@ -48,21 +48,13 @@ func (r *Report) Cell(scenario, client string) *Cell {
 // ends.
 func Run(ctx context.Context, opts Options) (*Report, error) {
 	o := opts.normalized()
-	kinds := make([]clientKind, len(o.Clients))
-	for i, name := range o.Clients {
-		k, err := clientNamed(name)
-		if err != nil {
-			return nil, err
-		}
-		kinds[i] = k
+	kinds, err := lookUp(o.Clients, clientNamed)
+	if err != nil {
+		return nil, err
 	}
-	scs := make([]scenario, len(o.Scenarios))
-	for i, name := range o.Scenarios {
-		sc, err := scenarioNamed(name)
-		if err != nil {
-			return nil, err
-		}
-		scs[i] = sc
+	scs, err := lookUp(o.Scenarios, scenarioNamed)
+	if err != nil {
+		return nil, err
 	}
 	txs, err := transactions(o.sends(o.Calls))
 	if err != nil {
@@ -92,6 +84,18 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		}
 	}
 	return r, nil
+}
+
+// lookUp resolves every name, in order, stopping at the first unknown one.
+func lookUp[T any](names []string, named func(string) (T, error)) ([]T, error) {
+	out := make([]T, len(names))
+	for i, name := range names {
+		var err error
+		if out[i], err = named(name); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 // transactions builds n signed transactions with distinct signatures, base64

@@ -78,6 +78,7 @@ func TestCheckDeadlinesCatchesLateCall(t *testing.T) {
 	for i := range 1000 {
 		s.beats = append(s.beats, now.Add(time.Duration(i)*heartbeatEvery))
 	}
+	s.done.Store(1)
 	s.late = []lateCall{{deadline: now.Add(10 * time.Millisecond), end: now.Add(time.Second + 10*time.Millisecond), what: "call 1"}}
 	s.checkDeadlines()
 	if s.bad.n != 1 {

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"log/slog"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"slices"
@@ -199,7 +200,23 @@ type soak struct {
 // against the heartbeat.
 type lateCall struct {
 	deadline, end time.Time
-	what          string
+	// how the call ended, for the summary: "ok", a cause, or a cause with
+	// "(no attempt)" when the pool admitted none.
+	how  string
+	what string
+}
+
+// lateHow names how a late call ended, for the summary of checkDeadlines.
+func lateHow(err error, ce *transport.CallError) string {
+	switch {
+	case err == nil:
+		return "ok"
+	case ce == nil:
+		return "other"
+	case len(ce.Attempts) == 0:
+		return ce.Cause.String() + " (no attempt)"
+	}
+	return ce.Cause.String()
 }
 
 // sendResult is what one sendTransaction call returned.
@@ -332,20 +349,18 @@ func (s *soak) call(i int) {
 		params = []any{"11111111111111111111111111111111"}
 	}
 
+	// The transport's rule: now + the roles' RequestTimeout, cut to ctx's
+	// deadline. start is read before the transport's now, so this deadline
+	// is never later than the call's own.
 	start := time.Now()
 	deadline := start.Add(requestTimeout)
-	if ctxTimeout > 0 && ctxTimeout < requestTimeout {
-		deadline = start.Add(ctxTimeout)
+	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
+		deadline = d
 	}
 	var out json.RawMessage
 	err := s.client.CallForInto(ctx, &out, method, params)
 	end := time.Now()
 
-	if end.After(deadline) {
-		s.lateMu.Lock()
-		s.late = append(s.late, lateCall{deadline: deadline, end: end, what: fmt.Sprintf("call %d (%s): %v", i, method, err)})
-		s.lateMu.Unlock()
-	}
 	var ce *transport.CallError
 	if err != nil {
 		if !errors.As(err, &ce) {
@@ -354,6 +369,12 @@ func (s *soak) call(i int) {
 		if m := secretIn(err.Error()); m != "" {
 			s.bad.add("call %d (%s): error text carries secret marker %s: %v", i, method, m, err)
 		}
+	}
+	if end.After(deadline) {
+		s.lateMu.Lock()
+		s.late = append(s.late, lateCall{deadline: deadline, end: end, how: lateHow(err, ce),
+			what: fmt.Sprintf("call %d (%s): %v", i, method, err)})
+		s.lateMu.Unlock()
 	}
 	if send {
 		r := sendResult{made: true, ok: err == nil, ambiguous: errors.Is(err, transport.ErrAmbiguousDispatch)}
@@ -471,29 +492,25 @@ func (s *soak) checkDeadlines() {
 		tolerance = raceLateness
 	}
 	worst := time.Duration(0)
-	lates := make([]time.Duration, 0, len(s.late))
+	lates := map[string][]time.Duration{} // by how the call ended
 	for _, l := range s.late {
 		stall := s.stallDuring(l.deadline, l.end)
 		late := l.end.Sub(l.deadline)
-		lates = append(lates, late)
+		lates[l.how] = append(lates[l.how], late)
 		worst = max(worst, late-stall)
 		if late > tolerance+stall {
 			s.bad.add("%s: returned %s after its deadline (tolerance %s + a %s stall)", l.what, late, tolerance, stall)
 		}
 	}
-	var maxStall time.Duration
-	for i := 1; i < len(s.beats); i++ {
-		maxStall = max(maxStall, s.beats[i].Sub(s.beats[i-1]))
+	var by []string
+	for _, how := range slices.Sorted(maps.Keys(lates)) {
+		ls := lates[how]
+		slices.Sort(ls)
+		q := func(f float64) time.Duration { return ls[min(int(f*float64(len(ls))), len(ls)-1)] }
+		by = append(by, fmt.Sprintf("%s: %d, by p50 %s, p99 %s, max %s", how, len(ls), q(0.5), q(0.99), q(1)))
 	}
-	slices.Sort(lates)
-	q := func(f float64) time.Duration {
-		if len(lates) == 0 {
-			return 0
-		}
-		return lates[min(int(f*float64(len(lates))), len(lates)-1)]
-	}
-	s.t.Logf("deadlines: %d calls returned after their deadline (by p50 %s, p90 %s, p99 %s, max %s), at worst %s beyond the stall around them; longest process stall %s",
-		len(s.late), q(0.5), q(0.9), q(0.99), q(1), worst, maxStall)
+	s.t.Logf("deadlines: %d of %d calls returned after their deadline, at worst %s beyond the stall around them; longest process stall %s; by outcome: [%s]",
+		len(s.late), s.done.Load(), worst, s.stallDuring(time.Time{}, time.Now()), strings.Join(by, "; "))
 }
 
 // check runs the end-of-run checks and reports every violation.
@@ -529,17 +546,26 @@ func (s *soak) check() {
 // that may have been dispatched; never more deliveries than attempts that
 // left the client.
 func (s *soak) checkSends() {
+	// One pass over the recorded requests: asking every server per
+	// signature would scan them all per send.
+	forwards, deliveries := map[string]int{}, map[string]int{}
+	for _, srv := range s.cluster.Servers {
+		for _, r := range srv.Requests() {
+			if r.Method == "sendTransaction" && r.Signature != "" {
+				deliveries[r.Signature]++
+				if r.Forwarded() {
+					forwards[r.Signature]++
+				}
+			}
+		}
+	}
 	for i, r := range s.sends {
 		if !r.made {
 			s.bad.add("send %d was never made", i)
 			continue
 		}
 		sig := s.sigs[i]
-		forwarded, delivered := 0, 0
-		for _, srv := range s.cluster.Servers {
-			forwarded += srv.Forwarded(sig)
-			delivered += srv.Deliveries(sig)
-		}
+		forwarded, delivered := forwards[sig], deliveries[sig]
 		if forwarded > 1 {
 			s.bad.add("send %d (%s): acted on %d times across the cluster (ambiguous=%v, attempts %s)", i, sig, forwarded, r.ambiguous, describe(r.attempts))
 		}
