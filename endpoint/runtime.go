@@ -182,9 +182,9 @@ func (r *Runtime) AdmitAt(now, deadline time.Time) (a Admission, b Block, ok boo
 
 // AdmitEjectedAt is AdmitAt except that a running ejection does not block
 // (a rate-limit cooldown still does). It is the pool's panic mode, after
-// Envoy's panic threshold: when every candidate of a request is ejected,
-// routing to an ejected endpoint beats refusing every call until one
-// ejection ends.
+// Envoy's panic threshold: when ejections hold back most candidates of a
+// request, routing to an ejected endpoint beats queueing every call on the
+// few left.
 func (r *Runtime) AdmitEjectedAt(now, deadline time.Time) (a Admission, b Block, ok bool) {
 	return r.admitAt(now, deadline, true)
 }

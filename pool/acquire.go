@@ -152,9 +152,10 @@ func (p *Pool) wait(ctx context.Context, sel *selection, req *Request, deadline 
 // refills among the blocked candidates (zero when only concurrency blocks
 // them), or late when now is at or past the deadline.
 func (p *Pool) scan(sel *selection, now, deadline time.Time) (pm *Permit, wakeAt time.Time, late bool) {
-	// allEjected stays true while every candidate seen is blocked by an
-	// ejection and nothing else: then the scan runs again in panic mode.
-	allEjected, seen := true, false
+	// When ejections hold back more than half the candidates, the scan runs
+	// again in panic mode (Envoy's healthy panic threshold, 50 %): the few
+	// left, busy or throttled, cannot carry the role's traffic alone.
+	ejected, seen := 0, 0
 	for _, g := range sel.rs.tiers {
 		n, start := g.rotate()
 		for i := range n {
@@ -169,14 +170,16 @@ func (p *Pool) scan(sel *selection, now, deadline time.Time) (pm *Permit, wakeAt
 			if b.Reason == endpoint.BlockedByDeadline {
 				return nil, time.Time{}, true
 			}
-			seen = true
-			allEjected = allEjected && b.Reason == endpoint.BlockedByEjection
+			seen++
+			if b.Reason == endpoint.BlockedByEjection {
+				ejected++
+			}
 			if !b.Until.IsZero() && (wakeAt.IsZero() || b.Until.Before(wakeAt)) {
 				wakeAt = b.Until
 			}
 		}
 	}
-	if seen && allEjected {
+	if 2*ejected > seen {
 		if pm := p.panicScan(sel, now, deadline); pm != nil {
 			return pm, time.Time{}, false
 		}
@@ -185,10 +188,11 @@ func (p *Pool) scan(sel *selection, now, deadline time.Time) (pm *Permit, wakeAt
 }
 
 // panicScan admits the first candidate, by tier and in the same round-robin
-// order as the scan before it, that only an ejection held back. Ejection is
-// for steering traffic to healthier peers; when no peer is left it must not
-// turn a failing pool into a refusing one (Envoy's panic threshold), nor
-// pile every call on one ejected endpoint. A permit so granted reports its
+// order as the scan before it, that only an ejection held back. The scan
+// calls it when ejections hold back more than half the candidates. Ejection
+// is for steering traffic to healthier peers; when too few are left to take
+// it, ejection must not turn a failing pool into a refusing one (Envoy's
+// healthy panic threshold), nor pile every call on one ejected endpoint. A permit so granted reports its
 // outcome as usual: a success resets the failure count and the ejection
 // backoff, a failure counts toward the next ejection; the running ejection
 // ends on its own.

@@ -10,9 +10,10 @@
 // slots, and the request falls to a peer, then to a lower tier.
 //
 // An endpoint that fails Options.Ejection's After times in a row is ejected
-// for a while (see endpoint.Ejection). When an ejection is all that blocks
-// every candidate, Acquire does not wait: it admits one of them anyway, in
-// the same order (panic mode), since a failing endpoint beats none.
+// for a while (see endpoint.Ejection). When ejections block more than half
+// the candidates and nothing is free, Acquire does not wait: it admits an
+// ejected one anyway, in the same order (panic mode, after Envoy's healthy
+// panic threshold), since the few left cannot carry the traffic alone.
 //
 // When every candidate is blocked, Acquire waits, holding no lock, for the
 // earliest of: a slot freed in the role, the first cooldown end or token

@@ -142,3 +142,32 @@ func TestPanicModeKeepsTheRotation(t *testing.T) {
 		t.Errorf("panic mode over a, b, c: %v, want 2 each", got)
 	}
 }
+
+// TestPanicThreshold: panic mode starts when ejections hold back more than
+// half the candidates, even when the rest are blocked by something else;
+// with half or fewer ejected, the call waits for the healthy ones.
+func TestPanicThreshold(t *testing.T) {
+	opts := pool.Options{Ejection: endpoint.Ejection{After: 1, Base: ms(500)}}
+	busy := endpoint.Limits{MaxConcurrentRequests: 1}
+
+	// Two of three ejected, the third full: admitted by panic at once.
+	p, _ := newPoolWith(t, opts, ep("a", 0, endpoint.Limits{}), ep("b", 0, endpoint.Limits{}), ep("c", 0, busy))
+	now(t, p, read, "a").Failure()
+	now(t, p, read, "b").Failure()
+	held := now(t, p, read, "c")
+	pm, err := p.Acquire(context.Background(), read)
+	if err != nil || (pm.Endpoint() != "a" && pm.Endpoint() != "b") {
+		t.Fatalf("two of three ejected, the third full: %v, %v; want a panic permit for a or b", pm, err)
+	}
+	pm.Success()
+	held.Success()
+
+	// One of two ejected, the other full: wait for the healthy one.
+	q, fc := newPoolWith(t, opts, ep("x", 0, endpoint.Limits{}), ep("y", 0, busy))
+	now(t, q, read, "x").Failure()
+	held = now(t, q, read, "y")
+	pd := start(context.Background(), q, read)
+	pd.mustWait(t, fc, 1)
+	held.Success()
+	pd.permit(t, "y").Success()
+}
