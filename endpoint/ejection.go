@@ -6,12 +6,12 @@ import "time"
 const (
 	// DefaultEjectAfter is how many consecutive failures eject an
 	// (endpoint, role) when Ejection.After is 0.
-	DefaultEjectAfter = 3
+	DefaultEjectAfter = 5
 	// DefaultEjectionBase is the first ejection's length when
 	// Ejection.Base is 0.
-	DefaultEjectionBase = 500 * time.Millisecond
+	DefaultEjectionBase = 250 * time.Millisecond
 	// DefaultEjectionMax caps an ejection's length when Ejection.Max is 0.
-	DefaultEjectionMax = 30 * time.Second
+	DefaultEjectionMax = 2 * time.Second
 )
 
 // Ejection configures passive outlier ejection (Envoy's consecutive_5xx,

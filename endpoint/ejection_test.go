@@ -5,8 +5,12 @@ import (
 	"time"
 )
 
+// classic is the ejection the state tests below walk through, spelt out so
+// that they do not move with the defaults.
+var classic = Ejection{After: 3, Base: 500 * time.Millisecond, Max: 30 * time.Second}
+
 func TestEjectionNormalized(t *testing.T) {
-	if got, want := (Ejection{}).Normalized(), (Ejection{After: 3, Base: 500 * time.Millisecond, Max: 30 * time.Second}); got != want {
+	if got, want := (Ejection{}).Normalized(), (Ejection{After: 5, Base: 250 * time.Millisecond, Max: 2 * time.Second}); got != want {
 		t.Errorf("zero normalised = %+v, want %+v", got, want)
 	}
 	if got := (Ejection{After: -1, Base: time.Second, Max: time.Millisecond}).Normalized(); got.After != -1 || got.Enabled() || got.Max != time.Second {
@@ -102,7 +106,7 @@ func (e *ejector) notEjected() {
 
 func TestEjectAfterConsecutiveFailures(t *testing.T) {
 	var changes []string
-	r := newRuntime(t, Limits{}, RuntimeOptions{OnStateChange: func(from, to Health) {
+	r := newRuntime(t, Limits{}, RuntimeOptions{Ejection: classic, OnStateChange: func(from, to Health) {
 		changes = append(changes, from.String()+">"+to.String())
 	}})
 	e := &ejector{t: t, r: r, now: t0}
@@ -112,7 +116,7 @@ func TestEjectAfterConsecutiveFailures(t *testing.T) {
 	if b := r.ProbeAt(t0.Add(ms(300)), time.Time{}); b.Describe(t0.Add(ms(300))) != "ejected 200ms left" {
 		t.Errorf("Describe = %q", b.Describe(t0.Add(ms(300))))
 	}
-	e.ejectedFor(DefaultEjectionBase)
+	e.ejectedFor(classic.Base)
 	if got, want := joinStrings(changes), "available>degraded degraded>ejected ejected>degraded"; got != want {
 		t.Errorf("changes %q, want %q", got, want)
 	}
@@ -122,11 +126,11 @@ func TestEjectAfterConsecutiveFailures(t *testing.T) {
 }
 
 func TestSuccessResetsFailureCount(t *testing.T) {
-	e := newEjector(t, Ejection{})
+	e := newEjector(t, classic)
 	e.outcome("fail", "fail", "ok", "fail", "fail")
 	e.notEjected()
 	e.outcome("fail")
-	e.ejectedFor(DefaultEjectionBase)
+	e.ejectedFor(classic.Base)
 }
 
 func TestEjectionBackoff(t *testing.T) {
@@ -147,7 +151,7 @@ func TestEjectionBackoff(t *testing.T) {
 // TestEjectionKeepsLongerCooldown: an ejection never shortens a running
 // rate-limit cooldown, and leaves its state alone.
 func TestEjectionKeepsLongerCooldown(t *testing.T) {
-	e := newEjector(t, Ejection{})
+	e := newEjector(t, classic)
 	e.outcome("fail", "fail")
 	e.r.RateLimitedAt(e.now, 0) // 10 s pause; the failure count stays
 	// A request admitted under the new generation (the instant between the
@@ -162,7 +166,7 @@ func TestEjectionKeepsLongerCooldown(t *testing.T) {
 	// That ejection still counts for the next one: 2 × Base.
 	e.now = e.now.Add(10 * time.Second)
 	e.outcome("fail", "fail", "fail")
-	e.ejectedFor(2 * DefaultEjectionBase)
+	e.ejectedFor(2 * classic.Base)
 }
 
 func TestEjectionDisabled(t *testing.T) {
@@ -179,7 +183,7 @@ func TestEjectionDisabled(t *testing.T) {
 // TestStaleFailureDoesNotEject: a failure of a request admitted before the
 // last transition neither counts nor ejects.
 func TestStaleFailureDoesNotEject(t *testing.T) {
-	e := newEjector(t, Ejection{})
+	e := newEjector(t, classic)
 	old, _, _ := e.r.AdmitAt(e.now, time.Time{}) // admitted while available
 	e.outcome("fail", "fail")                    // available -> degraded, count 2
 	e.r.FailedAt(e.now, old.Generation)
@@ -190,13 +194,13 @@ func TestStaleFailureDoesNotEject(t *testing.T) {
 	e.outcome("fail")
 	e.r.FailedAt(e.now, inFlight.Generation)
 	e.r.Release()
-	e.ejectedFor(DefaultEjectionBase)
+	e.ejectedFor(classic.Base)
 	// The stale failure during the ejection counted for nothing: After
 	// more failures are needed again.
 	e.outcome("fail", "fail")
 	e.notEjected()
 	e.outcome("fail")
-	e.ejectedFor(2 * DefaultEjectionBase)
+	e.ejectedFor(2 * classic.Base)
 }
 
 // TestAdmitEjectedAt: panic mode admits through an ejection; a success

@@ -11,12 +11,16 @@ import (
 	"github.com/solroute/solroute/pool"
 )
 
+// classic is the ejection these tests walk through, spelt out so that they
+// do not move with the defaults.
+var classic = endpoint.Ejection{After: 3, Base: ms(500), Max: ms(30_000)}
+
 // TestEjectionSendsEverythingToTheHealthyEndpoint: with two tier-0
 // endpoints where "bad" fails every request, three consecutive failures
-// eject it for the default 500 ms: every Acquire goes to "good" until the
-// ejection ends, the snapshot shows it, and then "bad" gets its share again.
+// eject it for 500 ms: every Acquire goes to "good" until the ejection
+// ends, the snapshot shows it, and then "bad" gets its share again.
 func TestEjectionSendsEverythingToTheHealthyEndpoint(t *testing.T) {
-	p, fc := newPool(t, ep("bad", 0, endpoint.Limits{}), ep("good", 0, endpoint.Limits{}))
+	p, fc := newPoolWith(t, pool.Options{Ejection: classic}, ep("bad", 0, endpoint.Limits{}), ep("good", 0, endpoint.Limits{}))
 	failures := 0
 	for failures < 3 {
 		pm, err := p.Acquire(context.Background(), read)
@@ -33,13 +37,13 @@ func TestEjectionSendsEverythingToTheHealthyEndpoint(t *testing.T) {
 			t.Fatalf("after %d failures: state %v", failures, s.State)
 		}
 	}
-	if s := snapshotOf(t, p, "bad"); s.State != endpoint.Ejected || s.CooldownRemaining != endpoint.DefaultEjectionBase || s.Failures != 3 {
+	if s := snapshotOf(t, p, "bad"); s.State != endpoint.Ejected || s.CooldownRemaining != classic.Base || s.Failures != 3 {
 		t.Fatalf("snapshot after 3 failures: %+v", s)
 	}
 	for range 10 {
 		now(t, p, read, "good").Success()
 	}
-	fc.Advance(endpoint.DefaultEjectionBase - ms(1))
+	fc.Advance(classic.Base - ms(1))
 	if s := snapshotOf(t, p, "bad"); s.CooldownRemaining != ms(1) {
 		t.Fatalf("cooldown 1 ms before the end: %v", s.CooldownRemaining)
 	}

@@ -20,7 +20,7 @@ type Options struct {
 	// result, means endpoint.NewRateBucket of the role's limits.
 	NewBucket func(spec *endpoint.Spec, role endpoint.Role) endpoint.Bucket
 	// Ejection configures passive ejection after consecutive failures, for
-	// every (endpoint, role). The zero value means endpoint's defaults (3
-	// failures, 500 ms doubling up to 30 s); After < 0 never ejects.
+	// every (endpoint, role). The zero value means endpoint's defaults (5
+	// failures, 250 ms doubling up to 2 s); After < 0 never ejects.
 	Ejection endpoint.Ejection
 }
