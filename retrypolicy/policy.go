@@ -36,11 +36,6 @@ type Policy struct {
 	spent atomic.Int64
 }
 
-// BudgetBurst is how many tokens the retry budget's account holds at most:
-// after a quiet stretch, this many retries above the floor may go before
-// the ratio binds.
-const BudgetBurst = 10
-
 // milli is one token in the account's unit.
 const milli = 1000
 
@@ -67,7 +62,7 @@ func (p *Policy) settings() *Settings {
 func (p *Policy) Begin() *Call {
 	p.calls.Add(1)
 	if r := p.settings().BudgetRatio; r > 0 {
-		deposit := int64(min(r, BudgetBurst) * milli)
+		deposit := int64(min(r, float64(p.settings().BudgetBurst)) * milli)
 		for {
 			old := p.spent.Load()
 			if old == 0 || p.spent.CompareAndSwap(old, max(0, old-deposit)) {
@@ -93,7 +88,7 @@ type Usage struct {
 func (p *Policy) Usage() Usage {
 	u := Usage{ActiveCalls: p.calls.Load(), ActiveRetries: p.retries.Load(), Tokens: math.Inf(1)}
 	if p.settings().BudgetRatio >= 0 {
-		u.Tokens = float64(BudgetBurst*milli-p.spent.Load()) / milli
+		u.Tokens = float64(int64(p.settings().BudgetBurst)*milli-p.spent.Load()) / milli
 	}
 	return u
 }
@@ -116,7 +111,7 @@ func (p *Policy) takeRetry() bool {
 	}
 	for {
 		old := p.spent.Load()
-		if old+milli > BudgetBurst*milli {
+		if old+milli > int64(s.BudgetBurst)*milli {
 			return false
 		}
 		if p.spent.CompareAndSwap(old, old+milli) {

@@ -25,10 +25,10 @@ func TestBudgetAccount(t *testing.T) {
 		begun   int // calls begun before the retries, none ended
 		granted int // retries granted in a row, none released
 	}{
-		{"defaults", Settings{}, 100, 3 + BudgetBurst},
-		{"deposits never pass full", Settings{}, 1000, 3 + BudgetBurst},
-		{"no floor", Settings{BudgetMinRetries: -1}, 100, BudgetBurst},
-		{"larger floor", Settings{BudgetMinRetries: 20}, 100, 20 + BudgetBurst},
+		{"defaults", Settings{}, 1000, 3 + DefaultBudgetBurst},
+		{"deposits never pass full", Settings{BudgetBurst: 10}, 1000, 3 + 10},
+		{"no floor", Settings{BudgetMinRetries: -1, BudgetBurst: 10}, 100, 10},
+		{"larger floor", Settings{BudgetMinRetries: 20, BudgetBurst: 10}, 100, 20 + 10},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -59,7 +59,7 @@ func TestBudgetAccount(t *testing.T) {
 
 // TestBudgetSteps walks the budget through fixed steps, one goroutine.
 func TestBudgetSteps(t *testing.T) {
-	p := New(Settings{Jitter: zeroJitter, MaxRetries: 100})
+	p := New(Settings{Jitter: zeroJitter, MaxRetries: 100, BudgetBurst: 10})
 	calls := make([]*Call, 30) // deposits 6 tokens into a full account: still 10
 	for i := range calls {
 		calls[i] = p.Begin()
@@ -187,7 +187,7 @@ func TestZeroPolicyUsesDefaults(t *testing.T) {
 // floor plus a full account is granted whatever the scheduling.
 func TestBudgetConcurrentFirstFailure(t *testing.T) {
 	const n = 200
-	const bound = DefaultBudgetMinRetries + BudgetBurst
+	const bound = DefaultBudgetMinRetries + DefaultBudgetBurst
 	p := New(Settings{Jitter: zeroJitter})
 	calls := make([]*Call, n)
 	for i := range calls {
@@ -229,7 +229,7 @@ func TestBudgetConcurrentFirstFailure(t *testing.T) {
 // call's attempt fails retryably and all live calls ask Next at once;
 // calls told to stop then End, and new failing calls keep arriving. In
 // every round the retries granted above the floor must be paid for: at
-// most the account's BudgetBurst plus BudgetRatio of every call begun so
+// most the account's DefaultBudgetBurst plus BudgetRatio of every call begun so
 // far, less what earlier rounds spent.
 func TestBudgetOutage(t *testing.T) {
 	const maxRetries = 5
@@ -276,7 +276,7 @@ func TestBudgetOutage(t *testing.T) {
 		// Every place was released before this round's Next: the floor
 		// grants DefaultBudgetMinRetries, the account pays the rest.
 		paid += max(0, granted-DefaultBudgetMinRetries)
-		if limit := BudgetBurst + begun*2/10; paid > limit {
+		if limit := DefaultBudgetBurst + begun*2/10; paid > limit {
 			t.Fatalf("round %d: %d retries paid over %d calls begun, limit %d", round, paid, begun, limit)
 		}
 		if u := p.Usage(); u.ActiveRetries != int64(granted) || u.ActiveCalls != int64(len(next)) {
@@ -294,7 +294,7 @@ func TestBudgetOutage(t *testing.T) {
 	if budgetStops == 0 {
 		t.Fatal("the budget never stopped a retry")
 	}
-	if total > begun*2/10+BudgetBurst+15*DefaultBudgetMinRetries {
+	if total > begun*2/10+DefaultBudgetBurst+15*DefaultBudgetMinRetries {
 		t.Fatalf("%d retries for %d calls: more than the ratio, the burst and the floor allow", total, begun)
 	}
 	t.Logf("%d calls, %d retries granted, %d stopped by the budget", begun, total, budgetStops)

@@ -20,6 +20,8 @@ const (
 	// DefaultBudgetMinRetries is Settings.BudgetMinRetries when zero
 	// (Envoy's floor of 3).
 	DefaultBudgetMinRetries = 3
+	// DefaultBudgetBurst is Settings.BudgetBurst when zero or negative.
+	DefaultBudgetBurst = 100
 )
 
 // MaxTransparentRetries bounds the transparent retries of one call. A
@@ -55,6 +57,11 @@ type Settings struct {
 	// are in flight, a retry is granted without spending a token. 0 means 3;
 	// a negative value means no floor.
 	BudgetMinRetries int
+	// BudgetBurst is how many tokens the retry budget's account holds at
+	// most: after a quiet stretch, this many retries above the floor may go
+	// before the ratio binds, and it absorbs bursts of failures that stay
+	// below the ratio on average. 0 or negative means 100.
+	BudgetBurst int
 	// Jitter returns a value in [0, ceiling] (full jitter). Nil means a
 	// uniform pseudo-random draw. Tests inject an exact source. A result
 	// outside [0, ceiling] is clamped into it.
@@ -81,6 +88,9 @@ func (s Settings) Normalized() Settings {
 	}
 	if s.BudgetMinRetries == 0 {
 		s.BudgetMinRetries = DefaultBudgetMinRetries
+	}
+	if s.BudgetBurst <= 0 {
+		s.BudgetBurst = DefaultBudgetBurst
 	}
 	if s.Jitter == nil {
 		s.Jitter = uniformJitter

@@ -12,7 +12,7 @@ func TestSettingsNormalized(t *testing.T) {
 	if got.MaxRetries != DefaultMaxRetries || got.InitialBackoff != DefaultInitialBackoff ||
 		got.MaxBackoff != DefaultMaxBackoff || got.MaxProviderDelay != DefaultMaxProviderDelay ||
 		got.BudgetRatio != DefaultBudgetRatio || got.BudgetMinRetries != DefaultBudgetMinRetries ||
-		got.Jitter == nil {
+		got.BudgetBurst != DefaultBudgetBurst || got.Jitter == nil {
 		t.Fatalf("zero settings normalised to %+v", got)
 	}
 
@@ -34,7 +34,7 @@ func TestSettingsNormalized(t *testing.T) {
 		t.Fatalf("NaN ratio normalised to %v", r)
 	}
 	set := Settings{MaxRetries: 9, InitialBackoff: time.Second, MaxBackoff: time.Minute,
-		MaxProviderDelay: time.Hour, BudgetRatio: 0.5, BudgetMinRetries: 1}
+		MaxProviderDelay: time.Hour, BudgetRatio: 0.5, BudgetMinRetries: 1, BudgetBurst: 7}
 	n = set.Normalized()
 	n.Jitter = nil
 	if !reflect.DeepEqual(n, set) {
