@@ -43,6 +43,9 @@ func Parse(data []byte, opts ParseOptions) (*Config, error) {
 		lookup = os.LookupEnv
 	}
 	c := &checker{problems: problems{pos: indexPositions(data)}, lookup: lookup}
+	if c.tooManyUnknown() {
+		return nil, &ValidationError{File: opts.Filename, Problems: c.sorted()}
+	}
 
 	var d document
 	err := toml.NewDecoder(bytes.NewReader(data)).DisallowUnknownFields().Decode(&d)
