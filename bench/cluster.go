@@ -62,6 +62,11 @@ func (l *localCluster) apply(name string, seed uint64) error {
 	if sc.script != nil {
 		l.c.Server(endpointName(0)).SetScript(sc.script(seed))
 	}
+	if sc.everywhere != nil {
+		for _, s := range l.c.Servers {
+			s.SetScript(sc.everywhere)
+		}
+	}
 	return nil
 }
 

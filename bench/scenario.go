@@ -2,22 +2,31 @@ package bench
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/solroute/solroute/fixtures"
 )
 
-// A scenario is the fault applied to endpoint "a" while a cell measures.
+// A scenario is the fault applied to endpoint "a", or to every endpoint,
+// while a cell measures.
 type scenario struct {
 	name  string
 	title string
 	// script returns the fault script of endpoint "a"; nil means healthy.
 	script func(seed uint64) fixtures.Script
+	// everywhere, when set, is the script of every endpoint instead.
+	everywhere fixtures.Script
 }
 
 // scenarios lists every scenario, in report order.
 func scenarios() []scenario {
 	return []scenario{
 		{name: "healthy", title: "Healthy: three endpoints answer normally"},
+		{
+			name:       "healthy-2ms",
+			title:      "Healthy, with a node's own latency: every endpoint answers after 2 ms",
+			everywhere: fixtures.Always(fixtures.Latency(2 * time.Millisecond)),
+		},
 		{
 			name:  "rate-limited",
 			title: "One of three endpoints answers HTTP 429 with Retry-After: 1",
@@ -52,7 +61,7 @@ func scenarios() []scenario {
 }
 
 // ScenarioNames lists every scenario name, in report order: healthy,
-// rate-limited, blackholed, resetting, lagging.
+// healthy-2ms, rate-limited, blackholed, resetting, lagging.
 func ScenarioNames() []string {
 	all := scenarios()
 	names := make([]string, len(all))
