@@ -54,7 +54,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stdout, "Usage: solroute bench [flags]\n\n"+
 				"Runs one workload through raw net/http, solana-go, go-retryablehttp, a naive\n"+
-				"round-robin and solroute, against loopback clusters in five scenarios, and\n"+
+				"round-robin and solroute, against loopback clusters in six scenarios, and\n"+
 				"writes a Markdown report and SVG latency charts.\n\nFlags:\n")
 			fs.SetOutput(stdout)
 			fs.PrintDefaults()
