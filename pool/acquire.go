@@ -16,6 +16,9 @@ type selection struct {
 	rs    *roleSet
 	caps  []string
 	avoid []string
+	// last is Request.LastResort, kept only when a compatible candidate
+	// outside it (and outside avoid) exists.
+	last []string
 	// timeout is the smallest RequestTimeout of the compatible candidates.
 	timeout time.Duration
 	// ctxDeadline is set when the deadline is ctx's: reaching it is then
@@ -25,19 +28,21 @@ type selection struct {
 
 // selection filters the role's candidates by capabilities and decides
 // whether Avoid applies (only when a compatible, non-avoided candidate
-// exists). ok is false when no candidate is compatible.
+// exists) and whether LastResort does (only when a compatible candidate
+// that is neither avoided nor a last resort exists). ok is false when no
+// candidate is compatible.
 func (p *Pool) selection(req *Request) (sel selection, ok bool) {
 	rs := p.roleSet(req.Role)
 	if rs == nil || len(rs.ordered) == 0 {
 		return sel, false
 	}
 	sel.rs = rs
-	if len(req.Capabilities) == 0 && len(req.Avoid) == 0 {
+	if len(req.Capabilities) == 0 && len(req.Avoid) == 0 && len(req.LastResort) == 0 {
 		sel.timeout = rs.timeout
 		return sel, true
 	}
 	sel.caps = req.Capabilities
-	compatible, spare := false, false
+	compatible, spare, preferred := false, false, false
 	for _, m := range rs.ordered {
 		if !m.spec.HasCapabilities(sel.caps) {
 			continue
@@ -48,10 +53,16 @@ func (p *Pool) selection(req *Request) (sel selection, ok bool) {
 		compatible = true
 		if !slices.Contains(req.Avoid, m.spec.Name) {
 			spare = true
+			if !slices.Contains(req.LastResort, m.spec.Name) {
+				preferred = true
+			}
 		}
 	}
 	if spare {
 		sel.avoid = req.Avoid
+	}
+	if spare && preferred {
+		sel.last = req.LastResort
 	}
 	return sel, compatible
 }
@@ -62,6 +73,20 @@ func (s *selection) admits(m *member) bool {
 		return false
 	}
 	return len(s.avoid) == 0 || !slices.Contains(s.avoid, m.spec.Name)
+}
+
+// lastResort reports whether m is one of the selection's last resorts.
+func (s *selection) lastResort(m *member) bool {
+	return len(s.last) > 0 && slices.Contains(s.last, m.spec.Name)
+}
+
+// passes is how many passes a scan makes: a second one, over the last
+// resorts only, when there are any.
+func (s *selection) passes() int {
+	if len(s.last) > 0 {
+		return 2
+	}
+	return 1
 }
 
 // Acquire returns a permit for one request, or an error: ErrNoEndpoint at
@@ -147,7 +172,8 @@ func (p *Pool) wait(ctx context.Context, sel *selection, req *Request, deadline 
 	}
 }
 
-// scan tries every candidate once, by tier, round-robin inside each tier.
+// scan tries every candidate once, by tier, round-robin inside each tier,
+// the last resorts (if any) in a second pass after every other candidate.
 // It returns a permit, or the earliest instant a cooldown ends or a token
 // refills among the blocked candidates (zero when only concurrency blocks
 // them), or late when now is at or past the deadline.
@@ -156,26 +182,33 @@ func (p *Pool) scan(sel *selection, now, deadline time.Time) (pm *Permit, wakeAt
 	// again in panic mode (Envoy's healthy panic threshold, 50 %): the few
 	// left, busy or throttled, cannot carry the role's traffic alone.
 	ejected, seen := 0, 0
-	for _, g := range sel.rs.tiers {
-		n, start := g.rotate()
-		for i := range n {
-			m := g.members[(start+i)%n]
-			if !sel.admits(m) {
-				continue
+	for pass := range sel.passes() {
+		for _, g := range sel.rs.tiers {
+			var n, start uint32
+			if pass == 0 {
+				n, start = g.rotate()
+			} else {
+				n, start = g.rotated()
 			}
-			a, b, ok := m.rt.AdmitAt(now, deadline)
-			if ok {
-				return p.permit(m, a, deadline), time.Time{}, false
-			}
-			if b.Reason == endpoint.BlockedByDeadline {
-				return nil, time.Time{}, true
-			}
-			seen++
-			if b.Reason == endpoint.BlockedByEjection {
-				ejected++
-			}
-			if !b.Until.IsZero() && (wakeAt.IsZero() || b.Until.Before(wakeAt)) {
-				wakeAt = b.Until
+			for i := range n {
+				m := g.members[(start+i)%n]
+				if !sel.admits(m) || sel.lastResort(m) != (pass == 1) {
+					continue
+				}
+				a, b, ok := m.rt.AdmitAt(now, deadline)
+				if ok {
+					return p.permit(m, a, deadline), time.Time{}, false
+				}
+				if b.Reason == endpoint.BlockedByDeadline {
+					return nil, time.Time{}, true
+				}
+				seen++
+				if b.Reason == endpoint.BlockedByEjection {
+					ejected++
+				}
+				if !b.Until.IsZero() && (wakeAt.IsZero() || b.Until.Before(wakeAt)) {
+					wakeAt = b.Until
+				}
 			}
 		}
 	}
@@ -192,20 +225,23 @@ func (p *Pool) scan(sel *selection, now, deadline time.Time) (pm *Permit, wakeAt
 // calls it when ejections hold back more than half the candidates. Ejection
 // is for steering traffic to healthier peers; when too few are left to take
 // it, ejection must not turn a failing pool into a refusing one (Envoy's
-// healthy panic threshold), nor pile every call on one ejected endpoint. A permit so granted reports its
+// healthy panic threshold), nor pile every call on one ejected endpoint.
+// Last resorts come last here too. A permit so granted reports its
 // outcome as usual: a success resets the failure count and the ejection
 // backoff, a failure counts toward the next ejection; the running ejection
 // ends on its own.
 func (p *Pool) panicScan(sel *selection, now, deadline time.Time) *Permit {
-	for _, g := range sel.rs.tiers {
-		n, start := g.rotated()
-		for i := range n {
-			m := g.members[(start+i)%n]
-			if !sel.admits(m) {
-				continue
-			}
-			if a, _, ok := m.rt.AdmitEjectedAt(now, deadline); ok {
-				return p.permit(m, a, deadline)
+	for pass := range sel.passes() {
+		for _, g := range sel.rs.tiers {
+			n, start := g.rotated()
+			for i := range n {
+				m := g.members[(start+i)%n]
+				if !sel.admits(m) || sel.lastResort(m) != (pass == 1) {
+					continue
+				}
+				if a, _, ok := m.rt.AdmitEjectedAt(now, deadline); ok {
+					return p.permit(m, a, deadline)
+				}
 			}
 		}
 	}

@@ -18,6 +18,14 @@ type Request struct {
 	// while any other compatible endpoint exists; when every compatible
 	// endpoint is avoided, Avoid is ignored.
 	Avoid []string
+	// LastResort names endpoints to use only when nothing else can be had:
+	// a candidate in LastResort is admitted only when no compatible
+	// candidate outside it, in any tier, can be admitted at that instant.
+	// A last resort admissible now is preferred to waiting for another
+	// candidate. The transport fills it, for calls that must never be sent
+	// twice, with the endpoints that recently left an attempt in doubt.
+	// Nil means none.
+	LastResort []string
 	// Deadline bounds the wait. Zero means now + DefaultTimeout for this
 	// role and these capabilities. A deadline later than ctx's is cut to it.
 	Deadline time.Time

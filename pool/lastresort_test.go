@@ -1,0 +1,103 @@
+package pool_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/solroute/solroute/endpoint"
+)
+
+func TestLastResortUsedOnlyWhenNothingElseIsFree(t *testing.T) {
+	// a and b share tier 0, c is tier 1; a is a last resort.
+	p, fc := newPool(t,
+		ep("a", 0, endpoint.Limits{}),
+		ep("b", 0, endpoint.Limits{MaxConcurrentRequests: 1}),
+		ep("c", 1, endpoint.Limits{MaxConcurrentRequests: 1, RequestsPerSecond: 1, BurstCapacity: 1}))
+	lastA := read
+	lastA.LastResort = []string{"a"}
+
+	// While b is free, every request goes to b, never a, whatever the
+	// round-robin position.
+	for range 6 {
+		now(t, p, lastA, "b").Success()
+	}
+	// b busy: the lower tier's c is preferred to tier 0's last resort.
+	hb := now(t, p, lastA, "b")
+	hc := now(t, p, lastA, "c")
+	// b busy, c busy: a, at once, rather than waiting for b or c.
+	now(t, p, lastA, "a").Success()
+	hc.Success()
+	// c is now out of tokens (1 per second) and b still busy: a again,
+	// though c refills in a second.
+	now(t, p, lastA, "a").Success()
+	hb.Success()
+	now(t, p, lastA, "b").Success()
+	fc.Advance(ms(1000))
+
+	// Every candidate a last resort: LastResort is ignored, the usual
+	// round-robin applies.
+	all := read
+	all.LastResort = []string{"a", "b", "c"}
+	seen := map[string]int{}
+	for range 4 {
+		pm, err := p.Acquire(context.Background(), all)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen[pm.Endpoint()]++
+		pm.Success()
+	}
+	if seen["a"] != 2 || seen["b"] != 2 {
+		t.Errorf("with every candidate a last resort, used %v; want a and b twice each", seen)
+	}
+}
+
+func TestLastResortWithAvoid(t *testing.T) {
+	p, _ := newPool(t, ep("a", 0, endpoint.Limits{}), ep("b", 0, endpoint.Limits{}))
+	// b avoided (this call failed there) and a a last resort: a is all
+	// that is left, so it is used, not skipped.
+	req := read
+	req.Avoid = []string{"b"}
+	req.LastResort = []string{"a"}
+	for range 3 {
+		now(t, p, req, "a").Success()
+	}
+}
+
+func TestLastResortWaitsForEarliestWhenAllBlocked(t *testing.T) {
+	// Both busy: the request waits and takes whichever frees first, the
+	// last resort included.
+	p, fc := newPool(t,
+		ep("a", 0, endpoint.Limits{MaxConcurrentRequests: 1}),
+		ep("b", 0, endpoint.Limits{MaxConcurrentRequests: 1}))
+	lastA := read
+	lastA.LastResort = []string{"a"}
+	hb := now(t, p, lastA, "b")
+	ha := now(t, p, lastA, "a")
+	pd := start(context.Background(), p, lastA)
+	pd.mustWait(t, fc, 1)
+	ha.Success()
+	pd.permit(t, "a").Success()
+	hb.Success()
+}
+
+func TestLastResortInPanicMode(t *testing.T) {
+	// Every candidate ejected: panic mode admits one anyway, a last
+	// resort only after the others.
+	p, _ := newPool(t, ep("a", 0, endpoint.Limits{}), ep("b", 0, endpoint.Limits{}))
+	for _, name := range []string{"a", "b"} {
+		only := read
+		only.Avoid = []string{map[string]string{"a": "b", "b": "a"}[name]}
+		for range endpoint.DefaultEjectAfter {
+			now(t, p, only, name).Failure()
+		}
+		if s := snapshotOf(t, p, name); s.State != endpoint.Ejected {
+			t.Fatalf("%s is %v, want ejected", name, s.State)
+		}
+	}
+	lastA := read
+	lastA.LastResort = []string{"a"}
+	for range 4 {
+		now(t, p, lastA, "b").Success()
+	}
+}
