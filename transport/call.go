@@ -61,9 +61,11 @@ func (c *Client) do(ctx context.Context, cs *callState, role endpoint.Role) erro
 		return ce
 	}
 	for n := 1; ; n++ {
-		pm, err := c.pool.Acquire(ctx, pool.Request{
-			Role: role, Method: cs.method, Capabilities: caps, Avoid: avoid, Deadline: cs.deadline,
-		})
+		req := pool.Request{Role: role, Method: cs.method, Capabilities: caps, Avoid: avoid, Deadline: cs.deadline}
+		if cs.class == retrypolicy.NeverAfterDispatch {
+			req.LastResort = c.inDoubt(nil, c.clock.Now())
+		}
+		pm, err := c.pool.Acquire(ctx, req)
 		if err != nil {
 			if len(attempts) == 0 {
 				switch {
@@ -78,6 +80,7 @@ func (c *Client) do(ctx context.Context, cs *callState, role endpoint.Role) erro
 		start := c.clock.Now()
 		o := c.attempt(ctx, cs, pm)
 		record(pm, &o)
+		c.noteDoubt(pm.Endpoint(), &o)
 		a := Attempt{
 			Endpoint:   pm.Endpoint(),
 			Tier:       pm.Tier(),

@@ -43,8 +43,12 @@ type Client struct {
 	logger    *slog.Logger  // nil discards
 	onAttempt func(method string, a Attempt)
 	endpoints map[string]*endpointClient // by Spec.Name; read-only after New
-	nextID    atomic.Uint64
-	buffers   sync.Pool // *responseBuffer
+	// endpointList holds the same endpoints in configuration order.
+	endpointList []*endpointClient
+	// doubtWindow is Settings.DoubtWindow normalised: <= 0 means off.
+	doubtWindow time.Duration
+	nextID      atomic.Uint64
+	buffers     sync.Pool // *responseBuffer
 }
 
 // endpointClient is everything the transport needs to POST to one
@@ -58,6 +62,9 @@ type endpointClient struct {
 	// never mutated after New.
 	template *http.Request
 	secrets  []string // substrings redacted from every error text
+	// doubtAt is the pool-clock instant (Unix nanoseconds) of the latest
+	// attempt left in doubt (see noteDoubt); 0 means never.
+	doubtAt atomic.Int64
 }
 
 // New builds a Client over p. It fails when p is nil or an endpoint's URL
@@ -77,6 +84,12 @@ func New(p *pool.Pool, s Settings) (*Client, error) {
 		logger:    s.Logger,
 		onAttempt: s.OnAttempt,
 	}
+	switch {
+	case s.DoubtWindow == 0:
+		c.doubtWindow = DefaultDoubtWindow
+	case s.DoubtWindow > 0:
+		c.doubtWindow = s.DoubtWindow
+	}
 	if c.registry == nil {
 		c.registry = registry.Default()
 	}
@@ -92,6 +105,7 @@ func New(p *pool.Pool, s Settings) (*Client, error) {
 			return nil, err
 		}
 		c.endpoints[ep.name] = ep
+		c.endpointList = append(c.endpointList, ep)
 	}
 	return c, nil
 }

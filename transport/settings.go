@@ -28,6 +28,15 @@ type Settings struct {
 	// least once; a negative value means no bound of its own (an attempt may
 	// then use the whole budget, and a hang is never failed over).
 	AttemptTimeout time.Duration
+	// DoubtWindow is how long an endpoint stays in doubt after one of its
+	// attempts, of any method, ended in a way that would have left a send
+	// ambiguous (the request may have reached the server, and no answer
+	// proves it was not acted on: a reset after writing, a timeout, a 5xx,
+	// a broken body). While in doubt, calls of class NeverAfterDispatch use
+	// it only when no other endpoint can be had at once
+	// (pool.Request.LastResort). 0 means DefaultDoubtWindow; a negative
+	// value turns the preference off.
+	DoubtWindow time.Duration
 	// OnAttempt, when set, is called after every attempt (success or not),
 	// from the calling goroutine.
 	OnAttempt func(method string, a Attempt)

@@ -1,0 +1,134 @@
+package transport_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/gagliardetto/solana-go"
+	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/retrypolicy"
+	"github.com/solroute/solroute/transport"
+)
+
+// doubtEnv is endpoints a and b in one tier, a resetting every connection
+// after reading the request, and one read that tried a first and failed
+// over to b: a is now in doubt.
+func doubtEnv(t *testing.T, s transport.Settings) (*env, *recorder) {
+	t.Helper()
+	rec := newRecorder()
+	s.OnAttempt = rec.on
+	e := newEnv(t, []fixtures.Member{member("a", 0), member("b", 0)}, s, nil)
+	e.server("a").SetFault(fixtures.Fault{Kind: fixtures.ResetAfterRead})
+	if _, err := getBalance(context.Background(), e.client); err != nil {
+		t.Fatal(err)
+	}
+	as := rec.drain()
+	if len(as) != 2 || as[0].Endpoint != "a" || as[0].Dispatch != retrypolicy.MaybeDispatched || as[1].Endpoint != "b" {
+		t.Fatalf("read attempts %+v, want a (may have been dispatched) then b", as)
+	}
+	return e, rec
+}
+
+func TestSendsGoElsewhereWhileAnEndpointIsInDoubt(t *testing.T) {
+	e, rec := doubtEnv(t, transport.Settings{})
+	// The round-robin would give a every other send; a reset there would
+	// leave it ambiguous. While a is in doubt, every send goes to b.
+	for i := range 6 {
+		params, sig := signedTx(t, uint64(300+i))
+		var got solana.Signature
+		if err := e.client.CallForInto(context.Background(), &got, "sendTransaction", params); err != nil {
+			t.Fatalf("send %d: %v", i, err)
+		}
+		if got.String() != sig || e.server("b").Deliveries(sig) != 1 {
+			t.Fatalf("send %d: signature %s, deliveries to b %d", i, got, e.server("b").Deliveries(sig))
+		}
+	}
+	if n := e.server("a").Count("sendTransaction"); n != 0 {
+		t.Fatalf("a received %d sends while in doubt", n)
+	}
+	// Reads are not steered: they still reach a (and fail over), which
+	// keeps the doubt fresh.
+	for range 2 {
+		if _, err := getBalance(context.Background(), e.client); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if as := rec.drain(); !hasAttemptOn(as, "a") {
+		t.Fatalf("reads never tried a: %v", endpoints(as))
+	}
+
+	// a recovers; one window after its last doubtful attempt, sends use it
+	// again (still in doubt 1 ms before).
+	e.server("a").SetFault(fixtures.Fault{})
+	e.clock.Advance(transport.DefaultDoubtWindow - time.Millisecond)
+	sends := func(seed uint64) (onA int) {
+		for i := range 4 {
+			params, sig := signedTx(t, seed+uint64(i))
+			var got solana.Signature
+			if err := e.client.CallForInto(context.Background(), &got, "sendTransaction", params); err != nil {
+				t.Fatal(err)
+			}
+			onA += e.server("a").Deliveries(sig)
+		}
+		return onA
+	}
+	if n := sends(400); n != 0 {
+		t.Fatalf("%d sends reached a 1 ms before its doubt lapsed", n)
+	}
+	e.clock.Advance(time.Millisecond)
+	if n := sends(500); n != 2 {
+		t.Fatalf("%d of 4 sends reached a after its doubt lapsed, want 2 (round-robin)", n)
+	}
+}
+
+func TestDoubtWindowNegativeSendsAsBefore(t *testing.T) {
+	// The control: with the preference off, the round-robin hands a send
+	// to a, which resets it: ambiguous, not resent.
+	e, _ := doubtEnv(t, transport.Settings{DoubtWindow: -1})
+	ambiguous := 0
+	for i := range 2 {
+		params, sig := signedTx(t, uint64(600+i))
+		var got solana.Signature
+		err := e.client.CallForInto(context.Background(), &got, "sendTransaction", params)
+		if errors.Is(err, transport.ErrAmbiguousDispatch) {
+			ambiguous++
+			if n := e.server("b").Deliveries(sig); n != 0 {
+				t.Fatalf("ambiguous send resent to b (%d)", n)
+			}
+		}
+	}
+	if ambiguous != 1 {
+		t.Fatalf("%d of 2 sends ambiguous, want 1 (the one the round-robin gave a)", ambiguous)
+	}
+}
+
+func TestSendUsesEndpointInDoubtAsLastResort(t *testing.T) {
+	// b behind (-32005: refused before forwarding) and a in doubt: the
+	// send tries b first, then goes to a rather than failing.
+	e, _ := doubtEnv(t, transport.Settings{})
+	e.server("a").SetFault(fixtures.Fault{})
+	e.server("b").SetFault(fixtures.Fault{Kind: fixtures.RPCError, RPCCode: -32005})
+	params, sig := signedTx(t, 700)
+	var got solana.Signature
+	if err := e.client.CallForInto(context.Background(), &got, "sendTransaction", params); err != nil {
+		t.Fatal(err)
+	}
+	if n := e.server("a").Deliveries(sig); n != 1 {
+		t.Fatalf("deliveries to a %d, want 1", n)
+	}
+	if n := e.server("b").Forwarded(sig); n != 0 {
+		t.Fatalf("b forwarded %d", n)
+	}
+}
+
+// hasAttemptOn reports whether any attempt went to endpoint name.
+func hasAttemptOn(as []transport.Attempt, name string) bool {
+	for _, a := range as {
+		if a.Endpoint == name {
+			return true
+		}
+	}
+	return false
+}
