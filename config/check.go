@@ -37,6 +37,16 @@ func (c *checker) config(d *document) *Config {
 				cfg.MaxResponseBytes = n
 			}
 		}
+		if d, ok := c.duration("transport.doubt_window", d.Transport.DoubtWindow); ok {
+			switch {
+			case d < 0:
+				c.add("transport.doubt_window", `must not be negative ("0s" turns it off)`)
+			case d == 0:
+				cfg.DoubtWindow = -1
+			default:
+				cfg.DoubtWindow = d
+			}
+		}
 	}
 	if len(d.Endpoints) == 0 {
 		c.add("endpoints", "at least one [[endpoints]] table is required")
@@ -274,21 +284,30 @@ func (c *checker) number(path string, v any) (float64, bool) {
 	return 0, false
 }
 
-// positiveDuration reads an optional Go duration string ("500ms", "5s")
-// that must be above zero. It returns 0 (the default) when the key is
-// absent or wrong.
-func (c *checker) positiveDuration(path string, v any) time.Duration {
+// duration reads an optional Go duration string ("500ms", "5s"). ok is
+// false when the key is absent or not a duration (reported).
+func (c *checker) duration(path string, v any) (d time.Duration, ok bool) {
 	if v == nil {
-		return 0
+		return 0, false
 	}
 	s, ok := v.(string)
 	if !ok {
 		c.add(path, `must be a duration string such as "5s", not `+tomlType(v))
-		return 0
+		return 0, false
 	}
 	d, err := time.ParseDuration(s)
 	if err != nil {
 		c.add(path, "invalid duration "+strconv.Quote(s)+`: want a Go duration such as "250ms", "5s" or "1m30s"`)
+		return 0, false
+	}
+	return d, true
+}
+
+// positiveDuration reads an optional Go duration string that must be
+// above zero. It returns 0 (the default) when the key is absent or wrong.
+func (c *checker) positiveDuration(path string, v any) time.Duration {
+	d, ok := c.duration(path, v)
+	if !ok {
 		return 0
 	}
 	if d <= 0 {

@@ -27,6 +27,11 @@ type Config struct {
 	// MaxResponseBytes is [transport] max_response_bytes. 0 means
 	// transport.DefaultMaxResponseBytes.
 	MaxResponseBytes int64
+	// DoubtWindow is [transport] doubt_window, with
+	// transport.Settings.DoubtWindow's meaning: 0 means
+	// transport.DefaultDoubtWindow and a negative value turns the
+	// preference off. Parse maps the document's explicit "0s" to -1.
+	DoubtWindow time.Duration
 	// Endpoints are the [[endpoints]] tables, in document order.
 	Endpoints []Endpoint
 }
@@ -126,13 +131,14 @@ func (c *Config) RetrySettings() retrypolicy.Settings {
 	}
 }
 
-// TransportSettings returns the transport's settings: the retry settings
-// and the response size limit. Logger, Registry and OnAttempt are left nil
+// TransportSettings returns the transport's settings: the retry settings,
+// the response size limit and the doubt window. Logger, Registry and OnAttempt are left nil
 // for the caller (see ClientOptions).
 func (c *Config) TransportSettings() transport.Settings {
 	return transport.Settings{
 		Retry:            c.RetrySettings(),
 		MaxResponseBytes: c.MaxResponseBytes,
+		DoubtWindow:      c.DoubtWindow,
 	}
 }
 

@@ -27,6 +27,7 @@ type retryDoc struct {
 // transportDoc is the [transport] table.
 type transportDoc struct {
 	MaxResponseBytes any `toml:"max_response_bytes"`
+	DoubtWindow      any `toml:"doubt_window"`
 }
 
 // endpointDoc is one [[endpoints]] table.

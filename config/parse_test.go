@@ -33,6 +33,7 @@ retry_budget_ratio = 0.5
 retry_budget_min_retries = 0
 [transport]
 max_response_bytes = 1024
+doubt_window = "10s"
 [[endpoints]]
 name = "primary-a"
 url = "https://a.example/?api-key=${KEY}"
@@ -68,6 +69,7 @@ tier = 2
 			BudgetMinRetries: -1, // the document's explicit 0: no floor
 		},
 		MaxResponseBytes: 1024,
+		DoubtWindow:      10 * time.Second,
 		Endpoints: []Endpoint{{
 			Name:         "primary-a",
 			URL:          "https://a.example/?api-key=k",
@@ -479,4 +481,29 @@ func TestParseInlineForms(t *testing.T) {
 	if got := cfg.Endpoints[1].Roles[endpoint.RoleSend]; got.BurstCapacity != 3 || got.RequestsPerSecond != 1 {
 		t.Errorf("endpoints[1] send = %+v", got)
 	}
+}
+
+func TestParseDoubtWindow(t *testing.T) {
+	const endpoints = "[[endpoints]]\nname = \"a\"\nurl = \"https://a.example\"\n[endpoints.roles.send]\n"
+	for _, tc := range []struct {
+		value string
+		want  time.Duration
+	}{
+		{"", 0},                              // absent: the transport's default
+		{`doubt_window = "0s"`, -1},          // explicit zero: off
+		{`doubt_window = "1m"`, time.Minute}, // as written
+		{`doubt_window = "250ms"`, 250 * time.Millisecond},
+	} {
+		cfg, err := Parse([]byte("[transport]\n"+tc.value+"\n"+endpoints), ParseOptions{})
+		if err != nil {
+			t.Fatalf("%q: %v", tc.value, err)
+		}
+		if cfg.DoubtWindow != tc.want || cfg.TransportSettings().DoubtWindow != tc.want {
+			t.Errorf("%q: DoubtWindow %v, want %v", tc.value, cfg.DoubtWindow, tc.want)
+		}
+	}
+	_, err := Parse([]byte("[transport]\ndoubt_window = \"-1s\"\n"+endpoints), ParseOptions{})
+	checkProblems(t, err, []problemWant{{2, "transport.doubt_window", "must not be negative"}})
+	_, err = Parse([]byte("[transport]\ndoubt_window = 30\n"+endpoints), ParseOptions{})
+	checkProblems(t, err, []problemWant{{2, "transport.doubt_window", "must be a duration string"}})
 }
