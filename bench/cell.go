@@ -10,12 +10,16 @@ import (
 	"time"
 )
 
-// Cell is the measure of one client in one scenario.
+// Cell is the measure of one client in one scenario. Run measures it once
+// per round and reports the rounds pooled (see poolRounds): the counts,
+// Elapsed and Mallocs are sums over the rounds, Latencies holds every
+// round's calls, and Goodput is the median of the rounds' goodputs.
 type Cell struct {
 	Scenario string
 	Client   string
-	// Made counts the measured calls started (fewer than Options.Calls when
-	// the cell hit its CellTimeout); Sends counts the sendTransaction ones.
+	// Made counts the measured calls started (fewer than Options.Calls per
+	// round when the cell hit its CellTimeout); Sends counts the
+	// sendTransaction ones.
 	Made  int
 	Sends int
 	// Succeeded, Failed and Ambiguous split Made by outcome. Ambiguous
@@ -27,29 +31,51 @@ type Cell struct {
 	Ambiguous int
 	// SendsSucceeded counts the successful sends.
 	SendsSucceeded int
-	// Elapsed is the measured phase's duration on the real clock.
+	// Elapsed is the measured phase's duration on the real clock, summed
+	// over the rounds.
 	Elapsed time.Duration
 	// Mallocs is the process's heap allocations during the measured phase.
 	Mallocs uint64
 	// Delivered counts sendTransaction requests the servers received, and
 	// Duplicates the deliveries acted on beyond the first of each
-	// signature (see the package documentation).
+	// signature (see the package documentation). Every round has a fresh
+	// cluster, so these are per-round counts summed.
 	Delivered  int
 	Duplicates int
 	// Truncated reports that the cell hit its CellTimeout before making
-	// Options.Calls calls.
+	// Options.Calls calls, in CutRounds of its rounds.
 	Truncated bool
+	CutRounds int
+	// RoundGoodputs holds each round's goodput (successful calls per
+	// second), in round order; nil for a single measure that was not
+	// pooled.
+	RoundGoodputs []float64
 	// Latencies holds every measured call's duration, failed calls
-	// included, sorted ascending.
+	// included, of every round, sorted ascending.
 	Latencies []time.Duration
 }
 
-// Goodput is successful calls per second.
+// Goodput is successful calls per second: the median of RoundGoodputs
+// (the mean of the middle two for an even count), or Succeeded/Elapsed
+// when there are none.
 func (c *Cell) Goodput() float64 {
+	if len(c.RoundGoodputs) > 0 {
+		return median(c.RoundGoodputs)
+	}
 	if c.Elapsed <= 0 {
 		return 0
 	}
 	return float64(c.Succeeded) / c.Elapsed.Seconds()
+}
+
+// GoodputRange returns the lowest and highest of RoundGoodputs, or
+// Goodput twice when there are none.
+func (c *Cell) GoodputRange() (lo, hi float64) {
+	if len(c.RoundGoodputs) == 0 {
+		g := c.Goodput()
+		return g, g
+	}
+	return slices.Min(c.RoundGoodputs), slices.Max(c.RoundGoodputs)
 }
 
 // SuccessRate is Succeeded/Made, 0 when no call was made.
@@ -79,10 +105,66 @@ func (c *Cell) Percentile(q float64) time.Duration {
 	return c.Latencies[min(max(i, 0), n-1)]
 }
 
+// poolRounds merges the rounds of one (scenario, client) cell, in round order,
+// into one Cell: goodput per round (RoundGoodputs, whose median is
+// Goodput), every count, Elapsed and Mallocs summed, and the latencies of
+// every round in one sorted list, so that rates and percentiles are over
+// all the calls.
+func poolRounds(rounds []Cell) Cell {
+	var p Cell
+	if len(rounds) == 0 {
+		return p
+	}
+	p.Scenario, p.Client = rounds[0].Scenario, rounds[0].Client
+	p.RoundGoodputs = make([]float64, 0, len(rounds))
+	n := 0
+	for i := range rounds {
+		n += len(rounds[i].Latencies)
+	}
+	p.Latencies = make([]time.Duration, 0, n)
+	for i := range rounds {
+		r := &rounds[i]
+		p.RoundGoodputs = append(p.RoundGoodputs, r.Goodput())
+		p.Made += r.Made
+		p.Sends += r.Sends
+		p.Succeeded += r.Succeeded
+		p.Failed += r.Failed
+		p.Ambiguous += r.Ambiguous
+		p.SendsSucceeded += r.SendsSucceeded
+		p.Elapsed += r.Elapsed
+		p.Mallocs += r.Mallocs
+		p.Delivered += r.Delivered
+		p.Duplicates += r.Duplicates
+		if r.Truncated {
+			p.CutRounds++
+		}
+		p.Latencies = append(p.Latencies, r.Latencies...)
+	}
+	p.Truncated = p.CutRounds > 0
+	slices.Sort(p.Latencies)
+	return p
+}
+
+// median returns the middle value of xs (the mean of the middle two for
+// an even count), 0 for none; xs is not modified.
+func median(xs []float64) float64 {
+	n := len(xs)
+	if n == 0 {
+		return 0
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}
+
 // notMade marks a call index that was claimed but not started.
 const notMade outcome = 255
 
-// runCell measures one client in one scenario on a fresh cluster.
+// runCell measures one client in one scenario, one round, on a fresh
+// cluster.
 func runCell(ctx context.Context, o *Options, sc scenario, kind clientKind, txs []string) (cell Cell, err error) {
 	cell = Cell{Scenario: sc.name, Client: kind.name}
 	var cl cluster
@@ -175,6 +257,9 @@ func runCell(ctx context.Context, o *Options, sc scenario, kind clientKind, txs 
 		}
 	}
 	cell.Truncated = cell.Made < o.Calls
+	if cell.Truncated {
+		cell.CutRounds = 1
+	}
 	slices.Sort(cell.Latencies)
 	return cell, nil
 }

@@ -20,6 +20,16 @@
 // calls after Options.CellTimeout, so a blackholed endpoint cannot stall a
 // run.
 //
+// Loopback goodput on a shared machine varies by tens of percent from one
+// measure to the next, so each cell is measured Options.Rounds times (3 by
+// default). Per scenario, round r measures every client once, starting at
+// client r mod len(Clients), so no client always runs first or last, and
+// two clients' measures in one round are close in time. The report pools a
+// cell's rounds: its goodput is the median of the rounds' goodputs (the
+// range is kept); success rates, allocations per call, sends, ambiguous
+// outcomes and duplicates are over every round's calls, and so are the
+// latency percentiles and charts.
+//
 // Latency is measured on the real clock around each call, failed calls
 // included (a client that fails fast does not look fast). Allocations are
 // the process's runtime.MemStats.Mallocs delta over the measured calls,

@@ -20,6 +20,7 @@ import (
 //	-img dir         SVG charts (default docs/img; "" skips)
 //	-clients list    comma-separated clients (default all)
 //	-scenarios list  comma-separated scenarios (default all)
+//	-rounds n        measure each cell n times, clients interleaved (default 3)
 //	-callers n, -calls n, -send-every n, -call-timeout d, -cell-timeout d, -seed n
 //	-isolate         run each cell's cluster in a child process (default true)
 //
@@ -44,10 +45,12 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		quiet     = fs.Bool("quiet", false, "do not print one line per cell")
 	)
 	fs.IntVar(&o.Callers, "callers", DefaultCallers, "concurrent callers per cell")
-	fs.IntVar(&o.Calls, "calls", DefaultCalls, "measured calls per cell")
+	fs.IntVar(&o.Calls, "calls", DefaultCalls, "measured calls per cell and round")
+	fs.IntVar(&o.Rounds, "rounds", DefaultRounds, "measure each cell `n` times, in rounds that run every client once in rotated order;\n"+
+		"goodput is the median of the rounds, every other figure pools their calls")
 	fs.IntVar(&o.SendEvery, "send-every", DefaultSendEvery, "one call in `n` is a sendTransaction (negative: reads only)")
 	fs.DurationVar(&o.CallTimeout, "call-timeout", DefaultCallTimeout, "timeout of one call")
-	fs.DurationVar(&o.CellTimeout, "cell-timeout", DefaultCellTimeout, "stop starting calls in a cell after this long")
+	fs.DurationVar(&o.CellTimeout, "cell-timeout", DefaultCellTimeout, "stop starting calls in a cell after this long, in each round")
 	fs.Uint64Var(&o.Seed, "seed", DefaultSeed, "seed of the random faults")
 	fs.BoolVar(&o.Isolate, "isolate", true, "run each cell's cluster in a child process, so allocations are the client's only")
 	if err := fs.Parse(args); err != nil {
@@ -55,10 +58,11 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			fmt.Fprint(stdout, "Usage: solroute bench [flags]\n\n"+
 				"Runs one workload through raw net/http, solana-go, go-retryablehttp, a naive\n"+
 				"round-robin and solroute, against loopback clusters in six scenarios, and\n"+
-				"writes a Markdown report and SVG latency charts.\n\nFlags:\n")
+				"writes a Markdown report and SVG latency charts. Each cell (client x scenario)\n"+
+				"is measured -rounds times, the clients interleaved.\n\nFlags:\n")
 			fs.SetOutput(stdout)
 			fs.PrintDefaults()
-			fmt.Fprint(stdout, "\nExample:\n  solroute bench -scenarios healthy,lagging -calls 2000\n")
+			fmt.Fprint(stdout, "\nExample:\n  solroute bench -scenarios healthy,lagging -calls 2000 -rounds 5\n")
 			return 0
 		}
 		fmt.Fprintf(stderr, "solroute bench: %v; run 'solroute bench --help'\n", err)

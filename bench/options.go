@@ -9,8 +9,10 @@ import (
 const (
 	// DefaultCallers is the number of concurrent callers per cell.
 	DefaultCallers = 64
-	// DefaultCalls is the number of measured calls per cell.
+	// DefaultCalls is the number of measured calls per cell and round.
 	DefaultCalls = 10000
+	// DefaultRounds is the number of times each cell is measured.
+	DefaultRounds = 3
 	// DefaultSendEvery makes one call in ten a sendTransaction.
 	DefaultSendEvery = 10
 	// DefaultCallTimeout bounds one call (every retry included).
@@ -33,8 +35,16 @@ type Options struct {
 	Scenarios []string
 	// Callers is the number of concurrent callers. 0 means DefaultCallers.
 	Callers int
-	// Calls is the number of measured calls per cell. 0 means DefaultCalls.
+	// Calls is the number of measured calls per cell and round. 0 means
+	// DefaultCalls.
 	Calls int
+	// Rounds is the number of times each cell is measured; 0 (or less)
+	// means DefaultRounds. Per scenario, round r measures every client
+	// once, starting at client r mod len(Clients) and wrapping around, so
+	// that no client always runs first or last. The report's cell pools
+	// the rounds: its goodput is the median of the rounds' goodputs, every
+	// other figure is over all the rounds' calls.
+	Rounds int
 	// Warmup is the number of healthy getBalance calls made before the
 	// scenario's fault is applied and measuring starts. 0 means 4 per
 	// caller; a negative value means none.
@@ -44,19 +54,20 @@ type Options struct {
 	SendEvery int
 	// CallTimeout bounds one call. 0 means DefaultCallTimeout.
 	CallTimeout time.Duration
-	// CellTimeout stops a cell from starting new calls after this long on
-	// the real clock; calls already started end by their CallTimeout. 0
-	// means DefaultCellTimeout.
+	// CellTimeout stops a cell, in each round, from starting new calls
+	// after this long on the real clock; calls already started end by
+	// their CallTimeout. 0 means DefaultCellTimeout.
 	CellTimeout time.Duration
 	// Seed seeds the scenarios' random faults. 0 means DefaultSeed.
 	Seed uint64
-	// Isolate runs each cell's cluster in a child process, so that the
-	// allocation counts are the client's alone. The child is this program
-	// re-executed with the same arguments and ChildEnv set: the program
-	// must reach Main (or call ServeChild) before doing anything else.
-	// False runs the cluster in this process.
+	// Isolate runs each cell's cluster (a fresh one per round) in a child
+	// process, so that the allocation counts are the client's alone. The
+	// child is this program re-executed with the same arguments and
+	// ChildEnv set: the program must reach Main (or call ServeChild) before
+	// doing anything else. False runs the cluster in this process.
 	Isolate bool
-	// Progress receives one line per finished cell. Nil discards.
+	// Progress receives one line per finished cell and round, and one per
+	// cell with the rounds pooled. Nil discards.
 	Progress io.Writer
 }
 
@@ -73,6 +84,9 @@ func (o Options) normalized() Options {
 	}
 	if o.Calls <= 0 {
 		o.Calls = DefaultCalls
+	}
+	if o.Rounds <= 0 {
+		o.Rounds = DefaultRounds
 	}
 	if o.Warmup == 0 {
 		o.Warmup = 4 * o.Callers

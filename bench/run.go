@@ -14,6 +14,7 @@ type Report struct {
 	// Settings are the normalised options the run used (Progress aside).
 	Callers     int
 	Calls       int
+	Rounds      int
 	SendEvery   int
 	CallTimeout time.Duration
 	CellTimeout time.Duration
@@ -28,7 +29,8 @@ type Report struct {
 	// Clients and Scenarios are the names run, in order.
 	Clients   []string
 	Scenarios []string
-	// Cells holds one Cell per (scenario, client), scenario-major.
+	// Cells holds one Cell per (scenario, client), scenario-major, each
+	// the Rounds measures of that cell pooled.
 	Cells []Cell
 }
 
@@ -43,9 +45,11 @@ func (r *Report) Cell(scenario, client string) *Cell {
 }
 
 // Run measures every client of o in every scenario of o, one cell after
-// the other, and returns the report. It stops at the first error (an
-// unknown client or scenario, a cluster that cannot start) or when ctx
-// ends.
+// the other, and returns the report. Per scenario it runs o.Rounds rounds;
+// round r measures every client once, in the order roundOrder gives, and
+// the report pools each cell's rounds (see Options.Rounds). It stops at
+// the first error (an unknown client or scenario, a cluster that cannot
+// start) or when ctx ends, returning the scenarios finished so far.
 func Run(ctx context.Context, opts Options) (*Report, error) {
 	o := opts.normalized()
 	kinds, err := lookUp(o.Clients, clientNamed)
@@ -61,29 +65,56 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		return nil, err
 	}
 	r := &Report{
-		Callers: o.Callers, Calls: o.Calls, SendEvery: o.SendEvery,
+		Callers: o.Callers, Calls: o.Calls, Rounds: o.Rounds, SendEvery: o.SendEvery,
 		CallTimeout: o.CallTimeout, CellTimeout: o.CellTimeout, Seed: o.Seed, Isolate: o.Isolate,
 		Environment: fmt.Sprintf("%s %s/%s, GOMAXPROCS=%d", runtime.Version(), runtime.GOOS, runtime.GOARCH, runtime.GOMAXPROCS(0)),
 		Clients:     o.Clients,
 		Scenarios:   o.Scenarios,
 	}
 	for _, sc := range scs {
-		for _, k := range kinds {
-			if err := ctx.Err(); err != nil {
-				return r, err
+		// rounds[i] collects client i's measures, in round order.
+		rounds := make([][]Cell, len(kinds))
+		for rd := range o.Rounds {
+			for _, i := range roundOrder(rd, len(kinds)) {
+				k := kinds[i]
+				if err := ctx.Err(); err != nil {
+					return r, err
+				}
+				cell, err := runCell(ctx, &o, sc, k, txs)
+				if err != nil {
+					return r, fmt.Errorf("bench: %s / %s, round %d: %w", sc.name, k.name, rd+1, err)
+				}
+				rounds[i] = append(rounds[i], cell)
+				fmt.Fprintf(o.Progress, "%-13s %-14s %-10s %s\n", sc.name, k.name, fmt.Sprintf("round %d/%d", rd+1, o.Rounds), progressLine(&cell))
 			}
-			cell, err := runCell(ctx, &o, sc, k, txs)
-			if err != nil {
-				return r, fmt.Errorf("bench: %s / %s: %w", sc.name, k.name, err)
-			}
+		}
+		for i, k := range kinds {
+			cell := poolRounds(rounds[i])
 			r.Cells = append(r.Cells, cell)
-			fmt.Fprintf(o.Progress, "%-13s %-14s %7.0f calls/s  success %7.3f%%  p50 %8s  p99 %8s  p99.9 %8s  allocs/call %6.1f  ambiguous %d  duplicates %d\n",
-				sc.name, k.name, cell.Goodput(), 100*cell.SuccessRate(),
-				round(cell.Percentile(0.5)), round(cell.Percentile(0.99)), round(cell.Percentile(0.999)),
-				cell.AllocsPerCall(), cell.Ambiguous, cell.Duplicates)
+			if o.Rounds > 1 {
+				fmt.Fprintf(o.Progress, "%-13s %-14s %-10s %s\n", sc.name, k.name, fmt.Sprintf("%d rounds", o.Rounds), progressLine(&cell))
+			}
 		}
 	}
 	return r, nil
+}
+
+// roundOrder returns the order in which round (0-based) measures k
+// clients: client indexes starting at round mod k and wrapping around.
+func roundOrder(round, k int) []int {
+	order := make([]int, k)
+	for j := range order {
+		order[j] = (round + j) % k
+	}
+	return order
+}
+
+// progressLine prints a cell's figures on one line.
+func progressLine(c *Cell) string {
+	return fmt.Sprintf("%7.0f calls/s  success %7.3f%%  p50 %8s  p99 %8s  p99.9 %8s  allocs/call %6.1f  ambiguous %d  duplicates %d",
+		c.Goodput(), 100*c.SuccessRate(),
+		round(c.Percentile(0.5)), round(c.Percentile(0.99)), round(c.Percentile(0.999)),
+		c.AllocsPerCall(), c.Ambiguous, c.Duplicates)
 }
 
 // lookUp resolves every name, in order, stopping at the first unknown one.

@@ -12,12 +12,13 @@ import (
 	"time"
 )
 
-// tinyOptions is a run small enough for CI: few callers and calls, short
-// timeouts so that the blackholed cells end quickly.
+// tinyOptions is a run small enough for CI: few callers and calls, one
+// round, short timeouts so that the blackholed cells end quickly.
 func tinyOptions() Options {
 	return Options{
 		Callers:     4,
 		Calls:       40,
+		Rounds:      1,
 		Warmup:      8,
 		SendEvery:   4,
 		CallTimeout: 200 * time.Millisecond,
@@ -167,7 +168,7 @@ func TestMainWritesFiles(t *testing.T) {
 	dir := t.TempDir()
 	var out, errOut bytes.Buffer
 	args := []string{"-md", dir + "/docs/benchmarks.md", "-img", dir + "/docs/img", "-quiet", "-isolate=false",
-		"-clients", "net/http,solroute", "-scenarios", "healthy", "-calls", "20", "-callers", "2"}
+		"-clients", "net/http,solroute", "-scenarios", "healthy", "-calls", "20", "-callers", "2", "-rounds", "2"}
 	if code := Main(context.Background(), args, &out, &errOut); code != 0 {
 		t.Fatalf("Main = %d, stderr: %s", code, errOut.String())
 	}
@@ -183,6 +184,9 @@ func TestMainWritesFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkSVG(t, "healthy", svg, 2)
+	if !strings.Contains(string(md), "measures every cell (client × scenario) 2 times") {
+		t.Errorf("markdown does not state the 2 rounds:\n%s", md)
+	}
 	if code := Main(context.Background(), []string{"-calls", "x"}, &out, &errOut); code != 2 {
 		t.Errorf("Main with a bad flag = %d, want 2", code)
 	}

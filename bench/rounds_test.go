@@ -1,0 +1,238 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestRoundOrder(t *testing.T) {
+	for _, tt := range []struct {
+		round, k int
+		want     []int
+	}{
+		{0, 3, []int{0, 1, 2}},
+		{1, 3, []int{1, 2, 0}},
+		{2, 3, []int{2, 0, 1}},
+		{3, 3, []int{0, 1, 2}},
+		{4, 5, []int{4, 0, 1, 2, 3}},
+		{1, 1, []int{0}},
+	} {
+		if got := roundOrder(tt.round, tt.k); !slices.Equal(got, tt.want) {
+			t.Errorf("roundOrder(%d, %d) = %v, want %v", tt.round, tt.k, got, tt.want)
+		}
+	}
+	// Over k rounds every client runs first once and last once.
+	const k = 5
+	first, last := map[int]int{}, map[int]int{}
+	for r := range k {
+		o := roundOrder(r, k)
+		first[o[0]]++
+		last[o[k-1]]++
+	}
+	if len(first) != k || len(last) != k {
+		t.Errorf("over %d rounds, first %v and last %v: want every client once in each", k, first, last)
+	}
+}
+
+// TestRunRotatesRounds runs three clients for three rounds and checks the
+// order they ran in (from the progress lines) and the pooled cells.
+func TestRunRotatesRounds(t *testing.T) {
+	var progress bytes.Buffer
+	o := tinyOptions()
+	o.Clients = []string{"net/http", "solana-go", "solroute"}
+	o.Scenarios = []string{"healthy", "resetting"}
+	o.Rounds = 3
+	o.Progress = &progress
+	r, err := Run(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkReport(t, r)
+	if r.Rounds != 3 {
+		t.Errorf("report rounds %d, want 3", r.Rounds)
+	}
+
+	var ran []string
+	for line := range strings.Lines(progress.String()) {
+		f := strings.Fields(line)
+		if len(f) > 3 && f[2] == "round" {
+			ran = append(ran, f[0]+" "+f[3]+" "+f[1])
+		}
+	}
+	var want []string
+	for _, sc := range o.Scenarios {
+		for rd, clients := range [][]string{
+			{"net/http", "solana-go", "solroute"},
+			{"solana-go", "solroute", "net/http"},
+			{"solroute", "net/http", "solana-go"},
+		} {
+			for _, cn := range clients {
+				want = append(want, fmt.Sprintf("%s %d/3 %s", sc, rd+1, cn))
+			}
+		}
+	}
+	if !slices.Equal(ran, want) {
+		t.Errorf("cells ran in order\n%s\nwant\n%s", strings.Join(ran, "\n"), strings.Join(want, "\n"))
+	}
+
+	for _, c := range r.Cells {
+		if len(c.RoundGoodputs) != 3 {
+			t.Errorf("%s/%s: %d round goodputs, want 3", c.Scenario, c.Client, len(c.RoundGoodputs))
+		}
+		if c.Made != 3*o.Calls && c.CutRounds == 0 {
+			t.Errorf("%s/%s: %d calls over 3 uncut rounds, want %d", c.Scenario, c.Client, c.Made, 3*o.Calls)
+		}
+		if lo, hi := c.GoodputRange(); c.Goodput() < lo || c.Goodput() > hi {
+			t.Errorf("%s/%s: median goodput %.0f outside its range %.0f–%.0f", c.Scenario, c.Client, c.Goodput(), lo, hi)
+		}
+	}
+	// The resetting faults are seeded: every round of net/http sees some.
+	if c := r.Cell("resetting", "net/http"); c != nil && c.Failed < 3 {
+		t.Errorf("resetting/net/http: %d failed over 3 rounds, want some in each", c.Failed)
+	}
+}
+
+// round1 builds a made-up measure of one round.
+func round1(succeeded, failed, ambiguous int, elapsed time.Duration, lat ...time.Duration) Cell {
+	made := succeeded + failed + ambiguous
+	c := Cell{
+		Scenario: "healthy", Client: "solroute",
+		Made: made, Sends: made / 10, Succeeded: succeeded, Failed: failed, Ambiguous: ambiguous,
+		SendsSucceeded: succeeded / 10, Elapsed: elapsed, Mallocs: uint64(100 * made),
+		Delivered: made / 10, Duplicates: ambiguous, Latencies: slices.Sorted(slices.Values(lat)),
+	}
+	return c
+}
+
+func TestPoolRounds(t *testing.T) {
+	ms := time.Millisecond
+	rounds := []Cell{
+		round1(90, 10, 0, time.Second, 5*ms, 1*ms, 9*ms),          // 90 calls/s
+		round1(100, 0, 0, 500*time.Millisecond, 2*ms, 4*ms),       // 200 calls/s
+		round1(40, 15, 5, 800*time.Millisecond, 3*ms, 8*ms, 6*ms), // 50 calls/s, cut
+	}
+	rounds[2].Truncated, rounds[2].CutRounds = true, 1
+	p := poolRounds(rounds)
+
+	if p.Scenario != "healthy" || p.Client != "solroute" {
+		t.Errorf("pooled cell is %s/%s", p.Scenario, p.Client)
+	}
+	if want := []float64{90, 200, 50}; !slices.Equal(p.RoundGoodputs, want) {
+		t.Errorf("round goodputs %v, want %v (round order)", p.RoundGoodputs, want)
+	}
+	if g := p.Goodput(); g != 90 {
+		t.Errorf("goodput %g, want the median 90", g)
+	}
+	if lo, hi := p.GoodputRange(); lo != 50 || hi != 200 {
+		t.Errorf("goodput range %g–%g, want 50–200", lo, hi)
+	}
+	if p.Made != 260 || p.Succeeded != 230 || p.Failed != 25 || p.Ambiguous != 5 {
+		t.Errorf("made %d = %d ok + %d failed + %d ambiguous, want 260 = 230 + 25 + 5", p.Made, p.Succeeded, p.Failed, p.Ambiguous)
+	}
+	if p.Sends != 10+10+6 || p.SendsSucceeded != 9+10+4 || p.Delivered != 26 || p.Duplicates != 5 {
+		t.Errorf("sends %d ok %d, delivered %d, duplicates %d; want 26, 23, 26, 5", p.Sends, p.SendsSucceeded, p.Delivered, p.Duplicates)
+	}
+	if got, want := p.SuccessRate(), 230.0/260; got != want {
+		t.Errorf("success rate %g, want %g (over every round's calls)", got, want)
+	}
+	if got := p.AllocsPerCall(); got != 100 {
+		t.Errorf("allocs/call %g, want 100", got)
+	}
+	if p.Elapsed != 2300*ms {
+		t.Errorf("elapsed %s, want the sum 2.3s", p.Elapsed)
+	}
+	if !p.Truncated || p.CutRounds != 1 {
+		t.Errorf("truncated %v in %d rounds, want true in 1", p.Truncated, p.CutRounds)
+	}
+	wantLat := []time.Duration{1 * ms, 2 * ms, 3 * ms, 4 * ms, 5 * ms, 6 * ms, 8 * ms, 9 * ms}
+	if !slices.Equal(p.Latencies, wantLat) {
+		t.Errorf("latencies %v, want every round's, sorted: %v", p.Latencies, wantLat)
+	}
+	if got := p.Percentile(0.5); got != 4*ms {
+		t.Errorf("pooled p50 %s, want 4ms", got)
+	}
+	if got := p.Percentile(0.99); got != 9*ms {
+		t.Errorf("pooled p99 %s, want 9ms", got)
+	}
+	if got := poolRounds(nil); got.Made != 0 || got.Goodput() != 0 {
+		t.Errorf("pool of no rounds = %+v", got)
+	}
+}
+
+func TestMedian(t *testing.T) {
+	for _, tt := range []struct {
+		xs   []float64
+		want float64
+	}{{nil, 0}, {[]float64{7}, 7}, {[]float64{3, 1, 2}, 2}, {[]float64{4, 1, 3, 2}, 2.5}, {[]float64{5, 5}, 5}} {
+		in := slices.Clone(tt.xs)
+		if got := median(tt.xs); got != tt.want {
+			t.Errorf("median(%v) = %g, want %g", tt.xs, got, tt.want)
+		}
+		if !slices.Equal(in, tt.xs) {
+			t.Errorf("median reordered its input: %v", tt.xs)
+		}
+	}
+}
+
+// TestMarkdownRounds renders a made-up report of three rounds: the header
+// states the rounds and how they aggregate, the goodput shows its range,
+// and the targets use the medians.
+func TestMarkdownRounds(t *testing.T) {
+	ms := time.Millisecond
+	cell := func(sc, client string, goodputs ...int) Cell {
+		var rounds []Cell
+		for _, g := range goodputs {
+			rc := round1(g, 0, 0, time.Second, 2*ms, 3*ms)
+			rc.Scenario, rc.Client = sc, client
+			rounds = append(rounds, rc)
+		}
+		return poolRounds(rounds)
+	}
+	r := &Report{
+		Callers: 4, Calls: 100, Rounds: 3, SendEvery: 10, CallTimeout: time.Second, CellTimeout: time.Second,
+		Clients:   []string{"net/http", "solana-go", "solroute"},
+		Scenarios: []string{"healthy"},
+		Cells: []Cell{
+			cell("healthy", "net/http", 1000, 1100, 900),
+			cell("healthy", "solana-go", 800, 1000, 600),
+			cell("healthy", "solroute", 950, 800, 1000),
+		},
+	}
+	var b bytes.Buffer
+	if err := r.WriteMarkdown(&b, ""); err != nil {
+		t.Fatal(err)
+	}
+	md := b.String()
+	for _, want := range []string{
+		"measures every cell (client × scenario) 3 times",
+		"Goodput is the median of the 3 rounds",
+		"goodput (calls/s): median (min–max)",
+		"| net/http | 3000 | 1000 (900–1100) |",
+		// solroute 950 ÷ net/http 1000; per round 950/1000, 800/1100, 1000/900.
+		"| healthy goodput ≥ 0.9× net/http | 0.95× (950 vs 1000 calls/s; medians of 3 rounds, per-round ratios 0.73–1.11×) | yes |",
+		"| healthy goodput ≥ 1.3× solana-go | 1.19× (950 vs 800 calls/s; medians of 3 rounds, per-round ratios 0.80–1.67×) | no |",
+		"| healthy: net/http ÷ solana-go (the most any client can gain over solana-go at zero node latency, when neither is capped) | 1.25× (1000 vs 800 calls/s; medians of 3 rounds, per-round ratios 1.10–1.50×) | — |",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("markdown lacks %q:\n%s", want, md)
+		}
+	}
+
+	r.Rounds = 1
+	for i := range r.Cells {
+		r.Cells[i] = poolRounds([]Cell{round1(1000, 0, 0, time.Second, ms)})
+		r.Cells[i].Scenario, r.Cells[i].Client = "healthy", r.Clients[i]
+	}
+	b.Reset()
+	if err := r.WriteMarkdown(&b, ""); err != nil {
+		t.Fatal(err)
+	}
+	if md := b.String(); !strings.Contains(md, "measures every cell (client × scenario) once") || strings.Contains(md, "median") {
+		t.Errorf("one-round markdown should say once and mention no median:\n%s", md)
+	}
+}
