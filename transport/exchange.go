@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"reflect"
 
 	"github.com/gagliardetto/solana-go/rpc/jsonrpc"
 	"github.com/solroute/solroute/retrypolicy"
@@ -28,7 +29,34 @@ func (x *intoExchange) handle(c *Client, _ *http.Request, resp *http.Response) (
 		}
 		return 0, 0, err
 	}
+	return x.decode(b, body)
+}
+
+// decode checks body is the response to x.id and decodes its result into
+// out, with the outcome and the out of parseEnvelope followed by
+// json.Unmarshal(result, out).
+//
+// When directResult allows it and *out is its zero value, the envelope and
+// the result are decoded in one json.Unmarshal (parseDirect). That decode
+// writes into out before the id is checked: if the attempt then fails (a
+// wrong id, or an Unmarshal error), *out is reset to its zero value, what
+// it held before, so that neither the caller nor a retry into the same out
+// sees a rejected answer (encoding/json merges into what out holds). An
+// Unmarshal error then goes the two-pass way to be classified as before.
+func (x *intoExchange) decode(b *responseBuffer, body []byte) (retrypolicy.Cause, int, error) {
 	b.id = appendID(b.id, x.id)
+	if x.out != nil && directResult(body) {
+		if out := reflect.ValueOf(x.out); out.Kind() == reflect.Pointer && !out.IsNil() && out.Elem().IsZero() {
+			fallback, err := parseDirect(b, body, x.out)
+			if !fallback && err == nil {
+				return 0, 0, nil
+			}
+			out.Elem().SetZero()
+			if !fallback {
+				return retrypolicy.MalformedResponse, 0, err
+			}
+		}
+	}
 	if err := parseEnvelope(b, body); err != nil {
 		return retrypolicy.MalformedResponse, 0, err
 	}

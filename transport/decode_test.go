@@ -1,0 +1,323 @@
+package transport
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/big"
+	"net/http"
+	"net/http/httptest"
+	"reflect"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/gagliardetto/solana-go"
+	"github.com/gagliardetto/solana-go/rpc"
+	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/pool"
+	"github.com/solroute/solroute/retrypolicy"
+)
+
+// twoPassDecode is intoExchange.decode as it was before the one-pass path:
+// parseEnvelope, then json.Unmarshal of the result into out. It is the
+// reference the one-pass path must match, and the "before" of
+// BenchmarkDecodeResult.
+func twoPassDecode(b *responseBuffer, body []byte, id uint64, out any) (retrypolicy.Cause, int, error) {
+	b.id = appendID(b.id, id)
+	if err := parseEnvelope(b, body); err != nil {
+		return retrypolicy.MalformedResponse, 0, err
+	}
+	if e := b.env.Error; e != nil {
+		rpcErr := &RPCError{Code: e.Code, Message: e.Message}
+		if len(e.Data) != 0 {
+			rpcErr.Data = bytes.Clone(e.Data)
+		}
+		return classifyRPCCode(e.Code), e.Code, rpcErr
+	}
+	if out == nil {
+		return 0, 0, nil
+	}
+	if err := json.Unmarshal(b.env.Result, out); err != nil {
+		return retrypolicy.InvalidResponse, 0, &decodeError{err: err}
+	}
+	return 0, 0, nil
+}
+
+// balanceBody is the recorded getBalance response (fixtures/recorded).
+const balanceBody = `{"jsonrpc":"2.0","result":{"context":{"apiVersion":"2.2.14","slot":345678901},"value":2039280},"id":1}`
+
+// accountBody is a getAccountInfo response of a 1000-byte account in
+// base64: a result of about 1.5 KB whose fields decode through solana-go's
+// json.Unmarshalers (PublicKey, DataBytesOrJSON, big.Int).
+var accountBody = func() string {
+	data := make([]byte, 1000)
+	for i := range data {
+		data[i] = byte(i * 7)
+	}
+	return `{"jsonrpc":"2.0","result":{"context":{"apiVersion":"2.2.14","slot":345678901},"value":{"data":["` +
+		base64.StdEncoding.EncodeToString(data) + `","base64"],"executable":false,"lamports":7850880,` +
+		`"owner":"TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA","rentEpoch":18446744073709551615,"space":1000}},"id":1}`
+}()
+
+func TestDirectResult(t *testing.T) {
+	for _, tt := range []struct {
+		body string
+		want bool
+	}{
+		{balanceBody, true},
+		{accountBody, true},
+		{`{"id":1,"result":5}`, true},
+		{"  {\n\"result\" :\t\"x\\\"}\" , \"id\" : 1 }  ", true},
+		{`{"a":"\\","result":[1,{"b":"]}"}],"id":1}`, true},
+		{`{"a":{"result":null,"error":1},"result":true}`, true}, // nested keys are not the envelope's
+		{`{"RESULT":1,"id":1}`, true},                           // encoding/json matches keys case-insensitively
+		{`{"result":1}`, true},                                  // the id is checked after the decode
+		{`{"jsonrpc":"2.0","id":1,"result":false}`, true},
+		{`{"result":null,"id":1}`, false},
+		{`{"result": null}`, false},
+		{`{"id":1}`, false},
+		{`{}`, false},
+		{`{"result":1,"result":2}`, false},
+		{`{"Result":1,"result":2}`, false},
+		{`{"result":1,"error":{"code":1}}`, false},
+		{`{"ERROR":null,"result":1}`, false},
+		{`{"re\u0073ult":1}`, false},
+		{`{"reſult":1}`, false}, // U+017F folds to 's' in encoding/json
+		{`[{"result":1}]`, false},
+		{`null`, false},
+		{``, false},
+		{`{"result":`, false},
+		{`{"result":1,`, false},
+		{`{"result"`, false},
+		{`{"result`, false},
+	} {
+		if got := directResult([]byte(tt.body)); got != tt.want {
+			t.Errorf("directResult(%s) = %v, want %v", tt.body, got, tt.want)
+		}
+	}
+}
+
+// outKinds are the out values the equivalence checks decode into, each
+// made fresh: caller types, solana-go's Unmarshalers, and values that hold
+// something before the call.
+var outKinds = []struct {
+	name string
+	make func() any
+}{
+	{"nil", func() any { return nil }},
+	{"balance", func() any { return new(rpc.GetBalanceResult) }},
+	{"account", func() any { var p *rpc.GetAccountInfoResult; return &p }},
+	{"account-set", func() any { p := &rpc.GetAccountInfoResult{}; p.Context.Slot = 9; return &p }},
+	{"uint64", func() any { return new(uint64) }},
+	{"string", func() any { return new(string) }},
+	{"any", func() any { var v any = "before"; return &v }},
+	{"map", func() any { m := map[string]any{"before": 1.0}; return &m }},
+	{"slice", func() any { s := []int{9, 9, 9}; return &s }},
+	{"raw", func() any { return new(json.RawMessage) }},
+	{"pubkey", func() any { return new(solana.PublicKey) }},
+	{"bigint", func() any { return big.NewInt(5) }},
+	{"fields", func() any { return &struct{ A, F int }{} }},
+	{"fields-set", func() any { return &struct{ A, F int }{A: 5, F: 6} }},
+	{"not-a-pointer", func() any { return struct{ A int }{} }},
+	{"nil-pointer", func() any { return (*uint64)(nil) }},
+}
+
+// decodeSeeds are bodies for a request with id 1: answers, refusals and
+// hostile ones.
+var decodeSeeds = []string{
+	balanceBody,
+	accountBody,
+	`{"jsonrpc":"2.0","result":null,"id":1}`,
+	`{"jsonrpc":"2.0","id":1}`,
+	`{"jsonrpc":"2.0","result":{"context":{"slot":7},"value":42},"id":2}`,
+	`{"jsonrpc":"2.0","result":{"context":{"slot":7},"value":42},"id":"1"}`,
+	`{"jsonrpc":"2.0","result":{"context":{"slot":7},"value":42}}`,
+	`{"jsonrpc":"2.0","id":1,"id":2,"result":{"value":42}}`,
+	`{"jsonrpc":"2.0","id":1,"result":{"value":42},"result":"x"}`,
+	`{"jsonrpc":"2.0","id":1,"result":{"value":42},"result":null}`,
+	`{"jsonrpc":"2.0","id":1,"result":null,"result":{"value":42}}`,
+	`{"jsonrpc":"2.0","id":1,"result":{"context":{"slot":7}},"result":{"value":42}}`,
+	`{"jsonrpc":"2.0","id":1,"result":{"A":1},"Result":{"F":2}}`,
+	`{"jsonrpc":"2.0","id":1,"result":{"value":42},"error":{"code":-32005,"message":"behind"}}`,
+	`{"jsonrpc":"2.0","id":1,"result":{"value":42},"error":null}`,
+	`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"bad","data":{"x":[1,2]}}}`,
+	`{"jsonrpc":"2.0","id":2,"error":{"code":-32005,"message":"behind"}}`,
+	`{"jsonrpc":"2.0","error":{"code":429,"message":"Too many requests"}}`,
+	`{"jsonrpc":"2.0","id":1,"error":"boom"}`,
+	"{\"jsonrpc\":\"2.0\",\"id\":1,\xff\xfe:1}",
+	"{\"jsonrpc\":\"2.0\",\"result\":\"\xff\",\"id\":1}",
+	``,
+	`null`,
+	`{}`,
+	`[]`,
+	`<html><body>502 Bad Gateway</body></html>`,
+	`[{"jsonrpc":"2.0","id":1,"result":{"value":42}}]`,
+	`{"jsonrpc":"2.0","result":"x","id":1}`,
+	`{"jsonrpc":"2.0","result":"x","id":2}`,
+	`{"jsonrpc":"2.0","result":{"context":{"slot":7},"value":"x"},"id":1}`,
+	`{"jsonrpc":"2.0","result":{"context":{"slot":7},"value":{"owner":"not base58!"}},"id":1}`,
+	`{"jsonrpc":"2.0","result":{"context":{"slot":7},"value":{"owner":"not base58!"}},"id":2}`,
+	`{"jsonrpc":"2.0","result":{"context":{"slot":7},"value":null},"id":1}`,
+	`{"jsonrpc":"2.0","result":{"A":1},"id":1} trailing`,
+	`{"RESULT":{"value":3,"A":2},"Id":1}`,
+	`{"re\u0073ult":{"A":3},"id":1}`,
+	`{"result":[1,2,3],"id":1}`,
+	`{"result":[],"id":1}`,
+	`{"result":{},"id":1}`,
+	`{"result":123456789012345678901234567890,"id":1}`,
+	`{"result":"TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA","id":1}`,
+	`{"result":{"A":"1"},"id":1}`,
+	` {"result" : true , "id" : 1 } `,
+	`{"result":{"a":{"b":{"c":[[[]]]}}},"id":1}`,
+}
+
+// compareDecode decodes body into a fresh out of each kind the old way and
+// the new way and fails on any difference in the outcome or in out.
+func compareDecode(t *testing.T, body []byte) {
+	t.Helper()
+	for _, k := range outKinds {
+		oldOut, newOut := k.make(), k.make()
+		oldCause, oldCode, oldErr := twoPassDecode(&responseBuffer{}, body, 1, oldOut)
+		b := &responseBuffer{}
+		x := &intoExchange{id: 1, out: newOut}
+		newCause, newCode, newErr := x.decode(b, body)
+		if oldCause != newCause || oldCode != newCode || fmt.Sprint(oldErr) != fmt.Sprint(newErr) {
+			t.Fatalf("%s: body %q: one pass = (%s, %d, %v), two passes = (%s, %d, %v)",
+				k.name, body, newCause, newCode, newErr, oldCause, oldCode, oldErr)
+		}
+		var oldDE, newDE *decodeError
+		var oldRE, newRE *RPCError
+		if errors.As(oldErr, &oldDE) != errors.As(newErr, &newDE) || errors.As(oldErr, &oldRE) != errors.As(newErr, &newRE) {
+			t.Fatalf("%s: body %q: error types differ: %T, %T", k.name, body, newErr, oldErr)
+		}
+		if oldRE != nil && !bytes.Equal(oldRE.Data, newRE.Data) {
+			t.Fatalf("%s: body %q: RPCError data %q, want %q", k.name, body, newRE.Data, oldRE.Data)
+		}
+		if !reflect.DeepEqual(oldOut, newOut) {
+			t.Fatalf("%s: body %q: out %#v, want %#v", k.name, body, newOut, oldOut)
+		}
+		if b.direct.Result != nil || b.direct.Error != nil {
+			t.Fatalf("%s: body %q: the buffer keeps %v, %v", k.name, body, b.direct.Result, b.direct.Error)
+		}
+	}
+}
+
+// TestOnePassMatchesTwoPass: for every seed body and out kind, the one-pass
+// decode gives the outcome and the out of parseEnvelope + json.Unmarshal.
+func TestOnePassMatchesTwoPass(t *testing.T) {
+	for _, s := range decodeSeeds {
+		compareDecode(t, []byte(s))
+	}
+}
+
+func FuzzOnePassMatchesTwoPass(f *testing.F) {
+	for _, s := range decodeSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) { compareDecode(t, body) })
+}
+
+// TestPooledBufferDropsOut: no pooled buffer keeps the caller's out.
+func TestPooledBufferDropsOut(t *testing.T) {
+	c := &Client{}
+	b := c.getBuffer()
+	var out rpc.GetBalanceResult
+	x := &intoExchange{id: 1, out: &out}
+	if cause, _, err := x.decode(b, []byte(balanceBody)); cause != 0 || err != nil || out.Value != 2039280 {
+		t.Fatalf("decode: %s %v, out %+v", cause, err, out)
+	}
+	if b.direct.Result != nil {
+		t.Fatal("the buffer holds out after the decode")
+	}
+	b.direct.Result = &out
+	b.direct.Error = &wireError{}
+	c.putBuffer(b)
+	if b.direct.Result != nil || b.direct.Error != nil {
+		t.Fatal("putBuffer kept out or the error in the pool")
+	}
+}
+
+// TestRetryResetsAFailedAttemptsResult: attempt 1 answers a result with F
+// set but the wrong id, so the one-pass decode writes F into out before the
+// id check fails it; attempt 2 answers the right id without F. out must be
+// attempt 2's result alone (encoding/json would keep F: it merges).
+func TestRetryResetsAFailedAttemptsResult(t *testing.T) {
+	var n atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req struct{ ID json.RawMessage }
+		_ = json.NewDecoder(r.Body).Decode(&req)
+		id, result := string(req.ID), `{"a":2}`
+		if n.Add(1) == 1 {
+			id, result = "987654321", `{"a":1,"f":7}`
+		}
+		_, _ = io.WriteString(w, `{"jsonrpc":"2.0","result":`+result+`,"id":`+id+`}`)
+	}))
+	defer srv.Close()
+	p, err := pool.New([]endpoint.Spec{{Name: "plain", URL: srv.URL,
+		Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: {}}}}, pool.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var causes []retrypolicy.Cause
+	c, err := New(p, Settings{
+		Retry:     retrypolicy.Settings{Jitter: func(time.Duration) time.Duration { return 0 }},
+		OnAttempt: func(_ string, a Attempt) { causes = append(causes, a.Cause) },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	out := struct {
+		A int `json:"a"`
+		F int `json:"f"`
+	}{}
+	if err := c.CallForInto(context.Background(), &out, "getAccountInfo", []any{"x"}); err != nil {
+		t.Fatal(err)
+	}
+	if len(causes) != 2 || causes[0] != retrypolicy.MalformedResponse || causes[1] != 0 {
+		t.Fatalf("attempts ended %v, want malformed-response then success", causes)
+	}
+	if out.A != 2 || out.F != 0 {
+		t.Fatalf("out %+v, want {A:2 F:0}: a failed attempt's field survived", out)
+	}
+}
+
+// BenchmarkDecodeResult decodes a response into a fresh out the old way
+// (parseEnvelope, then json.Unmarshal of the result) and the new way
+// (intoExchange.decode), for the recorded getBalance response and a
+// 1.5 KB getAccountInfo one.
+func BenchmarkDecodeResult(b *testing.B) {
+	for _, body := range []struct {
+		name string
+		body []byte
+		out  func() any
+	}{
+		{"getBalance", []byte(balanceBody), func() any { return new(rpc.GetBalanceResult) }},
+		{"getAccountInfo", []byte(accountBody), func() any { var p *rpc.GetAccountInfoResult; return &p }},
+	} {
+		b.Run(body.name+"/two-pass", func(b *testing.B) {
+			b.ReportAllocs()
+			buf := &responseBuffer{}
+			for b.Loop() {
+				if _, _, err := twoPassDecode(buf, body.body, 1, body.out()); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(body.name+"/one-pass", func(b *testing.B) {
+			b.ReportAllocs()
+			buf := &responseBuffer{}
+			for b.Loop() {
+				x := intoExchange{id: 1, out: body.out()}
+				if _, _, err := x.decode(buf, body.body); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
