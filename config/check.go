@@ -48,6 +48,9 @@ func (c *checker) config(d *document) *Config {
 			}
 		}
 	}
+	if d.Ejection != nil {
+		c.ejection(d.Ejection, cfg)
+	}
 	if len(d.Endpoints) == 0 {
 		c.add("endpoints", "at least one [[endpoints]] table is required")
 	}
@@ -99,6 +102,17 @@ func (c *checker) offAtZero(path string, v any, zeroMeans string) int {
 		return -1
 	}
 	return int(min(n, math.MaxInt32))
+}
+
+// ejection checks the [ejection] table. An explicit consecutive_failures
+// = 0 becomes endpoint.Ejection's -1 (never eject).
+func (c *checker) ejection(e *ejectionDoc, cfg *Config) {
+	cfg.Ejection.After = c.offAtZero("ejection.consecutive_failures", e.ConsecutiveFailures, "never eject")
+	cfg.Ejection.Base = c.positiveDuration("ejection.base_time", e.BaseTime)
+	cfg.Ejection.Max = c.positiveDuration("ejection.max_time", e.MaxTime)
+	if n := cfg.Ejection.Normalized(); cfg.Ejection.Max > 0 && cfg.Ejection.Max < n.Base {
+		c.add("ejection.max_time", "must not be below ejection.base_time ("+n.Base.String()+")")
+	}
 }
 
 // endpoint checks one [[endpoints]] table.

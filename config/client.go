@@ -27,13 +27,14 @@ type ClientOptions struct {
 	OnAttempt func(method string, a transport.Attempt)
 }
 
-// NewPool builds the endpoint pool described by cfg.
+// NewPool builds the endpoint pool described by cfg: its endpoints and
+// its ejection settings.
 func NewPool(cfg *Config, opts ClientOptions) (*pool.Pool, error) {
 	specs, err := cfg.EndpointSpecs()
 	if err != nil {
 		return nil, fmt.Errorf("config: %w", err)
 	}
-	p, err := pool.New(specs, pool.Options{Clock: opts.Clock, Logger: opts.Logger})
+	p, err := pool.New(specs, pool.Options{Clock: opts.Clock, Logger: opts.Logger, Ejection: cfg.Ejection})
 	if err != nil {
 		return nil, fmt.Errorf("config: %w", err)
 	}

@@ -32,6 +32,10 @@ type Config struct {
 	// transport.DefaultDoubtWindow and a negative value turns the
 	// preference off. Parse maps the document's explicit "0s" to -1.
 	DoubtWindow time.Duration
+	// Ejection is the [ejection] table, with endpoint.Ejection's meaning:
+	// zero fields mean the defaults, After -1 never ejects. Parse maps the
+	// document's explicit consecutive_failures = 0 to -1.
+	Ejection endpoint.Ejection
 	// Endpoints are the [[endpoints]] tables, in document order.
 	Endpoints []Endpoint
 }

@@ -11,6 +11,7 @@ type document struct {
 	Cluster   any           `toml:"cluster"`
 	Retry     *retryDoc     `toml:"retry"`
 	Transport *transportDoc `toml:"transport"`
+	Ejection  *ejectionDoc  `toml:"ejection"`
 	Endpoints []endpointDoc `toml:"endpoints"`
 }
 
@@ -28,6 +29,13 @@ type retryDoc struct {
 type transportDoc struct {
 	MaxResponseBytes any `toml:"max_response_bytes"`
 	DoubtWindow      any `toml:"doubt_window"`
+}
+
+// ejectionDoc is the [ejection] table.
+type ejectionDoc struct {
+	ConsecutiveFailures any `toml:"consecutive_failures"`
+	BaseTime            any `toml:"base_time"`
+	MaxTime             any `toml:"max_time"`
 }
 
 // endpointDoc is one [[endpoints]] table.

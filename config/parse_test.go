@@ -1,6 +1,7 @@
 package config
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -9,7 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jonboulle/clockwork"
 	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/retrypolicy"
 	"github.com/solroute/solroute/transport"
 )
@@ -506,4 +509,63 @@ func TestParseDoubtWindow(t *testing.T) {
 	checkProblems(t, err, []problemWant{{2, "transport.doubt_window", "must not be negative"}})
 	_, err = Parse([]byte("[transport]\ndoubt_window = 30\n"+endpoints), ParseOptions{})
 	checkProblems(t, err, []problemWant{{2, "transport.doubt_window", "must be a duration string"}})
+}
+
+func TestParseEjection(t *testing.T) {
+	const endpoints = "[[endpoints]]\nname = \"a\"\nurl = \"https://a.example\"\n[endpoints.roles.read]\n"
+	for _, tc := range []struct {
+		table string
+		want  endpoint.Ejection
+	}{
+		{"", endpoint.Ejection{}}, // absent: the defaults
+		{"consecutive_failures = 0", endpoint.Ejection{After: -1}},
+		{"consecutive_failures = 3\nbase_time = \"1s\"\nmax_time = \"30s\"",
+			endpoint.Ejection{After: 3, Base: time.Second, Max: 30 * time.Second}},
+		{"max_time = \"250ms\"", endpoint.Ejection{Max: 250 * time.Millisecond}}, // = the default base
+	} {
+		cfg, err := Parse([]byte("[ejection]\n"+tc.table+"\n"+endpoints), ParseOptions{})
+		if err != nil {
+			t.Fatalf("%q: %v", tc.table, err)
+		}
+		if cfg.Ejection != tc.want {
+			t.Errorf("%q: Ejection %+v, want %+v", tc.table, cfg.Ejection, tc.want)
+		}
+	}
+	_, err := Parse([]byte("[ejection]\nconsecutive_failures = -1\nbase_time = \"0s\"\nmax_time = \"100ms\"\nafter = 3\n"+endpoints), ParseOptions{})
+	var verr *ValidationError
+	if !errors.As(err, &verr) {
+		t.Fatalf("err = %v, want a *ValidationError", err)
+	}
+	for _, want := range []string{
+		"ejection.consecutive_failures: must not be negative (0 means never eject)",
+		"ejection.base_time: must be positive",
+		"ejection.max_time: must not be below ejection.base_time (250ms)",
+		"ejection.after",
+	} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error lacks %q:\n%v", want, err)
+		}
+	}
+}
+
+func TestNewPoolTakesEjection(t *testing.T) {
+	// consecutive_failures = 2: the second failure in a row ejects.
+	cfg, err := Parse([]byte("[ejection]\nconsecutive_failures = 2\n[[endpoints]]\nname = \"a\"\nurl = \"https://a.example\"\n[endpoints.roles.read]\n"), ParseOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := NewPool(cfg, ClientOptions{Clock: clockwork.NewFakeClock()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 2 {
+		pm, err := p.Acquire(context.Background(), pool.Request{Role: endpoint.RoleRead, Method: "getSlot"})
+		if err != nil {
+			t.Fatalf("acquire %d: %v", i, err)
+		}
+		pm.Failure()
+	}
+	if s := p.Snapshot()[0]; s.State != endpoint.Ejected {
+		t.Fatalf("after 2 failures the endpoint is %v, want ejected", s.State)
+	}
 }
