@@ -47,6 +47,16 @@ func (c *checker) config(d *document) *Config {
 				cfg.DoubtWindow = d
 			}
 		}
+		if d, ok := c.duration("transport.doubt_patience", d.Transport.DoubtPatience); ok {
+			switch {
+			case d < 0:
+				c.add("transport.doubt_patience", `must not be negative ("0s" takes an endpoint in doubt at once)`)
+			case d == 0:
+				cfg.DoubtPatience = -1
+			default:
+				cfg.DoubtPatience = d
+			}
+		}
 	}
 	if d.Ejection != nil {
 		c.ejection(d.Ejection, cfg)

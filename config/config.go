@@ -32,6 +32,11 @@ type Config struct {
 	// transport.DefaultDoubtWindow and a negative value turns the
 	// preference off. Parse maps the document's explicit "0s" to -1.
 	DoubtWindow time.Duration
+	// DoubtPatience is [transport] doubt_patience, with
+	// transport.Settings.DoubtPatience's meaning: 0 means
+	// transport.DefaultDoubtPatience and a negative value means at once.
+	// Parse maps the document's explicit "0s" to -1.
+	DoubtPatience time.Duration
 	// Ejection is the [ejection] table, with endpoint.Ejection's meaning:
 	// zero fields mean the defaults, After -1 never ejects. Parse maps the
 	// document's explicit consecutive_failures = 0 to -1.
@@ -136,13 +141,14 @@ func (c *Config) RetrySettings() retrypolicy.Settings {
 }
 
 // TransportSettings returns the transport's settings: the retry settings,
-// the response size limit and the doubt window. Logger, Registry and OnAttempt are left nil
+// the response size limit and the doubt settings. Logger, Registry and OnAttempt are left nil
 // for the caller (see ClientOptions).
 func (c *Config) TransportSettings() transport.Settings {
 	return transport.Settings{
 		Retry:            c.RetrySettings(),
 		MaxResponseBytes: c.MaxResponseBytes,
 		DoubtWindow:      c.DoubtWindow,
+		DoubtPatience:    c.DoubtPatience,
 	}
 }
 

@@ -29,6 +29,7 @@ type retryDoc struct {
 type transportDoc struct {
 	MaxResponseBytes any `toml:"max_response_bytes"`
 	DoubtWindow      any `toml:"doubt_window"`
+	DoubtPatience    any `toml:"doubt_patience"`
 }
 
 // ejectionDoc is the [ejection] table.

@@ -509,6 +509,22 @@ func TestParseDoubtWindow(t *testing.T) {
 	checkProblems(t, err, []problemWant{{2, "transport.doubt_window", "must not be negative"}})
 	_, err = Parse([]byte("[transport]\ndoubt_window = 30\n"+endpoints), ParseOptions{})
 	checkProblems(t, err, []problemWant{{2, "transport.doubt_window", "must be a duration string"}})
+
+	for value, want := range map[string]time.Duration{"": 0, `"0s"`: -1, `"100ms"`: 100 * time.Millisecond} {
+		doc := "[transport]\n" + endpoints
+		if value != "" {
+			doc = "[transport]\ndoubt_patience = " + value + "\n" + endpoints
+		}
+		cfg, err := Parse([]byte(doc), ParseOptions{})
+		if err != nil {
+			t.Fatalf("doubt_patience %s: %v", value, err)
+		}
+		if cfg.DoubtPatience != want || cfg.TransportSettings().DoubtPatience != want {
+			t.Errorf("doubt_patience %s: %v, want %v", value, cfg.DoubtPatience, want)
+		}
+	}
+	_, err = Parse([]byte("[transport]\ndoubt_patience = \"-5ms\"\n"+endpoints), ParseOptions{})
+	checkProblems(t, err, []problemWant{{2, "transport.doubt_patience", "must not be negative"}})
 }
 
 func TestParseEjection(t *testing.T) {

@@ -17,8 +17,10 @@ type selection struct {
 	caps  []string
 	avoid []string
 	// last is Request.LastResort, kept only when a compatible candidate
-	// outside it (and outside avoid) exists.
-	last []string
+	// outside it (and outside avoid) exists; lastAt is
+	// Request.LastResortAt.
+	last   []string
+	lastAt time.Time
 	// timeout is the smallest RequestTimeout of the compatible candidates.
 	timeout time.Duration
 	// ctxDeadline is set when the deadline is ctx's: reaching it is then
@@ -62,7 +64,7 @@ func (p *Pool) selection(req *Request) (sel selection, ok bool) {
 		sel.avoid = req.Avoid
 	}
 	if spare && preferred {
-		sel.last = req.LastResort
+		sel.last, sel.lastAt = req.LastResort, req.LastResortAt
 	}
 	return sel, compatible
 }
@@ -80,13 +82,18 @@ func (s *selection) lastResort(m *member) bool {
 	return len(s.last) > 0 && slices.Contains(s.last, m.spec.Name)
 }
 
-// passes is how many passes a scan makes: a second one, over the last
-// resorts only, when there are any.
-func (s *selection) passes() int {
-	if len(s.last) > 0 {
+// passes is how many passes a scan at now makes: a second one, over the
+// last resorts only, when there are any and their time has come.
+func (s *selection) passes(now time.Time) int {
+	if len(s.last) > 0 && !now.Before(s.lastAt) {
 		return 2
 	}
 	return 1
+}
+
+// heldBack reports whether m is a last resort still held back at now.
+func (s *selection) heldBack(m *member, now time.Time) bool {
+	return now.Before(s.lastAt) && s.lastResort(m)
 }
 
 // Acquire returns a permit for one request, or an error: ErrNoEndpoint at
@@ -182,7 +189,10 @@ func (p *Pool) scan(sel *selection, now, deadline time.Time) (pm *Permit, wakeAt
 	// again in panic mode (Envoy's healthy panic threshold, 50 %): the few
 	// left, busy or throttled, cannot carry the role's traffic alone.
 	ejected, seen := 0, 0
-	for pass := range sel.passes() {
+	if len(sel.last) > 0 && now.Before(sel.lastAt) {
+		wakeAt = sel.lastAt // the last resorts' time comes
+	}
+	for pass := range sel.passes(now) {
 		for _, g := range sel.rs.tiers {
 			var n, start uint32
 			if pass == 0 {
@@ -231,7 +241,7 @@ func (p *Pool) scan(sel *selection, now, deadline time.Time) (pm *Permit, wakeAt
 // backoff, a failure counts toward the next ejection; the running ejection
 // ends on its own.
 func (p *Pool) panicScan(sel *selection, now, deadline time.Time) *Permit {
-	for pass := range sel.passes() {
+	for pass := range sel.passes(now) {
 		for _, g := range sel.rs.tiers {
 			n, start := g.rotated()
 			for i := range n {
@@ -266,7 +276,8 @@ func (p *Pool) deadlineError(sel *selection, req *Request, now, deadline time.Ti
 	e := &DeadlineError{Method: req.Method, Role: req.Role, Deadline: deadline, At: now, Context: ctxErr}
 	for _, m := range sel.rs.ordered {
 		if sel.admits(m) {
-			e.Candidates = append(e.Candidates, Candidate{Endpoint: m.spec.Name, Tier: m.spec.Tier, Block: m.rt.ProbeAt(now, time.Time{})})
+			e.Candidates = append(e.Candidates, Candidate{Endpoint: m.spec.Name, Tier: m.spec.Tier,
+				Block: m.rt.ProbeAt(now, time.Time{}), HeldBack: sel.heldBack(m, now)})
 		}
 	}
 	return e

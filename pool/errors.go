@@ -41,6 +41,9 @@ type Candidate struct {
 	Tier int
 	// Block is why it could not take the request when Acquire gave up.
 	Block endpoint.Block
+	// HeldBack is true for a last resort whose Request.LastResortAt had
+	// not come when Acquire gave up.
+	HeldBack bool
 }
 
 // DeadlineError is returned by Acquire when no candidate could be admitted
@@ -74,6 +77,9 @@ func (e *DeadlineError) Error() string {
 		}
 		b.WriteString(c.Endpoint)
 		b.WriteString(": ")
+		if c.HeldBack {
+			b.WriteString("held back as a last resort, ")
+		}
 		b.WriteString(c.Block.Describe(e.At))
 	}
 	return b.String()

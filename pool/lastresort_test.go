@@ -101,3 +101,44 @@ func TestLastResortInPanicMode(t *testing.T) {
 		now(t, p, lastA, "b").Success()
 	}
 }
+
+func TestLastResortAtHoldsLastResortsBack(t *testing.T) {
+	p, fc := newPool(t,
+		ep("a", 0, endpoint.Limits{}),
+		ep("b", 0, endpoint.Limits{MaxConcurrentRequests: 1}))
+	req := read
+	req.LastResort = []string{"a"}
+	req.LastResortAt = t0.Add(ms(100))
+
+	// b busy: the request waits for a's time, exactly, then takes a.
+	hb := now(t, p, req, "b")
+	pd := start(context.Background(), p, req)
+	pd.waitsFor(t, fc, ms(100))
+	pd.permit(t, "a").Success()
+
+	// b busy again, a held back: b freed first wins.
+	req.LastResortAt = fc.Now().Add(ms(100))
+	pd = start(context.Background(), p, req)
+	pd.mustWait(t, fc, 1)
+	fc.Advance(ms(50))
+	pd.mustWait(t, fc, 1)
+	hb.Success()
+	pd.permit(t, "b").Success()
+
+	// Held back past the deadline: never used; the error says so.
+	hb = now(t, p, req, "b")
+	req.LastResortAt = fc.Now().Add(ms(100))
+	req.Deadline = fc.Now().Add(ms(40))
+	pd = start(context.Background(), p, req)
+	pd.waitsFor(t, fc, ms(40))
+	r := pd.get(t)
+	if r.err == nil {
+		r.pm.Release()
+		t.Fatalf("permit from %s, want a deadline error", r.pm.Endpoint())
+	}
+	const want = "pool: getBalance (read): no endpoint admitted before the deadline: a: held back as a last resort, free; b: 1/1 in flight"
+	if r.err.Error() != want {
+		t.Fatalf("error\n %s\nwant\n %s", r.err, want)
+	}
+	hb.Success()
+}

@@ -21,11 +21,17 @@ type Request struct {
 	// LastResort names endpoints to use only when nothing else can be had:
 	// a candidate in LastResort is admitted only when no compatible
 	// candidate outside it, in any tier, can be admitted at that instant.
-	// A last resort admissible now is preferred to waiting for another
-	// candidate. The transport fills it, for calls that must never be sent
-	// twice, with the endpoints that recently left an attempt in doubt.
-	// Nil means none.
+	// From LastResortAt on, a last resort admissible now is preferred to
+	// waiting for another candidate. The transport fills it, for calls
+	// that must never be sent twice, with the endpoints that recently left
+	// an attempt in doubt. Nil means none.
 	LastResort []string
+	// LastResortAt holds the last resorts back until that instant: before
+	// it a request that finds every other candidate blocked waits (for the
+	// earliest of that instant, a freed slot, a refill, a cooldown's end)
+	// rather than take one. Zero means at once; at or after the deadline
+	// means never.
+	LastResortAt time.Time
 	// Deadline bounds the wait. Zero means now + DefaultTimeout for this
 	// role and these capabilities. A deadline later than ctx's is cut to it.
 	Deadline time.Time

@@ -63,7 +63,7 @@ func (c *Client) do(ctx context.Context, cs *callState, role endpoint.Role) erro
 	for n := 1; ; n++ {
 		req := pool.Request{Role: role, Method: cs.method, Capabilities: caps, Avoid: avoid, Deadline: cs.deadline}
 		if cs.class == retrypolicy.NeverAfterDispatch {
-			req.LastResort = c.inDoubt(nil, c.clock.Now())
+			c.lastResorts(&req, c.clock.Now(), cs.deadline)
 		}
 		pm, err := c.pool.Acquire(ctx, req)
 		if err != nil {

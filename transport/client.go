@@ -45,10 +45,11 @@ type Client struct {
 	endpoints map[string]*endpointClient // by Spec.Name; read-only after New
 	// endpointList holds the same endpoints in configuration order.
 	endpointList []*endpointClient
-	// doubtWindow is Settings.DoubtWindow normalised: <= 0 means off.
-	doubtWindow time.Duration
-	nextID      atomic.Uint64
-	buffers     sync.Pool // *responseBuffer
+	// doubtWindow and doubtPatience are Settings.DoubtWindow and
+	// DoubtPatience normalised: <= 0 means off, and at once.
+	doubtWindow, doubtPatience time.Duration
+	nextID                     atomic.Uint64
+	buffers                    sync.Pool // *responseBuffer
 }
 
 // endpointClient is everything the transport needs to POST to one
@@ -89,6 +90,12 @@ func New(p *pool.Pool, s Settings) (*Client, error) {
 		c.doubtWindow = DefaultDoubtWindow
 	case s.DoubtWindow > 0:
 		c.doubtWindow = s.DoubtWindow
+	}
+	switch {
+	case s.DoubtPatience == 0:
+		c.doubtPatience = DefaultDoubtPatience
+	case s.DoubtPatience > 0:
+		c.doubtPatience = s.DoubtPatience
 	}
 	if c.registry == nil {
 		c.registry = registry.Default()

@@ -3,11 +3,20 @@ package transport
 import (
 	"time"
 
+	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/retrypolicy"
 )
 
-// DefaultDoubtWindow is Settings.DoubtWindow when zero.
-const DefaultDoubtWindow = 30 * time.Second
+// Defaults of the doubt settings.
+const (
+	// DefaultDoubtWindow is Settings.DoubtWindow when zero.
+	DefaultDoubtWindow = 30 * time.Second
+	// DefaultDoubtPatience is Settings.DoubtPatience when zero: well
+	// under a slot (400 ms), far under what an ambiguous send costs its
+	// caller (polling its signature until the blockhash expires, about a
+	// minute).
+	DefaultDoubtPatience = 250 * time.Millisecond
+)
 
 // An endpoint is in doubt for a while after one of its attempts, of any
 // method, ended the way that would have left a sendTransaction ambiguous
@@ -28,6 +37,16 @@ func (c *Client) noteDoubt(name string, o *outcome) {
 	}
 	if ep := c.endpoints[name]; ep != nil {
 		ep.doubtAt.Store(c.clock.Now().UnixNano())
+	}
+}
+
+// lastResorts fills req.LastResort with the endpoints in doubt at now and
+// req.LastResortAt with when they may be used: after the patience, or half
+// the time left before deadline if that is sooner.
+func (c *Client) lastResorts(req *pool.Request, now, deadline time.Time) {
+	req.LastResort = c.inDoubt(nil, now)
+	if len(req.LastResort) > 0 && c.doubtPatience > 0 {
+		req.LastResortAt = now.Add(min(c.doubtPatience, deadline.Sub(now)/2))
 	}
 }
 

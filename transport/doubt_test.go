@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gagliardetto/solana-go"
+	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
 	"github.com/solroute/solroute/retrypolicy"
 	"github.com/solroute/solroute/transport"
@@ -131,4 +132,60 @@ func hasAttemptOn(as []transport.Attempt, name string) bool {
 		}
 	}
 	return false
+}
+
+func TestSendWaitsItsPatienceBeforeAnEndpointInDoubt(t *testing.T) {
+	rec := newRecorder()
+	b := member("b", 0)
+	l := b.Roles[endpoint.RoleSend]
+	l.MaxConcurrentRequests = 1
+	b.Roles[endpoint.RoleSend] = l
+	e := newEnv(t, []fixtures.Member{member("a", 0), b}, transport.Settings{OnAttempt: rec.on}, nil)
+	e.server("a").SetFault(fixtures.Fault{Kind: fixtures.ResetAfterRead})
+	if _, err := getBalance(context.Background(), e.client); err != nil {
+		t.Fatal(err)
+	}
+	e.server("a").SetFault(fixtures.Fault{})
+	// b never answers (the servers' clock never moves): the first send
+	// holds b's only send slot.
+	e.server("b").SetFault(fixtures.Latency(time.Hour))
+	params1, _ := signedTx(t, 800)
+	first := async(func() error {
+		var got solana.Signature
+		return e.client.CallForInto(context.Background(), &got, "sendTransaction", params1)
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second) // a guard, not a measurement
+	defer cancel()
+	if err := e.server("b").WaitRequests(ctx, 2); err != nil { // the read's retry, then the first send
+		t.Fatal(err)
+	}
+	// The second send finds b full and a in doubt: it waits
+	// DefaultDoubtPatience for b, then takes a.
+	params2, sig2 := signedTx(t, 801)
+	second := async(func() error {
+		var got solana.Signature
+		return e.client.CallForInto(context.Background(), &got, "sendTransaction", params2)
+	})
+	if err := e.clock.BlockUntilContext(ctx, 2); err != nil { // the first's attempt timer, the second's wait
+		t.Fatal(err)
+	}
+	e.clock.Advance(transport.DefaultDoubtPatience - time.Millisecond)
+	if err := e.clock.BlockUntilContext(ctx, 2); err != nil {
+		t.Fatal(err)
+	}
+	if n := e.server("a").Count("sendTransaction"); n != 0 {
+		t.Fatalf("a got %d sends before the patience ran out", n)
+	}
+	e.clock.Advance(time.Millisecond)
+	if err := wait(t, second); err != nil {
+		t.Fatal(err)
+	}
+	if n := e.server("a").Deliveries(sig2); n != 1 {
+		t.Fatalf("deliveries to a %d, want 1", n)
+	}
+	// The first send's attempt times out: ambiguous, as ever.
+	e.clock.Advance(time.Second)
+	if err := wait(t, first); !errors.Is(err, transport.ErrAmbiguousDispatch) {
+		t.Fatalf("first send: %v, want ambiguous", err)
+	}
 }

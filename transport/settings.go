@@ -37,6 +37,12 @@ type Settings struct {
 	// (pool.Request.LastResort). 0 means DefaultDoubtWindow; a negative
 	// value turns the preference off.
 	DoubtWindow time.Duration
+	// DoubtPatience is how long such a call waits for an endpoint that is
+	// not in doubt, when every one is busy, rate-limited or cooling down,
+	// before it takes one in doubt (pool.Request.LastResortAt); at most
+	// half the time left before the call's deadline. 0 means
+	// DefaultDoubtPatience; a negative value takes one at once.
+	DoubtPatience time.Duration
 	// OnAttempt, when set, is called after every attempt (success or not),
 	// from the calling goroutine.
 	OnAttempt func(method string, a Attempt)
