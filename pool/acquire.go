@@ -30,9 +30,9 @@ type selection struct {
 
 // selection filters the role's candidates by capabilities and decides
 // whether Avoid applies (only when a compatible, non-avoided candidate
-// exists) and whether LastResort does (only when a compatible candidate
-// that is neither avoided nor a last resort exists). ok is false when no
-// candidate is compatible.
+// exists) and whether LastResort does (only when a candidate the selection
+// admits is not a last resort). ok is false when no candidate is
+// compatible.
 func (p *Pool) selection(req *Request) (sel selection, ok bool) {
 	rs := p.roleSet(req.Role)
 	if rs == nil || len(rs.ordered) == 0 {
@@ -44,7 +44,9 @@ func (p *Pool) selection(req *Request) (sel selection, ok bool) {
 		return sel, true
 	}
 	sel.caps = req.Capabilities
-	compatible, spare, preferred := false, false, false
+	// preferred[i]: a candidate that is not a last resort exists among the
+	// compatible ones (0) and among the compatible, non-avoided ones (1).
+	compatible, spare, preferred := false, false, [2]bool{}
 	for _, m := range rs.ordered {
 		if !m.spec.HasCapabilities(sel.caps) {
 			continue
@@ -53,17 +55,16 @@ func (p *Pool) selection(req *Request) (sel selection, ok bool) {
 			sel.timeout = m.timeout
 		}
 		compatible = true
-		if !slices.Contains(req.Avoid, m.spec.Name) {
-			spare = true
-			if !slices.Contains(req.LastResort, m.spec.Name) {
-				preferred = true
-			}
-		}
+		avoided := slices.Contains(req.Avoid, m.spec.Name)
+		last := slices.Contains(req.LastResort, m.spec.Name)
+		spare = spare || !avoided
+		preferred[0] = preferred[0] || !last
+		preferred[1] = preferred[1] || (!avoided && !last)
 	}
 	if spare {
 		sel.avoid = req.Avoid
 	}
-	if spare && preferred {
+	if spare && preferred[1] || !spare && preferred[0] {
 		sel.last, sel.lastAt = req.LastResort, req.LastResortAt
 	}
 	return sel, compatible
@@ -191,6 +192,17 @@ func (p *Pool) scan(sel *selection, now, deadline time.Time) (pm *Permit, wakeAt
 	ejected, seen := 0, 0
 	if len(sel.last) > 0 && now.Before(sel.lastAt) {
 		wakeAt = sel.lastAt // the last resorts' time comes
+		// Held back, the last resorts still count toward the panic
+		// threshold: a healthy endpoint in doubt must not let panic mode
+		// hand the request to an ejected one.
+		for _, m := range sel.rs.ordered {
+			if sel.admits(m) && sel.lastResort(m) {
+				seen++
+				if m.rt.ProbeAt(now, time.Time{}).Reason == endpoint.BlockedByEjection {
+					ejected++
+				}
+			}
+		}
 	}
 	for pass := range sel.passes(now) {
 		for _, g := range sel.rs.tiers {

@@ -3,6 +3,7 @@ package pool_test
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/solroute/solroute/endpoint"
 )
@@ -141,4 +142,46 @@ func TestLastResortAtHoldsLastResortsBack(t *testing.T) {
 		t.Fatalf("error\n %s\nwant\n %s", r.err, want)
 	}
 	hb.Success()
+}
+
+func TestLastResortHeldBackDoesNotStartPanicMode(t *testing.T) {
+	// a in doubt (a last resort, held back), b ejected: waiting for a's
+	// time is right; panic mode must not hand the request to b.
+	p, fc := newPool(t, ep("a", 0, endpoint.Limits{}), ep("b", 0, endpoint.Limits{}))
+	onlyB := read
+	onlyB.Avoid = []string{"a"}
+	for range endpoint.DefaultEjectAfter {
+		now(t, p, onlyB, "b").Failure()
+	}
+	req := read
+	req.LastResort = []string{"a"}
+	req.LastResortAt = fc.Now().Add(ms(100))
+	pd := start(context.Background(), p, req)
+	pd.waitsFor(t, fc, ms(100))
+	pd.permit(t, "a").Success()
+}
+
+func TestLastResortAtIgnoredWithoutAnAlternative(t *testing.T) {
+	// One endpoint, or every one a last resort: nothing to wait for.
+	p, _ := newPool(t, ep("a", 0, endpoint.Limits{}), ep("b", 0, endpoint.Limits{}))
+	req := read
+	req.LastResort = []string{"a", "b"}
+	req.LastResortAt = t0.Add(time.Hour)
+	now(t, p, req, "a").Success()
+	now(t, p, req, "b").Success()
+	single, _ := newPool(t, ep("a", 0, endpoint.Limits{}))
+	req.LastResort = []string{"a"}
+	now(t, single, req, "a").Success()
+}
+
+func TestLastResortAppliesWhenAvoidIsIgnored(t *testing.T) {
+	// Every endpoint avoided, so Avoid is ignored; a is a last resort and
+	// b is not: b, every time.
+	p, _ := newPool(t, ep("a", 0, endpoint.Limits{}), ep("b", 0, endpoint.Limits{}))
+	req := read
+	req.Avoid = []string{"a", "b"}
+	req.LastResort = []string{"a"}
+	for range 4 {
+		now(t, p, req, "b").Success()
+	}
 }

@@ -19,8 +19,9 @@ type Request struct {
 	// endpoint is avoided, Avoid is ignored.
 	Avoid []string
 	// LastResort names endpoints to use only when nothing else can be had:
-	// a candidate in LastResort is admitted only when no compatible
-	// candidate outside it, in any tier, can be admitted at that instant.
+	// a candidate in LastResort is admitted only when no compatible,
+	// non-avoided candidate outside it, in any tier, can be admitted at
+	// that instant.
 	// From LastResortAt on, a last resort admissible now is preferred to
 	// waiting for another candidate. The transport fills it, for calls
 	// that must never be sent twice, with the endpoints that recently left
