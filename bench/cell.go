@@ -45,6 +45,7 @@ type Cell struct {
 	// Truncated reports that the cell hit its CellTimeout before making
 	// Options.Calls calls, in CutRounds of its rounds.
 	Truncated bool
+	// CutRounds counts the rounds whose cell hit its CellTimeout.
 	CutRounds int
 	// RoundGoodputs holds each round's goodput (successful calls per
 	// second), in round order; nil for a single measure that was not

@@ -37,26 +37,9 @@ func (c *checker) config(d *document) *Config {
 				cfg.MaxResponseBytes = n
 			}
 		}
-		if d, ok := c.duration("transport.doubt_window", d.Transport.DoubtWindow); ok {
-			switch {
-			case d < 0:
-				c.add("transport.doubt_window", `must not be negative ("0s" turns it off)`)
-			case d == 0:
-				cfg.DoubtWindow = -1
-			default:
-				cfg.DoubtWindow = d
-			}
-		}
-		if d, ok := c.duration("transport.doubt_patience", d.Transport.DoubtPatience); ok {
-			switch {
-			case d < 0:
-				c.add("transport.doubt_patience", `must not be negative ("0s" takes an endpoint in doubt at once)`)
-			case d == 0:
-				cfg.DoubtPatience = -1
-			default:
-				cfg.DoubtPatience = d
-			}
-		}
+		cfg.DoubtWindow = c.durationOffAtZero("transport.doubt_window", d.Transport.DoubtWindow, "turns it off")
+		cfg.DoubtPatience = c.durationOffAtZero("transport.doubt_patience", d.Transport.DoubtPatience,
+			"takes an endpoint in doubt at once")
 	}
 	if d.Ejection != nil {
 		c.ejection(d.Ejection, cfg)
@@ -325,6 +308,23 @@ func (c *checker) duration(path string, v any) (d time.Duration, ok bool) {
 		return 0, false
 	}
 	return d, true
+}
+
+// durationOffAtZero reads an optional duration string where an explicit
+// "0s" zeroMeans: it returns the settings' -1 ("off") for it, and 0 (the
+// default) when the key is absent or wrong.
+func (c *checker) durationOffAtZero(path string, v any, zeroMeans string) time.Duration {
+	d, ok := c.duration(path, v)
+	switch {
+	case !ok:
+		return 0
+	case d < 0:
+		c.add(path, `must not be negative ("0s" `+zeroMeans+")")
+		return 0
+	case d == 0:
+		return -1
+	}
+	return d
 }
 
 // positiveDuration reads an optional Go duration string that must be

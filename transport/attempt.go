@@ -3,6 +3,7 @@ package transport
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptrace"
@@ -28,6 +29,11 @@ type outcome struct {
 	// sent is false when the attempt ended before anything was tried (no
 	// time left): the permit is released, not charged.
 	sent bool
+	// local is true when the failure was the client's own bound, not the
+	// endpoint's doing: the response size limit, or the call's time left
+	// cutting the attempt below its own timeout. It does not put the
+	// endpoint in doubt (noteDoubt).
+	local bool
 }
 
 // exchange is what one kind of call does with a 2xx response.
@@ -57,10 +63,12 @@ func (c *Client) attempt(ctx context.Context, cs *callState, pm *pool.Permit) ou
 		return outcome{cause: retrypolicy.Connection, dispatch: retrypolicy.NotDispatched,
 			err: &attemptError{endpoint: pm.Endpoint(), cause: retrypolicy.Connection, msg: "endpoint unknown to the transport"}}
 	}
-	timeout := min(pm.RequestTimeout(), cs.deadline.Sub(c.clock.Now()))
+	own := pm.RequestTimeout()
 	if cs.attemptMax > 0 {
-		timeout = min(timeout, cs.attemptMax)
+		own = min(own, cs.attemptMax)
 	}
+	left := cs.deadline.Sub(c.clock.Now())
+	timeout := min(own, left)
 	if timeout <= 0 {
 		return outcome{cause: retrypolicy.Timeout, dispatch: retrypolicy.NotDispatched,
 			err: ep.wrapErr(retrypolicy.Timeout, errNoTimeLeft)}
@@ -71,7 +79,19 @@ func (c *Client) attempt(ctx context.Context, cs *callState, pm *pool.Permit) ou
 		timer.Stop()
 		cancel(nil)
 	}()
+	o := c.exchange(ctx, actx, cs, ep)
+	switch {
+	case o.cause == retrypolicy.Timeout && left < own && errors.Is(context.Cause(actx), errAttemptTimeout):
+		o.local = true // the call's time ran out, not the endpoint's
+	case o.cause == retrypolicy.MalformedResponse && errors.Is(o.err, errTooLarge):
+		o.local = true // over our own size limit
+	}
+	return o
+}
 
+// exchange posts cs's body to ep under actx (the attempt's context, a
+// child of the caller's ctx) and classifies what came back.
+func (c *Client) exchange(ctx, actx context.Context, cs *callState, ep *endpointClient) outcome {
 	tracker := newDispatchTracker()
 	req := ep.newRequest(httptrace.WithClientTrace(actx, &tracker.trace), cs.body,
 		cs.class == retrypolicy.Idempotent)

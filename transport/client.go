@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"net"
 	"net/http"
 	"net/url"
@@ -45,6 +46,9 @@ type Client struct {
 	endpoints map[string]*endpointClient // by Spec.Name; read-only after New
 	// endpointList holds the same endpoints in configuration order.
 	endpointList []*endpointClient
+	// epoch is the pool-clock instant New ran at: doubt instants count from
+	// it.
+	epoch time.Time
 	// doubtWindow and doubtPatience are Settings.DoubtWindow and
 	// DoubtPatience normalised: <= 0 means off, and at once.
 	doubtWindow, doubtPatience time.Duration
@@ -63,8 +67,9 @@ type endpointClient struct {
 	// never mutated after New.
 	template *http.Request
 	secrets  []string // substrings redacted from every error text
-	// doubtAt is the pool-clock instant (Unix nanoseconds) of the latest
-	// attempt left in doubt (see noteDoubt); 0 means never.
+	// doubtAt is when the latest attempt left in doubt ended (see
+	// noteDoubt), in nanoseconds since the Client's epoch on the pool's
+	// clock; math.MinInt64 means never.
 	doubtAt atomic.Int64
 }
 
@@ -85,18 +90,9 @@ func New(p *pool.Pool, s Settings) (*Client, error) {
 		logger:    s.Logger,
 		onAttempt: s.OnAttempt,
 	}
-	switch {
-	case s.DoubtWindow == 0:
-		c.doubtWindow = DefaultDoubtWindow
-	case s.DoubtWindow > 0:
-		c.doubtWindow = s.DoubtWindow
-	}
-	switch {
-	case s.DoubtPatience == 0:
-		c.doubtPatience = DefaultDoubtPatience
-	case s.DoubtPatience > 0:
-		c.doubtPatience = s.DoubtPatience
-	}
+	c.epoch = c.clock.Now()
+	c.doubtWindow = orDefault(s.DoubtWindow, DefaultDoubtWindow)
+	c.doubtPatience = orDefault(s.DoubtPatience, DefaultDoubtPatience)
 	if c.registry == nil {
 		c.registry = registry.Default()
 	}
@@ -158,6 +154,7 @@ func newEndpointClient(spec *endpoint.Spec) (*endpointClient, error) {
 		},
 		secrets: secretsOf(spec, u),
 	}
+	ep.doubtAt.Store(math.MinInt64)
 	// Attempts go to tr.RoundTrip, not through an http.Client: a JSON-RPC
 	// POST is never redirected (a 3xx is classified Request; following it
 	// would send the body a second time), and http.Client's redirect

@@ -20,8 +20,10 @@ const (
 
 // An endpoint is in doubt for a while after one of its attempts, of any
 // method, ended the way that would have left a sendTransaction ambiguous
-// (see ambiguous): a reset after the request was written, a timeout, a
-// 5xx, a broken body. Calls of class NeverAfterDispatch then use it only as
+// (see ambiguous) by the endpoint's own doing: a reset after the request
+// was written, a timeout of the attempt's own, a 5xx, a broken or garbled
+// body. The caller's cancellation, the call's deadline cutting an attempt
+// short and an answer over our size limit do not count. Calls of class NeverAfterDispatch then use it only as
 // a last resort (pool.Request.LastResort): an ambiguous send can never be
 // retried, so the place to avoid it is before it is sent. Reads keep
 // flowing to the endpoint (they retry safely), so the signal stays fresh
@@ -29,14 +31,24 @@ const (
 
 // noteDoubt records that an attempt on endpoint name just ended with
 // outcome o, marking the endpoint in doubt from now on the pool's clock
-// when o would have left a send ambiguous. A caller's own cancellation says
-// nothing of the endpoint.
+// when o would have left a send ambiguous through the endpoint's doing.
 func (c *Client) noteDoubt(name string, o *outcome) {
-	if c.doubtWindow <= 0 || o.cause == 0 || o.cause == retrypolicy.Canceled || !ambiguous(o.cause, o.dispatch) {
+	if c.doubtWindow <= 0 || o.cause == 0 || o.cause == retrypolicy.Canceled || o.local ||
+		!ambiguous(o.cause, o.dispatch) {
 		return
 	}
-	if ep := c.endpoints[name]; ep != nil {
-		ep.doubtAt.Store(c.clock.Now().UnixNano())
+	ep := c.endpoints[name]
+	if ep == nil {
+		return
+	}
+	// Keep the latest instant: attempts ending together may store out of
+	// order.
+	at := int64(c.clock.Since(c.epoch))
+	for {
+		old := ep.doubtAt.Load()
+		if old >= at || ep.doubtAt.CompareAndSwap(old, at) {
+			return
+		}
 	}
 }
 
@@ -56,9 +68,9 @@ func (c *Client) inDoubt(dst []string, now time.Time) []string {
 	if c.doubtWindow <= 0 {
 		return dst
 	}
-	since := now.Add(-c.doubtWindow).UnixNano()
+	since := int64(now.Sub(c.epoch) - c.doubtWindow)
 	for _, ep := range c.endpointList {
-		if at := ep.doubtAt.Load(); at != 0 && at > since {
+		if at := ep.doubtAt.Load(); at > since {
 			dst = append(dst, ep.name)
 		}
 	}

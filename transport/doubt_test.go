@@ -108,13 +108,16 @@ func TestDoubtWindowNegativeSendsAsBefore(t *testing.T) {
 func TestSendUsesEndpointInDoubtAsLastResort(t *testing.T) {
 	// b behind (-32005: refused before forwarding) and a in doubt: the
 	// send tries b first, then goes to a rather than failing.
-	e, _ := doubtEnv(t, transport.Settings{})
+	e, rec := doubtEnv(t, transport.Settings{})
 	e.server("a").SetFault(fixtures.Fault{})
 	e.server("b").SetFault(fixtures.Fault{Kind: fixtures.RPCError, RPCCode: -32005})
 	params, sig := signedTx(t, 700)
 	var got solana.Signature
 	if err := e.client.CallForInto(context.Background(), &got, "sendTransaction", params); err != nil {
 		t.Fatal(err)
+	}
+	if got := endpoints(rec.drain()); len(got) != 2 || got[0] != "b" || got[1] != "a" {
+		t.Fatalf("send attempts %v, want [b a]", got)
 	}
 	if n := e.server("a").Deliveries(sig); n != 1 {
 		t.Fatalf("deliveries to a %d, want 1", n)
@@ -187,5 +190,87 @@ func TestSendWaitsItsPatienceBeforeAnEndpointInDoubt(t *testing.T) {
 	e.clock.Advance(time.Second)
 	if err := wait(t, first); !errors.Is(err, transport.ErrAmbiguousDispatch) {
 		t.Fatalf("first send: %v, want ambiguous", err)
+	}
+}
+
+// sendsOnA makes n sends and counts those delivered to a.
+func sendsOnA(t *testing.T, e *env, seed uint64, n int) (onA int) {
+	t.Helper()
+	for i := range n {
+		params, sig := signedTx(t, seed+uint64(i))
+		var got solana.Signature
+		if err := e.client.CallForInto(context.Background(), &got, "sendTransaction", params); err != nil {
+			t.Fatal(err)
+		}
+		onA += e.server("a").Deliveries(sig)
+	}
+	return onA
+}
+
+func TestDoubtIgnoresFailuresThatAreNotTheEndpoints(t *testing.T) {
+	// Each case fails reads on a (and b) in a way that says nothing of the
+	// endpoint; afterwards sends still alternate between a and b.
+	for _, tc := range []struct {
+		name string
+		s    transport.Settings
+		fail func(t *testing.T, e *env)
+	}{{
+		name: "caller cancels after writing",
+		fail: func(t *testing.T, e *env) {
+			e.server("a").SetFault(fixtures.Fault{Kind: fixtures.Hang})
+			ctx, cancel := context.WithCancel(context.Background())
+			done := async(func() error { _, err := getBalance(ctx, e.client); return err })
+			guard, stop := context.WithTimeout(context.Background(), 10*time.Second) // a guard, not a measurement
+			defer stop()
+			if err := e.server("a").WaitRequests(guard, 1); err != nil {
+				t.Fatal(err)
+			}
+			cancel()
+			if err := wait(t, done); !errors.Is(err, context.Canceled) {
+				t.Fatalf("read: %v, want canceled", err)
+			}
+		},
+	}, {
+		name: "answer over our size limit",
+		s:    transport.Settings{MaxResponseBytes: 4096},
+		fail: func(t *testing.T, e *env) {
+			// a's answer is too large for us, b's is not.
+			e.server("a").SetFault(fixtures.Fault{Kind: fixtures.OversizedBody, Size: 8192})
+			if _, err := getBalance(context.Background(), e.client); err != nil {
+				t.Fatal(err)
+			}
+		},
+	}, {
+		name: "the call's deadline cuts the failover short",
+		s:    transport.Settings{AttemptTimeout: 600 * time.Millisecond},
+		fail: func(t *testing.T, e *env) {
+			// a hangs for its own 600 ms (a's fault: in doubt), then b
+			// hangs for the 400 ms the call has left (not b's fault).
+			for _, n := range []string{"a", "b"} {
+				e.server(n).SetFault(fixtures.Fault{Kind: fixtures.Hang})
+			}
+			done := async(func() error { _, err := getBalance(context.Background(), e.client); return err })
+			e.expire(e.server("a"), 1, 600*time.Millisecond)
+			e.expire(e.server("b"), 1, 400*time.Millisecond)
+			if err := wait(t, done); err == nil {
+				t.Fatal("read succeeded")
+			}
+		},
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t, []fixtures.Member{member("a", 0), member("b", 0)}, tc.s, nil)
+			tc.fail(t, e)
+			for _, n := range []string{"a", "b"} {
+				e.server(n).SetFault(fixtures.Fault{})
+			}
+			onA := sendsOnA(t, e, 900, 4)
+			want := 2
+			if tc.name == "the call's deadline cuts the failover short" {
+				want = 0 // a timed out on its own: a is in doubt, b is not
+			}
+			if onA != want {
+				t.Fatalf("%d of 4 sends reached a, want %d", onA, want)
+			}
+		})
 	}
 }

@@ -57,6 +57,14 @@ func (x *intoExchange) decode(b *responseBuffer, body []byte) (retrypolicy.Cause
 			}
 		}
 	}
+	return decodeTwoPass(b, body, x.out)
+}
+
+// decodeTwoPass checks body is the response to the request whose id is
+// b.id (parseEnvelope), then decodes its result into out (nil: none). It
+// is the path every answer took before the one-pass decode, and the
+// reference that decode is fuzzed against.
+func decodeTwoPass(b *responseBuffer, body []byte, out any) (retrypolicy.Cause, int, error) {
 	if err := parseEnvelope(b, body); err != nil {
 		return retrypolicy.MalformedResponse, 0, err
 	}
@@ -67,10 +75,10 @@ func (x *intoExchange) decode(b *responseBuffer, body []byte) (retrypolicy.Cause
 		}
 		return classifyRPCCode(e.Code), e.Code, rpcErr
 	}
-	if x.out == nil {
+	if out == nil {
 		return 0, 0, nil
 	}
-	if err := json.Unmarshal(b.env.Result, x.out); err != nil {
+	if err := json.Unmarshal(b.env.Result, out); err != nil {
 		return retrypolicy.InvalidResponse, 0, &decodeError{err: err}
 	}
 	return 0, 0, nil

@@ -31,8 +31,9 @@ type Settings struct {
 	// DoubtWindow is how long an endpoint stays in doubt after one of its
 	// attempts, of any method, ended in a way that would have left a send
 	// ambiguous (the request may have reached the server, and no answer
-	// proves it was not acted on: a reset after writing, a timeout, a 5xx,
-	// a broken body). While in doubt, calls of class NeverAfterDispatch use
+	// proves it was not acted on: a reset after writing, a timeout of the
+	// attempt's own, a 5xx, a broken body; not the caller's cancellation,
+	// the call's deadline or our own size limit). While in doubt, calls of class NeverAfterDispatch use
 	// it only when no other endpoint can be had at once
 	// (pool.Request.LastResort). 0 means DefaultDoubtWindow; a negative
 	// value turns the preference off.
@@ -51,3 +52,15 @@ type Settings struct {
 // DefaultMaxResponseBytes is the response size limit when
 // Settings.MaxResponseBytes is 0.
 const DefaultMaxResponseBytes = 64 << 20
+
+// orDefault normalises a duration setting whose zero means def and whose
+// negative value means off: it returns def, d itself, or 0 (off).
+func orDefault(d, def time.Duration) time.Duration {
+	switch {
+	case d == 0:
+		return def
+	case d < 0:
+		return 0
+	}
+	return d
+}

@@ -69,7 +69,8 @@ func (c *Client) getBuffer() *responseBuffer {
 }
 
 func (c *Client) putBuffer(b *responseBuffer) {
-	if cap(b.body) > maxPooledBuffer || cap(b.env.Result) > maxPooledBuffer {
+	if cap(b.body) > maxPooledBuffer || cap(b.env.Result) > maxPooledBuffer ||
+		cap(b.env.ID) > maxPooledBuffer || cap(b.direct.ID) > maxPooledBuffer {
 		return
 	}
 	b.env.Error = nil
