@@ -9,6 +9,7 @@ type Call struct {
 	p       *Policy
 	r       Retries
 	holding bool        // a budget place is held for the attempt in flight
+	hedging bool        // a budget place is held for the call's hedge
 	ended   atomic.Bool // End ran
 }
 
@@ -39,6 +40,22 @@ func (c *Call) Next(a Attempt) Decision {
 	return d
 }
 
+// Hedge asks the retry budget for a hedge: a second attempt of an
+// Idempotent operation sent while the first is still running, on another
+// endpoint (the transport decides when and where). A hedge is paid like a
+// counted retry, so an overload cannot double the load through hedges
+// (gRPC throttles hedges with its retry throttling too); its place is held
+// until End. A call gets at most one hedge; Hedge reports false for a
+// second one, for a class other than Idempotent, after End, or when the
+// budget is spent.
+func (c *Call) Hedge(class Class) bool {
+	if c.hedging || class != Idempotent || c.ended.Load() || !c.p.takeRetry() {
+		return false
+	}
+	c.hedging = true
+	return true
+}
+
 // Retries returns the retries granted to this call so far.
 func (c *Call) Retries() Retries { return c.r }
 
@@ -48,10 +65,13 @@ func (c *Call) End() {
 		return
 	}
 	c.release()
+	if c.hedging {
+		c.p.retries.Add(-1)
+	}
 	c.p.calls.Add(-1)
 }
 
-// release gives back the budget place held, if any.
+// release gives back the budget place held for a retry, if any.
 func (c *Call) release() {
 	if c.holding {
 		c.holding = false

@@ -327,7 +327,7 @@ func TestDecideTransparentProviderDelay(t *testing.T) {
 
 func TestStopReasonsDistinct(t *testing.T) {
 	seen := map[string]Rule{}
-	for r := RuleCanceled; r <= RuleCallEnded; r++ {
+	for r := RuleCanceled; r <= RuleSuperseded; r++ {
 		reason := stop(r).Reason
 		if reason == "" {
 			t.Fatalf("rule %v has no reason", r)

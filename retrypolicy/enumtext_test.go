@@ -70,7 +70,7 @@ func TestEnumTextRoundTrip(t *testing.T) {
 	textRoundTrip(t, append([]DispatchState{0}, DispatchStates[:]...))
 	textRoundTrip(t, append([]Class{0}, Classes[:]...))
 	var rules []Rule
-	for r := Rule(0); r <= RuleCallEnded; r++ {
+	for r := Rule(0); r <= RuleSuperseded; r++ {
 		rules = append(rules, r)
 	}
 	textRoundTrip(t, rules)

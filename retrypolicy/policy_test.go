@@ -299,3 +299,40 @@ func TestBudgetOutage(t *testing.T) {
 	}
 	t.Logf("%d calls, %d retries granted, %d stopped by the budget", begun, total, budgetStops)
 }
+
+func TestHedge(t *testing.T) {
+	// No floor, a budget of 2 tokens: two hedges, then none.
+	p := New(Settings{Jitter: zeroJitter, BudgetMinRetries: -1, BudgetBurst: 2})
+	a, b, c := p.Begin(), p.Begin(), p.Begin()
+	if a.Hedge(NeverAfterDispatch) || a.Hedge(NotApplicable) {
+		t.Fatal("a hedge granted to a class other than Idempotent")
+	}
+	if !a.Hedge(Idempotent) {
+		t.Fatal("first hedge refused")
+	}
+	if a.Hedge(Idempotent) {
+		t.Fatal("a second hedge granted to one call")
+	}
+	if !b.Hedge(Idempotent) || c.Hedge(Idempotent) {
+		t.Fatal("the budget of 2 did not grant exactly 2 hedges")
+	}
+	if u := p.Usage(); u.ActiveRetries != 2 {
+		t.Fatalf("usage %+v, want 2 places held", u)
+	}
+	// The place is held until End, then given back.
+	if d := a.Next(failing); d.Rule != RuleBudget {
+		t.Fatalf("a retry after two hedges spent the budget: %+v", d)
+	}
+	for _, x := range []*Call{a, b, c} {
+		x.End()
+	}
+	if u := p.Usage(); u.ActiveRetries != 0 || u.ActiveCalls != 0 {
+		t.Fatalf("after End: %+v", u)
+	}
+	if a.Hedge(Idempotent) {
+		t.Fatal("hedge granted after End")
+	}
+	if d := RuleSuperseded.Stop(); d.Retry || d.Rule != RuleSuperseded || d.Reason == "" {
+		t.Fatalf("RuleSuperseded.Stop() = %+v", d)
+	}
+}

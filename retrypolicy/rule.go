@@ -41,6 +41,11 @@ const (
 	RuleBudget
 	// RuleCallEnded: Next was called after End.
 	RuleCallEnded
+	// RuleSuperseded: another attempt of the same call, running at the
+	// same time (a hedge, see Call.Hedge), decided the call's outcome: this
+	// one was canceled when the other answered, or failed while the other
+	// still ran. It names an attempt, not a retry decision.
+	RuleSuperseded
 )
 
 var ruleNames = []string{
@@ -60,6 +65,7 @@ var ruleNames = []string{
 	RuleDeadline:               "deadline",
 	RuleBudget:                 "budget",
 	RuleCallEnded:              "call-ended",
+	RuleSuperseded:             "superseded",
 }
 
 // stopReasons are the Decision.Reason of every stopping rule.
@@ -77,6 +83,7 @@ var stopReasons = [...]string{
 	RuleDeadline:               "deadline: the retry could not start in time",
 	RuleBudget:                 "retry budget spent: too many calls are retrying",
 	RuleCallEnded:              "call already ended",
+	RuleSuperseded:             "superseded: another attempt of this call, run at the same time, decided its outcome",
 }
 
 // retryReasons are the Decision.Reason of a counted retry, by cause.
@@ -90,6 +97,11 @@ var retryReasons = [...]string{
 }
 
 const transparentReason = "never sent; retry elsewhere at once, uncounted"
+
+// Stop returns the Decision of a stopping rule r, with its reason: for a
+// caller that records a stop it decided itself (the transport's
+// never-after-dispatch guard, an attempt overtaken by a hedge).
+func (r Rule) Stop() Decision { return stop(r) }
 
 // Retrying reports whether the rule is one of the two retry rules.
 func (r Rule) Retrying() bool { return r == RuleTransparentRetry || r == RuleRetry }
