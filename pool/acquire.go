@@ -134,6 +134,25 @@ func (p *Pool) Acquire(ctx context.Context, req Request) (*Permit, error) {
 	return p.wait(ctx, &sel, &req, deadline)
 }
 
+// TryAcquire is Acquire without waiting: a permit when a candidate can be
+// admitted now, nil otherwise (nothing free, ErrNoEndpoint, or the
+// deadline already passed). It starts no timer. The deadline is
+// req.Deadline, or now + DefaultTimeout when zero. The transport uses it
+// for hedges, which are worth sending only at once.
+func (p *Pool) TryAcquire(req Request) *Permit {
+	sel, ok := p.selection(&req)
+	if !ok {
+		return nil
+	}
+	now := p.clock.Now()
+	deadline := req.Deadline
+	if deadline.IsZero() {
+		deadline = now.Add(sel.timeout)
+	}
+	pm, _, _ := p.scan(&sel, now, deadline)
+	return pm
+}
+
 // wait scans again and again, sleeping between scans until the earliest of:
 // a slot freed in the role (the wake channel), the earliest cooldown end or
 // token refill seen in the scan (a timer), the deadline (the same timer)

@@ -297,3 +297,29 @@ func TestContextCanceledWhileWaiting(t *testing.T) {
 		t.Fatalf("Acquire on a canceled ctx = %v", err)
 	}
 }
+
+func TestTryAcquire(t *testing.T) {
+	p, fc := newPool(t, ep("a", 0, endpoint.Limits{MaxConcurrentRequests: 1}), ep("b", 1, endpoint.Limits{MaxConcurrentRequests: 1}))
+	ha := p.TryAcquire(read)
+	hb := p.TryAcquire(read)
+	if ha == nil || hb == nil || ha.Endpoint() != "a" || hb.Endpoint() != "b" {
+		t.Fatalf("TryAcquire gave %v, %v; want a then b", ha, hb)
+	}
+	// Everything busy: nil at once (on a fake clock that nobody advances,
+	// a wait would never return).
+	if pm := p.TryAcquire(read); pm != nil {
+		pm.Release()
+		t.Fatalf("permit from %s with every endpoint busy", pm.Endpoint())
+	}
+	past := read
+	past.Deadline = fc.Now()
+	ha.Success()
+	if pm := p.TryAcquire(past); pm != nil {
+		pm.Release()
+		t.Fatal("permit at the deadline")
+	}
+	if pm := p.TryAcquire(pool.Request{Role: endpoint.RoleSend}); pm != nil {
+		t.Fatal("permit for a role no endpoint serves")
+	}
+	hb.Success()
+}
