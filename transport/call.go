@@ -77,19 +77,27 @@ func (c *Client) do(ctx context.Context, cs *callState, role endpoint.Role) erro
 			}
 			return fail(err)
 		}
-		start := c.clock.Now()
-		o := c.attempt(ctx, cs, pm)
+		run := attemptRun{pm: pm, start: c.clock.Now()}
+		if c.hedgeAfter > 0 && cs.class == retrypolicy.Idempotent {
+			var side *attemptRun
+			if run, side = c.hedged(ctx, cs, run, req, call); side != nil {
+				c.settleSide(side)
+				sa := c.attemptOf(side)
+				sa.Decision = retrypolicy.RuleSuperseded.Stop()
+				attempts = append(attempts, sa)
+				c.notify(ctx, cs.method, n, &sa, side.o.err)
+				n++
+				if !side.superseded { // it failed on its own: no retry there
+					avoid = append(avoid, side.pm.Endpoint())
+				}
+			}
+		} else {
+			run.o = c.attempt(ctx, cs, pm)
+		}
+		pm, o := run.pm, run.o
 		record(pm, &o)
 		c.noteDoubt(pm.Endpoint(), &o)
-		a := Attempt{
-			Endpoint:   pm.Endpoint(),
-			Tier:       pm.Tier(),
-			Cause:      o.cause,
-			Dispatch:   o.dispatch,
-			HTTPStatus: o.status,
-			RPCCode:    o.rpcCode,
-			Duration:   c.clock.Since(start),
-		}
+		a := c.attemptOf(&run)
 		if o.cause == 0 {
 			c.notify(ctx, cs.method, n, &a, nil)
 			return nil
@@ -113,8 +121,7 @@ func (c *Client) do(ctx context.Context, cs *callState, role endpoint.Role) erro
 		if cs.class == retrypolicy.NeverAfterDispatch && ambiguous(o.cause, o.dispatch) {
 			amb = true
 			if d.Retry { // the policy must never do this; the transport makes sure
-				d = retrypolicy.Decision{Rule: retrypolicy.RuleMaybeDispatched,
-					Reason: "never after dispatch: may have reached the server"}
+				d = retrypolicy.RuleMaybeDispatched.Stop()
 			}
 		}
 		a.Decision = d
@@ -174,4 +181,18 @@ func (c *Client) notify(ctx context.Context, method string, n int, a *Attempt, e
 		attrs = append(attrs, slog.String("error", err.Error())) // secret-free by construction
 	}
 	c.logger.LogAttrs(ctx, level, "transport: attempt", attrs...)
+}
+
+// attemptOf is the report of a finished attempt, without its decision.
+func (c *Client) attemptOf(r *attemptRun) Attempt {
+	return Attempt{
+		Endpoint:   r.pm.Endpoint(),
+		Tier:       r.pm.Tier(),
+		Cause:      r.o.cause,
+		Dispatch:   r.o.dispatch,
+		HTTPStatus: r.o.status,
+		RPCCode:    r.o.rpcCode,
+		Duration:   c.clock.Since(r.start),
+		Hedge:      r.hedge,
+	}
 }

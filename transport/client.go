@@ -52,8 +52,10 @@ type Client struct {
 	// doubtWindow and doubtPatience are Settings.DoubtWindow and
 	// DoubtPatience normalised: <= 0 means off, and at once.
 	doubtWindow, doubtPatience time.Duration
-	nextID                     atomic.Uint64
-	buffers                    sync.Pool // *responseBuffer
+	// hedgeAfter is Settings.HedgeAfter; <= 0 means no hedging.
+	hedgeAfter time.Duration
+	nextID     atomic.Uint64
+	buffers    sync.Pool // *responseBuffer
 }
 
 // endpointClient is everything the transport needs to POST to one
@@ -91,6 +93,7 @@ func New(p *pool.Pool, s Settings) (*Client, error) {
 		onAttempt: s.OnAttempt,
 	}
 	c.epoch = c.clock.Now()
+	c.hedgeAfter = s.HedgeAfter
 	c.doubtWindow = orDefault(s.DoubtWindow, DefaultDoubtWindow)
 	c.doubtPatience = orDefault(s.DoubtPatience, DefaultDoubtPatience)
 	if c.registry == nil {

@@ -33,12 +33,16 @@ const (
 // outcome o, marking the endpoint in doubt from now on the pool's clock
 // when o would have left a send ambiguous through the endpoint's doing.
 func (c *Client) noteDoubt(name string, o *outcome) {
-	if c.doubtWindow <= 0 || o.cause == 0 || o.cause == retrypolicy.Canceled || o.local ||
-		!ambiguous(o.cause, o.dispatch) {
+	if o.cause == 0 || o.cause == retrypolicy.Canceled || o.local || !ambiguous(o.cause, o.dispatch) {
 		return
 	}
+	c.markDoubt(name)
+}
+
+// markDoubt puts endpoint name in doubt from now on the pool's clock.
+func (c *Client) markDoubt(name string) {
 	ep := c.endpoints[name]
-	if ep == nil {
+	if c.doubtWindow <= 0 || ep == nil {
 		return
 	}
 	// Keep the latest instant: attempts ending together may store out of

@@ -48,6 +48,9 @@ type Attempt struct {
 	Duration time.Duration
 	// Decision is what the call did next; zero on success.
 	Decision retrypolicy.Decision
+	// Hedge is true for an attempt sent as a hedge (Settings.HedgeAfter)
+	// while an earlier attempt of the call was still running.
+	Hedge bool
 }
 
 // CallError is a failed call: its method, final cause and every attempt.

@@ -44,6 +44,16 @@ type Settings struct {
 	// half the time left before the call's deadline. 0 means
 	// DefaultDoubtPatience; a negative value takes one at once.
 	DoubtPatience time.Duration
+	// HedgeAfter, when positive, hedges reads: a call of class Idempotent
+	// whose attempt has no answer after HedgeAfter sends the same request
+	// to another endpoint, if one can be admitted at once and the retry
+	// budget pays for it (one hedge per call), and takes the first good
+	// answer; the other attempt is canceled. An attempt overtaken by its
+	// hedge counts as a failure of its endpoint and puts it in doubt, so
+	// HedgeAfter is also the line between slow and failing: set it above
+	// the slowest method's normal latency. 0 (the default) or negative
+	// means no hedging. See plans/006-hedged-reads.md.
+	HedgeAfter time.Duration
 	// OnAttempt, when set, is called after every attempt (success or not),
 	// from the calling goroutine.
 	OnAttempt func(method string, a Attempt)

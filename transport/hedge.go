@@ -1,0 +1,137 @@
+package transport
+
+import (
+	"context"
+	"reflect"
+	"slices"
+	"time"
+
+	"github.com/solroute/solroute/pool"
+	"github.com/solroute/solroute/retrypolicy"
+)
+
+// attemptRun is one attempt of a call: its permit, when it started, and
+// what it ended with.
+type attemptRun struct {
+	pm    *pool.Permit
+	start time.Time
+	o     outcome
+	// hedge marks the attempt started as a hedge while another ran.
+	hedge bool
+	// superseded marks an attempt canceled because the other attempt of
+	// its hedged pair answered first.
+	superseded bool
+}
+
+// hedged runs first's attempt and, when it has no answer after
+// Settings.HedgeAfter, a hedge: the same request on another endpoint, if
+// one can be admitted at once (pool.TryAcquire) and the retry budget pays
+// for it (retrypolicy.Call.Hedge). It returns the attempt that decides the
+// call (main) and, when a hedge ran, the other one (side), both finished:
+// no goroutine it started outlives it.
+//
+// The first definitive outcome wins (a success, or an answer any endpoint
+// would repeat); the other attempt is canceled and waited for. When both
+// fail on endpoint faults, the one that failed last is main. The hedge
+// decodes into a fresh value of out's type, copied into out only once both
+// attempts are done, so out never holds anything but the winner's answer
+// and is never written by two goroutines.
+func (c *Client) hedged(ctx context.Context, cs *callState, first attemptRun, req pool.Request, call *retrypolicy.Call) (main attemptRun, side *attemptRun) {
+	x, ok := cs.x.(*intoExchange)
+	var out reflect.Value
+	if ok && x.out != nil {
+		out = reflect.ValueOf(x.out)
+		ok = out.Kind() == reflect.Pointer && !out.IsNil()
+	}
+	if !ok { // a callback or a batch, or an out nothing can decode into
+		first.o = c.attempt(ctx, cs, first.pm)
+		return first, nil
+	}
+	results := make(chan attemptRun, 2)
+	run := func(ctx context.Context, cs *callState, r attemptRun) {
+		r.o = c.attempt(ctx, cs, r.pm)
+		results <- r
+	}
+	fctx, fcancel := context.WithCancel(ctx)
+	defer fcancel()
+	go run(fctx, cs, first)
+
+	timer := c.clock.NewTimer(c.hedgeAfter)
+	select {
+	case r := <-results:
+		timer.Stop()
+		return r, nil
+	case <-timer.Chan():
+	}
+	hreq := req
+	hreq.Avoid = append(slices.Clip(req.Avoid), first.pm.Endpoint())
+	hpm := c.pool.TryAcquire(hreq)
+	if hpm != nil && (hpm.Endpoint() == first.pm.Endpoint() || !call.Hedge(cs.class)) {
+		hpm.Release()
+		hpm = nil
+	}
+	if hpm == nil {
+		return <-results, nil
+	}
+	hx := &intoExchange{id: x.id}
+	var fresh reflect.Value
+	if x.out != nil {
+		fresh = reflect.New(out.Type().Elem())
+		hx.out = fresh.Interface()
+	}
+	hcs := *cs
+	hcs.x = hx
+	hctx, hcancel := context.WithCancel(ctx)
+	defer hcancel()
+	go run(hctx, &hcs, attemptRun{pm: hpm, start: c.clock.Now(), hedge: true})
+
+	a := <-results
+	if !definitive(a.o.cause) {
+		b := <-results
+		main, side = b, &a
+	} else {
+		if a.hedge {
+			fcancel()
+		} else {
+			hcancel()
+		}
+		b := <-results
+		b.superseded = b.o.cause == retrypolicy.Canceled && ctx.Err() == nil
+		main, side = a, &b
+	}
+	if main.hedge && main.o.cause == 0 && x.out != nil {
+		out.Elem().Set(fresh.Elem())
+	}
+	return main, side
+}
+
+// definitive reports whether an attempt that ended with cause decides the
+// call whatever another attempt would say: a success, or an answer any
+// endpoint would repeat.
+func definitive(cause retrypolicy.Cause) bool {
+	switch cause {
+	case 0, retrypolicy.Request, retrypolicy.RPCApplication, retrypolicy.InvalidResponse:
+		return true
+	}
+	return false
+}
+
+// settleSide reports the side attempt of a hedged pair to its permit and
+// to the doubt record. An original overtaken by its hedge counts as a
+// failure of its endpoint, and puts it in doubt: it had the request for
+// HedgeAfter and said nothing while another endpoint answered (five in a
+// row eject a blackhole in five hedge delays, not five attempt timeouts).
+// A hedge canceled because the original answered is released: it started
+// later, losing says nothing.
+func (c *Client) settleSide(side *attemptRun) {
+	switch {
+	case side.superseded && side.hedge:
+		side.pm.Release()
+	case side.superseded:
+		side.pm.Failure()
+		c.markDoubt(side.pm.Endpoint())
+	default:
+		record(side.pm, &side.o)
+		c.noteDoubt(side.pm.Endpoint(), &side.o)
+	}
+}
