@@ -40,6 +40,7 @@ func (c *checker) config(d *document) *Config {
 		cfg.DoubtWindow = c.durationOffAtZero("transport.doubt_window", d.Transport.DoubtWindow, "turns it off")
 		cfg.DoubtPatience = c.durationOffAtZero("transport.doubt_patience", d.Transport.DoubtPatience,
 			"takes an endpoint in doubt at once")
+		cfg.HedgeAfter = c.positiveDuration("transport.hedge_after", d.Transport.HedgeAfter)
 	}
 	if d.Ejection != nil {
 		c.ejection(d.Ejection, cfg)

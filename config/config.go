@@ -37,6 +37,9 @@ type Config struct {
 	// transport.DefaultDoubtPatience and a negative value means at once.
 	// Parse maps the document's explicit "0s" to -1.
 	DoubtPatience time.Duration
+	// HedgeAfter is [transport] hedge_after (transport.Settings.HedgeAfter):
+	// 0, the default, means no hedging.
+	HedgeAfter time.Duration
 	// Ejection is the [ejection] table, with endpoint.Ejection's meaning:
 	// zero fields mean the defaults, After -1 never ejects. Parse maps the
 	// document's explicit consecutive_failures = 0 to -1.
@@ -141,7 +144,7 @@ func (c *Config) RetrySettings() retrypolicy.Settings {
 }
 
 // TransportSettings returns the transport's settings: the retry settings,
-// the response size limit and the doubt settings. Logger, Registry and OnAttempt are left nil
+// the response size limit, the doubt settings and hedging. Logger, Registry and OnAttempt are left nil
 // for the caller (see ClientOptions).
 func (c *Config) TransportSettings() transport.Settings {
 	return transport.Settings{
@@ -149,6 +152,7 @@ func (c *Config) TransportSettings() transport.Settings {
 		MaxResponseBytes: c.MaxResponseBytes,
 		DoubtWindow:      c.DoubtWindow,
 		DoubtPatience:    c.DoubtPatience,
+		HedgeAfter:       c.HedgeAfter,
 	}
 }
 

@@ -30,6 +30,7 @@ type transportDoc struct {
 	MaxResponseBytes any `toml:"max_response_bytes"`
 	DoubtWindow      any `toml:"doubt_window"`
 	DoubtPatience    any `toml:"doubt_patience"`
+	HedgeAfter       any `toml:"hedge_after"`
 }
 
 // ejectionDoc is the [ejection] table.

@@ -37,6 +37,7 @@ retry_budget_min_retries = 0
 [transport]
 max_response_bytes = 1024
 doubt_window = "10s"
+hedge_after = "300ms"
 [[endpoints]]
 name = "primary-a"
 url = "https://a.example/?api-key=${KEY}"
@@ -73,6 +74,7 @@ tier = 2
 		},
 		MaxResponseBytes: 1024,
 		DoubtWindow:      10 * time.Second,
+		HedgeAfter:       300 * time.Millisecond,
 		Endpoints: []Endpoint{{
 			Name:         "primary-a",
 			URL:          "https://a.example/?api-key=k",
