@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/solroute/solroute/transport"
 )
@@ -61,11 +62,23 @@ func clientKinds() []clientKind {
 			about: "solana-go over solroute's transport: the three endpoints in one tier, unlimited rates, default retry policy",
 			open:  newSolrouteClient,
 		},
+		{
+			name:  "solroute-hedged",
+			about: "solroute with hedged reads (transport.Settings.HedgeAfter = 50 ms, plan 006): a read without an answer after 50 ms is also sent to another endpoint",
+			open: func(urls []string, o *Options) (client, error) {
+				return openSolroute(urls, o, transport.Settings{HedgeAfter: benchHedgeAfter})
+			},
+		},
 	}
 }
 
+// benchHedgeAfter is the solroute-hedged client's HedgeAfter: above the
+// healthy loopback p99.9 of 64 callers on two cores (tens of
+// milliseconds), so that hedges fire on faults, not on load.
+const benchHedgeAfter = 50 * time.Millisecond
+
 // ClientNames lists every client name, in report order: net/http,
-// solana-go, retryablehttp, round-robin, solroute.
+// solana-go, retryablehttp, round-robin, solroute, solroute-hedged.
 func ClientNames() []string {
 	kinds := clientKinds()
 	names := make([]string, len(kinds))

@@ -12,6 +12,11 @@ import (
 // limits, each call bounded by the cell's CallTimeout, default retry
 // policy.
 func newSolrouteClient(urls []string, o *Options) (client, error) {
+	return openSolroute(urls, o, transport.Settings{})
+}
+
+// openSolroute is newSolrouteClient with transport settings s.
+func openSolroute(urls []string, o *Options, s transport.Settings) (client, error) {
 	limits := endpoint.Limits{RequestTimeout: o.CallTimeout}
 	specs := make([]endpoint.Spec, len(urls))
 	for i, u := range urls {
@@ -25,7 +30,7 @@ func newSolrouteClient(urls []string, o *Options) (client, error) {
 	if err != nil {
 		return nil, err
 	}
-	tc, err := transport.New(p, transport.Settings{})
+	tc, err := transport.New(p, s)
 	if err != nil {
 		return nil, err
 	}

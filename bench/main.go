@@ -57,9 +57,10 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stdout, "Usage: solroute bench [flags]\n\n"+
 				"Runs one workload through raw net/http, solana-go, go-retryablehttp, a naive\n"+
-				"round-robin and solroute, against loopback clusters in six scenarios, and\n"+
-				"writes a Markdown report and SVG latency charts. Each cell (client x scenario)\n"+
-				"is measured -rounds times, the clients interleaved.\n\nFlags:\n")
+				"round-robin and solroute (plain, and with hedged reads), against loopback\n"+
+				"clusters in six scenarios, and writes a Markdown report and SVG latency\n"+
+				"charts. Each cell (client x scenario) is measured -rounds times, the\n"+
+				"clients interleaved.\n\nFlags:\n")
 			fs.SetOutput(stdout)
 			fs.PrintDefaults()
 			fmt.Fprint(stdout, "\nExample:\n  solroute bench -scenarios healthy,lagging -calls 2000 -rounds 5\n")

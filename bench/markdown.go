@@ -186,6 +186,20 @@ func (r *Report) writeTargets(p func(string, ...any)) {
 			rows = append(rows, row{sc + ": single-endpoint clients, for comparison", strings.Join(single, ", "), "—"})
 		}
 	}
+	// The blackholed tail has no target (issue 6 leaves it to the next
+	// step); its p99 is recorded here beside the hedged client's.
+	if healthy != nil {
+		var tails []string
+		for _, cn := range []string{"solroute", "solroute-hedged"} {
+			if c := r.Cell("blackholed", cn); c != nil {
+				tails = append(tails, fmt.Sprintf("%s %s", cn, fmtLatency(c.Percentile(0.99))))
+			}
+		}
+		if len(tails) > 0 {
+			rows = append(rows, row{"blackholed: p99, no target (plan 006)",
+				strings.Join(tails, ", ") + " (healthy solroute p99 " + fmtLatency(healthy.Percentile(0.99)) + ")", "—"})
+		}
+	}
 	if len(rows) == 0 {
 		return
 	}

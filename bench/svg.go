@@ -39,6 +39,8 @@ func clientColor(name string) string {
 		return "#9467bd"
 	case "solroute":
 		return "#2ca02c"
+	case "solroute-hedged":
+		return "#17becf"
 	}
 	return "#000000"
 }
@@ -99,7 +101,7 @@ func (r *Report) WriteSVG(w io.Writer, scenario string) error {
 	// Curves.
 	for _, c := range cells {
 		width := 1.5
-		if c.Client == "solroute" {
+		if strings.HasPrefix(c.Client, "solroute") {
 			width = 2.5
 		}
 		p(`<polyline fill="none" stroke="%s" stroke-width="%.1f" points="%s"/>`+"\n", clientColor(c.Client), width, curve(c.Latencies, x, y))
