@@ -78,6 +78,7 @@ func (c *Client) do(ctx context.Context, cs *callState, role endpoint.Role) erro
 			return fail(err)
 		}
 		run := attemptRun{pm: pm, start: c.clock.Now()}
+		// (hedged sets run.end itself, for both attempts it ran)
 		if c.hedgeAfter > 0 && cs.class == retrypolicy.Idempotent {
 			var side *attemptRun
 			if run, side = c.hedged(ctx, cs, run, req, call); side != nil {
@@ -93,6 +94,7 @@ func (c *Client) do(ctx context.Context, cs *callState, role endpoint.Role) erro
 			}
 		} else {
 			run.o = c.attempt(ctx, cs, pm)
+			run.end = c.clock.Now()
 		}
 		pm, o := run.pm, run.o
 		record(pm, &o)
@@ -192,7 +194,7 @@ func (c *Client) attemptOf(r *attemptRun) Attempt {
 		Dispatch:   r.o.dispatch,
 		HTTPStatus: r.o.status,
 		RPCCode:    r.o.rpcCode,
-		Duration:   c.clock.Since(r.start),
+		Duration:   r.end.Sub(r.start),
 		Hedge:      r.hedge,
 	}
 }

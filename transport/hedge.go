@@ -13,9 +13,9 @@ import (
 // attemptRun is one attempt of a call: its permit, when it started, and
 // what it ended with.
 type attemptRun struct {
-	pm    *pool.Permit
-	start time.Time
-	o     outcome
+	pm         *pool.Permit
+	start, end time.Time
+	o          outcome
 	// hedge marks the attempt started as a hedge while another ran.
 	hedge bool
 	// superseded marks an attempt canceled because the other attempt of
@@ -50,6 +50,7 @@ func (c *Client) hedged(ctx context.Context, cs *callState, first attemptRun, re
 	results := make(chan attemptRun, 2)
 	run := func(ctx context.Context, cs *callState, r attemptRun) {
 		r.o = c.attempt(ctx, cs, r.pm)
+		r.end = c.clock.Now()
 		results <- r
 	}
 	fctx, fcancel := context.WithCancel(ctx)

@@ -151,3 +151,52 @@ func TestNoHedgeForSendsOrWithoutAnotherEndpoint(t *testing.T) {
 		})
 	}
 }
+
+func TestHedgeBothFail(t *testing.T) {
+	// a never answers; the hedge to b is reset. Whichever fails last
+	// decides the call (the test cannot order a reset seen in real time
+	// against a fake-clock timeout, so it accepts either); the other is
+	// superseded, and both endpoints take a failure.
+	rec := newRecorder()
+	s := transport.Settings{HedgeAfter: hedgeAfter, OnAttempt: rec.on}
+	s.Retry.MaxRetries = -1
+	e := newEnv(t, []fixtures.Member{member("a", 0), member("b", 0)}, s, nil)
+	e.server("a").SetFault(fixtures.Fault{Kind: fixtures.Hang})
+	e.server("b").SetFault(fixtures.Fault{Kind: fixtures.ResetAfterRead})
+	done := async(func() error { _, err := getBalance(context.Background(), e.client); return err })
+	g := guardCtx(t)
+	if err := e.server("a").WaitRequests(g, 1); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.clock.BlockUntilContext(g, 2); err != nil { // a's attempt timer, the hedge timer
+		t.Fatal(err)
+	}
+	e.clock.Advance(hedgeAfter)
+	if err := e.server("b").WaitRequests(g, 1); err != nil {
+		t.Fatal(err)
+	}
+	e.expire(e.server("a"), 1, 500*time.Millisecond-hedgeAfter)
+	ce := callErr(t, wait(t, done))
+	if len(ce.Attempts) != 2 {
+		t.Fatalf("attempts %+v, want 2", ce.Attempts)
+	}
+	side, last := ce.Attempts[0], ce.Attempts[1]
+	if side.Decision.Rule != retrypolicy.RuleSuperseded || last.Decision.Rule == retrypolicy.RuleSuperseded ||
+		ce.Cause != last.Cause || side.Endpoint == last.Endpoint {
+		t.Fatalf("attempts %+v, cause %v; want one superseded, the other deciding", ce.Attempts, ce.Cause)
+	}
+	for _, a := range ce.Attempts {
+		want := map[string]retrypolicy.Cause{"a": retrypolicy.Timeout, "b": retrypolicy.Connection}[a.Endpoint]
+		if a.Cause != want || a.Hedge != (a.Endpoint == "b") {
+			t.Fatalf("attempt %+v: want cause %v, a hedge only on b", a, want)
+		}
+	}
+	for _, n := range []string{"a", "b"} {
+		if s := readSnapshot(t, e, n); s.Failures != 1 {
+			t.Fatalf("%s: %d failures, want 1", n, s.Failures)
+		}
+	}
+	if len(rec.drain()) != 2 {
+		t.Fatal("OnAttempt did not see both attempts")
+	}
+}
