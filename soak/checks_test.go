@@ -1,7 +1,9 @@
 package soak
 
 import (
+	"math"
 	"net/http"
+	"runtime/metrics"
 	"strings"
 	"testing"
 	"time"
@@ -70,18 +72,177 @@ func TestCheckSendsCatchesDuplicate(t *testing.T) {
 	}
 }
 
+// steady returns n beats heartbeatEvery apart from t0, each with the
+// given runnable wait: a process scheduling normally.
+func steady(t0 time.Time, n int, runnable time.Duration) []beat {
+	bs := make([]beat, n)
+	for i := range bs {
+		bs[i] = beat{at: t0.Add(time.Duration(i) * heartbeatEvery), runnable: runnable}
+	}
+	return bs
+}
+
 // TestCheckDeadlinesCatchesLateCall feeds a call that returned a second
 // after its deadline, with no stall around it.
 func TestCheckDeadlinesCatchesLateCall(t *testing.T) {
 	s := &soak{t: t}
 	now := time.Now()
-	for i := range 1000 {
-		s.beats = append(s.beats, now.Add(time.Duration(i)*heartbeatEvery))
-	}
+	s.beats = steady(now, 1000, 0)
 	s.done.Store(1)
 	s.late = []lateCall{{deadline: now.Add(10 * time.Millisecond), end: now.Add(time.Second + 10*time.Millisecond), what: "call 1"}}
 	s.checkDeadlines()
 	if s.bad.n != 1 {
 		t.Fatalf("checkDeadlines found %d violations, want 1", s.bad.n)
+	}
+}
+
+// TestCheckDeadlinesAllowsMeasuredDelay feeds calls around a moment when
+// goroutines waited 200 ms runnable, and one while the process ran
+// normally (1 ms waits, beats on time). A call late by one attempt
+// (requestTimeout) is allowed during the delay and caught outside it; a
+// call hung for two seconds is caught even during it.
+func TestCheckDeadlinesAllowsMeasuredDelay(t *testing.T) {
+	s := &soak{t: t}
+	t0 := time.Now()
+	s.beats = steady(t0, 2000, time.Millisecond)   // 4 s
+	s.beats[500].runnable = 200 * time.Millisecond // at 1 s
+	at := func(d time.Duration) time.Time { return t0.Add(d) }
+	late := requestTimeout + 10*time.Millisecond
+	s.late = []lateCall{
+		{deadline: at(900 * time.Millisecond), end: at(900*time.Millisecond + late), what: "attempt-late during the delay"},
+		{deadline: at(900 * time.Millisecond), end: at(900*time.Millisecond + 2*time.Second), what: "hung during the delay"},
+		{deadline: at(3 * time.Second), end: at(3*time.Second + late), what: "attempt-late, normal scheduling"},
+	}
+	s.done.Store(int64(len(s.late)))
+	s.checkDeadlines()
+	if s.bad.n != 2 {
+		t.Fatalf("checkDeadlines found %d violations, want 2: %q", s.bad.n, s.bad.first)
+	}
+	for i, want := range []string{"hung during the delay", "attempt-late, normal scheduling"} {
+		if !strings.HasPrefix(s.bad.first[i], want+":") {
+			t.Errorf("violation %d = %q, want the call %q", i, s.bad.first[i], want)
+		}
+	}
+}
+
+// TestCheckDeadlinesAllowsLogWait feeds a call late by one attempt while a
+// log record took 200 ms to be handled (the handler's lock): allowed.
+func TestCheckDeadlinesAllowsLogWait(t *testing.T) {
+	s := &soak{t: t}
+	t0 := time.Now()
+	s.beats = steady(t0, 500, time.Millisecond)
+	s.beats[100].logWait = 200 * time.Millisecond
+	deadline := t0.Add(150 * time.Millisecond)
+	s.late = []lateCall{{deadline: deadline, end: deadline.Add(requestTimeout + 10*time.Millisecond), what: "call 1"}}
+	s.done.Store(1)
+	s.checkDeadlines()
+	if s.bad.n != 0 {
+		t.Fatalf("checkDeadlines flagged a call explained by a log wait: %q", s.bad.first)
+	}
+}
+
+// TestCheckDeadlinesAllowsCPUShare feeds calls late by 1.5 times what is
+// allowed at full CPU, one while the threads had half the CPU they wanted
+// (other processes on the cores): allowed; one while they had all of it:
+// caught. A share below minShare counts as minShare.
+func TestCheckDeadlinesAllowsCPUShare(t *testing.T) {
+	t0 := time.Now()
+	for _, tt := range []struct {
+		share  float64
+		factor float64 // of the full-CPU allowance
+		bad    int
+	}{
+		{0.5, 1.5, 0},
+		{1, 1.5, 1},
+		{0.1, 3.9, 0},
+		{0.1, 4.1, 1},
+	} {
+		s := &soak{t: t}
+		s.beats = steady(t0, 500, time.Millisecond)
+		for i := range s.beats {
+			if i%cpuEvery == 0 {
+				s.beats[i].onCPU = time.Duration(tt.share * float64(cpuEvery*heartbeatEvery))
+				s.beats[i].queued = cpuEvery*heartbeatEvery - s.beats[i].onCPU
+			}
+		}
+		full := tolerance() + delayFactor*heartbeatEvery
+		deadline := t0.Add(100 * time.Millisecond)
+		late := time.Duration(tt.factor * float64(full))
+		s.late = []lateCall{{deadline: deadline, end: deadline.Add(late), what: "call 1"}}
+		s.done.Store(1)
+		s.checkDeadlines()
+		if s.bad.n != tt.bad {
+			t.Errorf("CPU share %.0f%%, %s late: %d violations, want %d: %q", 100*tt.share, late, s.bad.n, tt.bad, s.bad.first)
+		}
+	}
+}
+
+// TestCheckDeadlinesAllowsStall feeds a call late by one attempt while the
+// whole process stalled 250 ms (no beat, nothing sampled): allowed.
+func TestCheckDeadlinesAllowsStall(t *testing.T) {
+	s := &soak{t: t}
+	t0 := time.Now()
+	s.beats = append(steady(t0, 100, 0), steady(t0.Add(450*time.Millisecond), 100, 0)...)
+	deadline := t0.Add(150 * time.Millisecond)
+	s.late = []lateCall{{deadline: deadline, end: deadline.Add(requestTimeout), what: "call 1"}}
+	s.done.Store(1)
+	s.checkDeadlines()
+	if s.bad.n != 0 {
+		t.Fatalf("checkDeadlines flagged a call explained by a stall: %q", s.bad.first)
+	}
+}
+
+// TestLongestSince reads the growth of a histogram between two beats.
+func TestLongestSince(t *testing.T) {
+	h := &metrics.Float64Histogram{Counts: []uint64{5, 3, 1}, Buckets: []float64{0, 0.001, 0.01, math.Inf(1)}}
+	for _, tt := range []struct {
+		seen []uint64
+		want time.Duration
+	}{
+		{nil, 0},
+		{[]uint64{5, 3, 1}, 0},
+		{[]uint64{4, 3, 1}, time.Millisecond},
+		{[]uint64{0, 2, 1}, 10 * time.Millisecond},
+		{[]uint64{5, 3, 0}, 10 * time.Millisecond}, // the open last bucket: its lower bound
+	} {
+		if got := longestSince(h, tt.seen); got != tt.want {
+			t.Errorf("longestSince(%v) = %s, want %s", tt.seen, got, tt.want)
+		}
+	}
+}
+
+// TestCheckLogsCatchesSecret writes a line carrying a marker among clean
+// ones: the log check must report it; with no line at all, it must say the
+// check proved nothing.
+func TestCheckLogsCatchesSecret(t *testing.T) {
+	s := &soak{t: t, logs: &logSink{}}
+	s.checkLogs()
+	if s.bad.n != 1 || !strings.Contains(s.bad.first[0], "nothing was logged") {
+		t.Fatalf("checkLogs on no logs: %q, want \"nothing was logged\"", s.bad.first)
+	}
+	s = &soak{t: t, logs: &logSink{}}
+	for _, line := range []string{`{"msg":"clean"}`, `{"url":"http://x/` + markPath + `-t0-a"}`, `{"msg":"clean"}`} {
+		if _, err := s.logs.Write([]byte(line + "\n")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.checkLogs()
+	if s.bad.n != 1 || !strings.Contains(s.bad.first[0], markPath) {
+		t.Fatalf("checkLogs reported %q, want the line carrying %s", s.bad.first, markPath)
+	}
+}
+
+// TestThreadTimes reads this process's threads' CPU times where Linux
+// gives them: they only grow.
+func TestThreadTimes(t *testing.T) {
+	on1, q1, ok := threadTimes()
+	if !ok {
+		t.Skip("no /proc/self/task/*/schedstat here: the CPU share counts as 100%")
+	}
+	for start := time.Now(); time.Since(start) < 10*time.Millisecond; {
+	}
+	on2, q2, _ := threadTimes()
+	if on1 <= 0 || on2 < on1 || q1 < 0 {
+		t.Errorf("threadTimes: on CPU %s then %s, queued %s then %s", on1, on2, q1, q2)
 	}
 }

@@ -5,8 +5,9 @@
 // transport.Client, for a bounded number of calls.
 //
 // The package has no code of its own: TestSoak is the suite. Every call is
-// checked as it returns (it ends by its deadline, its error is a classified
-// *transport.CallError naming no secret) and the run is checked at the end
+// checked as it returns (it ends by its deadline, give or take the delay
+// measured around it; its error is a classified *transport.CallError
+// naming no secret) and the run is checked at the end
 // (no transaction acted on twice, no attempt after an ambiguous one, in
 // flight never above a limit, arrivals never above rate·window + burst, no
 // permit, goroutine or connection leaked, no secret in the logs). See
