@@ -64,22 +64,11 @@ func TestSendsGoElsewhereWhileAnEndpointIsInDoubt(t *testing.T) {
 	// again (still in doubt 1 ms before).
 	e.server("a").SetFault(fixtures.Fault{})
 	e.clock.Advance(transport.DefaultDoubtWindow - time.Millisecond)
-	sends := func(seed uint64) (onA int) {
-		for i := range 4 {
-			params, sig := signedTx(t, seed+uint64(i))
-			var got solana.Signature
-			if err := e.client.CallForInto(context.Background(), &got, "sendTransaction", params); err != nil {
-				t.Fatal(err)
-			}
-			onA += e.server("a").Deliveries(sig)
-		}
-		return onA
-	}
-	if n := sends(400); n != 0 {
+	if n := sendsOnA(t, e, 400, 4); n != 0 {
 		t.Fatalf("%d sends reached a 1 ms before its doubt lapsed", n)
 	}
 	e.clock.Advance(time.Millisecond)
-	if n := sends(500); n != 2 {
+	if n := sendsOnA(t, e, 500, 4); n != 2 {
 		t.Fatalf("%d of 4 sends reached a after its doubt lapsed, want 2 (round-robin)", n)
 	}
 }
@@ -157,8 +146,7 @@ func TestSendWaitsItsPatienceBeforeAnEndpointInDoubt(t *testing.T) {
 		var got solana.Signature
 		return e.client.CallForInto(context.Background(), &got, "sendTransaction", params1)
 	})
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second) // a guard, not a measurement
-	defer cancel()
+	ctx := guardCtx(t)
 	if err := e.server("b").WaitRequests(ctx, 2); err != nil { // the read's retry, then the first send
 		t.Fatal(err)
 	}
@@ -220,9 +208,7 @@ func TestDoubtIgnoresFailuresThatAreNotTheEndpoints(t *testing.T) {
 			e.server("a").SetFault(fixtures.Fault{Kind: fixtures.Hang})
 			ctx, cancel := context.WithCancel(context.Background())
 			done := async(func() error { _, err := getBalance(ctx, e.client); return err })
-			guard, stop := context.WithTimeout(context.Background(), 10*time.Second) // a guard, not a measurement
-			defer stop()
-			if err := e.server("a").WaitRequests(guard, 1); err != nil {
+			if err := e.server("a").WaitRequests(guardCtx(t), 1); err != nil {
 				t.Fatal(err)
 			}
 			cancel()
