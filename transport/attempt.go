@@ -79,7 +79,7 @@ func (c *Client) attempt(ctx context.Context, cs *callState, pm *pool.Permit) ou
 		timer.Stop()
 		cancel(nil)
 	}()
-	o := c.exchange(ctx, actx, cs, ep)
+	o := c.post(ctx, actx, cs, ep)
 	switch {
 	case o.cause == retrypolicy.Timeout && left < own && errors.Is(context.Cause(actx), errAttemptTimeout):
 		o.local = true // the call's time ran out, not the endpoint's
@@ -89,9 +89,9 @@ func (c *Client) attempt(ctx context.Context, cs *callState, pm *pool.Permit) ou
 	return o
 }
 
-// exchange posts cs's body to ep under actx (the attempt's context, a
+// post sends cs's body to ep under actx (the attempt's context, a
 // child of the caller's ctx) and classifies what came back.
-func (c *Client) exchange(ctx, actx context.Context, cs *callState, ep *endpointClient) outcome {
+func (c *Client) post(ctx, actx context.Context, cs *callState, ep *endpointClient) outcome {
 	tracker := newDispatchTracker()
 	req := ep.newRequest(httptrace.WithClientTrace(actx, &tracker.trace), cs.body,
 		cs.class == retrypolicy.Idempotent)

@@ -60,23 +60,24 @@ func (c *Client) markDoubt(name string) {
 // req.LastResortAt with when they may be used: after the patience, or half
 // the time left before deadline if that is sooner.
 func (c *Client) lastResorts(req *pool.Request, now, deadline time.Time) {
-	req.LastResort = c.inDoubt(nil, now)
+	req.LastResort = c.inDoubt(now)
 	if len(req.LastResort) > 0 && c.doubtPatience > 0 {
 		req.LastResortAt = now.Add(min(c.doubtPatience, deadline.Sub(now)/2))
 	}
 }
 
-// inDoubt appends to dst the endpoints in doubt at now: those whose latest
-// doubtful attempt ended less than DoubtWindow ago.
-func (c *Client) inDoubt(dst []string, now time.Time) []string {
+// inDoubt returns the endpoints in doubt at now: those whose latest
+// doubtful attempt ended less than DoubtWindow ago. It allocates only when
+// there are some.
+func (c *Client) inDoubt(now time.Time) (names []string) {
 	if c.doubtWindow <= 0 {
-		return dst
+		return nil
 	}
 	since := int64(now.Sub(c.epoch) - c.doubtWindow)
 	for _, ep := range c.endpointList {
 		if at := ep.doubtAt.Load(); at > since {
-			dst = append(dst, ep.name)
+			names = append(names, ep.name)
 		}
 	}
-	return dst
+	return names
 }
