@@ -27,14 +27,15 @@ type ClientOptions struct {
 	OnAttempt func(method string, a transport.Attempt)
 }
 
-// NewPool builds the endpoint pool described by cfg: its endpoints and
-// its ejection settings.
+// NewPool builds the endpoint pool described by cfg: its endpoints, its
+// ejection and its doubt settings.
 func NewPool(cfg *Config, opts ClientOptions) (*pool.Pool, error) {
 	specs, err := cfg.EndpointSpecs()
 	if err != nil {
 		return nil, fmt.Errorf("config: %w", err)
 	}
-	p, err := pool.New(specs, pool.Options{Clock: opts.Clock, Logger: opts.Logger, Ejection: cfg.Ejection})
+	p, err := pool.New(specs, pool.Options{Clock: opts.Clock, Logger: opts.Logger, Ejection: cfg.Ejection,
+		DoubtWindow: cfg.DoubtWindow, DoubtPatience: cfg.DoubtPatience})
 	if err != nil {
 		return nil, fmt.Errorf("config: %w", err)
 	}

@@ -28,13 +28,13 @@ type Config struct {
 	// transport.DefaultMaxResponseBytes.
 	MaxResponseBytes int64
 	// DoubtWindow is [transport] doubt_window, with
-	// transport.Settings.DoubtWindow's meaning: 0 means
-	// transport.DefaultDoubtWindow and a negative value turns the
-	// preference off. Parse maps the document's explicit "0s" to -1.
+	// pool.Options.DoubtWindow's meaning: 0 means pool.DefaultDoubtWindow
+	// and a negative value turns the preference off. Parse maps the
+	// document's explicit "0s" to -1.
 	DoubtWindow time.Duration
 	// DoubtPatience is [transport] doubt_patience, with
-	// transport.Settings.DoubtPatience's meaning: 0 means
-	// transport.DefaultDoubtPatience and a negative value means at once.
+	// pool.Options.DoubtPatience's meaning: 0 means
+	// pool.DefaultDoubtPatience and a negative value means at once.
 	// Parse maps the document's explicit "0s" to -1.
 	DoubtPatience time.Duration
 	// HedgeAfter is [transport] hedge_after (transport.Settings.HedgeAfter):
@@ -144,14 +144,12 @@ func (c *Config) RetrySettings() retrypolicy.Settings {
 }
 
 // TransportSettings returns the transport's settings: the retry settings,
-// the response size limit, the doubt settings and hedging. Logger, Registry and OnAttempt are left nil
+// the response size limit and hedging. Logger, Registry and OnAttempt are left nil
 // for the caller (see ClientOptions).
 func (c *Config) TransportSettings() transport.Settings {
 	return transport.Settings{
 		Retry:            c.RetrySettings(),
 		MaxResponseBytes: c.MaxResponseBytes,
-		DoubtWindow:      c.DoubtWindow,
-		DoubtPatience:    c.DoubtPatience,
 		HedgeAfter:       c.HedgeAfter,
 	}
 }

@@ -503,7 +503,7 @@ func TestParseDoubtWindow(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%q: %v", tc.value, err)
 		}
-		if cfg.DoubtWindow != tc.want || cfg.TransportSettings().DoubtWindow != tc.want {
+		if cfg.DoubtWindow != tc.want {
 			t.Errorf("%q: DoubtWindow %v, want %v", tc.value, cfg.DoubtWindow, tc.want)
 		}
 	}
@@ -521,7 +521,7 @@ func TestParseDoubtWindow(t *testing.T) {
 		if err != nil {
 			t.Fatalf("doubt_patience %s: %v", value, err)
 		}
-		if cfg.DoubtPatience != want || cfg.TransportSettings().DoubtPatience != want {
+		if cfg.DoubtPatience != want {
 			t.Errorf("doubt_patience %s: %v, want %v", value, cfg.DoubtPatience, want)
 		}
 	}
@@ -581,7 +581,8 @@ func TestNewPoolTakesEjection(t *testing.T) {
 		if err != nil {
 			t.Fatalf("acquire %d: %v", i, err)
 		}
-		pm.Failure()
+		pm.Done(retrypolicy.Outcome{Cause: retrypolicy.Connection, Dispatch: retrypolicy.NotDispatched,
+			Fault: retrypolicy.EndpointFault})
 	}
 	if s := p.Snapshot()[0]; s.State != endpoint.Ejected {
 		t.Fatalf("after 2 failures the endpoint is %v, want ejected", s.State)

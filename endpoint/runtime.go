@@ -26,6 +26,9 @@ type RuntimeOptions struct {
 	// Ejection configures passive ejection after consecutive failures.
 	// The zero value means the defaults (see Ejection).
 	Ejection Ejection
+	// DoubtWindow is how long the role stays in doubt after DoubtedAt.
+	// 0 or negative means it is never in doubt.
+	DoubtWindow time.Duration
 }
 
 // Admission is what AdmitAt grants: a held concurrency slot and a spent
@@ -79,6 +82,9 @@ type Runtime struct {
 	inFlight atomic.Int64
 	cool     cooldown
 	health   healthMachine
+	// doubt and doubtWindow: see DoubtedAt.
+	doubt       doubt
+	doubtWindow time.Duration
 
 	ejection Ejection // normalised
 	// streakMu serialises the ejection bookkeeping: reading the state,
@@ -118,7 +124,9 @@ func NewRuntime(spec *Spec, role Role, start time.Time, opts RuntimeOptions) (*R
 		epoch:       start,
 		onSlotFreed: opts.OnSlotFreed,
 		ejection:    opts.Ejection.Normalized(),
+		doubtWindow: max(opts.DoubtWindow, 0),
 	}
+	r.doubt.at.Store(math.MinInt64)
 	r.health.onChange = opts.OnStateChange
 	if r.bucket == nil {
 		r.bucket = NewRateBucket(limits)
@@ -389,6 +397,7 @@ func (r *Runtime) SnapshotAt(now time.Time) Snapshot {
 		MaxConcurrent:     int(r.maxConc),
 		InFlight:          int(r.inFlight.Load()),
 		CooldownRemaining: max(0, time.Duration(until-n)),
+		DoubtRemaining:    r.doubt.remainingAt(n, r.doubtWindow),
 		Successes:         r.successes.Load(),
 		Failures:          r.failures.Load(),
 		RateLimits:        r.rateLimits.Load(),

@@ -27,6 +27,9 @@ type Snapshot struct {
 	// CooldownRemaining is how long the endpoint still cools down after a
 	// rate limit or an ejection (0 when it does not); State says which.
 	CooldownRemaining time.Duration
+	// DoubtRemaining is how long the endpoint stays in doubt (see
+	// Runtime.DoubtedAt): 0 when it is not.
+	DoubtRemaining time.Duration
 	// Successes, Failures and RateLimits count the outcomes reported so far.
 	Successes  uint64
 	Failures   uint64
@@ -45,6 +48,7 @@ type snapshotJSON struct {
 	MaxConcurrent     int      `json:"max_concurrent_requests"`
 	InFlight          int      `json:"in_flight"`
 	CooldownRemaining string   `json:"cooldown_remaining"`
+	DoubtRemaining    string   `json:"doubt_remaining"`
 	Successes         uint64   `json:"successes"`
 	Failures          uint64   `json:"failures"`
 	RateLimits        uint64   `json:"rate_limits"`
@@ -64,6 +68,7 @@ func (s Snapshot) MarshalJSON() ([]byte, error) {
 		MaxConcurrent:     s.MaxConcurrent,
 		InFlight:          s.InFlight,
 		CooldownRemaining: s.CooldownRemaining.String(),
+		DoubtRemaining:    s.DoubtRemaining.String(),
 		Successes:         s.Successes,
 		Failures:          s.Failures,
 		RateLimits:        s.RateLimits,

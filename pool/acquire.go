@@ -16,10 +16,11 @@ type selection struct {
 	rs    *roleSet
 	caps  []string
 	avoid []string
-	// last is Request.LastResort, kept only when a compatible candidate
-	// outside it (and outside avoid) exists; lastAt is
-	// Request.LastResortAt.
-	last   []string
+	// doubt marks, by member index, the candidates in doubt that a request
+	// with AvoidDoubt uses only as a last resort; nil when there are none,
+	// or when no compatible candidate outside doubt (and outside avoid)
+	// exists. lastAt is when they may be used.
+	doubt  []bool
 	lastAt time.Time
 	// timeout is the smallest RequestTimeout of the compatible candidates.
 	timeout time.Duration
@@ -30,23 +31,19 @@ type selection struct {
 
 // selection filters the role's candidates by capabilities and decides
 // whether Avoid applies (only when a compatible, non-avoided candidate
-// exists) and whether LastResort does (only when a candidate the selection
-// admits is not a last resort). ok is false when no candidate is
-// compatible.
+// exists). ok is false when no candidate is compatible.
 func (p *Pool) selection(req *Request) (sel selection, ok bool) {
 	rs := p.roleSet(req.Role)
 	if rs == nil || len(rs.ordered) == 0 {
 		return sel, false
 	}
 	sel.rs = rs
-	if len(req.Capabilities) == 0 && len(req.Avoid) == 0 && len(req.LastResort) == 0 {
+	if len(req.Capabilities) == 0 && len(req.Avoid) == 0 {
 		sel.timeout = rs.timeout
 		return sel, true
 	}
 	sel.caps = req.Capabilities
-	// preferred[i]: a candidate that is not a last resort exists among the
-	// compatible ones (0) and among the compatible, non-avoided ones (1).
-	compatible, spare, preferred := false, false, [2]bool{}
+	compatible, spare := false, false
 	for _, m := range rs.ordered {
 		if !m.spec.HasCapabilities(sel.caps) {
 			continue
@@ -55,19 +52,45 @@ func (p *Pool) selection(req *Request) (sel selection, ok bool) {
 			sel.timeout = m.timeout
 		}
 		compatible = true
-		avoided := slices.Contains(req.Avoid, m.spec.Name)
-		last := slices.Contains(req.LastResort, m.spec.Name)
-		spare = spare || !avoided
-		preferred[0] = preferred[0] || !last
-		preferred[1] = preferred[1] || (!avoided && !last)
+		spare = spare || !slices.Contains(req.Avoid, m.spec.Name)
 	}
 	if spare {
 		sel.avoid = req.Avoid
 	}
-	if spare && preferred[1] || !spare && preferred[0] {
-		sel.last, sel.lastAt = req.LastResort, req.LastResortAt
-	}
 	return sel, compatible
+}
+
+// avoidDoubt fills sel.doubt with the candidates in doubt at now, when
+// req asks to avoid them and a candidate the selection admits is not in
+// doubt, and sets lastAt: now plus the patience, or half the time left
+// before deadline if that is sooner. It allocates only when some
+// candidate is in doubt.
+func (p *Pool) avoidDoubt(sel *selection, req *Request, now, deadline time.Time) {
+	if !req.AvoidDoubt || p.doubtWindow == 0 {
+		return
+	}
+	var doubt []bool
+	preferred := false
+	for _, m := range sel.rs.ordered {
+		if !sel.admits(m) {
+			continue
+		}
+		if !m.rt.InDoubtAt(now) {
+			preferred = true
+			continue
+		}
+		if doubt == nil {
+			doubt = make([]bool, len(sel.rs.ordered))
+		}
+		doubt[m.idx] = true
+	}
+	if doubt == nil || !preferred {
+		return
+	}
+	sel.doubt = doubt
+	if p.doubtPatience > 0 {
+		sel.lastAt = now.Add(min(p.doubtPatience, deadline.Sub(now)/2))
+	}
 }
 
 // admits reports whether m is a candidate of this selection.
@@ -78,23 +101,19 @@ func (s *selection) admits(m *member) bool {
 	return len(s.avoid) == 0 || !slices.Contains(s.avoid, m.spec.Name)
 }
 
-// lastResort reports whether m is one of the selection's last resorts.
+// lastResort reports whether m is one of the selection's last resorts (in
+// doubt, for a request that avoids doubt).
 func (s *selection) lastResort(m *member) bool {
-	return len(s.last) > 0 && slices.Contains(s.last, m.spec.Name)
+	return s.doubt != nil && s.doubt[m.idx]
 }
 
 // passes is how many passes a scan at now makes: a second one, over the
 // last resorts only, when there are any and their time has come.
 func (s *selection) passes(now time.Time) int {
-	if len(s.last) > 0 && !now.Before(s.lastAt) {
+	if s.doubt != nil && !now.Before(s.lastAt) {
 		return 2
 	}
 	return 1
-}
-
-// heldBack reports whether m is a last resort still held back at now.
-func (s *selection) heldBack(m *member, now time.Time) bool {
-	return now.Before(s.lastAt) && s.lastResort(m)
 }
 
 // Acquire returns a permit for one request, or an error: ErrNoEndpoint at
@@ -125,6 +144,7 @@ func (p *Pool) Acquire(ctx context.Context, req Request) (*Permit, error) {
 		deadline = d
 		sel.ctxDeadline = true
 	}
+	p.avoidDoubt(&sel, &req, now, deadline)
 	// The fast path: one scan, no channel, no timer.
 	if pm, _, late := p.scan(&sel, now, deadline); pm != nil {
 		return pm, nil
@@ -149,6 +169,7 @@ func (p *Pool) TryAcquire(req Request) *Permit {
 	if deadline.IsZero() {
 		deadline = now.Add(sel.timeout)
 	}
+	p.avoidDoubt(&sel, &req, now, deadline)
 	pm, _, _ := p.scan(&sel, now, deadline)
 	return pm
 }
@@ -209,7 +230,7 @@ func (p *Pool) scan(sel *selection, now, deadline time.Time) (pm *Permit, wakeAt
 	// again in panic mode (Envoy's healthy panic threshold, 50 %): the few
 	// left, busy or throttled, cannot carry the role's traffic alone.
 	ejected, seen := 0, 0
-	if len(sel.last) > 0 && now.Before(sel.lastAt) {
+	if sel.doubt != nil && now.Before(sel.lastAt) {
 		wakeAt = sel.lastAt // the last resorts' time comes
 		// Held back, the last resorts still count toward the panic
 		// threshold: a healthy endpoint in doubt must not let panic mode
@@ -291,7 +312,7 @@ func (p *Pool) panicScan(sel *selection, now, deadline time.Time) *Permit {
 
 // permit is the Permit for an admission a of m.
 func (p *Pool) permit(m *member, a endpoint.Admission, deadline time.Time) *Permit {
-	return &Permit{rt: m.rt, pool: p, admitted: a.At, deadline: deadline, gen: a.Generation}
+	return &Permit{m: m, pool: p, admitted: a.At, deadline: deadline, gen: a.Generation}
 }
 
 // deadlineError probes every candidate at now to say why it is blocked. A
@@ -308,7 +329,7 @@ func (p *Pool) deadlineError(sel *selection, req *Request, now, deadline time.Ti
 	for _, m := range sel.rs.ordered {
 		if sel.admits(m) {
 			e.Candidates = append(e.Candidates, Candidate{Endpoint: m.spec.Name, Tier: m.spec.Tier,
-				Block: m.rt.ProbeAt(now, time.Time{}), HeldBack: sel.heldBack(m, now)})
+				Block: m.rt.ProbeAt(now, time.Time{}), InDoubt: sel.lastResort(m)})
 		}
 	}
 	return e

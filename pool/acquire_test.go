@@ -15,7 +15,7 @@ import (
 func TestWaiterWokenByRefill(t *testing.T) {
 	p, fc := newPool(t, ep("a", 0, endpoint.Limits{RequestsPerSecond: 10, BurstCapacity: 3}))
 	for range 3 {
-		now(t, p, read, "a").Success()
+		now(t, p, read, "a").Done(success())
 	}
 	pd := start(context.Background(), p, read)
 	pd.waitsFor(t, fc, ms(100))
@@ -23,12 +23,12 @@ func TestWaiterWokenByRefill(t *testing.T) {
 	if got := pm.AdmittedAt().Sub(t0); got != ms(100) {
 		t.Errorf("admitted at +%v, want +100ms", got)
 	}
-	pm.Success()
+	pm.Done(success())
 
 	// Exactly one token came back: the next request waits another 100ms.
 	pd = start(context.Background(), p, read)
 	pd.waitsFor(t, fc, ms(100))
-	pd.permit(t, "a").Success()
+	pd.permit(t, "a").Done(success())
 }
 
 func TestImplicitBurstFromRPS(t *testing.T) {
@@ -37,11 +37,11 @@ func TestImplicitBurstFromRPS(t *testing.T) {
 		t.Fatalf("burst %d, tokens %v; want 5 and 5", s.Burst, s.Tokens)
 	}
 	for range 5 {
-		now(t, p, read, "a").Success()
+		now(t, p, read, "a").Done(success())
 	}
 	pd := start(context.Background(), p, read)
 	pd.waitsFor(t, fc, ms(200))
-	pd.permit(t, "a").Success()
+	pd.permit(t, "a").Done(success())
 }
 
 // TestWaiterWokenByRelease: a slot freed by another goroutine at +500ms is
@@ -56,7 +56,7 @@ func TestWaiterWokenByRelease(t *testing.T) {
 	released := make(chan struct{})
 	go func() {
 		<-fc.After(ms(500))
-		held.Success()
+		held.Done(success())
 		close(released)
 	}()
 	pd := start(context.Background(), p, read)
@@ -94,7 +94,7 @@ func TestWaiterWokenByCooldownEnd(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p, fc := newPool(t, ep("a", 0, endpoint.Limits{PauseAfterRateLimit: tt.pause, RequestTimeout: time.Hour}))
-			now(t, p, read, "a").RateLimited(tt.provider)
+			now(t, p, read, "a").Done(rateLimited(tt.provider))
 			s := snapshotOf(t, p, "a")
 			if s.State != endpoint.RateLimited || s.CooldownRemaining != tt.want || s.RateLimits != 1 {
 				t.Fatalf("snapshot %+v, want rate-limited for %v", s, tt.want)
@@ -111,7 +111,7 @@ func TestWaiterWokenByCooldownEnd(t *testing.T) {
 			if s := snapshotOf(t, p, "a"); s.State != endpoint.Degraded {
 				t.Errorf("state after the cooldown %v, want degraded", s.State)
 			}
-			pm.Success()
+			pm.Done(success())
 		})
 	}
 }
@@ -122,8 +122,8 @@ func TestFallback(t *testing.T) {
 	limits := endpoint.Limits{MaxConcurrentRequests: 1, RequestsPerSecond: 10, BurstCapacity: 1}
 	block := map[string]func(pm *pool.Permit) (held *pool.Permit){
 		"concurrency": func(pm *pool.Permit) *pool.Permit { return pm },
-		"rate":        func(pm *pool.Permit) *pool.Permit { pm.Success(); return nil },
-		"cooldown":    func(pm *pool.Permit) *pool.Permit { pm.RateLimited(0); return nil },
+		"rate":        func(pm *pool.Permit) *pool.Permit { pm.Done(success()); return nil },
+		"cooldown":    func(pm *pool.Permit) *pool.Permit { pm.Done(rateLimited(0)); return nil },
 	}
 	for name, blockFn := range block {
 		t.Run(name, func(t *testing.T) {
@@ -166,14 +166,14 @@ func TestRefund(t *testing.T) {
 	onlyA.Avoid = []string{"b"}
 	held := now(t, p, onlyA, "a")
 	for range 10 {
-		now(t, p, read, "b").Success()
+		now(t, p, read, "b").Done(success())
 	}
 	if s := snapshotOf(t, p, "a"); s.Tokens != 4 || s.InFlight != 1 {
 		t.Fatalf("a: tokens %v, in flight %d; want 4 and 1 (no token spent while full)", s.Tokens, s.InFlight)
 	}
-	held.RateLimited(0)
+	held.Done(rateLimited(0))
 	for range 10 {
-		now(t, p, read, "b").Success()
+		now(t, p, read, "b").Done(success())
 	}
 	if s := snapshotOf(t, p, "a"); s.Tokens != 4 || s.InFlight != 0 {
 		t.Fatalf("a: tokens %v, in flight %d; want 4 and 0 (no token spent while cooling)", s.Tokens, s.InFlight)
@@ -204,7 +204,7 @@ func TestAvoid(t *testing.T) {
 	avoidA := read
 	avoidA.Avoid = []string{"a"}
 	for range 5 {
-		now(t, p, avoidA, "b").Success()
+		now(t, p, avoidA, "b").Done(success())
 	}
 	// Every compatible endpoint avoided: Avoid is ignored.
 	all := read
@@ -216,7 +216,7 @@ func TestAvoid(t *testing.T) {
 			t.Fatal(err)
 		}
 		seen[pm.Endpoint()] = true
-		pm.Success()
+		pm.Done(success())
 	}
 	if !seen["a"] || !seen["b"] {
 		t.Errorf("with everything avoided, used %v; want both", seen)
@@ -225,8 +225,8 @@ func TestAvoid(t *testing.T) {
 	held := now(t, p, avoidA, "b")
 	pd := start(context.Background(), p, avoidA)
 	pd.mustWait(t, fc, 1)
-	held.Success()
-	pd.permit(t, "b").Success()
+	held.Done(success())
+	pd.permit(t, "b").Done(success())
 }
 
 func TestHasAlternative(t *testing.T) {
@@ -275,7 +275,7 @@ func TestNoEndpoint(t *testing.T) {
 	withArchive := read
 	withArchive.Capabilities = []string{"archive"}
 	for range 3 {
-		now(t, p, withArchive, "a").Success()
+		now(t, p, withArchive, "a").Done(success())
 	}
 }
 
@@ -313,7 +313,7 @@ func TestTryAcquire(t *testing.T) {
 	}
 	past := read
 	past.Deadline = fc.Now()
-	ha.Success()
+	ha.Done(success())
 	if pm := p.TryAcquire(past); pm != nil {
 		pm.Release()
 		t.Fatal("permit at the deadline")
@@ -321,5 +321,5 @@ func TestTryAcquire(t *testing.T) {
 	if pm := p.TryAcquire(pool.Request{Role: endpoint.RoleSend}); pm != nil {
 		t.Fatal("permit for a role no endpoint serves")
 	}
-	hb.Success()
+	hb.Done(success())
 }

@@ -50,12 +50,12 @@ func TestDeadlineNeverLate(t *testing.T) {
 		}
 		return r
 	}
-	now(t, p, only("primary-a"), "primary-a").RateLimited(3200 * time.Millisecond)
+	now(t, p, only("primary-a"), "primary-a").Done(rateLimited(3200 * time.Millisecond))
 	var held []*pool.Permit
 	for range 8 {
 		held = append(held, now(t, p, only("primary-b"), "primary-b"))
 	}
-	now(t, p, only("backup-a"), "backup-a").Success()
+	now(t, p, only("backup-a"), "backup-a").Done(success())
 	if d, _ := p.DefaultTimeout(endpoint.RoleRead, nil); d != 2*time.Second {
 		t.Fatalf("DefaultTimeout = %v, want the smallest, 2s", d)
 	}
@@ -92,7 +92,7 @@ func TestDeadlineNeverEarly(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			p, fc := newPool(t, ep("a", 0, endpoint.Limits{RequestsPerSecond: 10, BurstCapacity: 1, RequestTimeout: tt.timeout}))
-			now(t, p, read, "a").Success()
+			now(t, p, read, "a").Done(success())
 			pd := start(context.Background(), p, read)
 			pd.waitsFor(t, fc, ms(100))
 			if tt.admit {
@@ -100,7 +100,7 @@ func TestDeadlineNeverEarly(t *testing.T) {
 				if pm.AdmittedAt().Sub(t0) != ms(100) || pm.Deadline().Sub(t0) != tt.timeout {
 					t.Errorf("admitted at +%v under deadline +%v", pm.AdmittedAt().Sub(t0), pm.Deadline().Sub(t0))
 				}
-				pm.Success()
+				pm.Done(success())
 				return
 			}
 			pd.deadlineErr(t, fc, tt.timeout)

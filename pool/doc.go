@@ -23,8 +23,14 @@
 // permit is granted at or after it, and a [*DeadlineError] says why each
 // candidate was blocked.
 //
-// The returned [Permit] carries the outcome back (Success, Failure,
-// RateLimited or Release, the first one wins), which frees the slot, feeds
-// the endpoint's health state machine and wakes waiters. Time comes only
-// from Options.Clock, so tests drive everything with a fake clock.
+// An endpoint where an attempt, of any role, recently failed in a way that
+// leaves a call that must never be sent twice ambiguous is in doubt for
+// Options.DoubtWindow; a request with AvoidDoubt uses it only as a last
+// resort, after Options.DoubtPatience (see Request.AvoidDoubt).
+//
+// The returned [Permit] carries the attempt's outcome back in one
+// [Permit.Done] (a retrypolicy.Outcome; or [Permit.Release] when unused;
+// the first call wins), which frees the slot, feeds the endpoint's health
+// state machine and its doubt, and wakes waiters. Time comes only from
+// Options.Clock, so tests drive everything with a fake clock.
 package pool

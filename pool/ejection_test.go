@@ -29,9 +29,9 @@ func TestEjectionSendsEverythingToTheHealthyEndpoint(t *testing.T) {
 		}
 		if pm.Endpoint() == "bad" {
 			failures++
-			pm.Failure()
+			pm.Done(failure())
 		} else {
-			pm.Success()
+			pm.Done(success())
 		}
 		if s := snapshotOf(t, p, "bad"); (failures < 3) == (s.State == endpoint.Ejected) {
 			t.Fatalf("after %d failures: state %v", failures, s.State)
@@ -41,14 +41,14 @@ func TestEjectionSendsEverythingToTheHealthyEndpoint(t *testing.T) {
 		t.Fatalf("snapshot after 3 failures: %+v", s)
 	}
 	for range 10 {
-		now(t, p, read, "good").Success()
+		now(t, p, read, "good").Done(success())
 	}
 	fc.Advance(classic.Base - ms(1))
 	if s := snapshotOf(t, p, "bad"); s.CooldownRemaining != ms(1) {
 		t.Fatalf("cooldown 1 ms before the end: %v", s.CooldownRemaining)
 	}
 	for range 10 {
-		now(t, p, read, "good").Success()
+		now(t, p, read, "good").Done(success())
 	}
 	// Only the ejected endpoint is allowed: the DeadlineError says why.
 	only := read
@@ -79,7 +79,7 @@ func TestEjectionOption(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pm.Failure()
+	pm.Done(failure())
 	if s := p.Snapshot()[0]; s.State != endpoint.Ejected || s.CooldownRemaining != ms(7) {
 		t.Errorf("after one failure with After 1: %+v", s)
 	}
@@ -89,7 +89,7 @@ func TestEjectionOption(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		pm.Failure()
+		pm.Done(failure())
 	}
 	if s := q.Snapshot()[0]; s.State != endpoint.Degraded || s.CooldownRemaining != 0 {
 		t.Errorf("after 10 failures with After -1: %+v", s)
@@ -102,21 +102,21 @@ func TestEjectionOption(t *testing.T) {
 func TestPanicModeWhenEveryCandidateIsEjected(t *testing.T) {
 	opts := pool.Options{Ejection: endpoint.Ejection{After: 1, Base: ms(500)}}
 	p, _ := newPoolWith(t, opts, ep("a", 0, endpoint.Limits{}), ep("b", 1, endpoint.Limits{}))
-	now(t, p, read, "a").Failure()
-	now(t, p, read, "b").Failure() // a is ejected: both ejected
+	now(t, p, read, "a").Done(failure())
+	now(t, p, read, "b").Done(failure()) // a is ejected: both ejected
 	for _, s := range p.Snapshot() {
 		if s.State != endpoint.Ejected {
 			t.Fatalf("%s: %v, want ejected", s.Name, s.State)
 		}
 	}
 	// Both ejected: admitted at once, by tier.
-	now(t, p, read, "a").Success()
+	now(t, p, read, "a").Done(success())
 
 	// A rate-limited endpoint among the ejected is not admitted by panic.
 	q, fc := newPoolWith(t, opts, ep("x", 0, endpoint.Limits{}), ep("y", 0, endpoint.Limits{}))
 	first, second := now(t, q, read, "x"), now(t, q, read, "y")
-	first.RateLimited(0)
-	second.Failure()
+	first.Done(rateLimited(0))
+	second.Done(failure())
 	only := read
 	only.Avoid = []string{"y"} // only the rate-limited one
 	only.Deadline = fc.Now().Add(ms(10))
@@ -134,7 +134,7 @@ func TestPanicModeKeepsTheRotation(t *testing.T) {
 	p, _ := newPoolWith(t, pool.Options{Ejection: endpoint.Ejection{After: 1, Base: ms(500)}},
 		ep("a", 0, endpoint.Limits{}), ep("b", 0, endpoint.Limits{}), ep("c", 0, endpoint.Limits{}))
 	for _, name := range []string{"a", "b", "c"} {
-		now(t, p, read, name).Failure()
+		now(t, p, read, name).Done(failure())
 	}
 	got := tally(t, p, 6)
 	for _, s := range p.Snapshot() {
@@ -156,22 +156,22 @@ func TestPanicThreshold(t *testing.T) {
 
 	// Two of three ejected, the third full: admitted by panic at once.
 	p, _ := newPoolWith(t, opts, ep("a", 0, endpoint.Limits{}), ep("b", 0, endpoint.Limits{}), ep("c", 0, busy))
-	now(t, p, read, "a").Failure()
-	now(t, p, read, "b").Failure()
+	now(t, p, read, "a").Done(failure())
+	now(t, p, read, "b").Done(failure())
 	held := now(t, p, read, "c")
 	pm, err := p.Acquire(context.Background(), read)
 	if err != nil || (pm.Endpoint() != "a" && pm.Endpoint() != "b") {
 		t.Fatalf("two of three ejected, the third full: %v, %v; want a panic permit for a or b", pm, err)
 	}
-	pm.Success()
-	held.Success()
+	pm.Done(success())
+	held.Done(success())
 
 	// One of two ejected, the other full: wait for the healthy one.
 	q, fc := newPoolWith(t, opts, ep("x", 0, endpoint.Limits{}), ep("y", 0, busy))
-	now(t, q, read, "x").Failure()
+	now(t, q, read, "x").Done(failure())
 	held = now(t, q, read, "y")
 	pd := start(context.Background(), q, read)
 	pd.mustWait(t, fc, 1)
-	held.Success()
-	pd.permit(t, "y").Success()
+	held.Done(success())
+	pd.permit(t, "y").Done(success())
 }

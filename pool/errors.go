@@ -41,9 +41,9 @@ type Candidate struct {
 	Tier int
 	// Block is why it could not take the request when Acquire gave up.
 	Block endpoint.Block
-	// HeldBack is true for a last resort whose Request.LastResortAt had
-	// not come when Acquire gave up.
-	HeldBack bool
+	// InDoubt is true for an endpoint in doubt that the request, which
+	// avoids doubt (Request.AvoidDoubt), used only as a last resort.
+	InDoubt bool
 }
 
 // DeadlineError is returned by Acquire when no candidate could be admitted
@@ -77,8 +77,8 @@ func (e *DeadlineError) Error() string {
 		}
 		b.WriteString(c.Endpoint)
 		b.WriteString(": ")
-		if c.HeldBack {
-			b.WriteString("held back as a last resort, ")
+		if c.InDoubt {
+			b.WriteString("in doubt, ")
 		}
 		b.WriteString(c.Block.Describe(e.At))
 	}

@@ -33,11 +33,11 @@ func ExamplePool_Acquire() {
 	second, _ := p.Acquire(context.Background(), req)
 	fmt.Println("second:", second.Endpoint())
 
-	first.RateLimited(2 * time.Second) // the provider said Retry-After: 2
-	second.Success()
+	first.Done(rateLimited(2 * time.Second)) // the provider said Retry-After: 2
+	second.Done(success())
 	third, _ := p.Acquire(context.Background(), req)
 	fmt.Println("third:", third.Endpoint())
-	third.Success()
+	third.Done(success())
 
 	for _, s := range p.Snapshot() {
 		fmt.Printf("%s: %s, cooldown %v\n", s.Name, s.State, s.CooldownRemaining)

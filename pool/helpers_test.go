@@ -8,6 +8,7 @@ import (
 	"github.com/jonboulle/clockwork"
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/pool"
+	"github.com/solroute/solroute/retrypolicy"
 	"go.uber.org/goleak"
 )
 
@@ -119,7 +120,7 @@ func tally(t *testing.T, p *pool.Pool, n int) map[string]int {
 			t.Fatal(err)
 		}
 		counts[pm.Endpoint()]++
-		pm.Success()
+		pm.Done(success())
 	}
 	return counts
 }
@@ -165,4 +166,30 @@ func snapshotOf(t *testing.T, p *pool.Pool, name string) endpoint.Snapshot {
 	}
 	t.Fatalf("no snapshot for %s", name)
 	return endpoint.Snapshot{}
+}
+
+// success is the outcome of an attempt the endpoint answered.
+func success() retrypolicy.Outcome {
+	return retrypolicy.Outcome{Dispatch: retrypolicy.Answered, HTTPStatus: 200}
+}
+
+// failure is an endpoint's failure that proves nothing was sent (a
+// refused connection): it counts toward ejection and puts nothing in
+// doubt.
+func failure() retrypolicy.Outcome {
+	return retrypolicy.Outcome{Cause: retrypolicy.Connection, Dispatch: retrypolicy.NotDispatched,
+		Fault: retrypolicy.EndpointFault}
+}
+
+// doubtful is an endpoint's failure after the request was written (a
+// reset): a failure that also puts the endpoint in doubt.
+func doubtful() retrypolicy.Outcome {
+	return retrypolicy.Outcome{Cause: retrypolicy.Connection, Dispatch: retrypolicy.MaybeDispatched,
+		Fault: retrypolicy.EndpointFault}
+}
+
+// rateLimited is an HTTP 429 with the provider's delay d (0: none).
+func rateLimited(d time.Duration) retrypolicy.Outcome {
+	return retrypolicy.Outcome{Cause: retrypolicy.RateLimited, Dispatch: retrypolicy.Answered,
+		HTTPStatus: 429, ProviderDelay: d, Fault: retrypolicy.EndpointFault}
 }

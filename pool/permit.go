@@ -5,16 +5,18 @@ import (
 	"time"
 
 	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/retrypolicy"
 )
 
 // Permit is the right to send one request to one endpoint. Report the
-// outcome with exactly one of Success, Failure or RateLimited, or give it
-// back with Release; all four are idempotent and the first one wins.
+// attempt's outcome with Done, or give the permit back unused with
+// Release; both are idempotent and the first call wins (grpc-go's
+// PickResult.Done).
 //
 // A Permit dropped without any of them keeps its concurrency slot forever;
 // Pool.Outstanding and the InFlight of Pool.Snapshot show it.
 type Permit struct {
-	rt *endpoint.Runtime
+	m *member
 	// pool, not its clock: one word instead of an interface's two keeps
 	// the Permit, the fast path's only allocation, in the 80-byte class.
 	pool     *Pool
@@ -25,13 +27,13 @@ type Permit struct {
 }
 
 // Endpoint returns the endpoint's Name.
-func (pm *Permit) Endpoint() string { return pm.rt.Name() }
+func (pm *Permit) Endpoint() string { return pm.m.rt.Name() }
 
 // Tier returns the endpoint's tier.
-func (pm *Permit) Tier() int { return pm.rt.Tier() }
+func (pm *Permit) Tier() int { return pm.m.rt.Tier() }
 
 // Role returns the role the permit serves.
-func (pm *Permit) Role() endpoint.Role { return pm.rt.Role() }
+func (pm *Permit) Role() endpoint.Role { return pm.m.rt.Role() }
 
 // Deadline returns the deadline the permit was acquired under.
 func (pm *Permit) Deadline() time.Time { return pm.deadline }
@@ -43,43 +45,57 @@ func (pm *Permit) AdmittedAt() time.Time { return pm.admitted }
 // RequestTimeout returns the endpoint's configured (normalised) request
 // timeout for this role; the transport bounds one attempt by it and by
 // Deadline.
-func (pm *Permit) RequestTimeout() time.Duration { return pm.rt.Limits().RequestTimeout }
+func (pm *Permit) RequestTimeout() time.Duration { return pm.m.rt.Limits().RequestTimeout }
 
 // finish reports whether this is the first outcome.
 func (pm *Permit) finish() bool { return pm.done.CompareAndSwap(false, true) }
 
-// Success records a success and releases the slot.
-func (pm *Permit) Success() {
-	if pm.finish() {
-		pm.rt.SucceededAt(pm.pool.clock.Now(), pm.gen)
-		pm.rt.Release()
+// Done reports the outcome of the attempt the permit admitted, and gives
+// the slot back. Only the first Done or Release counts.
+//
+// What the endpoint's state learns from it:
+//   - a success, or a failure that is the request's (o.Fault is
+//     retrypolicy.RequestFault: the endpoint answered properly): a
+//     success (health: Degraded -> Available, failure streak reset);
+//   - a failure that is not the endpoint's (the caller's cancellation,
+//     the client's own limits): nothing;
+//   - a provider's pause (o.Pause: a rate limit, or a 503 with
+//     Retry-After): a cooldown of the endpoint's PauseAfterRateLimit,
+//     extended to the provider's delay (capped at
+//     endpoint.MaxProviderDelay);
+//   - any other failure of the endpoint: a failure (health: Available ->
+//     Degraded; Options.Ejection.After in a row eject it).
+//
+// And, whatever the above, when o is doubtful (the endpoint failed and a
+// server may have acted), every role of the endpoint is put in doubt for
+// Options.DoubtWindow.
+func (pm *Permit) Done(o retrypolicy.Outcome) {
+	if !pm.finish() {
+		return
 	}
+	now := pm.pool.clock.Now()
+	rt := pm.m.rt
+	switch delay, pause := o.Pause(); {
+	case !o.Failed() || o.Fault == retrypolicy.RequestFault:
+		rt.SucceededAt(now, pm.gen)
+	case o.Fault != retrypolicy.EndpointFault:
+	case pause:
+		rt.RateLimitedAt(now, delay)
+	default:
+		rt.FailedAt(now, pm.gen)
+	}
+	if o.Doubtful() {
+		for _, r := range pm.m.endpoint {
+			r.DoubtedAt(now)
+		}
+	}
+	rt.Release()
 }
 
-// Failure records a failure (health: Available -> Degraded; after
-// Options.Ejection's After consecutive failures the endpoint is ejected for
-// a while) and releases the slot.
-func (pm *Permit) Failure() {
-	if pm.finish() {
-		pm.rt.FailedAt(pm.pool.clock.Now(), pm.gen)
-		pm.rt.Release()
-	}
-}
-
-// RateLimited records a provider rate limit: the endpoint cools down for its
-// PauseAfterRateLimit, extended to providerDelay when that is longer, capped
-// at endpoint.MaxProviderDelay. Releases the slot.
-func (pm *Permit) RateLimited(providerDelay time.Duration) {
-	if pm.finish() {
-		pm.rt.RateLimitedAt(pm.pool.clock.Now(), providerDelay)
-		pm.rt.Release()
-	}
-}
-
-// Release returns the slot without recording an outcome (the caller's
-// context ended before anything could be learnt).
+// Release gives the slot back without an outcome: the permit was not used
+// (nothing was sent).
 func (pm *Permit) Release() {
 	if pm.finish() {
-		pm.rt.Release()
+		pm.m.rt.Release()
 	}
 }

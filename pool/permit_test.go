@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/retrypolicy"
 )
 
 func TestPermitAccessors(t *testing.T) {
@@ -25,9 +26,9 @@ func TestPermitAccessors(t *testing.T) {
 func TestFirstOutcomeWins(t *testing.T) {
 	p, _ := newPool(t, ep("a", 0, endpoint.Limits{MaxConcurrentRequests: 1}))
 	pm := now(t, p, read, "a")
-	pm.Failure()
-	pm.Success()
-	pm.RateLimited(time.Minute)
+	pm.Done(failure())
+	pm.Done(success())
+	pm.Done(rateLimited(time.Minute))
 	pm.Release()
 	s := snapshotOf(t, p, "a")
 	if s.Failures != 1 || s.Successes != 0 || s.RateLimits != 0 || s.State != endpoint.Degraded || s.InFlight != 0 {
@@ -40,11 +41,11 @@ func TestFirstOutcomeWins(t *testing.T) {
 		wg.Go(func() {
 			switch i % 4 {
 			case 0:
-				pm.Success()
+				pm.Done(success())
 			case 1:
-				pm.Failure()
+				pm.Done(failure())
 			case 2:
-				pm.RateLimited(0)
+				pm.Done(rateLimited(0))
 			case 3:
 				pm.Release()
 			}
@@ -82,11 +83,11 @@ func TestStateTransitions(t *testing.T) {
 		}
 		switch s.outcome {
 		case "success":
-			pm.Success()
+			pm.Done(success())
 		case "failure":
-			pm.Failure()
+			pm.Done(failure())
 		case "ratelimit":
-			pm.RateLimited(0)
+			pm.Done(rateLimited(0))
 			if state() != s.want {
 				t.Fatalf("step %d: state %v, want %v", i, state(), s.want)
 			}
@@ -136,4 +137,41 @@ func join(s []string) string {
 		out += x
 	}
 	return out
+}
+
+// TestDoneFeedsHealthByFault: what an outcome teaches the endpoint's state
+// depends on whose doing it was.
+func TestDoneFeedsHealthByFault(t *testing.T) {
+	for _, tc := range []struct {
+		name                        string
+		o                           retrypolicy.Outcome
+		successes, failures, limits uint64
+		cooldown                    time.Duration
+	}{
+		{"success", success(), 1, 0, 0, 0},
+		{"the request's answer", retrypolicy.Outcome{Cause: retrypolicy.RPCApplication, Dispatch: retrypolicy.Answered,
+			HTTPStatus: 200, RPCCode: -32602, Fault: retrypolicy.RequestFault}, 1, 0, 0, 0},
+		{"the caller's cancellation", retrypolicy.Outcome{Cause: retrypolicy.Canceled, Dispatch: retrypolicy.MaybeDispatched,
+			Fault: retrypolicy.CallerFault}, 0, 0, 0, 0},
+		{"our size limit", retrypolicy.Outcome{Cause: retrypolicy.MalformedResponse, Dispatch: retrypolicy.Answered,
+			HTTPStatus: 200, Fault: retrypolicy.LocalFault}, 0, 0, 0, 0},
+		{"a reset", doubtful(), 0, 1, 0, 0},
+		{"a 429", rateLimited(0), 0, 0, 1, time.Second},
+		{"a 503 with Retry-After", retrypolicy.Outcome{Cause: retrypolicy.TemporaryHTTP, Dispatch: retrypolicy.Answered,
+			HTTPStatus: 503, ProviderDelay: 3 * time.Second, Fault: retrypolicy.EndpointFault}, 0, 0, 1, 3 * time.Second},
+		{"a 503 without", retrypolicy.Outcome{Cause: retrypolicy.TemporaryHTTP, Dispatch: retrypolicy.Answered,
+			HTTPStatus: 503, Fault: retrypolicy.EndpointFault}, 0, 1, 0, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, _ := newPool(t, ep("a", 0, endpoint.Limits{PauseAfterRateLimit: time.Second}))
+			pm := now(t, p, read, "a")
+			pm.Done(tc.o)
+			pm.Done(failure()) // only the first outcome counts
+			s := snapshotOf(t, p, "a")
+			if s.Successes != tc.successes || s.Failures != tc.failures || s.RateLimits != tc.limits ||
+				s.CooldownRemaining != tc.cooldown || s.InFlight != 0 {
+				t.Fatalf("snapshot %+v", s)
+			}
+		})
+	}
 }

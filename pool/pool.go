@@ -23,6 +23,9 @@ type Pool struct {
 	roles [len(endpoint.Roles)]*roleSet
 	// all holds every runtime by tier, configuration order, then role.
 	all []*endpoint.Runtime
+	// doubtWindow and doubtPatience are Options.DoubtWindow and
+	// DoubtPatience normalised: 0 means off, and at once.
+	doubtWindow, doubtPatience time.Duration
 }
 
 // roleSet holds the candidates of one role.
@@ -71,8 +74,13 @@ func (g *tierGroup) rotated() (n, start uint32) {
 type member struct {
 	rt   *endpoint.Runtime
 	spec *endpoint.Spec
+	// idx is the member's position in its roleSet's ordered list.
+	idx int
 	// timeout is the normalised RequestTimeout of this role.
 	timeout time.Duration
+	// endpoint holds the runtimes of every role of the same endpoint,
+	// this one included: an endpoint is put in doubt as a whole.
+	endpoint []*endpoint.Runtime
 }
 
 // New validates specs (see endpoint.Validate) and builds a Pool.
@@ -80,7 +88,9 @@ func New(specs []endpoint.Spec, opts Options) (*Pool, error) {
 	if err := endpoint.Validate(specs); err != nil {
 		return nil, err
 	}
-	p := &Pool{clock: opts.Clock, log: opts.Logger, specs: make([]endpoint.Spec, len(specs))}
+	p := &Pool{clock: opts.Clock, log: opts.Logger, specs: make([]endpoint.Spec, len(specs)),
+		doubtWindow:   orDefault(opts.DoubtWindow, DefaultDoubtWindow),
+		doubtPatience: orDefault(opts.DoubtPatience, DefaultDoubtPatience)}
 	if p.clock == nil {
 		p.clock = clockwork.NewRealClock()
 	}
@@ -100,12 +110,14 @@ func New(specs []endpoint.Spec, opts Options) (*Pool, error) {
 	start := p.clock.Now()
 	for _, i := range order {
 		spec := &p.specs[i]
+		var roles []*member
 		for _, role := range endpoint.Roles {
 			if !spec.Serves(role) {
 				continue
 			}
 			rs := p.roles[role]
-			ro := endpoint.RuntimeOptions{OnSlotFreed: rs.wake.broadcast, Ejection: opts.Ejection}
+			ro := endpoint.RuntimeOptions{OnSlotFreed: rs.wake.broadcast, Ejection: opts.Ejection,
+				DoubtWindow: p.doubtWindow}
 			if opts.NewBucket != nil {
 				ro.Bucket = opts.NewBucket(spec, role)
 			}
@@ -117,8 +129,9 @@ func New(specs []endpoint.Spec, opts Options) (*Pool, error) {
 				return nil, err
 			}
 			p.all = append(p.all, rt)
-			m := &member{rt: rt, spec: spec, timeout: rt.Limits().RequestTimeout}
+			m := &member{rt: rt, spec: spec, idx: len(rs.ordered), timeout: rt.Limits().RequestTimeout}
 			rs.ordered = append(rs.ordered, m)
+			roles = append(roles, m)
 			if n := len(rs.tiers); n == 0 || rs.tiers[n-1].members[0].spec.Tier != spec.Tier {
 				rs.tiers = append(rs.tiers, &tierGroup{})
 			}
@@ -127,6 +140,13 @@ func New(specs []endpoint.Spec, opts Options) (*Pool, error) {
 			if rs.timeout == 0 || m.timeout < rs.timeout {
 				rs.timeout = m.timeout
 			}
+		}
+		all := make([]*endpoint.Runtime, len(roles))
+		for j, m := range roles {
+			all[j] = m.rt
+		}
+		for _, m := range roles {
+			m.endpoint = all
 		}
 	}
 	return p, nil

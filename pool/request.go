@@ -18,21 +18,16 @@ type Request struct {
 	// while any other compatible endpoint exists; when every compatible
 	// endpoint is avoided, Avoid is ignored.
 	Avoid []string
-	// LastResort names endpoints to use only when nothing else can be had:
-	// a candidate in LastResort is admitted only when no compatible,
-	// non-avoided candidate outside it, in any tier, can be admitted at
-	// that instant.
-	// From LastResortAt on, a last resort admissible now is preferred to
-	// waiting for another candidate. The transport fills it, for calls
-	// that must never be sent twice, with the endpoints that recently left
-	// an attempt in doubt. Nil means none.
-	LastResort []string
-	// LastResortAt holds the last resorts back until that instant: before
-	// it a request that finds every other candidate blocked waits (for the
-	// earliest of that instant, a freed slot, a refill, a cooldown's end)
-	// rather than take one. Zero means at once; at or after the deadline
-	// means never.
-	LastResortAt time.Time
+	// AvoidDoubt asks for an endpoint that is not in doubt (see
+	// Options.DoubtWindow): one in doubt is admitted only when no
+	// compatible, non-avoided candidate outside doubt, in any tier, can be
+	// admitted at that instant, and only after Options.DoubtPatience (at
+	// most half the time left before the deadline); before that, a request
+	// that finds every other candidate blocked waits for the earliest of a
+	// freed slot, a refill, a cooldown's end and that instant. When every
+	// compatible candidate is in doubt, it changes nothing. The transport
+	// sets it for calls that must never be sent twice.
+	AvoidDoubt bool
 	// Deadline bounds the wait. Zero means now + DefaultTimeout for this
 	// role and these capabilities. A deadline later than ctx's is cut to it.
 	Deadline time.Time

@@ -72,9 +72,9 @@ func TestNoSecretsAnywhere(t *testing.T) {
 
 	a := start(context.Background(), p, read).permit(t, "primary-a")
 	add(a)
-	a.Failure()
+	a.Done(failure())
 	held := start(context.Background(), p, read).permit(t, "primary-a")
-	start(context.Background(), p, read).permit(t, "backup-a").RateLimited(time.Second)
+	start(context.Background(), p, read).permit(t, "backup-a").Done(rateLimited(time.Second))
 	pd := start(context.Background(), p, read)
 	pd.mustWait(t, fc, 1)
 	fc.Advance(time.Second)
@@ -85,7 +85,7 @@ func TestNoSecretsAnywhere(t *testing.T) {
 	}
 	renders = append(renders, r.err.Error())
 	add(de)
-	held.Success()
+	held.Done(success())
 	add(p.Snapshot())
 	_, err = p.Acquire(context.Background(), pool.Request{Role: endpoint.RoleSend})
 	renders = append(renders, err.Error())

@@ -94,11 +94,11 @@ func TestStress(t *testing.T) {
 				inFlight[name].Add(-1)
 				switch x := rng.IntN(20); {
 				case x < 15:
-					pm.Success()
+					pm.Done(success())
 				case x < 17:
-					pm.Failure()
+					pm.Done(failure())
 				case x < 18:
-					pm.RateLimited(time.Duration(rng.IntN(40)) * time.Millisecond)
+					pm.Done(rateLimited(time.Duration(rng.IntN(40)) * time.Millisecond))
 				default:
 					pm.Release()
 				}

@@ -2,20 +2,16 @@ package retrypolicy
 
 import "time"
 
-// Attempt is the outcome of one failed attempt of one call: the facts a
-// decision is made from.
+// Attempt is one failed attempt of one call: its Outcome and the facts of
+// the call a decision is made from.
 type Attempt struct {
 	// Number is 1 for the first attempt of a call. It is informative: a
 	// Call counts its own retries, and Decide takes them as Retries.
 	Number int
-	// Cause is why the attempt failed.
-	Cause Cause
-	// Dispatch is what the transport proved about this attempt.
-	Dispatch DispatchState
+	// Outcome is what happened to the attempt, as the transport built it.
+	Outcome
 	// Class is how the operation may be retried.
 	Class Class
-	// ProviderDelay is the provider's Retry-After (0 when none).
-	ProviderDelay time.Duration
 	// ElsewhereAvailable reports that a compatible endpoint this call has
 	// not failed on yet can take the retry. Such a failover waits neither
 	// the backoff (which protects endpoints the call already failed on) nor
@@ -27,6 +23,15 @@ type Attempt struct {
 	// means it has passed; NoDeadline means the call has none (see
 	// TimeLeft the function).
 	TimeLeft time.Duration
+}
+
+// Ambiguous reports whether the attempt leaves its call ambiguous: the
+// operation is not Idempotent (a send, an airdrop, a method nobody
+// declared, a batch holding one), the attempt failed, and a server may
+// have acted on it (Outcome.MayHaveActed). Such a call is never resent
+// (Decide stops it) and its error says so.
+func (a Attempt) Ambiguous() bool {
+	return a.Class != Idempotent && a.Failed() && a.MayHaveActed()
 }
 
 // Decision says what to do after an attempt.

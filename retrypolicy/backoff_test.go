@@ -53,7 +53,7 @@ func TestBackoffNoOverflow(t *testing.T) {
 // TestDecideBackoffJitter drives Decide with exact jitter sources and checks
 // each delay is the source's answer for the right ceiling.
 func TestDecideBackoffJitter(t *testing.T) {
-	a := Attempt{Cause: Timeout, Dispatch: MaybeDispatched, Class: Idempotent, TimeLeft: NoDeadline}
+	a := Attempt{Outcome: Outcome{Cause: Timeout, Dispatch: MaybeDispatched}, Class: Idempotent, TimeLeft: NoDeadline}
 	var asked []time.Duration
 	half := func(c time.Duration) time.Duration { asked = append(asked, c); return c / 2 }
 	s := Settings{MaxRetries: 7, Jitter: half}

@@ -11,12 +11,18 @@ const (
 	Timeout
 	// RateLimited: HTTP 429, or a JSON-RPC error with code 429.
 	RateLimited
-	// TemporaryHTTP: HTTP 500, 502, 503 or 504.
+	// TemporaryHTTP: any HTTP 5xx (500, 502, 503, 504, and 501, 505, 507,
+	// 520-527, 530, 598, 599 ...): a server-side failure, which may follow
+	// processing (a CDN's 524 says the origin got the request and timed
+	// out).
 	TemporaryHTTP
 	// NodeBehind: a Solana node-state error (-32005, -32004, -32014,
 	// -32016): this node cannot answer yet, another may.
 	NodeBehind
-	// Request: an HTTP 4xx other than 408 and 429; the request is wrong.
+	// Request: an HTTP status that says the request is wrong, so any
+	// endpoint would answer the same: a 4xx other than 408, 429 and those
+	// of Refused, a redirect other than those of Refused, any status
+	// outside 2xx-5xx.
 	Request
 	// RPCApplication: any other JSON-RPC error.
 	RPCApplication
@@ -26,13 +32,20 @@ const (
 	// InvalidResponse: a well-formed result that does not decode into the
 	// caller's type; it would be the same anywhere.
 	InvalidResponse
-	// Canceled: the caller's context ended.
+	// Canceled: the caller's context ended (or, in a hedged pair, the
+	// transport canceled the attempt the other one overtook).
 	Canceled
+	// Refused: the endpoint refused the request before processing it for
+	// a reason of its own, which another endpoint may not share: a
+	// redirect (301, 302, 307, 308; never followed), credentials or plan
+	// (401, 402, 403, 407), path or method (404, 405), a misdirected or
+	// too-early request (421, 425). See StatusCause.
+	Refused
 )
 
 // Causes lists every Cause, for exhaustive tests and tables.
 var Causes = [...]Cause{Connection, Timeout, RateLimited, TemporaryHTTP, NodeBehind,
-	Request, RPCApplication, MalformedResponse, InvalidResponse, Canceled}
+	Request, RPCApplication, MalformedResponse, InvalidResponse, Canceled, Refused}
 
 var causeNames = []string{
 	0:                 "none",
@@ -46,6 +59,7 @@ var causeNames = []string{
 	MalformedResponse: "malformed-response",
 	InvalidResponse:   "invalid-response",
 	Canceled:          "canceled",
+	Refused:           "refused",
 }
 
 // String returns the cause's kebab-case name ("rate-limited"), "none" for

@@ -31,6 +31,19 @@ func decide(s *Settings, a Attempt, r Retries) Decision {
 	if !known(a) {
 		return stop(RuleUnknownInput)
 	}
+	// The one rule that makes a call safe to send once: an operation that
+	// is not Idempotent (a send, an airdrop, an undeclared method, a batch
+	// holding one) is never resent once a server may have acted on it.
+	// Whatever the cause, the caller (who knows the signature and
+	// blockhash) decides, not us. Only a proof that no server acted lets
+	// it through (Outcome.MayHaveActed): never dispatched, or an answer
+	// that is a refusal.
+	if a.Ambiguous() {
+		if a.Dispatch == MaybeDispatched {
+			return stop(RuleMaybeDispatched)
+		}
+		return stop(RuleAnsweredMayHaveActed)
+	}
 	// The operation opted out of automatic retry altogether.
 	if a.Class == NotApplicable {
 		return stop(RuleNotApplicable)
@@ -43,26 +56,12 @@ func decide(s *Settings, a Attempt, r Retries) Decision {
 		return stop(RuleRPCApplication)
 	case InvalidResponse:
 		return stop(RuleInvalidResponse)
-	}
-	if a.Class == NeverAfterDispatch {
-		// Bytes may have reached a server that may have acted: a second
-		// send could execute twice. Whatever the cause, the caller (who
-		// knows the signature and blockhash) decides, not us.
-		if a.Dispatch == MaybeDispatched {
-			return stop(RuleMaybeDispatched)
+	case Refused:
+		// This endpoint refused (credentials, plan, path): only another
+		// one can help.
+		if !a.ElsewhereAvailable {
+			return stop(RuleRefused)
 		}
-		// An answer proves the server did not act only when it is a
-		// refusal: a 429 (rate limited before forwarding) or a node-state
-		// error (agave checks health before forwarding a send). A 5xx,
-		// 408, broken body or garbled answer proves nothing.
-		if a.Dispatch == Answered && a.Cause != RateLimited && a.Cause != NodeBehind {
-			return stop(RuleAnsweredMayHaveActed)
-		}
-	}
-	// A garbled answer is an endpoint fault worth another endpoint, but
-	// only for reads: the request may have been acted on.
-	if a.Cause == MalformedResponse && a.Class != Idempotent {
-		return stop(RuleMalformedNotIdempotent)
 	}
 
 	// From here on the failure is retryable; what remains is how and when.
@@ -106,7 +105,7 @@ func stop(r Rule) Decision { return Decision{Rule: r, Reason: stopReasons[r]} }
 // known reports whether a's cause, dispatch state and class are all
 // values this package defines.
 func known(a Attempt) bool {
-	return a.Cause >= Connection && a.Cause <= Canceled &&
+	return a.Cause >= Connection && a.Cause <= Refused &&
 		a.Dispatch >= NotDispatched && a.Dispatch <= Answered &&
 		a.Class >= Idempotent && a.Class <= NotApplicable
 }

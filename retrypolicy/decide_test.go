@@ -15,7 +15,7 @@ const (
 	no  = false
 )
 
-// TestDecideTable pins every Cause × DispatchState × Class (10 × 3 × 3) for a
+// TestDecideTable pins every Cause × DispatchState × Class (11 × 3 × 3) for a
 // first failure with no deadline and no provider delay. The rows are written
 // out by hand, not derived from the rules, so any rule change breaks a row.
 func TestDecideTable(t *testing.T) {
@@ -40,27 +40,27 @@ func TestDecideTable(t *testing.T) {
 		{Connection, ND, NA, no, no, no, RuleNotApplicable},
 		{Connection, MD, IDEM, yes, yes, no, RuleRetry},
 		{Connection, MD, NAD, no, no, no, RuleMaybeDispatched},
-		{Connection, MD, NA, no, no, no, RuleNotApplicable},
+		{Connection, MD, NA, no, no, no, RuleMaybeDispatched},
 		{Connection, AN, IDEM, yes, yes, no, RuleRetry},
 		{Connection, AN, NAD, no, no, no, RuleAnsweredMayHaveActed},
-		{Connection, AN, NA, no, no, no, RuleNotApplicable},
+		{Connection, AN, NA, no, no, no, RuleAnsweredMayHaveActed},
 
 		{Timeout, ND, IDEM, yes, yes, no, RuleRetry},
 		{Timeout, ND, NAD, yes, yes, no, RuleRetry},
 		{Timeout, ND, NA, no, no, no, RuleNotApplicable},
 		{Timeout, MD, IDEM, yes, yes, no, RuleRetry},
 		{Timeout, MD, NAD, no, no, no, RuleMaybeDispatched},
-		{Timeout, MD, NA, no, no, no, RuleNotApplicable},
+		{Timeout, MD, NA, no, no, no, RuleMaybeDispatched},
 		{Timeout, AN, IDEM, yes, yes, no, RuleRetry},
 		{Timeout, AN, NAD, no, no, no, RuleAnsweredMayHaveActed},
-		{Timeout, AN, NA, no, no, no, RuleNotApplicable},
+		{Timeout, AN, NA, no, no, no, RuleAnsweredMayHaveActed},
 
 		{RateLimited, ND, IDEM, yes, yes, no, RuleRetry},
 		{RateLimited, ND, NAD, yes, yes, no, RuleRetry},
 		{RateLimited, ND, NA, no, no, no, RuleNotApplicable},
 		{RateLimited, MD, IDEM, yes, yes, no, RuleRetry},
 		{RateLimited, MD, NAD, no, no, no, RuleMaybeDispatched},
-		{RateLimited, MD, NA, no, no, no, RuleNotApplicable},
+		{RateLimited, MD, NA, no, no, no, RuleMaybeDispatched},
 		{RateLimited, AN, IDEM, yes, yes, no, RuleRetry},
 		{RateLimited, AN, NAD, yes, yes, no, RuleRetry},
 		{RateLimited, AN, NA, no, no, no, RuleNotApplicable},
@@ -70,17 +70,17 @@ func TestDecideTable(t *testing.T) {
 		{TemporaryHTTP, ND, NA, no, no, no, RuleNotApplicable},
 		{TemporaryHTTP, MD, IDEM, yes, yes, no, RuleRetry},
 		{TemporaryHTTP, MD, NAD, no, no, no, RuleMaybeDispatched},
-		{TemporaryHTTP, MD, NA, no, no, no, RuleNotApplicable},
+		{TemporaryHTTP, MD, NA, no, no, no, RuleMaybeDispatched},
 		{TemporaryHTTP, AN, IDEM, yes, yes, no, RuleRetry},
 		{TemporaryHTTP, AN, NAD, no, no, no, RuleAnsweredMayHaveActed},
-		{TemporaryHTTP, AN, NA, no, no, no, RuleNotApplicable},
+		{TemporaryHTTP, AN, NA, no, no, no, RuleAnsweredMayHaveActed},
 
 		{NodeBehind, ND, IDEM, yes, yes, no, RuleRetry},
 		{NodeBehind, ND, NAD, yes, yes, no, RuleRetry},
 		{NodeBehind, ND, NA, no, no, no, RuleNotApplicable},
 		{NodeBehind, MD, IDEM, yes, yes, no, RuleRetry},
 		{NodeBehind, MD, NAD, no, no, no, RuleMaybeDispatched},
-		{NodeBehind, MD, NA, no, no, no, RuleNotApplicable},
+		{NodeBehind, MD, NA, no, no, no, RuleMaybeDispatched},
 		{NodeBehind, AN, IDEM, yes, yes, no, RuleRetry},
 		{NodeBehind, AN, NAD, yes, yes, no, RuleRetry},
 		{NodeBehind, AN, NA, no, no, no, RuleNotApplicable},
@@ -89,8 +89,8 @@ func TestDecideTable(t *testing.T) {
 		{Request, ND, NAD, no, no, no, RuleRequestError},
 		{Request, ND, NA, no, no, no, RuleNotApplicable},
 		{Request, MD, IDEM, no, no, no, RuleRequestError},
-		{Request, MD, NAD, no, no, no, RuleRequestError},
-		{Request, MD, NA, no, no, no, RuleNotApplicable},
+		{Request, MD, NAD, no, no, no, RuleMaybeDispatched},
+		{Request, MD, NA, no, no, no, RuleMaybeDispatched},
 		{Request, AN, IDEM, no, no, no, RuleRequestError},
 		{Request, AN, NAD, no, no, no, RuleRequestError},
 		{Request, AN, NA, no, no, no, RuleNotApplicable},
@@ -99,31 +99,31 @@ func TestDecideTable(t *testing.T) {
 		{RPCApplication, ND, NAD, no, no, no, RuleRPCApplication},
 		{RPCApplication, ND, NA, no, no, no, RuleNotApplicable},
 		{RPCApplication, MD, IDEM, no, no, no, RuleRPCApplication},
-		{RPCApplication, MD, NAD, no, no, no, RuleRPCApplication},
-		{RPCApplication, MD, NA, no, no, no, RuleNotApplicable},
+		{RPCApplication, MD, NAD, no, no, no, RuleMaybeDispatched},
+		{RPCApplication, MD, NA, no, no, no, RuleMaybeDispatched},
 		{RPCApplication, AN, IDEM, no, no, no, RuleRPCApplication},
 		{RPCApplication, AN, NAD, no, no, no, RuleRPCApplication},
 		{RPCApplication, AN, NA, no, no, no, RuleNotApplicable},
 
 		{MalformedResponse, ND, IDEM, yes, yes, no, RuleRetry},
-		{MalformedResponse, ND, NAD, no, no, no, RuleMalformedNotIdempotent},
+		{MalformedResponse, ND, NAD, yes, yes, no, RuleRetry},
 		{MalformedResponse, ND, NA, no, no, no, RuleNotApplicable},
 		{MalformedResponse, MD, IDEM, yes, yes, no, RuleRetry},
 		{MalformedResponse, MD, NAD, no, no, no, RuleMaybeDispatched},
-		{MalformedResponse, MD, NA, no, no, no, RuleNotApplicable},
+		{MalformedResponse, MD, NA, no, no, no, RuleMaybeDispatched},
 		{MalformedResponse, AN, IDEM, yes, yes, no, RuleRetry},
 		{MalformedResponse, AN, NAD, no, no, no, RuleAnsweredMayHaveActed},
-		{MalformedResponse, AN, NA, no, no, no, RuleNotApplicable},
+		{MalformedResponse, AN, NA, no, no, no, RuleAnsweredMayHaveActed},
 
 		{InvalidResponse, ND, IDEM, no, no, no, RuleInvalidResponse},
 		{InvalidResponse, ND, NAD, no, no, no, RuleInvalidResponse},
 		{InvalidResponse, ND, NA, no, no, no, RuleNotApplicable},
 		{InvalidResponse, MD, IDEM, no, no, no, RuleInvalidResponse},
-		{InvalidResponse, MD, NAD, no, no, no, RuleInvalidResponse},
-		{InvalidResponse, MD, NA, no, no, no, RuleNotApplicable},
+		{InvalidResponse, MD, NAD, no, no, no, RuleMaybeDispatched},
+		{InvalidResponse, MD, NA, no, no, no, RuleMaybeDispatched},
 		{InvalidResponse, AN, IDEM, no, no, no, RuleInvalidResponse},
-		{InvalidResponse, AN, NAD, no, no, no, RuleInvalidResponse},
-		{InvalidResponse, AN, NA, no, no, no, RuleNotApplicable},
+		{InvalidResponse, AN, NAD, no, no, no, RuleAnsweredMayHaveActed},
+		{InvalidResponse, AN, NA, no, no, no, RuleAnsweredMayHaveActed},
 
 		{Canceled, ND, IDEM, no, no, no, RuleCanceled},
 		{Canceled, ND, NAD, no, no, no, RuleCanceled},
@@ -134,6 +134,16 @@ func TestDecideTable(t *testing.T) {
 		{Canceled, AN, IDEM, no, no, no, RuleCanceled},
 		{Canceled, AN, NAD, no, no, no, RuleCanceled},
 		{Canceled, AN, NA, no, no, no, RuleCanceled},
+
+		{Refused, ND, IDEM, no, no, no, RuleRefused},
+		{Refused, ND, NAD, no, no, no, RuleRefused},
+		{Refused, ND, NA, no, no, no, RuleNotApplicable},
+		{Refused, MD, IDEM, no, no, no, RuleRefused},
+		{Refused, MD, NAD, no, no, no, RuleMaybeDispatched},
+		{Refused, MD, NA, no, no, no, RuleMaybeDispatched},
+		{Refused, AN, IDEM, no, no, no, RuleRefused},
+		{Refused, AN, NAD, no, no, no, RuleRefused},
+		{Refused, AN, NA, no, no, no, RuleNotApplicable},
 	}
 
 	// The table must cover the cross product exactly once.
@@ -152,7 +162,15 @@ func TestDecideTable(t *testing.T) {
 	s := Settings{Jitter: exact}
 	for _, r := range rows {
 		t.Run(fmt.Sprintf("%v/%v/%v", r.cause, r.dispatch, r.class), func(t *testing.T) {
-			a := Attempt{Number: 1, Cause: r.cause, Dispatch: r.dispatch, Class: r.class, TimeLeft: NoDeadline}
+			a := Attempt{Number: 1, Outcome: Outcome{Cause: r.cause, Dispatch: r.dispatch}, Class: r.class, TimeLeft: NoDeadline}
+			// The answers a 4xx or a JSON-RPC error stand for here are
+			// proven refusals; TestMayHaveActed covers the others.
+			switch r.cause {
+			case Request:
+				a.HTTPStatus = 400
+			case RPCApplication:
+				a.RPCCode = -32602
+			}
 			d := Decide(s, a, Retries{})
 			if d.Retry != r.retry || d.OtherEndpoint != r.other || d.Transparent != r.transparent || d.Rule != r.rule {
 				t.Fatalf("got retry=%v other=%v transparent=%v rule=%v, want retry=%v other=%v transparent=%v rule=%v",
@@ -185,10 +203,10 @@ func TestDecideTable(t *testing.T) {
 }
 
 func TestDecideUnknownInput(t *testing.T) {
-	good := Attempt{Cause: Timeout, Dispatch: Answered, Class: Idempotent, TimeLeft: NoDeadline}
+	good := Attempt{Outcome: Outcome{Cause: Timeout, Dispatch: Answered}, Class: Idempotent, TimeLeft: NoDeadline}
 	cases := map[string]func(*Attempt){
 		"zero cause":    func(a *Attempt) { a.Cause = 0 },
-		"cause 11":      func(a *Attempt) { a.Cause = Canceled + 1 },
+		"cause 12":      func(a *Attempt) { a.Cause = Refused + 1 },
 		"zero dispatch": func(a *Attempt) { a.Dispatch = 0 },
 		"dispatch 4":    func(a *Attempt) { a.Dispatch = Answered + 1 },
 		"zero class":    func(a *Attempt) { a.Class = 0 },
@@ -209,7 +227,7 @@ func TestDecideUnknownInput(t *testing.T) {
 }
 
 func TestDecideMaxRetries(t *testing.T) {
-	a := Attempt{Cause: TemporaryHTTP, Dispatch: Answered, Class: Idempotent, TimeLeft: NoDeadline}
+	a := Attempt{Outcome: Outcome{Cause: TemporaryHTTP, Dispatch: Answered}, Class: Idempotent, TimeLeft: NoDeadline}
 	for _, tc := range []struct {
 		maxRetries int
 		granted    int // counted retries allowed
@@ -230,7 +248,7 @@ func TestDecideMaxRetries(t *testing.T) {
 }
 
 func TestDecideTransparent(t *testing.T) {
-	never := Attempt{Cause: Connection, Dispatch: NotDispatched, Class: NeverAfterDispatch, TimeLeft: NoDeadline}
+	never := Attempt{Outcome: Outcome{Cause: Connection, Dispatch: NotDispatched}, Class: NeverAfterDispatch, TimeLeft: NoDeadline}
 	s := Settings{MaxRetries: -1, Jitter: exact}
 
 	t.Run("uncounted even with MaxRetries off", func(t *testing.T) {
@@ -275,7 +293,7 @@ func TestDecideTransparent(t *testing.T) {
 }
 
 func TestDecideDelay(t *testing.T) {
-	base := Attempt{Cause: RateLimited, Dispatch: Answered, Class: Idempotent, TimeLeft: NoDeadline}
+	base := Attempt{Outcome: Outcome{Cause: RateLimited, Dispatch: Answered}, Class: Idempotent, TimeLeft: NoDeadline}
 	cases := []struct {
 		name     string
 		s        Settings
@@ -317,8 +335,8 @@ func TestDecideDelay(t *testing.T) {
 }
 
 func TestDecideTransparentProviderDelay(t *testing.T) {
-	a := Attempt{Cause: Connection, Dispatch: NotDispatched, Class: Idempotent,
-		ProviderDelay: 2 * time.Second, TimeLeft: NoDeadline}
+	a := Attempt{Outcome: Outcome{Cause: Connection, Dispatch: NotDispatched, ProviderDelay: 2 * time.Second},
+		Class: Idempotent, TimeLeft: NoDeadline}
 	d := Decide(Settings{Jitter: exact}, a, Retries{})
 	if !d.Transparent || d.Delay != 2*time.Second {
 		t.Fatalf("got %+v, want a transparent retry after the provider's 2s", d)
@@ -327,7 +345,7 @@ func TestDecideTransparentProviderDelay(t *testing.T) {
 
 func TestStopReasonsDistinct(t *testing.T) {
 	seen := map[string]Rule{}
-	for r := RuleCanceled; r <= RuleSuperseded; r++ {
+	for r := RuleCanceled; r <= RuleRefused; r++ {
 		reason := stop(r).Reason
 		if reason == "" {
 			t.Fatalf("rule %v has no reason", r)
@@ -344,8 +362,8 @@ func TestStopReasonsDistinct(t *testing.T) {
 // the call has not tried it goes at once; when it cannot, the provider's
 // delay (capped) applies.
 func TestDecideProviderDelayBindsOnlyItsEndpoint(t *testing.T) {
-	a := Attempt{Cause: RateLimited, Dispatch: Answered, Class: Idempotent,
-		ProviderDelay: 30 * time.Second, TimeLeft: NoDeadline}
+	a := Attempt{Outcome: Outcome{Cause: RateLimited, Dispatch: Answered, ProviderDelay: 30 * time.Second},
+		Class: Idempotent, TimeLeft: NoDeadline}
 	for _, tc := range []struct {
 		elsewhere bool
 		want      time.Duration
@@ -361,7 +379,7 @@ func TestDecideProviderDelayBindsOnlyItsEndpoint(t *testing.T) {
 // TestDecideFailoverSkipsBackoff: backoff guards a revisit, not a
 // failover; the failover still counts against MaxRetries.
 func TestDecideFailoverSkipsBackoff(t *testing.T) {
-	a := Attempt{Cause: TemporaryHTTP, Dispatch: Answered, Class: Idempotent, TimeLeft: NoDeadline}
+	a := Attempt{Outcome: Outcome{Cause: TemporaryHTTP, Dispatch: Answered}, Class: Idempotent, TimeLeft: NoDeadline}
 	for _, tc := range []struct {
 		elsewhere bool
 		counted   int

@@ -11,7 +11,7 @@ func TestEnumNames(t *testing.T) {
 	causes := map[Cause]string{0: "none", Connection: "connection", Timeout: "timeout", RateLimited: "rate-limited",
 		TemporaryHTTP: "temporary-http", NodeBehind: "node-behind", Request: "request",
 		RPCApplication: "rpc-application", MalformedResponse: "malformed-response",
-		InvalidResponse: "invalid-response", Canceled: "canceled", 42: "cause(42)"}
+		InvalidResponse: "invalid-response", Canceled: "canceled", Refused: "refused", 42: "cause(42)"}
 	for c, want := range causes {
 		if got := c.String(); got != want {
 			t.Errorf("Cause(%d).String() = %q, want %q", c, got, want)
@@ -32,6 +32,13 @@ func TestEnumNames(t *testing.T) {
 	for c, want := range classes {
 		if got := c.String(); got != want {
 			t.Errorf("Class(%d).String() = %q, want %q", c, got, want)
+		}
+	}
+	faults := map[Fault]string{0: "none", EndpointFault: "endpoint", RequestFault: "request",
+		CallerFault: "caller", LocalFault: "local", 8: "fault(8)"}
+	for f, want := range faults {
+		if got := f.String(); got != want {
+			t.Errorf("Fault(%d).String() = %q, want %q", f, got, want)
 		}
 	}
 	if got := RuleMaxRetries.String(); got != "max-retries" {
@@ -69,6 +76,7 @@ func TestEnumTextRoundTrip(t *testing.T) {
 	textRoundTrip(t, append([]Cause{0}, Causes[:]...))
 	textRoundTrip(t, append([]DispatchState{0}, DispatchStates[:]...))
 	textRoundTrip(t, append([]Class{0}, Classes[:]...))
+	textRoundTrip(t, []Fault{0, EndpointFault, RequestFault, CallerFault, LocalFault})
 	var rules []Rule
 	for r := Rule(0); r <= RuleSuperseded; r++ {
 		rules = append(rules, r)

@@ -24,9 +24,9 @@ func ExamplePolicy() {
 
 	// What the transport saw on three attempts of getBalance.
 	outcomes := []retrypolicy.Attempt{
-		{Cause: retrypolicy.Connection, Dispatch: retrypolicy.NotDispatched},
-		{Cause: retrypolicy.RateLimited, Dispatch: retrypolicy.Answered, ProviderDelay: 2 * time.Second},
-		{Cause: retrypolicy.RPCApplication, Dispatch: retrypolicy.Answered},
+		{Outcome: retrypolicy.Outcome{Cause: retrypolicy.Connection, Dispatch: retrypolicy.NotDispatched}},
+		{Outcome: retrypolicy.Outcome{Cause: retrypolicy.RateLimited, Dispatch: retrypolicy.Answered, ProviderDelay: 2 * time.Second}},
+		{Outcome: retrypolicy.Outcome{Cause: retrypolicy.RPCApplication, Dispatch: retrypolicy.Answered}},
 	}
 	for i, a := range outcomes {
 		a.Number, a.Class, a.TimeLeft = i+1, retrypolicy.Idempotent, 10*time.Second
@@ -48,8 +48,7 @@ func ExamplePolicy() {
 func ExampleDecide() {
 	d := retrypolicy.Decide(retrypolicy.Settings{}, retrypolicy.Attempt{
 		Number:   1,
-		Cause:    retrypolicy.Timeout,
-		Dispatch: retrypolicy.MaybeDispatched,
+		Outcome:  retrypolicy.Outcome{Cause: retrypolicy.Timeout, Dispatch: retrypolicy.MaybeDispatched},
 		Class:    retrypolicy.NeverAfterDispatch,
 		TimeLeft: retrypolicy.NoDeadline,
 	}, retrypolicy.Retries{})

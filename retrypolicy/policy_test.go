@@ -9,10 +9,10 @@ import (
 )
 
 // failing is an attempt every Idempotent call may retry (a 503).
-var failing = Attempt{Cause: TemporaryHTTP, Dispatch: Answered, Class: Idempotent, TimeLeft: NoDeadline}
+var failing = Attempt{Outcome: Outcome{Cause: TemporaryHTTP, Dispatch: Answered}, Class: Idempotent, TimeLeft: NoDeadline}
 
 // neverSent is an attempt retried transparently.
-var neverSent = Attempt{Cause: Connection, Dispatch: NotDispatched, Class: Idempotent, TimeLeft: NoDeadline}
+var neverSent = Attempt{Outcome: Outcome{Cause: Connection, Dispatch: NotDispatched}, Class: Idempotent, TimeLeft: NoDeadline}
 
 func zeroJitter(time.Duration) time.Duration { return 0 }
 
@@ -118,7 +118,7 @@ func TestBudgetSteps(t *testing.T) {
 	// Holders that stop give their places back; below the floor, retries
 	// go again without tokens.
 	for _, c := range calls[1:13] {
-		if d := c.Next(Attempt{Cause: Request, Dispatch: Answered, Class: Idempotent, TimeLeft: NoDeadline}); d.Retry {
+		if d := c.Next(Attempt{Outcome: Outcome{Cause: Request, Dispatch: Answered}, Class: Idempotent, TimeLeft: NoDeadline}); d.Retry {
 			t.Fatalf("request error retried: %+v", d)
 		}
 	}

@@ -24,15 +24,14 @@ const (
 	// RuleUnknownInput: the attempt's cause, dispatch state or class is not
 	// one this package defines.
 	RuleUnknownInput
-	// RuleMaybeDispatched: a NeverAfterDispatch request may have reached a
-	// server; it is never resent.
+	// RuleMaybeDispatched: a request that is not Idempotent may have
+	// reached a server and no answer came; it is never resent.
 	RuleMaybeDispatched
-	// RuleAnsweredMayHaveActed: a server answered a NeverAfterDispatch
-	// request with a failure that does not prove it did not act.
+	// RuleAnsweredMayHaveActed: a server answered a request that is not
+	// Idempotent with something that does not prove it did not act (a 5xx,
+	// a broken body, an undecodable result, a JSON-RPC error that may
+	// follow execution).
 	RuleAnsweredMayHaveActed
-	// RuleMalformedNotIdempotent: a malformed answer is retried only for an
-	// Idempotent operation.
-	RuleMalformedNotIdempotent
 	// RuleMaxRetries: the call has used MaxRetries counted retries.
 	RuleMaxRetries
 	// RuleDeadline: the retry could not start before the call's deadline.
@@ -46,44 +45,47 @@ const (
 	// one was canceled when the other answered, or failed while the other
 	// still ran. It names an attempt, not a retry decision.
 	RuleSuperseded
+	// RuleRefused: the endpoint refused the request (Refused) and no other
+	// endpoint can take the retry.
+	RuleRefused
 )
 
 var ruleNames = []string{
-	0:                          "none",
-	RuleTransparentRetry:       "transparent-retry",
-	RuleRetry:                  "retry",
-	RuleCanceled:               "canceled",
-	RuleNotApplicable:          "not-applicable",
-	RuleRequestError:           "request-error",
-	RuleRPCApplication:         "rpc-application",
-	RuleInvalidResponse:        "invalid-response",
-	RuleUnknownInput:           "unknown-input",
-	RuleMaybeDispatched:        "maybe-dispatched",
-	RuleAnsweredMayHaveActed:   "answered-may-have-acted",
-	RuleMalformedNotIdempotent: "malformed-not-idempotent",
-	RuleMaxRetries:             "max-retries",
-	RuleDeadline:               "deadline",
-	RuleBudget:                 "budget",
-	RuleCallEnded:              "call-ended",
-	RuleSuperseded:             "superseded",
+	0:                        "none",
+	RuleTransparentRetry:     "transparent-retry",
+	RuleRetry:                "retry",
+	RuleCanceled:             "canceled",
+	RuleNotApplicable:        "not-applicable",
+	RuleRequestError:         "request-error",
+	RuleRPCApplication:       "rpc-application",
+	RuleInvalidResponse:      "invalid-response",
+	RuleUnknownInput:         "unknown-input",
+	RuleMaybeDispatched:      "maybe-dispatched",
+	RuleAnsweredMayHaveActed: "answered-may-have-acted",
+	RuleMaxRetries:           "max-retries",
+	RuleDeadline:             "deadline",
+	RuleBudget:               "budget",
+	RuleCallEnded:            "call-ended",
+	RuleSuperseded:           "superseded",
+	RuleRefused:              "refused",
 }
 
 // stopReasons are the Decision.Reason of every stopping rule.
 var stopReasons = [...]string{
-	RuleCanceled:               "canceled: the caller's context ended",
-	RuleNotApplicable:          "not applicable: the method is never retried automatically",
-	RuleRequestError:           "request error: the same request fails anywhere",
-	RuleRPCApplication:         "rpc application error: any endpoint would answer the same",
-	RuleInvalidResponse:        "invalid response: the result would not decode anywhere",
-	RuleUnknownInput:           "unknown cause, dispatch state or class: not retried",
-	RuleMaybeDispatched:        "never after dispatch: may have reached the server",
-	RuleAnsweredMayHaveActed:   "never after dispatch: the server answered and may have acted",
-	RuleMalformedNotIdempotent: "malformed response: only idempotent calls are retried",
-	RuleMaxRetries:             "max retries reached",
-	RuleDeadline:               "deadline: the retry could not start in time",
-	RuleBudget:                 "retry budget spent: too many calls are retrying",
-	RuleCallEnded:              "call already ended",
-	RuleSuperseded:             "superseded: another attempt of this call, run at the same time, decided its outcome",
+	RuleCanceled:             "canceled: the caller's context ended",
+	RuleNotApplicable:        "not applicable: the method is never retried automatically",
+	RuleRequestError:         "request error: the same request fails anywhere",
+	RuleRPCApplication:       "rpc application error: any endpoint would answer the same",
+	RuleInvalidResponse:      "invalid response: the result would not decode anywhere",
+	RuleUnknownInput:         "unknown cause, dispatch state or class: not retried",
+	RuleMaybeDispatched:      "never after dispatch: may have reached the server",
+	RuleAnsweredMayHaveActed: "never after dispatch: the server answered and may have acted",
+	RuleMaxRetries:           "max retries reached",
+	RuleDeadline:             "deadline: the retry could not start in time",
+	RuleBudget:               "retry budget spent: too many calls are retrying",
+	RuleCallEnded:            "call already ended",
+	RuleSuperseded:           "superseded: another attempt of this call, run at the same time, decided its outcome",
+	RuleRefused:              "refused by this endpoint, and no other endpoint can take the call",
 }
 
 // retryReasons are the Decision.Reason of a counted retry, by cause.
@@ -94,6 +96,7 @@ var retryReasons = [...]string{
 	TemporaryHTTP:     "temporary http error; retry elsewhere",
 	NodeBehind:        "node behind; retry elsewhere",
 	MalformedResponse: "malformed response; retry elsewhere",
+	Refused:           "refused by the endpoint; retry elsewhere",
 }
 
 const transparentReason = "never sent; retry elsewhere at once, uncounted"

@@ -18,22 +18,10 @@ import (
 // net/http reuse the connection; larger bodies close it instead.
 const drainLimit = 64 << 10
 
-// outcome is what one attempt proved.
+// outcome is what one attempt proved, and the error that says so.
 type outcome struct {
-	cause      retrypolicy.Cause
-	dispatch   retrypolicy.DispatchState
-	status     int
-	rpcCode    int
-	retryAfter time.Duration // provider delay from Retry-After (0 = none)
-	err        error         // secret-free; nil on success
-	// sent is false when the attempt ended before anything was tried (no
-	// time left): the permit is released, not charged.
-	sent bool
-	// local is true when the failure was the client's own bound, not the
-	// endpoint's doing: the response size limit, or the call's time left
-	// cutting the attempt below its own timeout. It does not put the
-	// endpoint in doubt (noteDoubt).
-	local bool
+	retrypolicy.Outcome
+	err error // secret-free; nil on success
 }
 
 // exchange is what one kind of call does with a 2xx response.
@@ -60,8 +48,9 @@ type callState struct {
 func (c *Client) attempt(ctx context.Context, cs *callState, pm *pool.Permit) outcome {
 	ep := c.endpoints[pm.Endpoint()]
 	if ep == nil { // the pool named an endpoint it did not list in Specs
-		return outcome{cause: retrypolicy.Connection, dispatch: retrypolicy.NotDispatched,
-			err: &attemptError{endpoint: pm.Endpoint(), cause: retrypolicy.Connection, msg: "endpoint unknown to the transport"}}
+		return outcome{retrypolicy.Outcome{Cause: retrypolicy.Connection, Dispatch: retrypolicy.NotDispatched,
+			Fault: retrypolicy.LocalFault},
+			&attemptError{endpoint: pm.Endpoint(), cause: retrypolicy.Connection, msg: "endpoint unknown to the transport"}}
 	}
 	own := pm.RequestTimeout()
 	if cs.attemptMax > 0 {
@@ -70,8 +59,8 @@ func (c *Client) attempt(ctx context.Context, cs *callState, pm *pool.Permit) ou
 	left := cs.deadline.Sub(c.clock.Now())
 	timeout := min(own, left)
 	if timeout <= 0 {
-		return outcome{cause: retrypolicy.Timeout, dispatch: retrypolicy.NotDispatched,
-			err: ep.wrapErr(retrypolicy.Timeout, errNoTimeLeft)}
+		return outcome{retrypolicy.Outcome{Cause: retrypolicy.Timeout, Dispatch: retrypolicy.NotDispatched,
+			Fault: retrypolicy.LocalFault}, ep.wrapErr(retrypolicy.Timeout, errNoTimeLeft)}
 	}
 	actx, cancel := context.WithCancelCause(ctx)
 	timer := c.clock.AfterFunc(timeout, func() { cancel(errAttemptTimeout) })
@@ -81,45 +70,41 @@ func (c *Client) attempt(ctx context.Context, cs *callState, pm *pool.Permit) ou
 	}()
 	o := c.post(ctx, actx, cs, ep)
 	switch {
-	case o.cause == retrypolicy.Timeout && left < own && errors.Is(context.Cause(actx), errAttemptTimeout):
-		o.local = true // the call's time ran out, not the endpoint's
-	case o.cause == retrypolicy.MalformedResponse && errors.Is(o.err, errTooLarge):
-		o.local = true // over our own size limit
+	case o.Cause == retrypolicy.Timeout && left < own && errors.Is(context.Cause(actx), errAttemptTimeout):
+		o.Fault = retrypolicy.LocalFault // the call's time ran out, not the endpoint's
+	case o.Cause == retrypolicy.MalformedResponse && errors.Is(o.err, errTooLarge):
+		o.Fault = retrypolicy.LocalFault // over our own size limit
 	}
 	return o
 }
 
 // post sends cs's body to ep under actx (the attempt's context, a
-// child of the caller's ctx) and classifies what came back.
+// child of the caller's ctx) and builds the attempt's outcome: the one
+// place where it is judged what happened.
 func (c *Client) post(ctx, actx context.Context, cs *callState, ep *endpointClient) outcome {
 	tracker := newDispatchTracker()
 	req := ep.newRequest(httptrace.WithClientTrace(actx, &tracker.trace), cs.body,
 		cs.class == retrypolicy.Idempotent)
-	o := outcome{sent: true}
+	var o outcome
 	resp, err := ep.tr.RoundTrip(req)
 	if err != nil {
-		o.dispatch = tracker.state()
-		o.cause = classifyErr(ctx, actx, err)
-		o.err = ep.wrapErr(o.cause, err)
+		o.Dispatch = tracker.state()
+		o.fail(ep, classifyErr(ctx, actx, err), err)
 		return o
 	}
 	defer resp.Body.Close()
-	o.dispatch = retrypolicy.Answered
-	o.status = resp.StatusCode
-	if cause := classifyStatus(resp.StatusCode); cause != 0 {
-		o.cause = cause
-		if ra := resp.Header.Get("Retry-After"); ra != "" &&
-			(cause == retrypolicy.RateLimited || resp.StatusCode == http.StatusServiceUnavailable) {
-			if d, ok := retrypolicy.ParseRetryAfter(ra, c.clock.Now()); ok {
-				o.retryAfter = d
-			}
+	o.Dispatch = retrypolicy.Answered
+	o.HTTPStatus = resp.StatusCode
+	if cause := retrypolicy.StatusCause(resp.StatusCode); cause != 0 {
+		if cause == retrypolicy.RateLimited || resp.StatusCode == http.StatusServiceUnavailable {
+			o.ProviderDelay = c.retryAfter(resp)
 		}
 		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, drainLimit))
-		o.err = ep.wrapErr(cause, &StatusError{StatusCode: resp.StatusCode, RetryAfter: o.retryAfter})
+		o.fail(ep, cause, &StatusError{StatusCode: resp.StatusCode, RetryAfter: o.ProviderDelay})
 		return o
 	}
 	cause, code, err := cs.x.handle(c, req, resp)
-	o.rpcCode = code
+	o.RPCCode = code
 	if err == nil {
 		return o
 	}
@@ -129,13 +114,38 @@ func (c *Client) post(ctx, actx context.Context, cs *callState, ep *endpointClie
 		cause = retrypolicy.Canceled // a callback that failed because the caller gave up
 	}
 	if cause == retrypolicy.RateLimited {
-		if d, ok := retrypolicy.ParseRetryAfter(resp.Header.Get("Retry-After"), c.clock.Now()); ok {
-			o.retryAfter = d
-		}
+		o.ProviderDelay = c.retryAfter(resp)
 	}
-	o.cause = cause
-	o.err = ep.wrapErr(cause, err)
+	o.fail(ep, cause, err)
 	return o
+}
+
+// fail records a failure of cause with its error, made secret-free, and
+// whose doing it was: the caller's for a cancellation, the request's for
+// an answer any endpoint would repeat, the endpoint's otherwise. (attempt
+// then moves the client's own bounds to LocalFault.)
+func (o *outcome) fail(ep *endpointClient, cause retrypolicy.Cause, err error) {
+	o.Cause = cause
+	switch cause {
+	case retrypolicy.Canceled:
+		o.Fault = retrypolicy.CallerFault
+	case retrypolicy.Request, retrypolicy.RPCApplication, retrypolicy.InvalidResponse:
+		o.Fault = retrypolicy.RequestFault
+	default:
+		o.Fault = retrypolicy.EndpointFault
+	}
+	o.err = ep.wrapErr(cause, err)
+}
+
+// retryAfter parses resp's Retry-After on the pool's clock: 0 when absent
+// or invalid.
+func (c *Client) retryAfter(resp *http.Response) time.Duration {
+	ra := resp.Header.Get("Retry-After")
+	if ra == "" {
+		return 0
+	}
+	d, _ := retrypolicy.ParseRetryAfter(ra, c.clock.Now())
+	return d
 }
 
 // newRequest builds one POST of body from the endpoint's template (one
@@ -157,31 +167,6 @@ func (ep *endpointClient) newRequest(ctx context.Context, body []byte, rewindabl
 		req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
 	}
 	return req
-}
-
-// record reports an outcome to the permit that admitted the attempt.
-func record(pm *pool.Permit, o *outcome) {
-	switch o.cause {
-	case 0, retrypolicy.RPCApplication, retrypolicy.InvalidResponse:
-		// The endpoint answered correctly; the answer is the caller's.
-		pm.Success()
-	case retrypolicy.Canceled:
-		pm.Release()
-	case retrypolicy.RateLimited:
-		pm.RateLimited(o.retryAfter)
-	case retrypolicy.TemporaryHTTP:
-		if o.status == http.StatusServiceUnavailable && o.retryAfter > 0 {
-			pm.RateLimited(o.retryAfter) // the provider asked for a pause
-		} else {
-			pm.Failure()
-		}
-	default:
-		if o.sent {
-			pm.Failure()
-		} else {
-			pm.Release()
-		}
-	}
 }
 
 // trimPrefix drops the package prefix of the transport's own error texts

@@ -208,15 +208,18 @@ func TestMissingResultIsMalformed(t *testing.T) {
 	}
 }
 
-func TestUnknownMethodIsNeverRetried(t *testing.T) {
+// TestUnknownMethodIsTreatedLikeASend: nothing is known of an undeclared
+// method's effects, so it is never resent once a server may have acted,
+// and its failure then says so.
+func TestUnknownMethodIsTreatedLikeASend(t *testing.T) {
 	c := plainEnv(t, func(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusBadGateway)
 	}, transport.Settings{})
-	err := c.CallForInto(context.Background(), nil, "getAsset", nil)
+	err := c.CallForInto(context.Background(), nil, "getAssetz", nil)
 	ce := callErr(t, err)
 	var se *transport.StatusError
-	if len(ce.Attempts) != 1 || ce.Attempts[0].Decision.Rule != retrypolicy.RuleNotApplicable ||
-		!errors.As(err, &se) || se.StatusCode != 502 {
+	if len(ce.Attempts) != 1 || ce.Attempts[0].Decision.Rule != retrypolicy.RuleAnsweredMayHaveActed ||
+		!errors.As(err, &se) || se.StatusCode != 502 || !errors.Is(err, transport.ErrAmbiguousDispatch) {
 		t.Fatalf("error %v", err)
 	}
 }
@@ -329,21 +332,22 @@ func TestCallerCancelReleasesThePermit(t *testing.T) {
 
 func TestStricterClassOfABatch(t *testing.T) {
 	// Checked through behaviour: a batch of reads is retried elsewhere
-	// after a reset; with an unknown member it is not.
+	// after a reset; with an undeclared member it is not, and it is
+	// ambiguous, as a send would be.
 	for _, tc := range []struct {
 		name    string
 		reqs    jsonrpc.RPCRequests
 		retried bool
 	}{
 		{"reads", jsonrpc.RPCRequests{{Method: "getSlot"}, {Method: "getHealth"}}, true},
-		{"with unknown", jsonrpc.RPCRequests{{Method: "getSlot"}, {Method: "getAsset"}}, false},
+		{"with unknown", jsonrpc.RPCRequests{{Method: "getSlot"}, {Method: "getAssetz"}}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			a := member("a", 0)
 			a.Options.Script = fixtures.Always(fixtures.Fault{Kind: fixtures.ResetAfterRead})
 			e := newEnv(t, []fixtures.Member{a, member("b", 1)}, transport.Settings{}, nil)
 			_, err := e.client.CallBatch(context.Background(), tc.reqs)
-			if (err == nil) != tc.retried {
+			if (err == nil) != tc.retried || (err != nil) != errors.Is(err, transport.ErrAmbiguousDispatch) {
 				t.Fatalf("error %v", err)
 			}
 		})

@@ -11,7 +11,8 @@ import (
 )
 
 // do runs the call loop: one shared deadline, then acquire -> attempt ->
-// record -> decide -> wait, until success or a stop.
+// report the outcome to the permit -> decide -> wait, until success or a
+// stop.
 //
 // The deadline is computed once, on the pool's clock: now +
 // pool.DefaultTimeout(role, caps), cut to ctx's deadline when that is
@@ -20,6 +21,9 @@ import (
 // Settings.AttemptTimeout, time left)) and every backoff. Each decision is
 // told whether an endpoint this call has not failed on can take the retry
 // (retrypolicy.Attempt.ElsewhereAvailable): such a failover waits no delay.
+// Whether to resend is the retry policy's alone (retrypolicy.Decide); the
+// loop only carries out its decision, and the call's error says when an
+// attempt left it ambiguous (retrypolicy.Attempt.Ambiguous).
 func (c *Client) do(ctx context.Context, cs *callState, role endpoint.Role) error {
 	caps := capabilitiesFrom(ctx)
 	timeout, err := c.pool.DefaultTimeout(role, caps)
@@ -40,56 +44,27 @@ func (c *Client) do(ctx context.Context, cs *callState, role endpoint.Role) erro
 	call := c.policy.Begin()
 	defer call.End()
 
-	var (
-		attempts  []Attempt
-		avoid     []string
-		amb       bool
-		lastErr   error
-		lastCause retrypolicy.Cause
-	)
-	fail := func(extra error) error {
-		ce := &CallError{Method: cs.method, Cause: lastCause, Attempts: attempts}
-		if lastErr != nil {
-			ce.errs = append(ce.errs, lastErr)
-		}
-		if extra != nil {
-			ce.errs = append(ce.errs, extra)
-		}
-		if amb {
-			ce.errs = append(ce.errs, ErrAmbiguousDispatch)
-		}
-		return ce
-	}
+	rec := callRecord{method: cs.method}
+	req := pool.Request{Role: role, Method: cs.method, Capabilities: caps, Deadline: cs.deadline,
+		AvoidDoubt: cs.class != retrypolicy.Idempotent}
 	for n := 1; ; n++ {
-		req := pool.Request{Role: role, Method: cs.method, Capabilities: caps, Avoid: avoid, Deadline: cs.deadline}
-		if cs.class == retrypolicy.NeverAfterDispatch {
-			c.lastResorts(&req, c.clock.Now(), cs.deadline)
-		}
 		pm, err := c.pool.Acquire(ctx, req)
 		if err != nil {
-			if len(attempts) == 0 {
-				switch {
-				case ctx.Err() != nil:
-					lastCause = retrypolicy.Canceled
-				case errors.Is(err, pool.ErrDeadline):
-					lastCause = retrypolicy.Timeout
-				}
-			}
-			return fail(err)
+			return rec.acquireFailed(ctx, err)
 		}
 		run := attemptRun{pm: pm, start: c.clock.Now()}
-		// (hedged sets run.end itself, for both attempts it ran)
 		if c.hedgeAfter > 0 && cs.class == retrypolicy.Idempotent {
 			var side *attemptRun
+			// (hedged sets run.end itself, for both attempts it ran)
 			if run, side = c.hedged(ctx, cs, run, req, call); side != nil {
 				c.settleSide(side)
 				sa := c.attemptOf(side)
 				sa.Decision = retrypolicy.RuleSuperseded.Stop()
-				attempts = append(attempts, sa)
+				rec.add(sa, side.o.err)
 				c.notify(ctx, cs.method, n, &sa, side.o.err)
 				n++
 				if !side.superseded { // it failed on its own: no retry there
-					avoid = append(avoid, side.pm.Endpoint())
+					req.Avoid = append(req.Avoid, side.pm.Endpoint())
 				}
 			}
 		} else {
@@ -97,43 +72,35 @@ func (c *Client) do(ctx context.Context, cs *callState, role endpoint.Role) erro
 			run.end = c.clock.Now()
 		}
 		pm, o := run.pm, run.o
-		record(pm, &o)
-		c.noteDoubt(pm.Endpoint(), &o)
+		pm.Done(o.Outcome)
 		a := c.attemptOf(&run)
-		if o.cause == 0 {
+		if !o.Failed() {
 			c.notify(ctx, cs.method, n, &a, nil)
 			return nil
 		}
-		lastErr, lastCause = o.err, o.cause
 		// Can the retry fail over to an endpoint this call has not failed
 		// on? Then it waits neither a backoff nor the provider's delay
 		// (which binds the endpoint that sent it, now cooling down).
-		// (tried may share avoid's spare capacity: avoid's own elements
+		// (tried may share Avoid's spare capacity: Avoid's own elements
 		// are untouched, and it becomes tried only on a failover.)
-		tried := append(avoid, pm.Endpoint())
-		d := call.Next(retrypolicy.Attempt{
+		tried := append(req.Avoid, pm.Endpoint())
+		ra := retrypolicy.Attempt{
 			Number:             n,
-			Cause:              o.cause,
-			Dispatch:           o.dispatch,
+			Outcome:            o.Outcome,
 			Class:              cs.class,
-			ProviderDelay:      o.retryAfter,
 			ElsewhereAvailable: c.pool.HasAlternative(role, caps, tried),
 			TimeLeft:           cs.deadline.Sub(c.clock.Now()),
-		})
-		if cs.class == retrypolicy.NeverAfterDispatch && ambiguous(o.cause, o.dispatch) {
-			amb = true
-			if d.Retry { // the policy must never do this; the transport makes sure
-				d = retrypolicy.RuleMaybeDispatched.Stop()
-			}
 		}
+		d := call.Next(ra)
+		rec.ambiguous = rec.ambiguous || ra.Ambiguous()
 		a.Decision = d
-		attempts = append(attempts, a)
+		rec.add(a, o.err)
 		c.notify(ctx, cs.method, n, &a, o.err)
 		if !d.Retry {
-			return fail(nil)
+			return rec.err(nil)
 		}
 		if d.OtherEndpoint {
-			avoid = tried
+			req.Avoid = tried
 		}
 		if d.Delay > 0 {
 			t := c.clock.NewTimer(d.Delay)
@@ -141,10 +108,59 @@ func (c *Client) do(ctx context.Context, cs *callState, role endpoint.Role) erro
 			case <-t.Chan():
 			case <-ctx.Done():
 				t.Stop()
-				return fail(ctx.Err())
+				return rec.err(ctx.Err())
 			}
 		}
 	}
+}
+
+// callRecord is what a call's error will say: every attempt, the last
+// failure, and whether an attempt left the call ambiguous.
+type callRecord struct {
+	method    string
+	attempts  []Attempt
+	lastErr   error
+	lastCause retrypolicy.Cause
+	ambiguous bool
+}
+
+// add records attempt a, which ended with err (nil on success).
+func (r *callRecord) add(a Attempt, err error) {
+	r.attempts = append(r.attempts, a)
+	if a.Failed() && a.Decision.Rule != retrypolicy.RuleSuperseded {
+		r.lastErr, r.lastCause = err, a.Cause
+	}
+}
+
+// acquireFailed is the call's error when Acquire returned err: before any
+// attempt its cause is Canceled (ctx ended) or Timeout (the pool admitted
+// none before the deadline).
+func (r *callRecord) acquireFailed(ctx context.Context, err error) error {
+	if len(r.attempts) == 0 {
+		switch {
+		case ctx.Err() != nil:
+			r.lastCause = retrypolicy.Canceled
+		case errors.Is(err, pool.ErrDeadline):
+			r.lastCause = retrypolicy.Timeout
+		}
+	}
+	return r.err(err)
+}
+
+// err is the *CallError that ends the call, with extra (when not nil)
+// after the last attempt's error.
+func (r *callRecord) err(extra error) error {
+	ce := &CallError{Method: r.method, Cause: r.lastCause, Attempts: r.attempts}
+	if r.lastErr != nil {
+		ce.errs = append(ce.errs, r.lastErr)
+	}
+	if extra != nil {
+		ce.errs = append(ce.errs, extra)
+	}
+	if r.ambiguous {
+		ce.errs = append(ce.errs, ErrAmbiguousDispatch)
+	}
+	return ce
 }
 
 // notify reports one attempt to OnAttempt and the logger (names only).
@@ -188,13 +204,10 @@ func (c *Client) notify(ctx context.Context, method string, n int, a *Attempt, e
 // attemptOf is the report of a finished attempt, without its decision.
 func (c *Client) attemptOf(r *attemptRun) Attempt {
 	return Attempt{
-		Endpoint:   r.pm.Endpoint(),
-		Tier:       r.pm.Tier(),
-		Cause:      r.o.cause,
-		Dispatch:   r.o.dispatch,
-		HTTPStatus: r.o.status,
-		RPCCode:    r.o.rpcCode,
-		Duration:   r.end.Sub(r.start),
-		Hedge:      r.hedge,
+		Endpoint: r.pm.Endpoint(),
+		Tier:     r.pm.Tier(),
+		Outcome:  r.o.Outcome,
+		Duration: r.end.Sub(r.start),
+		Hedge:    r.hedge,
 	}
 }

@@ -4,54 +4,9 @@ import (
 	"context"
 	"errors"
 	"net"
-	"net/http"
 
 	"github.com/solroute/solroute/retrypolicy"
 )
-
-// classifyStatus returns the cause of an HTTP status: 0 for 2xx, which
-// the body then decides.
-func classifyStatus(code int) retrypolicy.Cause {
-	switch code {
-	case http.StatusTooManyRequests:
-		return retrypolicy.RateLimited
-	case http.StatusRequestTimeout:
-		return retrypolicy.Timeout
-	case http.StatusInternalServerError, http.StatusBadGateway,
-		http.StatusServiceUnavailable, http.StatusGatewayTimeout:
-		return retrypolicy.TemporaryHTTP
-	}
-	if code >= 200 && code < 300 {
-		return 0
-	}
-	// Every other status (3xx, 4xx, the remaining 5xx) says the request or
-	// the configuration is wrong.
-	return retrypolicy.Request
-}
-
-// Solana node-state JSON-RPC codes (agave's rpc-client-api custom_error.rs):
-// this node cannot answer yet, another may.
-const (
-	codeBlockNotAvailable          = -32004
-	codeNodeUnhealthy              = -32005
-	codeBlockStatusNotAvailableYet = -32014
-	codeMinContextSlotNotReached   = -32016
-	// codeRateLimited is a rate limit answered as a JSON-RPC error (some
-	// providers and proxies answer HTTP 200 this way).
-	codeRateLimited = 429
-)
-
-// classifyRPCCode returns the cause of a JSON-RPC error code.
-func classifyRPCCode(code int) retrypolicy.Cause {
-	switch code {
-	case codeRateLimited:
-		return retrypolicy.RateLimited
-	case codeNodeUnhealthy, codeBlockNotAvailable, codeBlockStatusNotAvailableYet,
-		codeMinContextSlotNotReached:
-		return retrypolicy.NodeBehind
-	}
-	return retrypolicy.RPCApplication
-}
 
 // classifyErr returns the cause of an error that ended an attempt while
 // sending or reading: ctx is the caller's context, actx the attempt's.
@@ -75,25 +30,4 @@ func classifyErr(ctx, actx context.Context, err error) retrypolicy.Cause {
 	// connection's failure. Whether the request left is the dispatch
 	// tracker's business, not this function's.
 	return retrypolicy.Connection
-}
-
-// ambiguous reports whether an attempt of a NeverAfterDispatch call may
-// have been acted on by a server: bytes were written and no answer came, or
-// the answer does not prove the server did not act (a 5xx, 408, a broken or
-// garbled body), or the caller gave up after writing. A rate limit or a
-// node-state error proves the request was refused before forwarding; a
-// JSON-RPC application error or a 4xx is the server's definite answer; an
-// undecodable result is a definite acceptance.
-func ambiguous(cause retrypolicy.Cause, d retrypolicy.DispatchState) bool {
-	switch d {
-	case retrypolicy.MaybeDispatched:
-		return true
-	case retrypolicy.Answered:
-		switch cause {
-		case retrypolicy.Connection, retrypolicy.Timeout, retrypolicy.TemporaryHTTP,
-			retrypolicy.MalformedResponse, retrypolicy.Canceled:
-			return true
-		}
-	}
-	return false
 }

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"math"
 	"net"
 	"net/http"
 	"net/url"
@@ -46,12 +45,6 @@ type Client struct {
 	endpoints map[string]*endpointClient // by Spec.Name; read-only after New
 	// endpointList holds the same endpoints in configuration order.
 	endpointList []*endpointClient
-	// epoch is the pool-clock instant New ran at: doubt instants count from
-	// it.
-	epoch time.Time
-	// doubtWindow and doubtPatience are Settings.DoubtWindow and
-	// DoubtPatience normalised: <= 0 means off, and at once.
-	doubtWindow, doubtPatience time.Duration
 	// hedgeAfter is Settings.HedgeAfter; <= 0 means no hedging.
 	hedgeAfter time.Duration
 	nextID     atomic.Uint64
@@ -69,10 +62,6 @@ type endpointClient struct {
 	// never mutated after New.
 	template *http.Request
 	secrets  []string // substrings redacted from every error text
-	// doubtAt is when the latest attempt left in doubt ended (see
-	// noteDoubt), in nanoseconds since the Client's epoch on the pool's
-	// clock; math.MinInt64 means never.
-	doubtAt atomic.Int64
 }
 
 // New builds a Client over p. It fails when p is nil or an endpoint's URL
@@ -92,10 +81,7 @@ func New(p *pool.Pool, s Settings) (*Client, error) {
 		logger:    s.Logger,
 		onAttempt: s.OnAttempt,
 	}
-	c.epoch = c.clock.Now()
 	c.hedgeAfter = s.HedgeAfter
-	c.doubtWindow = orDefault(s.DoubtWindow, DefaultDoubtWindow)
-	c.doubtPatience = orDefault(s.DoubtPatience, DefaultDoubtPatience)
 	if c.registry == nil {
 		c.registry = registry.Default()
 	}
@@ -157,7 +143,6 @@ func newEndpointClient(spec *endpoint.Spec) (*endpointClient, error) {
 		},
 		secrets: secretsOf(spec, u),
 	}
-	ep.doubtAt.Store(math.MinInt64)
 	// Attempts go to tr.RoundTrip, not through an http.Client: a JSON-RPC
 	// POST is never redirected (a 3xx is classified Request; following it
 	// would send the body a second time), and http.Client's redirect

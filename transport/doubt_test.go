@@ -9,6 +9,7 @@ import (
 	"github.com/gagliardetto/solana-go"
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/retrypolicy"
 	"github.com/solroute/solroute/transport"
 )
@@ -16,11 +17,10 @@ import (
 // doubtEnv is endpoints a and b in one tier, a resetting every connection
 // after reading the request, and one read that tried a first and failed
 // over to b: a is now in doubt.
-func doubtEnv(t *testing.T, s transport.Settings) (*env, *recorder) {
+func doubtEnv(t *testing.T, po pool.Options) (*env, *recorder) {
 	t.Helper()
 	rec := newRecorder()
-	s.OnAttempt = rec.on
-	e := newEnv(t, []fixtures.Member{member("a", 0), member("b", 0)}, s, nil)
+	e := newEnvWith(t, []fixtures.Member{member("a", 0), member("b", 0)}, transport.Settings{OnAttempt: rec.on}, po, nil)
 	e.server("a").SetFault(fixtures.Fault{Kind: fixtures.ResetAfterRead})
 	if _, err := getBalance(context.Background(), e.client); err != nil {
 		t.Fatal(err)
@@ -33,7 +33,7 @@ func doubtEnv(t *testing.T, s transport.Settings) (*env, *recorder) {
 }
 
 func TestSendsGoElsewhereWhileAnEndpointIsInDoubt(t *testing.T) {
-	e, rec := doubtEnv(t, transport.Settings{})
+	e, rec := doubtEnv(t, pool.Options{})
 	// The round-robin would give a every other send; a reset there would
 	// leave it ambiguous. While a is in doubt, every send goes to b.
 	for i := range 6 {
@@ -63,7 +63,7 @@ func TestSendsGoElsewhereWhileAnEndpointIsInDoubt(t *testing.T) {
 	// a recovers; one window after its last doubtful attempt, sends use it
 	// again (still in doubt 1 ms before).
 	e.server("a").SetFault(fixtures.Fault{})
-	e.clock.Advance(transport.DefaultDoubtWindow - time.Millisecond)
+	e.clock.Advance(pool.DefaultDoubtWindow - time.Millisecond)
 	if n := sendsOnA(t, e, 400, 4); n != 0 {
 		t.Fatalf("%d sends reached a 1 ms before its doubt lapsed", n)
 	}
@@ -76,7 +76,7 @@ func TestSendsGoElsewhereWhileAnEndpointIsInDoubt(t *testing.T) {
 func TestDoubtWindowNegativeSendsAsBefore(t *testing.T) {
 	// The control: with the preference off, the round-robin hands a send
 	// to a, which resets it: ambiguous, not resent.
-	e, _ := doubtEnv(t, transport.Settings{DoubtWindow: -1})
+	e, _ := doubtEnv(t, pool.Options{DoubtWindow: -1})
 	ambiguous := 0
 	for i := range 2 {
 		params, sig := signedTx(t, uint64(600+i))
@@ -97,7 +97,7 @@ func TestDoubtWindowNegativeSendsAsBefore(t *testing.T) {
 func TestSendUsesEndpointInDoubtAsLastResort(t *testing.T) {
 	// b behind (-32005: refused before forwarding) and a in doubt: the
 	// send tries b first, then goes to a rather than failing.
-	e, rec := doubtEnv(t, transport.Settings{})
+	e, rec := doubtEnv(t, pool.Options{})
 	e.server("a").SetFault(fixtures.Fault{})
 	e.server("b").SetFault(fixtures.Fault{Kind: fixtures.RPCError, RPCCode: -32005})
 	params, sig := signedTx(t, 700)
@@ -160,7 +160,7 @@ func TestSendWaitsItsPatienceBeforeAnEndpointInDoubt(t *testing.T) {
 	if err := e.clock.BlockUntilContext(ctx, 2); err != nil { // the first's attempt timer, the second's wait
 		t.Fatal(err)
 	}
-	e.clock.Advance(transport.DefaultDoubtPatience - time.Millisecond)
+	e.clock.Advance(pool.DefaultDoubtPatience - time.Millisecond)
 	if err := e.clock.BlockUntilContext(ctx, 2); err != nil {
 		t.Fatal(err)
 	}

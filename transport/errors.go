@@ -35,14 +35,9 @@ type Attempt struct {
 	Endpoint string
 	// Tier is the endpoint's tier.
 	Tier int
-	// Cause is why the attempt failed; 0 on success.
-	Cause retrypolicy.Cause
-	// Dispatch is what was proven about the request reaching the server.
-	Dispatch retrypolicy.DispatchState
-	// HTTPStatus is the response's status; 0 when no status line arrived.
-	HTTPStatus int
-	// RPCCode is the JSON-RPC error code; 0 when no JSON-RPC error.
-	RPCCode int
+	// Outcome is what happened: cause, dispatch state, HTTP status,
+	// JSON-RPC code, the provider's delay and whose fault a failure was.
+	retrypolicy.Outcome
 	// Duration is the attempt's time on the pool's clock, from the permit
 	// to the outcome.
 	Duration time.Duration

@@ -73,7 +73,7 @@ func decodeTwoPass(b *responseBuffer, body []byte, out any) (retrypolicy.Cause, 
 		if len(e.Data) != 0 {
 			rpcErr.Data = bytes.Clone(e.Data)
 		}
-		return classifyRPCCode(e.Code), e.Code, rpcErr
+		return retrypolicy.RPCCodeCause(e.Code), e.Code, rpcErr
 	}
 	if out == nil {
 		return 0, 0, nil
@@ -166,7 +166,7 @@ func (x *batchExchange) handle(c *Client, _ *http.Request, resp *http.Response) 
 			return retrypolicy.MalformedResponse, 0, errBatchMismatch
 		}
 		e := b.env.Error
-		return classifyRPCCode(e.Code), e.Code, &RPCError{Code: e.Code, Message: e.Message, Data: e.Data}
+		return retrypolicy.RPCCodeCause(e.Code), e.Code, &RPCError{Code: e.Code, Message: e.Message, Data: e.Data}
 	}
 	var out jsonrpc.RPCResponses
 	dec := json.NewDecoder(bytes.NewReader(body))
@@ -186,7 +186,7 @@ func (x *batchExchange) handle(c *Client, _ *http.Request, resp *http.Response) 
 		}
 		seen[id] = true
 		if r.Error != nil {
-			switch classifyRPCCode(r.Error.Code) {
+			switch retrypolicy.RPCCodeCause(r.Error.Code) {
 			case retrypolicy.RateLimited:
 				limited++
 			case retrypolicy.NodeBehind:

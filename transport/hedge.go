@@ -30,8 +30,8 @@ type attemptRun struct {
 // call (main) and, when a hedge ran, the other one (side), both finished:
 // no goroutine it started outlives it.
 //
-// The first definitive outcome wins (a success, or an answer any endpoint
-// would repeat); the other attempt is canceled and waited for. When both
+// The first outcome that settles the call wins (retrypolicy.Outcome.Settles:
+// a success, or an answer any endpoint would repeat); the other attempt is canceled and waited for. When both
 // fail on endpoint faults, the one that failed last is main. The hedge
 // decodes into a fresh value of out's type, copied into out only once both
 // attempts are done, so out never holds anything but the winner's answer
@@ -87,7 +87,7 @@ func (c *Client) hedged(ctx context.Context, cs *callState, first attemptRun, re
 	go run(hctx, &hcs, attemptRun{pm: hpm, start: c.clock.Now(), hedge: true})
 
 	a := <-results
-	if !definitive(a.o.cause) {
+	if !a.o.Settles() {
 		b := <-results
 		main, side = b, &a
 	} else {
@@ -97,42 +97,29 @@ func (c *Client) hedged(ctx context.Context, cs *callState, first attemptRun, re
 			hcancel()
 		}
 		b := <-results
-		b.superseded = b.o.cause == retrypolicy.Canceled && ctx.Err() == nil
+		b.superseded = b.o.Cause == retrypolicy.Canceled && ctx.Err() == nil
 		main, side = a, &b
 	}
-	if main.hedge && main.o.cause == 0 && x.out != nil {
+	if main.hedge && !main.o.Failed() && x.out != nil {
 		out.Elem().Set(fresh.Elem())
 	}
 	return main, side
 }
 
-// definitive reports whether an attempt that ended with cause decides the
-// call whatever another attempt would say: a success, or an answer any
-// endpoint would repeat.
-func definitive(cause retrypolicy.Cause) bool {
-	switch cause {
-	case 0, retrypolicy.Request, retrypolicy.RPCApplication, retrypolicy.InvalidResponse:
-		return true
-	}
-	return false
-}
-
-// settleSide reports the side attempt of a hedged pair to its permit and
-// to the doubt record. An original overtaken by its hedge counts as a
-// failure of its endpoint, and puts it in doubt: it had the request for
-// HedgeAfter and said nothing while another endpoint answered (five in a
-// row eject a blackhole in five hedge delays, not five attempt timeouts).
-// A hedge canceled because the original answered is released: it started
-// later, losing says nothing.
+// settleSide reports the side attempt of a hedged pair to its permit. An
+// original overtaken by its hedge is held against its endpoint, as a
+// timeout would be (and puts it in doubt when a server may have acted): it
+// had the request for HedgeAfter and said nothing while another endpoint
+// answered, so five in a row eject a blackhole in five hedge delays, not
+// five attempt timeouts. A hedge canceled because the original answered
+// is nobody's fault: it started later, losing says nothing.
 func (c *Client) settleSide(side *attemptRun) {
-	switch {
-	case side.superseded && side.hedge:
-		side.pm.Release()
-	case side.superseded:
-		side.pm.Failure()
-		c.markDoubt(side.pm.Endpoint())
-	default:
-		record(side.pm, &side.o)
-		c.noteDoubt(side.pm.Endpoint(), &side.o)
+	if side.superseded {
+		if side.hedge {
+			side.o.Fault = retrypolicy.LocalFault
+		} else {
+			side.o.Fault = retrypolicy.EndpointFault
+		}
 	}
+	side.pm.Done(side.o.Outcome)
 }

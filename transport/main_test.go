@@ -45,6 +45,13 @@ func member(name string, tier int) fixtures.Member {
 // the pool is built.
 func newEnv(t *testing.T, members []fixtures.Member, s transport.Settings, edit func([]endpoint.Spec)) *env {
 	t.Helper()
+	return newEnvWith(t, members, s, pool.Options{}, edit)
+}
+
+// newEnvWith is newEnv with pool options po (its clock and logger are the
+// env's).
+func newEnvWith(t *testing.T, members []fixtures.Member, s transport.Settings, po pool.Options, edit func([]endpoint.Spec)) *env {
+	t.Helper()
 	serverClock := clockwork.NewFakeClockAt(epoch) // never advanced: server delays never end
 	for i := range members {
 		members[i].Options.Clock = serverClock
@@ -56,8 +63,9 @@ func newEnv(t *testing.T, members []fixtures.Member, s transport.Settings, edit 
 	}
 	clock := clockwork.NewFakeClockAt(epoch)
 	logs := &bytes.Buffer{}
-	p, err := pool.New(specs, pool.Options{Clock: clock,
-		Logger: slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))})
+	po.Clock = clock
+	po.Logger = slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	p, err := pool.New(specs, po)
 	if err != nil {
 		cl.Close()
 		t.Fatal(err)

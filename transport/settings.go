@@ -28,22 +28,6 @@ type Settings struct {
 	// least once; a negative value means no bound of its own (an attempt may
 	// then use the whole budget, and a hang is never failed over).
 	AttemptTimeout time.Duration
-	// DoubtWindow is how long an endpoint stays in doubt after one of its
-	// attempts, of any method, ended in a way that would have left a send
-	// ambiguous (the request may have reached the server, and no answer
-	// proves it was not acted on: a reset after writing, a timeout of the
-	// attempt's own, a 5xx, a broken body; not the caller's cancellation,
-	// the call's deadline or our own size limit). While in doubt, calls of class NeverAfterDispatch use
-	// it only when no other endpoint can be had at once
-	// (pool.Request.LastResort). 0 means DefaultDoubtWindow; a negative
-	// value turns the preference off.
-	DoubtWindow time.Duration
-	// DoubtPatience is how long such a call waits for an endpoint that is
-	// not in doubt, when every one is busy, rate-limited or cooling down,
-	// before it takes one in doubt (pool.Request.LastResortAt); at most
-	// half the time left before the call's deadline. 0 means
-	// DefaultDoubtPatience; a negative value takes one at once.
-	DoubtPatience time.Duration
 	// HedgeAfter, when positive, hedges reads: a call of class Idempotent
 	// whose attempt has no answer after HedgeAfter sends the same request
 	// to another endpoint, if one can be admitted at once and the retry
@@ -62,15 +46,3 @@ type Settings struct {
 // DefaultMaxResponseBytes is the response size limit when
 // Settings.MaxResponseBytes is 0.
 const DefaultMaxResponseBytes = 64 << 20
-
-// orDefault normalises a duration setting whose zero means def and whose
-// negative value means off: it returns def, d itself, or 0 (off).
-func orDefault(d, def time.Duration) time.Duration {
-	switch {
-	case d == 0:
-		return def
-	case d < 0:
-		return 0
-	}
-	return d
-}

@@ -3,11 +3,48 @@ package registry
 import "slices"
 
 // sendMethods lists the methods that change the cluster: role send, class
-// NeverAfterDispatch.
+// NeverAfterDispatch. Besides agave's two, the providers' own send
+// methods: Jito's block engine sendBundle (a bundle lands at most once, but
+// re-signing after an ambiguous send is exactly the risk).
 func sendMethods() []string {
 	return []string{
 		"requestAirdrop",
+		"sendBundle",
 		"sendTransaction",
+	}
+}
+
+// providerReadMethods lists read methods that well-known providers serve
+// beside agave's, all without effects: the Digital Asset Standard API (the
+// Metaplex specification's names and Helius's), Helius's priority fee
+// estimate, and Jito's block engine reads and bundle simulation. A
+// provider that does not serve one answers -32601 (method not found),
+// which proves nothing ran.
+func providerReadMethods() []string {
+	return []string{
+		// DAS (developers.metaplex.com/das-api/methods; helius.dev/docs/api-reference/das).
+		"getAsset",
+		"getAssetBatch",
+		"getAssetProof",
+		"getAssetProofBatch",
+		"getAssetProofs",
+		"getAssetSignatures",
+		"getAssets",
+		"getAssetsByAuthority",
+		"getAssetsByCreator",
+		"getAssetsByGroup",
+		"getAssetsByOwner",
+		"getNftEditions",
+		"getSignaturesForAsset",
+		"getTokenAccounts",
+		"searchAssets",
+		// Helius.
+		"getPriorityFeeEstimate",
+		// Jito block engine and Jito-Solana RPC.
+		"getBundleStatuses",
+		"getInflightBundleStatuses",
+		"getTipAccounts",
+		"simulateBundle",
 	}
 }
 
@@ -87,7 +124,7 @@ func readMethods() []string {
 
 // Methods returns the name of every method [Default] holds, sorted.
 func Methods() []string {
-	out := append(readMethods(), sendMethods()...)
+	out := append(append(readMethods(), providerReadMethods()...), sendMethods()...)
 	slices.Sort(out)
 	return out
 }

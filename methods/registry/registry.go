@@ -16,10 +16,13 @@ type Entry struct {
 }
 
 // unknownEntry is the entry reported for a method the registry does not
-// hold: read role (every endpoint can try it) and never retried
-// automatically (nothing is known of its effects).
+// hold: read role (every endpoint can try it) and class
+// NeverAfterDispatch. Nothing is known of its effects, so it is treated as
+// a send: retried only when an attempt proves no server acted on it, and
+// reported ambiguous otherwise. Declare it (With, or a config document's
+// [methods] table) to have it retried and hedged like a read.
 func unknownEntry() Entry {
-	return Entry{Role: endpoint.RoleRead, Class: retrypolicy.NotApplicable}
+	return Entry{Role: endpoint.RoleRead, Class: retrypolicy.NeverAfterDispatch}
 }
 
 // Registry is an immutable method table; safe for concurrent use. The zero
@@ -30,7 +33,7 @@ type Registry struct{ m map[string]Entry }
 // Default returns a registry of every Solana HTTP RPC method (see
 // [Methods]). Each call builds a fresh table.
 func Default() *Registry {
-	reads, sends := readMethods(), sendMethods()
+	reads, sends := append(readMethods(), providerReadMethods()...), sendMethods()
 	m := make(map[string]Entry, len(reads)+len(sends))
 	for _, name := range reads {
 		m[name] = Entry{Role: endpoint.RoleRead, Class: retrypolicy.Idempotent}
@@ -42,7 +45,7 @@ func Default() *Registry {
 }
 
 // Lookup returns the method's entry. An unknown method reports false and
-// Entry{Role: endpoint.RoleRead, Class: retrypolicy.NotApplicable}.
+// Entry{Role: endpoint.RoleRead, Class: retrypolicy.NeverAfterDispatch}.
 // Method names are case-sensitive, as on the wire.
 func (r *Registry) Lookup(method string) (Entry, bool) {
 	if r == nil {

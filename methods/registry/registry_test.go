@@ -140,19 +140,19 @@ func TestDefaultCoversSolanaGo(t *testing.T) {
 
 func TestUnknownAndWith(t *testing.T) {
 	base := registry.Default()
-	want := registry.Entry{Role: endpoint.RoleRead, Class: retrypolicy.NotApplicable}
-	if e, ok := base.Lookup("getAsset"); ok || e != want {
+	want := registry.Entry{Role: endpoint.RoleRead, Class: retrypolicy.NeverAfterDispatch}
+	if e, ok := base.Lookup("getAssetz"); ok || e != want {
 		t.Fatalf("unknown: %+v, %v", e, ok)
 	}
 	if e, ok := base.Lookup("GetBalance"); ok || e != want {
 		t.Fatalf("names are case-sensitive: %+v, %v", e, ok)
 	}
 	custom := registry.Entry{Role: endpoint.RoleRead, Class: retrypolicy.Idempotent}
-	ext := base.With("getAsset", custom)
-	if e, ok := ext.Lookup("getAsset"); !ok || e != custom {
+	ext := base.With("getAssetz", custom)
+	if e, ok := ext.Lookup("getAssetz"); !ok || e != custom {
 		t.Fatalf("With: %+v, %v", e, ok)
 	}
-	if _, ok := base.Lookup("getAsset"); ok {
+	if _, ok := base.Lookup("getAssetz"); ok {
 		t.Fatal("With changed the original")
 	}
 	if ext.Len() != base.Len()+1 {
@@ -164,6 +164,24 @@ func TestUnknownAndWith(t *testing.T) {
 	}
 	if e, ok := nilReg.With("x", custom).Lookup("x"); !ok || e != custom {
 		t.Fatalf("nil With: %+v, %v", e, ok)
+	}
+}
+
+// TestProviderMethods: the providers' send methods are sends, their
+// reads are reads.
+func TestProviderMethods(t *testing.T) {
+	r := registry.Default()
+	for m, want := range map[string]registry.Entry{
+		"sendBundle":             {Role: endpoint.RoleSend, Class: retrypolicy.NeverAfterDispatch},
+		"getAsset":               {Role: endpoint.RoleRead, Class: retrypolicy.Idempotent},
+		"searchAssets":           {Role: endpoint.RoleRead, Class: retrypolicy.Idempotent},
+		"getPriorityFeeEstimate": {Role: endpoint.RoleRead, Class: retrypolicy.Idempotent},
+		"getTipAccounts":         {Role: endpoint.RoleRead, Class: retrypolicy.Idempotent},
+		"simulateBundle":         {Role: endpoint.RoleRead, Class: retrypolicy.Idempotent},
+	} {
+		if e, ok := r.Lookup(m); !ok || e != want {
+			t.Errorf("%s: %+v, %v; want %+v", m, e, ok, want)
+		}
 	}
 }
 
@@ -184,9 +202,9 @@ func ExampleRegistry_Lookup() {
 	r := registry.Default()
 	e, known := r.Lookup("sendTransaction")
 	fmt.Println(e.Role, known)
-	_, known = r.Lookup("getAsset")
-	fmt.Println(known)
+	e, known = r.Lookup("getMyOwnMethod")
+	fmt.Println(e.Class, known)
 	// Output:
 	// send true
-	// false
+	// never-after-dispatch false
 }
