@@ -170,9 +170,9 @@ const (
 )
 
 const (
-	unknownMethod  = "getWidgetz" // nobody declared it
-	declaredMethod = "getWidget"  // declared an Idempotent read
-	matrixHedgeAfter     = 100 * time.Millisecond
+	unknownMethod    = "getWidgetz" // nobody declared it
+	declaredMethod   = "getWidget"  // declared an Idempotent read
+	matrixHedgeAfter = 100 * time.Millisecond
 )
 
 // matrixClient is a fresh pool and client over the servers' specs: no
