@@ -12,17 +12,20 @@
 //     that already failed this call while others exist) -> POST with a
 //     per-attempt timeout of min(the endpoint's request timeout,
 //     Settings.AttemptTimeout (default: half the call's budget), time left),
-//     measured on the pool's clock -> classify -> record the outcome
-//     on the permit (success, failure, or rate limited with the provider's
-//     delay) -> ask the retry policy -> wait the decided delay on the pool's
-//     clock (none when an endpoint the call has not failed on can take the
-//     retry) -> next attempt, or stop.
+//     measured on the pool's clock -> build the attempt's one
+//     retrypolicy.Outcome -> report it to the permit (Permit.Done: health,
+//     cooldown, doubt) -> ask the retry policy -> wait the decided delay on
+//     the pool's clock (none when an endpoint the call has not failed on can
+//     take the retry) -> next attempt, or stop.
 //   - Dispatch state, proven with net/http/httptrace: NotDispatched until a
 //     connection is handed the request, MaybeDispatched from then (or from
-//     any write hook) until GotFirstResponseByte, Answered after. A
-//     NeverAfterDispatch call (sendTransaction, requestAirdrop) is never
-//     resent once an attempt may have reached a server; the *CallError then
-//     matches ErrAmbiguousDispatch and its doc says what to do.
+//     any write hook) until GotFirstResponseByte, Answered after. A call
+//     that is not Idempotent (sendTransaction, requestAirdrop, an
+//     undeclared method, a batch holding one) is never resent once a server
+//     may have acted on an attempt (retrypolicy.Outcome.MayHaveActed, the
+//     one rule, applied by retrypolicy.Decide); the *CallError then matches
+//     ErrAmbiguousDispatch and its doc says what to do. Such calls ask the
+//     pool to avoid endpoints in doubt (pool.Request.AvoidDoubt).
 //
 // Every method's role and class come from methods/registry, including calls
 // made through solana-go's client: [Client] implements rpc.JSONRPCClient,

@@ -11,12 +11,15 @@ import (
 	"github.com/solroute/solroute/retrypolicy"
 )
 
-// ErrAmbiguousDispatch is matched (errors.Is) by a *CallError of a
-// NeverAfterDispatch call (sendTransaction, requestAirdrop) that stopped
-// because an attempt may have reached a server: the request was written, or
-// a server answered with something that does not prove it did not act (a
-// 5xx, a timeout while reading the answer, a garbled answer), or the caller
-// cancelled after the request was written.
+// ErrAmbiguousDispatch is matched (errors.Is) by a *CallError of a call
+// that is not Idempotent (sendTransaction, requestAirdrop, sendBundle, a
+// method nobody declared, a batch holding one) that stopped because a
+// server may have acted on an attempt: the request was handed to a
+// connection and no answer came, or a server answered with something that
+// does not prove it did not act (a 5xx, a 408, a broken, garbled or HTML
+// body, a result that did not decode, a JSON-RPC error not known to come
+// before execution), or the caller cancelled after the request was
+// handed over. retrypolicy.Outcome.MayHaveActed is the rule.
 //
 // The transport never resends such a call. What the caller does next, for a
 // transaction: poll getSignatureStatuses for the transaction's signature
