@@ -260,3 +260,31 @@ func TestDoubtIgnoresFailuresThatAreNotTheEndpoints(t *testing.T) {
 		})
 	}
 }
+
+// TestSendAnswered524IsAmbiguousAndPutsInDoubt: a CDN's 524 says the
+// origin got the request and timed out. The send is ambiguous, never
+// resent, and the endpoint is in doubt for the next sends.
+func TestSendAnswered524IsAmbiguousAndPutsInDoubt(t *testing.T) {
+	rec := newRecorder()
+	e := newEnv(t, []fixtures.Member{member("a", 0), member("b", 1)}, transport.Settings{OnAttempt: rec.on}, nil)
+	e.server("a").SetFault(fixtures.Status(524, ""))
+	params, sig := signedTx(t, 1000)
+	var got solana.Signature
+	err := e.client.CallForInto(context.Background(), &got, "sendTransaction", params)
+	if !errors.Is(err, transport.ErrAmbiguousDispatch) {
+		t.Fatalf("error %v, want ambiguous", err)
+	}
+	if n := e.server("b").Deliveries(sig); n != 0 {
+		t.Fatalf("resent to b: %d", n)
+	}
+	if s := readSnapshot(t, e, "a"); s.DoubtRemaining != pool.DefaultDoubtWindow {
+		t.Fatalf("a in doubt for %v, want %v", s.DoubtRemaining, pool.DefaultDoubtWindow)
+	}
+	e.server("a").SetFault(fixtures.Fault{})
+	if n := sendsOnA(t, e, 1001, 3); n != 0 {
+		t.Fatalf("%d sends reached a while in doubt", n)
+	}
+	if as := rec.drain(); len(as) == 0 || as[0].HTTPStatus != 524 || as[0].Cause != retrypolicy.TemporaryHTTP {
+		t.Fatalf("attempts %+v", as)
+	}
+}
