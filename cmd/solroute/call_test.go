@@ -1,12 +1,15 @@
 package main
 
 import (
+	"encoding/base64"
+	"encoding/binary"
 	"encoding/json"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/gagliardetto/solana-go"
 	"github.com/solroute/solroute/fixtures"
 )
 
@@ -30,6 +33,43 @@ func TestCallPrintsTheResult(t *testing.T) {
 	}
 	reqs := s.Requests()
 	if len(reqs) != 1 || reqs[0].Method != "getBalance" || string(reqs[0].Params) != `["11111111111111111111111111111111"]` {
+		t.Fatalf("server received %+v", reqs)
+	}
+}
+
+// TestCallGetAccountInfo is the first thing a new user tried on the fake
+// cluster (issue 11): it answers a real SPL Token account.
+func TestCallGetAccountInfo(t *testing.T) {
+	s := startServer(t, fixtures.Options{})
+	cfg := writeConfig(t, "", testEndpoint{name: "a", url: s.URL()})
+	params := `["` + fixtures.RecordedTokenAccount + `",{"encoding":"base64"}]`
+	r := runCmd(t, "call", "--config", cfg, "getAccountInfo", params)
+	r.wantCode(t, exitOK)
+	var got struct {
+		Context struct{ Slot uint64 }
+		Value   struct {
+			Data     [2]string
+			Lamports uint64
+			Owner    string
+			Space    uint64
+		}
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &got); err != nil {
+		t.Fatalf("stdout is not the JSON result: %v\n%s", err, r.stdout)
+	}
+	data, err := base64.StdEncoding.DecodeString(got.Value.Data[0])
+	if err != nil || len(data) != 165 || got.Value.Data[1] != "base64" {
+		t.Fatalf("account data %q (%v)", got.Value.Data, err)
+	}
+	if got.Value.Owner != solana.TokenProgramID.String() || got.Value.Lamports != fixtures.RecordedBalance ||
+		got.Value.Space != 165 || got.Context.Slot != fixtures.RecordedSlot {
+		t.Errorf("result %+v", got)
+	}
+	if amount := binary.LittleEndian.Uint64(data[64:72]); amount != fixtures.RecordedTokenAmount {
+		t.Errorf("token amount %d, want %d", amount, fixtures.RecordedTokenAmount)
+	}
+	reqs := s.Requests()
+	if len(reqs) != 1 || reqs[0].Method != "getAccountInfo" || string(reqs[0].Params) != params {
 		t.Fatalf("server received %+v", reqs)
 	}
 }
