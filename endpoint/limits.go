@@ -65,7 +65,9 @@ func (l Limits) Normalized() Limits {
 // Cooldown returns how long the endpoint pauses after a provider rate
 // limit that asked for providerDelay (0 or negative: none was given): the
 // configured pause (or its default), extended to providerDelay when that is
-// longer, with providerDelay capped at MaxProviderDelay.
+// longer, with providerDelay capped at MaxProviderDelay. It only ever
+// returns one of those values, so it cannot overflow; the Runtime adds it
+// to the current instant with saturation.
 func (l Limits) Cooldown(providerDelay time.Duration) time.Duration {
 	pause := l.PauseAfterRateLimit
 	if pause <= 0 {
