@@ -184,7 +184,7 @@ func (c *checker) headers(path string, v any) map[string]Secret {
 	}
 	out := make(map[string]Secret, len(m))
 	for name, x := range m {
-		p := path + "." + name
+		p := join(path, name)
 		if !endpoint.ValidHeaderName(name) {
 			c.add(p, "is not a valid HTTP header name")
 			continue

@@ -301,7 +301,7 @@ headers = { "Bad Name" = "x", Good = "${NEWLINE}" }
 			{10, "transport.max_response_bytes", "must be positive"},
 			{14, "endpoints[0].tier", "must not be negative"},
 			{15, "endpoints[0].capabilities[1]", "must not be empty"},
-			{16, "endpoints[0].headers.Bad Name", "not a valid HTTP header name"},
+			{16, `endpoints[0].headers."Bad Name"`, "not a valid HTTP header name"},
 			{16, "endpoints[0].headers.Good", "control characters"},
 			{18, "endpoints[0].roles.read.requests_per_second", "must not be negative"},
 			{19, "endpoints[0].roles.read.burst_capacity", "must not be negative"},
