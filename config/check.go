@@ -233,7 +233,7 @@ func (c *checker) count(path string, v any) int {
 		return 0
 	}
 	if n > math.MaxInt32 {
-		c.add(path, "is too large")
+		c.add(path, "must be at most "+strconv.Itoa(math.MaxInt32))
 		return 0
 	}
 	return int(n)
@@ -292,8 +292,10 @@ func (c *checker) number(path string, v any) (float64, bool) {
 	return 0, false
 }
 
-// duration reads an optional Go duration string ("500ms", "5s"). ok is
-// false when the key is absent or not a duration (reported).
+// duration reads an optional duration string ("500ms", "5s", "1m30s"; see
+// parseDuration), at most MaxDuration. ok is false when the key is absent
+// or wrong (reported). A negative duration is returned as -1, for the
+// caller to report in its own words.
 func (c *checker) duration(path string, v any) (d time.Duration, ok bool) {
 	if v == nil {
 		return 0, false
@@ -303,9 +305,12 @@ func (c *checker) duration(path string, v any) (d time.Duration, ok bool) {
 		c.add(path, `must be a duration string such as "5s", not `+tomlType(v))
 		return 0, false
 	}
-	d, err := time.ParseDuration(s)
-	if err != nil {
-		c.add(path, "invalid duration "+strconv.Quote(s)+`: want a Go duration such as "250ms", "5s" or "1m30s"`)
+	d, negative, problem := parseDuration(s)
+	switch {
+	case negative:
+		return -1, true
+	case problem != "":
+		c.add(path, problem)
 		return 0, false
 	}
 	return d, true

@@ -306,7 +306,7 @@ headers = { "Bad Name" = "x", Good = "${NEWLINE}" }
 			{18, "endpoints[0].roles.read.requests_per_second", "must not be negative"},
 			{19, "endpoints[0].roles.read.burst_capacity", "must not be negative"},
 			{20, "endpoints[0].roles.read.max_concurrent_requests", "must not be negative"},
-			{21, "endpoints[0].roles.read.request_timeout", `invalid duration "5 seconds"`},
+			{21, "endpoints[0].roles.read.request_timeout", "is not a duration"},
 			{22, "endpoints[0].roles.read.pause_after_rate_limit", "must be positive"},
 			{24, "endpoints[0].roles.send.requests_per_second", "finite"},
 		},
