@@ -21,7 +21,7 @@ func (c *checker) config(d *document) *Config {
 	cfg := &Config{}
 	if s, ok := c.str("cluster", d.Cluster); ok {
 		if _, known := GenesisOf(s); !known {
-			c.add("cluster", "unknown cluster "+strconv.Quote(s)+": want mainnet-beta, devnet, testnet or a base58 genesis hash")
+			c.add("cluster", "is not a known cluster: want mainnet-beta, devnet, testnet or a cluster's genesis hash (32 bytes in base58)")
 		} else {
 			cfg.Cluster = s
 		}
@@ -64,10 +64,12 @@ func (c *checker) retry(r *retryDoc, cfg *Config) {
 	s.InitialBackoff = c.positiveDuration("retry.initial_backoff", r.InitialBackoff)
 	s.MaxBackoff = c.positiveDuration("retry.max_backoff", r.MaxBackoff)
 	if n := cfg.RetrySettings().Normalized(); n.InitialBackoff > n.MaxBackoff {
+		// Name the other key; quote its value only when it is the default,
+		// not a value of the document.
 		if s.InitialBackoff > 0 {
-			c.add("retry.initial_backoff", "must not exceed retry.max_backoff ("+n.MaxBackoff.String()+")")
+			c.add("retry.initial_backoff", "must not exceed retry.max_backoff"+defaultNote(s.MaxBackoff, n.MaxBackoff))
 		} else {
-			c.add("retry.max_backoff", "must not be below retry.initial_backoff ("+n.InitialBackoff.String()+")")
+			c.add("retry.max_backoff", "must not be below retry.initial_backoff"+defaultNote(s.InitialBackoff, n.InitialBackoff))
 		}
 	}
 	s.MaxProviderDelay = c.positiveDuration("retry.max_provider_delay", r.MaxProviderDelay)
@@ -105,8 +107,18 @@ func (c *checker) ejection(e *ejectionDoc, cfg *Config) {
 	cfg.Ejection.Base = c.positiveDuration("ejection.base_time", e.BaseTime)
 	cfg.Ejection.Max = c.positiveDuration("ejection.max_time", e.MaxTime)
 	if n := cfg.Ejection.Normalized(); cfg.Ejection.Max > 0 && cfg.Ejection.Max < n.Base {
-		c.add("ejection.max_time", "must not be below ejection.base_time ("+n.Base.String()+")")
+		c.add("ejection.max_time", "must not be below ejection.base_time"+defaultNote(cfg.Ejection.Base, n.Base))
 	}
+}
+
+// defaultNote is " (its default, D)" when set is zero, that is when the key
+// it belongs to is absent and def applies; "" when the document set it,
+// since messages never quote a value of the document.
+func defaultNote(set, def time.Duration) string {
+	if set != 0 {
+		return ""
+	}
+	return " (its default, " + shortDuration(def) + ")"
 }
 
 // endpoint checks one [[endpoints]] table.
