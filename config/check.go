@@ -45,6 +45,7 @@ func (c *checker) config(d *document) *Config {
 	if d.Ejection != nil {
 		c.ejection(d.Ejection, cfg)
 	}
+	cfg.Methods = c.methods(d.Methods)
 	if len(d.Endpoints) == 0 {
 		c.add("endpoints", "at least one [[endpoints]] table is required")
 	}

@@ -187,3 +187,17 @@ func stripIndexes(path string) string {
 	}
 	return b.String()
 }
+
+// pathKeys splits a path without indexes into its keys, as spelt (quoted
+// keys keep their quotes).
+func pathKeys(path string) []string {
+	var keys []string
+	from := 0
+	scanPath(path, func(i int, c byte) {
+		if c == '.' {
+			keys = append(keys, path[from:i])
+			from = i + 1
+		}
+	})
+	return append(keys, path[from:])
+}

@@ -46,6 +46,8 @@ func documentKeys() []docKey {
 		{"[ejection]", "consecutive_failures", "5"},
 		{"[ejection]", "base_time", `"250ms"`},
 		{"[ejection]", "max_time", `"2s"`},
+		{"[methods.getAsset]", "role", `"read"`},
+		{"[methods.getAsset]", "class", `"idempotent"`},
 		{"[[endpoints]]", "name", `"a"`},
 		{"[[endpoints]]", "url", `"https://a.example/?api-key=${KEY}"`},
 		{"[[endpoints]]", "tier", "0"},
