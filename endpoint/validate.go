@@ -15,7 +15,9 @@ type Problem struct {
 	// Path names the field the way the configuration document spells it,
 	// for example "endpoints[2].roles.send.burst_capacity".
 	Path string
-	// Message says what is wrong. It never quotes a URL or a header value.
+	// Message says what is wrong and what is expected. It never quotes a
+	// value of the spec (a URL, a header value, a capability, a number),
+	// only the endpoint's name, its non-secret label.
 	Message string
 }
 
