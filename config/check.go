@@ -21,7 +21,7 @@ func (c *checker) config(d *document) *Config {
 	cfg := &Config{}
 	if s, ok := c.str("cluster", d.Cluster); ok {
 		if _, known := GenesisOf(s); !known {
-			c.add("cluster", "unknown cluster "+strconv.Quote(s)+": want mainnet-beta, devnet, testnet or a base58 genesis hash")
+			c.add("cluster", "is not a known cluster: want mainnet-beta, devnet, testnet or a cluster's genesis hash (32 bytes in base58)")
 		} else {
 			cfg.Cluster = s
 		}
@@ -45,6 +45,7 @@ func (c *checker) config(d *document) *Config {
 	if d.Ejection != nil {
 		c.ejection(d.Ejection, cfg)
 	}
+	cfg.Methods = c.methods(d.Methods)
 	if len(d.Endpoints) == 0 {
 		c.add("endpoints", "at least one [[endpoints]] table is required")
 	}
@@ -64,10 +65,12 @@ func (c *checker) retry(r *retryDoc, cfg *Config) {
 	s.InitialBackoff = c.positiveDuration("retry.initial_backoff", r.InitialBackoff)
 	s.MaxBackoff = c.positiveDuration("retry.max_backoff", r.MaxBackoff)
 	if n := cfg.RetrySettings().Normalized(); n.InitialBackoff > n.MaxBackoff {
+		// Name the other key; quote its value only when it is the default,
+		// not a value of the document.
 		if s.InitialBackoff > 0 {
-			c.add("retry.initial_backoff", "must not exceed retry.max_backoff ("+n.MaxBackoff.String()+")")
+			c.add("retry.initial_backoff", "must not exceed retry.max_backoff"+defaultNote(s.MaxBackoff, n.MaxBackoff))
 		} else {
-			c.add("retry.max_backoff", "must not be below retry.initial_backoff ("+n.InitialBackoff.String()+")")
+			c.add("retry.max_backoff", "must not be below retry.initial_backoff"+defaultNote(s.InitialBackoff, n.InitialBackoff))
 		}
 	}
 	s.MaxProviderDelay = c.positiveDuration("retry.max_provider_delay", r.MaxProviderDelay)
@@ -105,8 +108,18 @@ func (c *checker) ejection(e *ejectionDoc, cfg *Config) {
 	cfg.Ejection.Base = c.positiveDuration("ejection.base_time", e.BaseTime)
 	cfg.Ejection.Max = c.positiveDuration("ejection.max_time", e.MaxTime)
 	if n := cfg.Ejection.Normalized(); cfg.Ejection.Max > 0 && cfg.Ejection.Max < n.Base {
-		c.add("ejection.max_time", "must not be below ejection.base_time ("+n.Base.String()+")")
+		c.add("ejection.max_time", "must not be below ejection.base_time"+defaultNote(cfg.Ejection.Base, n.Base))
 	}
+}
+
+// defaultNote is " (its default, D)" when set is zero, that is when the key
+// it belongs to is absent and def applies; "" when the document set it,
+// since messages never quote a value of the document.
+func defaultNote(set, def time.Duration) string {
+	if set != 0 {
+		return ""
+	}
+	return " (its default, " + shortDuration(def) + ")"
 }
 
 // endpoint checks one [[endpoints]] table.
@@ -184,7 +197,7 @@ func (c *checker) headers(path string, v any) map[string]Secret {
 	}
 	out := make(map[string]Secret, len(m))
 	for name, x := range m {
-		p := path + "." + name
+		p := join(path, name)
 		if !endpoint.ValidHeaderName(name) {
 			c.add(p, "is not a valid HTTP header name")
 			continue
@@ -233,7 +246,7 @@ func (c *checker) count(path string, v any) int {
 		return 0
 	}
 	if n > math.MaxInt32 {
-		c.add(path, "is too large")
+		c.add(path, "must be at most "+strconv.Itoa(math.MaxInt32))
 		return 0
 	}
 	return int(n)
@@ -292,8 +305,10 @@ func (c *checker) number(path string, v any) (float64, bool) {
 	return 0, false
 }
 
-// duration reads an optional Go duration string ("500ms", "5s"). ok is
-// false when the key is absent or not a duration (reported).
+// duration reads an optional duration string ("500ms", "5s", "1m30s"; see
+// parseDuration), at most MaxDuration. ok is false when the key is absent
+// or wrong (reported). A negative duration is returned as -1, for the
+// caller to report in its own words.
 func (c *checker) duration(path string, v any) (d time.Duration, ok bool) {
 	if v == nil {
 		return 0, false
@@ -303,9 +318,12 @@ func (c *checker) duration(path string, v any) (d time.Duration, ok bool) {
 		c.add(path, `must be a duration string such as "5s", not `+tomlType(v))
 		return 0, false
 	}
-	d, err := time.ParseDuration(s)
-	if err != nil {
-		c.add(path, "invalid duration "+strconv.Quote(s)+`: want a Go duration such as "250ms", "5s" or "1m30s"`)
+	d, negative, problem := parseDuration(s)
+	switch {
+	case negative:
+		return -1, true
+	case problem != "":
+		c.add(path, problem)
 		return 0, false
 	}
 	return d, true

@@ -20,7 +20,8 @@ type ClientOptions struct {
 	// endpoints only by Name. Nil discards.
 	Logger *slog.Logger
 	// Registry maps method names to role and class. Nil means
-	// registry.Default().
+	// registry.Default(). The document's [methods] tables (Config.Methods)
+	// are added to it (see Config.MethodRegistry).
 	Registry *registry.Registry
 	// OnAttempt, when set, is called after every attempt (see
 	// transport.Settings).
@@ -43,16 +44,24 @@ func NewPool(cfg *Config, opts ClientOptions) (*pool.Pool, error) {
 }
 
 // NewClient builds the pool and the transport described by cfg: a ready
-// JSON-RPC client that routes every call across the configured endpoints.
-// Close it when done.
+// JSON-RPC client that routes every call across the configured endpoints,
+// by the method registry cfg.MethodRegistry(opts.Registry) returns. Close
+// it when done.
 func NewClient(cfg *Config, opts ClientOptions) (*transport.Client, error) {
+	reg := opts.Registry
+	if len(cfg.Methods) > 0 {
+		var err error
+		if reg, err = cfg.MethodRegistry(opts.Registry); err != nil {
+			return nil, fmt.Errorf("config: %w", err)
+		}
+	}
 	p, err := NewPool(cfg, opts)
 	if err != nil {
 		return nil, err
 	}
 	s := cfg.TransportSettings()
 	s.Logger = opts.Logger
-	s.Registry = opts.Registry
+	s.Registry = reg
 	s.OnAttempt = opts.OnAttempt
 	c, err := transport.New(p, s)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/methods/registry"
 	"github.com/solroute/solroute/retrypolicy"
 	"github.com/solroute/solroute/transport"
 )
@@ -44,6 +45,12 @@ type Config struct {
 	// zero fields mean the defaults, After -1 never ejects. Parse maps the
 	// document's explicit consecutive_failures = 0 to -1.
 	Ejection endpoint.Ejection
+	// Methods are the [methods.NAME] tables: JSON-RPC methods declared
+	// with their role and retry class, added to the registry a client
+	// routes by (see MethodRegistry; NewClient and NewSolanaClient use
+	// it). Nil means none: the client routes by ClientOptions.Registry, or
+	// registry.Default().
+	Methods map[string]registry.Entry
 	// Endpoints are the [[endpoints]] tables, in document order.
 	Endpoints []Endpoint
 }
@@ -144,8 +151,9 @@ func (c *Config) RetrySettings() retrypolicy.Settings {
 }
 
 // TransportSettings returns the transport's settings: the retry settings,
-// the response size limit and hedging. Logger, Registry and OnAttempt are left nil
-// for the caller (see ClientOptions).
+// the response size limit and hedging. Logger,
+// Registry and OnAttempt are left nil for the caller (see ClientOptions,
+// and MethodRegistry for the declared methods).
 func (c *Config) TransportSettings() transport.Settings {
 	return transport.Settings{
 		Retry:            c.RetrySettings(),

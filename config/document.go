@@ -8,11 +8,18 @@ package config
 
 // document is the whole file.
 type document struct {
-	Cluster   any           `toml:"cluster"`
-	Retry     *retryDoc     `toml:"retry"`
-	Transport *transportDoc `toml:"transport"`
-	Ejection  *ejectionDoc  `toml:"ejection"`
-	Endpoints []endpointDoc `toml:"endpoints"`
+	Cluster   any                   `toml:"cluster"`
+	Retry     *retryDoc             `toml:"retry"`
+	Transport *transportDoc         `toml:"transport"`
+	Ejection  *ejectionDoc          `toml:"ejection"`
+	Methods   map[string]*methodDoc `toml:"methods"`
+	Endpoints []endpointDoc         `toml:"endpoints"`
+}
+
+// methodDoc is one [methods.NAME] table.
+type methodDoc struct {
+	Role  any `toml:"role"`
+	Class any `toml:"class"`
 }
 
 // retryDoc is the [retry] table.

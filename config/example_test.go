@@ -51,7 +51,7 @@ tier = -1
 	// config: solroute.toml: invalid configuration (4 problems):
 	//   solroute.toml:3: endpoints[0].url: environment variable PROVIDER_KEY is not set
 	//   solroute.toml:4: endpoints[0].tier: must not be negative
-	//   solroute.toml:6: endpoints[0].roles.read.request_timeout: invalid duration "5 seconds": want a Go duration such as "250ms", "5s" or "1m30s"
+	//   solroute.toml:6: endpoints[0].roles.read.request_timeout: is not a duration: want decimal numbers each with a unit (ns, us, ms, s, m or h), such as "250ms", "5s" or "1m30s"
 	//   solroute.toml:7: endpoints[0].roles.read.requests_per_minute: unknown key
 }
 

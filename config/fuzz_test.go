@@ -14,10 +14,10 @@ const fuzzSecret = "FUZZENVSECRET"
 
 // FuzzParse parses fuzzed TOML. Whatever the bytes: no panic; an error is
 // a *ValidationError whose text never shows an expanded variable; a
-// Config returned converts to endpoint specs without error, as Parse
-// promises, and prints no secret.
+// Config returned converts to endpoint specs and to a method registry
+// without error, as Parse promises, and prints no secret.
 func FuzzParse(f *testing.F) {
-	for _, dir := range []string{"examples", filepath.Join("testdata", "invalid")} {
+	for _, dir := range []string{"examples", filepath.Join("testdata", "invalid"), filepath.Join("testdata", "parity")} {
 		paths, _ := filepath.Glob(filepath.Join(dir, "*.toml"))
 		for _, p := range paths {
 			if data, err := os.ReadFile(p); err == nil {
@@ -48,6 +48,9 @@ func FuzzParse(f *testing.F) {
 		}
 		if _, err := cfg.EndpointSpecs(); err != nil {
 			t.Fatalf("Parse accepted a document whose specs do not convert: %v", err)
+		}
+		if _, err := cfg.MethodRegistry(nil); err != nil {
+			t.Fatalf("Parse accepted methods the registry refuses: %v", err)
 		}
 		if strings.Contains(string(data), fuzzSecret) {
 			return // the document itself holds the marker in plain text

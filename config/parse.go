@@ -91,7 +91,9 @@ func Parse(data []byte, opts ParseOptions) (*Config, error) {
 // never used: it shows lines of the document, which may hold secrets.
 func decodeProblem(pos *positions, e *toml.DecodeError) Problem {
 	line, _ := e.Position()
-	p := Problem{Line: line, Message: strings.TrimPrefix(e.Error(), "toml: ")}
+	// The message may name a key ("key a is already defined") as the
+	// document wrote it: escape it as paths are.
+	p := Problem{Line: line, Message: printable(strings.TrimPrefix(e.Error(), "toml: "))}
 	if key := e.Key(); len(key) > 0 {
 		p.Path = pos.pathAt(line, key)
 	}

@@ -292,7 +292,7 @@ headers = { "Bad Name" = "x", Good = "${NEWLINE}" }
   requests_per_second = nan
 `,
 		want: []problemWant{
-			{1, "cluster", `unknown cluster "mainnet"`},
+			{1, "cluster", "is not a known cluster"},
 			{3, "retry.max_retries", "must not be negative"},
 			{4, "retry.initial_backoff", "must not exceed retry.max_backoff"},
 			{6, "retry.max_provider_delay", "must be positive"},
@@ -301,12 +301,12 @@ headers = { "Bad Name" = "x", Good = "${NEWLINE}" }
 			{10, "transport.max_response_bytes", "must be positive"},
 			{14, "endpoints[0].tier", "must not be negative"},
 			{15, "endpoints[0].capabilities[1]", "must not be empty"},
-			{16, "endpoints[0].headers.Bad Name", "not a valid HTTP header name"},
+			{16, `endpoints[0].headers."Bad Name"`, "not a valid HTTP header name"},
 			{16, "endpoints[0].headers.Good", "control characters"},
 			{18, "endpoints[0].roles.read.requests_per_second", "must not be negative"},
 			{19, "endpoints[0].roles.read.burst_capacity", "must not be negative"},
 			{20, "endpoints[0].roles.read.max_concurrent_requests", "must not be negative"},
-			{21, "endpoints[0].roles.read.request_timeout", `invalid duration "5 seconds"`},
+			{21, "endpoints[0].roles.read.request_timeout", "is not a duration"},
 			{22, "endpoints[0].roles.read.pause_after_rate_limit", "must be positive"},
 			{24, "endpoints[0].roles.send.requests_per_second", "finite"},
 		},
@@ -367,7 +367,7 @@ name = "noroles"
 url = "https://d.example"
 `,
 		want: []problemWant{
-			{1, "cluster", "unknown cluster"},
+			{1, "cluster", "is not a known cluster"},
 			{7, "endpoints[1].name", ""},
 			{10, "endpoints[2].name", ""},
 			{13, "endpoints[3].roles", "at least one role"},
@@ -557,7 +557,7 @@ func TestParseEjection(t *testing.T) {
 	for _, want := range []string{
 		"ejection.consecutive_failures: must not be negative (0 means never eject)",
 		"ejection.base_time: must be positive",
-		"ejection.max_time: must not be below ejection.base_time (250ms)",
+		"ejection.max_time: must not be below ejection.base_time (its default, 250ms)",
 		"ejection.after",
 	} {
 		if !strings.Contains(err.Error(), want) {

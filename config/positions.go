@@ -152,52 +152,14 @@ func (ps *positions) line(path string) int {
 
 // pathAt finds the indexed path on line whose keys, without array indexes,
 // are key or end with key; go-toml's errors carry a line and such a key
-// (sometimes only its last parts). It falls back to the key's parts joined
-// with dots.
+// (sometimes only its last parts). It falls back to the key's parts as a
+// path.
 func (ps *positions) pathAt(line int, key []string) string {
-	want := strings.Join(key, ".")
+	want := joinKeys(key)
 	for _, p := range ps.byLine[line] {
 		if s := stripIndexes(p); s == want || strings.HasSuffix(s, "."+want) {
 			return p
 		}
 	}
 	return want
-}
-
-// join appends key to path with a dot.
-func join(path, key string) string {
-	if path == "" {
-		return key
-	}
-	return path + "." + key
-}
-
-// parent returns the path one step up: "a[1].b" -> "a[1]" -> "a" -> "".
-func parent(path string) string {
-	if strings.HasSuffix(path, "]") {
-		if i := strings.LastIndexByte(path, '['); i >= 0 {
-			return path[:i]
-		}
-	}
-	if i := strings.LastIndexByte(path, '.'); i >= 0 {
-		return path[:i]
-	}
-	return ""
-}
-
-// stripIndexes removes every "[n]" from a path.
-func stripIndexes(path string) string {
-	var b strings.Builder
-	skip := false
-	for _, r := range path {
-		switch {
-		case r == '[':
-			skip = true
-		case r == ']':
-			skip = false
-		case !skip:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
 }

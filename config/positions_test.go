@@ -64,6 +64,11 @@ func TestPathHelpers(t *testing.T) {
 		{"a[1]", "a", "a"},
 		{"a", "", "a"},
 		{"a.b[0][2]", "a.b[0]", "a.b"},
+		{`a."b.c"`, "a", `a."b.c"`},
+		{`a."b[1]"`, "a", `a."b[1]"`},
+		{`a."b[1]"[2]`, `a."b[1]"`, `a."b[1]"`},
+		{`"x\".y"."z\\"`, `"x\".y"`, `"x\".y"."z\\"`},
+		{`"a]"`, "", `"a]"`},
 	} {
 		if got := parent(tt.in); got != tt.parent {
 			t.Errorf("parent(%q) = %q, want %q", tt.in, got, tt.parent)
@@ -71,5 +76,30 @@ func TestPathHelpers(t *testing.T) {
 		if got := stripIndexes(tt.in); got != tt.stripped {
 			t.Errorf("stripIndexes(%q) = %q, want %q", tt.in, got, tt.stripped)
 		}
+	}
+}
+
+func TestQuoteKey(t *testing.T) {
+	for k, want := range map[string]string{
+		"plain_key-1":    "plain_key-1",
+		"":               `""`,
+		"Bad Name":       `"Bad Name"`,
+		"a.b":            `"a.b"`,
+		`q"uote\`:        `"q\"uote\\"`,
+		"line\nbreak":    `"line\nbreak"`,
+		"tab\t\r\b\f":    `"tab\t\r\b\f"`,
+		"nul\x00esc\x1b": `"nul\u0000esc\u001B"`,
+		"del\x7f":        `"del\u007F"`,
+		"rtl\u202e":      `"rtl\u202E"`,
+		"nel\u0085":      `"nel\u0085"`,
+		"tag\U000E0001":  `"tag\U000E0001"`,
+		"é":              `"é"`,
+	} {
+		if got := quoteKey(k); got != want {
+			t.Errorf("quoteKey(%q) = %s, want %s", k, got, want)
+		}
+	}
+	if got := printable("ok \\ \n\x1b\xff"); got != `ok \ \n\u001B\xFF` {
+		t.Errorf("printable = %s", got)
 	}
 }

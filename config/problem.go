@@ -11,19 +11,26 @@ import (
 // Problem is one thing wrong with a configuration document.
 type Problem struct {
 	// Path names the key the way the document spells it, for example
-	// "endpoints[2].roles.send.burst_capacity". It is "" for a TOML syntax
-	// error that belongs to no key.
+	// "endpoints[2].roles.send.burst_capacity" or
+	// `endpoints[0].headers."X Key"`: a key that is not a TOML bare key is
+	// quoted, with its control and non-printable characters escaped, so
+	// that no key can forge a line of the error output. It is "" for a
+	// TOML syntax error that belongs to no key.
 	Path string
 	// Line is the 1-based line of the key in the document (or of its
 	// nearest enclosing table when the key is missing). 0 means unknown:
 	// the Config was not parsed from a document.
 	Line int
-	// Message says what is wrong. It never quotes a URL or a header value.
+	// Message says what is wrong and what is expected. It never quotes a
+	// value of the document (a URL, a header value, a duration ...): the
+	// path and the line say where the value is. An endpoint's name, its
+	// non-secret label, may be quoted.
 	Message string
 }
 
 // String returns "line N: path: message", leaving out the parts that are
-// unknown.
+// unknown. Control and non-printable characters of the path and the
+// message are escaped (see Path), even in a Problem built by hand.
 func (p Problem) String() string {
 	var b strings.Builder
 	if p.Line > 0 {
@@ -32,10 +39,10 @@ func (p Problem) String() string {
 		b.WriteString(": ")
 	}
 	if p.Path != "" {
-		b.WriteString(p.Path)
+		b.WriteString(printable(p.Path))
 		b.WriteString(": ")
 	}
-	b.WriteString(p.Message)
+	b.WriteString(printable(p.Message))
 	return b.String()
 }
 
@@ -52,11 +59,14 @@ type ValidationError struct {
 }
 
 // Error lists every problem, one per line, as "file:line: path: message".
+// Control and non-printable characters are escaped everywhere, the file
+// name included, so each problem is exactly one line.
 func (e *ValidationError) Error() string {
 	var b strings.Builder
 	b.WriteString("config: ")
-	if e.File != "" {
-		b.WriteString(e.File)
+	file := printable(e.File)
+	if file != "" {
+		b.WriteString(file)
 		b.WriteString(": ")
 	}
 	b.WriteString("invalid configuration (")
@@ -68,8 +78,8 @@ func (e *ValidationError) Error() string {
 	}
 	for _, p := range e.Problems {
 		b.WriteString("\n  ")
-		if e.File != "" && p.Line > 0 {
-			b.WriteString(e.File)
+		if file != "" && p.Line > 0 {
+			b.WriteString(file)
 			b.WriteString(":")
 			b.WriteString(strconv.Itoa(p.Line))
 			b.WriteString(": ")

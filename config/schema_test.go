@@ -161,6 +161,7 @@ func TestSchemaDescribesEveryKey(t *testing.T) {
 		"endpoint":  props(defs["endpoint"]),
 		"roles":     props(props(defs["endpoint"])["roles"]),
 		"limits":    props(defs["limits"]),
+		"method":    props(defs["method"]),
 	}
 	want := map[string][]string{
 		"document":  tomlKeys(document{}),
@@ -169,6 +170,7 @@ func TestSchemaDescribesEveryKey(t *testing.T) {
 		"endpoint":  tomlKeys(endpointDoc{}),
 		"roles":     tomlKeys(rolesDoc{}),
 		"limits":    tomlKeys(limitsDoc{}),
+		"method":    tomlKeys(methodDoc{}),
 	}
 	for table, keys := range want {
 		got := tables[table]

@@ -17,7 +17,9 @@ const maxUnknownKeys = 64
 // knownKeys lists the key paths of the document, without array indexes,
 // read from the struct tags in document.go. A path maps to true when its
 // value is a leaf of any type (decoded as any: what lies below it is the
-// value's business, checked later, never an unknown key).
+// value's business, checked later, never an unknown key). The keys of a
+// table the document names itself ([methods.NAME]) are spelt "*" (see
+// wildcard).
 func knownKeys() map[string]bool {
 	known := map[string]bool{}
 	var walk func(prefix string, t reflect.Type)
@@ -30,6 +32,16 @@ func knownKeys() map[string]bool {
 			ft := f.Type
 			for ft.Kind() == reflect.Pointer || ft.Kind() == reflect.Slice {
 				ft = ft.Elem()
+			}
+			if ft.Kind() == reflect.Map {
+				// A table of tables named by the document ([methods.NAME]):
+				// any key, spelt "*" (a key "*" itself is quoted).
+				known[path] = false
+				path += ".*"
+				ft = ft.Elem()
+				for ft.Kind() == reflect.Pointer {
+					ft = ft.Elem()
+				}
 			}
 			leaf := ft.Kind() != reflect.Struct
 			known[path] = leaf
@@ -54,10 +66,10 @@ func knownKeys() map[string]bool {
 func (ps *positions) unknownKeys(known map[string]bool) (unknown []string, below int) {
 	present := make(map[string]bool, len(ps.lines))
 	for path := range ps.lines {
-		present[stripIndexes(path)] = true
+		present[wildcard(stripIndexes(path), known)] = true
 	}
 	for path := range ps.lines {
-		stripped := stripIndexes(path)
+		stripped := wildcard(stripIndexes(path), known)
 		if _, ok := known[stripped]; ok {
 			continue
 		}
@@ -105,4 +117,21 @@ func (c *checker) tooManyUnknown() (ok bool) {
 	c.list = append(c.list, Problem{Path: at, Line: c.pos.lines[at],
 		Message: "and " + strconv.Itoa(len(unknown)-len(shown)+below) + " more unknown keys from here on: is this a solroute configuration?"})
 	return true
+}
+
+// wildcard spells stripped (a path without indexes) as knownKeys does:
+// the key below a table of named tables becomes "*".
+func wildcard(stripped string, known map[string]bool) string {
+	out := ""
+	for _, k := range pathKeys(stripped) {
+		if out == "" {
+			out = k
+			continue
+		}
+		if _, named := known[out+".*"]; named {
+			k = "*"
+		}
+		out += "." + k
+	}
+	return out
 }

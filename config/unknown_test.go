@@ -22,6 +22,8 @@ func TestUnknownKeysAgreeWithTheDecoder(t *testing.T) {
 		"unknown inline table": "[[endpoints]]\nname = \"a\"\nmore = { x = 1 }\n[endpoints.roles.read]\nrps = 3\n",
 		"headers and cluster":  "cluster = { odd = 1 }\n[[endpoints]]\nname = \"a\"\nheaders = { Any-Name = \"v\" }\n",
 		"top and retry":        "colour = 1\n[retry]\nmax_retries = 1\nbackoff = \"1s\"\n[transport]\nlimit = 3\n",
+		"method tables": "[methods.getAsset]\nrole = \"read\"\ncolour = 1\n[methods.\"a.b\"]\nclass = \"idempotent\"\n" +
+			"[methods.\"*\"]\nx = 2\n[methods.c]\nrole.deep = 1\n[[endpoints]]\nname = \"a\"\n",
 	}
 	for _, f := range files {
 		data, err := os.ReadFile(f)
@@ -82,6 +84,7 @@ func FuzzUnknownKeys(f *testing.F) {
 		"[[endpoints]]\nname = \"a\"\n[endpoints.extra]\nx = 1\n",
 		"[[endpoints]]\nname = \"a\"\nurl = \"http://h\"\nheaders = { A = \"b\" }\n[endpoints.roles.read]\n",
 		"\"a.b\" = 1\nc.d = 2\n", "[endpoints]\nx=1\n", "[[endpoints.roles.read]]\n",
+		"[methods.\"a.b\"]\nrole = \"read\"\nclass = \"idempotent\"\n[methods.x]\ncolour = 1\n",
 	} {
 		f.Add([]byte(s))
 	}

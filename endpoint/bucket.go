@@ -54,26 +54,36 @@ func (b *rateBucket) TokensAt(t time.Time) float64 { return b.lim.TokensAt(t) }
 // TokensAt instead of reserving and cancelling, so that asking never changes
 // the bucket. The limiter's float arithmetic does not land on whole
 // nanoseconds, so the estimate is refined by a binary search with the
-// limiter's own acceptance rule (see takeable).
+// limiter's own acceptance rule (see takeable). A token further away than
+// the longest time.Duration (a rate below about 1e-10 per second) is
+// reported at t plus the longest Duration: far in the future, never an
+// overflow that would bring it back to t.
 func (b *rateBucket) ReadyAt(t time.Time) time.Time {
+	const never = time.Duration(math.MaxInt64)
 	tokens := b.lim.TokensAt(t)
 	if b.takeable(tokens) {
 		return t
 	}
 	// Usually the estimate, rounded up, is the answer: check it and the
 	// nanosecond before.
-	est := time.Duration(math.Ceil((1 - tokens) / b.rps * float64(time.Second)))
+	est := floatDuration(math.Ceil((1 - tokens) / b.rps * float64(time.Second)))
+	if est == never {
+		return t.Add(never)
+	}
 	if b.takeable(b.lim.TokensAt(t.Add(est))) && (est <= 1 || !b.takeable(b.lim.TokensAt(t.Add(est-1)))) {
 		return t.Add(max(est, 1))
 	}
 	// Otherwise search a window around it: lo never takeable, hi always.
 	const slack = time.Microsecond
-	lo, hi := max(0, est-slack), est+slack
+	lo, hi := max(0, est-slack), time.Duration(addSat(int64(est), int64(slack)))
 	if lo > 0 && b.takeable(b.lim.TokensAt(t.Add(lo))) {
 		lo = 0
 	}
 	for !b.takeable(b.lim.TokensAt(t.Add(hi))) {
-		lo, hi = hi, 2*hi
+		if hi == never {
+			return t.Add(never)
+		}
+		lo, hi = hi, time.Duration(addSat(int64(hi), int64(hi)))
 	}
 	for hi-lo > 1 {
 		mid := lo + (hi-lo)/2
@@ -88,12 +98,14 @@ func (b *rateBucket) ReadyAt(t time.Time) time.Time {
 
 // takeable mirrors rate.Limiter's AllowN(t, 1) on the tokens at t: it
 // accepts when the shortfall converts to a zero wait, which truncates to
-// whole nanoseconds.
+// whole nanoseconds. A wait too long for a Duration is never zero (the
+// limiter caps it at InfDuration; a plain conversion would wrap it negative
+// and accept).
 func (b *rateBucket) takeable(tokens float64) bool {
 	if tokens >= 1 {
 		return true
 	}
-	return time.Duration((1-tokens)/b.rps*float64(time.Second)) <= 0
+	return floatDuration((1-tokens)/b.rps*float64(time.Second)) <= 0
 }
 
 // unlimitedBucket admits everything.

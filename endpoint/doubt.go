@@ -39,7 +39,7 @@ func (d *doubt) remainingAt(n int64, w time.Duration) time.Duration {
 	if w <= 0 || at == math.MinInt64 {
 		return 0
 	}
-	left := saturatingAdd(at, int64(w)) - n
+	left := addSat(at, int64(w)) - n
 	return time.Duration(max(left, 0))
 }
 
@@ -55,16 +55,4 @@ func (r *Runtime) DoubtedAt(now time.Time) {
 func (r *Runtime) InDoubtAt(now time.Time) bool {
 	_, n := r.peek(now)
 	return r.doubt.remainingAt(n, r.doubtWindow) > 0
-}
-
-// saturatingAdd returns a+b clamped to the int64 range.
-func saturatingAdd(a, b int64) int64 {
-	s := a + b
-	switch {
-	case b > 0 && s < a:
-		return math.MaxInt64
-	case b < 0 && s > a:
-		return math.MinInt64
-	}
-	return s
 }

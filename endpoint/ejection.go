@@ -51,9 +51,11 @@ func (e Ejection) Normalized() Ejection {
 func (e Ejection) Enabled() bool { return e.After >= 0 }
 
 // Duration returns the length of an ejection that follows prior ejections
-// without a success in between: Base × 2^prior, capped at Max. e must be
-// normalised.
+// without a success in between: Base × 2^prior, capped at Max. e is
+// normalised first, so the result is always positive and never above the
+// normalised Max: the doubling stops at the cap and cannot overflow.
 func (e Ejection) Duration(prior int) time.Duration {
+	e = e.Normalized()
 	d := e.Base
 	for range prior {
 		if d >= e.Max/2 {

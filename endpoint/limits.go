@@ -19,6 +19,19 @@ const (
 	// higher rate would not limit anything and would overflow the derived
 	// burst.
 	MaxRequestsPerSecond = 1e9
+	// MinRequestsPerSecond is the smallest valid non-zero
+	// Limits.RequestsPerSecond: one request an hour. A slower rate is an
+	// outage rather than a limit, and its one token would take longer to
+	// refill than the longest RequestTimeout a caller may wait.
+	MinRequestsPerSecond = 1.0 / 3600
+	// MaxRequestTimeout is the longest valid Limits.RequestTimeout: no
+	// JSON-RPC call is worth waiting longer for, and a longer bound is
+	// more likely a unit typed wrong ("5000s" for "5000ms") than meant.
+	MaxRequestTimeout = time.Hour
+	// MaxPauseAfterRateLimit is the longest valid
+	// Limits.PauseAfterRateLimit. A provider's own Retry-After is capped
+	// far below it (MaxProviderDelay).
+	MaxPauseAfterRateLimit = time.Hour
 )
 
 // Limits are the per-role limits of one endpoint. Every zero value is valid
@@ -65,7 +78,9 @@ func (l Limits) Normalized() Limits {
 // Cooldown returns how long the endpoint pauses after a provider rate
 // limit that asked for providerDelay (0 or negative: none was given): the
 // configured pause (or its default), extended to providerDelay when that is
-// longer, with providerDelay capped at MaxProviderDelay.
+// longer, with providerDelay capped at MaxProviderDelay. It only ever
+// returns one of those values, so it cannot overflow; the Runtime adds it
+// to the current instant with saturation.
 func (l Limits) Cooldown(providerDelay time.Duration) time.Duration {
 	pause := l.PauseAfterRateLimit
 	if pause <= 0 {

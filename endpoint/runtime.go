@@ -353,7 +353,7 @@ func (r *Runtime) countFailure(n int64, w healthWord) {
 	}
 	// The cooldown must be visible before the state says Ejected (see
 	// healthMachine.ejected).
-	if r.cool.extend(n + int64(r.ejection.Duration(int(prior)))) {
+	if r.cool.extend(addSat(n, int64(r.ejection.Duration(int(prior))))) {
 		r.health.ejected()
 	} else {
 		// A longer cooldown runs (a rate limit): keep its state, but
@@ -372,7 +372,7 @@ func (r *Runtime) RateLimitedAt(now time.Time, providerDelay time.Duration) {
 	_, n := r.advance(now)
 	// The cooldown must be visible before the state says RateLimited (see
 	// healthMachine.rateLimited).
-	r.cool.extend(n + int64(r.limits.Cooldown(providerDelay)))
+	r.cool.extend(addSat(n, int64(r.limits.Cooldown(providerDelay))))
 	r.health.rateLimited()
 }
 

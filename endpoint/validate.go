@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"time"
 )
 
 // Problem is one invalid field of a configuration.
@@ -14,7 +15,9 @@ type Problem struct {
 	// Path names the field the way the configuration document spells it,
 	// for example "endpoints[2].roles.send.burst_capacity".
 	Path string
-	// Message says what is wrong. It never quotes a URL or a header value.
+	// Message says what is wrong and what is expected. It never quotes a
+	// value of the spec (a URL, a header value, a capability, a number),
+	// only the endpoint's name, its non-secret label.
 	Message string
 }
 
@@ -45,9 +48,12 @@ func (e *ValidationError) Error() string {
 // with a host; header names are HTTP tokens and values hold no control
 // character; tier >= 0; capabilities non-empty and not repeated; at least
 // one known role; per role, every number >= 0 and finite,
-// requests_per_second at most MaxRequestsPerSecond, and burst_capacity
-// only with requests_per_second. Messages never quote a URL or a header
-// value.
+// requests_per_second 0 (unlimited) or between MinRequestsPerSecond and
+// MaxRequestsPerSecond, burst_capacity only with requests_per_second,
+// request_timeout at most MaxRequestTimeout and pause_after_rate_limit at
+// most MaxPauseAfterRateLimit. Messages never quote a value of the spec but
+// its name: not a URL, a header value, a capability or a number; the path
+// says where the problem is, the message what was expected.
 func Validate(specs []Spec) error {
 	var v validator
 	if len(specs) == 0 {
@@ -91,7 +97,7 @@ func (v *validator) spec(i int, s *Spec, firstUse map[string]int) {
 	v.url(base+".url", s.URL)
 	v.headers(base+".headers", s.Headers)
 	if s.Tier < 0 {
-		v.add(base+".tier", "must be 0 or more, got %d", s.Tier)
+		v.add(base+".tier", "must be 0 or more")
 	}
 	v.capabilities(base+".capabilities", s.Capabilities)
 	v.roles(base+".roles", s.Roles)
@@ -129,16 +135,19 @@ func (v *validator) headers(path string, h map[string]string) {
 }
 
 func (v *validator) capabilities(path string, caps []string) {
-	seen := make(map[string]bool, len(caps))
+	seen := make(map[string]int, len(caps))
 	for j, c := range caps {
 		p := fmt.Sprintf("%s[%d]", path, j)
 		switch {
 		case strings.TrimSpace(c) == "":
 			v.add(p, "must not be empty")
-		case seen[c]:
-			v.add(p, "%q is listed twice", c)
+		default:
+			if first, dup := seen[c]; dup {
+				v.add(p, "repeats %s[%d]", path, first)
+			} else {
+				seen[c] = j
+			}
 		}
-		seen[c] = true
 	}
 }
 
@@ -165,25 +174,46 @@ func (v *validator) limits(path string, l Limits) {
 	case math.IsNaN(rps) || math.IsInf(rps, 0):
 		v.add(path+".requests_per_second", "must be a finite number")
 	case rps < 0:
-		v.add(path+".requests_per_second", "must be 0 (unlimited) or more, got %g", rps)
+		v.add(path+".requests_per_second", "must be 0 (unlimited) or more")
+	case rps > 0 && rps < MinRequestsPerSecond:
+		v.add(path+".requests_per_second", "must be 0 (unlimited) or at least one request an hour (%g)", MinRequestsPerSecond)
 	case rps > MaxRequestsPerSecond:
-		v.add(path+".requests_per_second", "must be at most %g, got %g", float64(MaxRequestsPerSecond), rps)
+		v.add(path+".requests_per_second", "must be at most %g", float64(MaxRequestsPerSecond))
 	}
 	switch {
 	case l.BurstCapacity < 0:
-		v.add(path+".burst_capacity", "must be 0 (one second of requests_per_second) or more, got %d", l.BurstCapacity)
+		v.add(path+".burst_capacity", "must be 0 (one second of requests_per_second) or more")
 	case l.BurstCapacity > 0 && rps == 0:
 		v.add(path+".burst_capacity", "is set but requests_per_second is not: a burst needs a rate")
 	}
 	if l.MaxConcurrentRequests < 0 {
-		v.add(path+".max_concurrent_requests", "must be 0 (unlimited) or more, got %d", l.MaxConcurrentRequests)
+		v.add(path+".max_concurrent_requests", "must be 0 (unlimited) or more")
 	}
-	if l.RequestTimeout < 0 {
-		v.add(path+".request_timeout", "must be 0 (default %s) or more, got %s", DefaultRequestTimeout, l.RequestTimeout)
+	v.duration(path+".request_timeout", l.RequestTimeout, DefaultRequestTimeout, MaxRequestTimeout)
+	v.duration(path+".pause_after_rate_limit", l.PauseAfterRateLimit, DefaultPauseAfterRateLimit, MaxPauseAfterRateLimit)
+}
+
+// duration checks a duration whose 0 means def and whose valid values end
+// at limit.
+func (v *validator) duration(path string, d, def, limit time.Duration) {
+	switch {
+	case d < 0:
+		v.add(path, "must be 0 (default %s) or more", shortDuration(def))
+	case d > limit:
+		v.add(path, "must be at most %s", shortDuration(limit))
 	}
-	if l.PauseAfterRateLimit < 0 {
-		v.add(path+".pause_after_rate_limit", "must be 0 (default %s) or more, got %s", DefaultPauseAfterRateLimit, l.PauseAfterRateLimit)
+}
+
+// shortDuration prints d without trailing zero units: "1h", not "1h0m0s".
+func shortDuration(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
 	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
 }
 
 // ValidHeaderName reports whether s is an RFC 9110 token, the syntax of an

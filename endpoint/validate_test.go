@@ -119,3 +119,83 @@ func TestValidHeaderNameAndValue(t *testing.T) {
 		}
 	}
 }
+
+// TestValidateRanges walks every bounded number of Limits across its
+// bounds: the last valid value passes, the first invalid one is reported.
+func TestValidateRanges(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		limits Limits
+		path   string // "" when valid
+		msg    string
+	}{
+		{"unlimited rate", Limits{}, "", ""},
+		{"slowest rate", Limits{RequestsPerSecond: MinRequestsPerSecond}, "", ""},
+		{"below the slowest rate", Limits{RequestsPerSecond: math.Nextafter(MinRequestsPerSecond, 0)}, "requests_per_second", "at least one request an hour"},
+		{"tiny rate", Limits{RequestsPerSecond: 1e-11}, "requests_per_second", "at least one request an hour"},
+		{"fastest rate", Limits{RequestsPerSecond: MaxRequestsPerSecond}, "", ""},
+		{"above the fastest rate", Limits{RequestsPerSecond: math.Nextafter(MaxRequestsPerSecond, math.Inf(1))}, "requests_per_second", "at most 1e+09"},
+		{"NaN rate", Limits{RequestsPerSecond: math.NaN()}, "requests_per_second", "finite"},
+		{"longest timeout", Limits{RequestTimeout: MaxRequestTimeout}, "", ""},
+		{"timeout too long", Limits{RequestTimeout: MaxRequestTimeout + 1}, "request_timeout", "at most 1h"},
+		{"timeout near the longest Duration", Limits{RequestTimeout: math.MaxInt64}, "request_timeout", "at most 1h"},
+		{"longest pause", Limits{PauseAfterRateLimit: MaxPauseAfterRateLimit}, "", ""},
+		{"pause too long", Limits{PauseAfterRateLimit: 2562047 * time.Hour}, "pause_after_rate_limit", "at most 1h"},
+		{"negative pause", Limits{PauseAfterRateLimit: -1}, "pause_after_rate_limit", "default 1s"},
+		{"burst without a rate", Limits{BurstCapacity: 1}, "burst_capacity", "a burst needs a rate"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s := validSpec("a")
+			s.Roles = map[Role]Limits{RoleRead: tt.limits}
+			err := Validate([]Spec{s})
+			if tt.path == "" {
+				if err != nil {
+					t.Fatalf("Validate = %v, want nil", err)
+				}
+				return
+			}
+			var ve *ValidationError
+			if !errors.As(err, &ve) || len(ve.Problems) != 1 {
+				t.Fatalf("Validate = %v, want one problem", err)
+			}
+			p := ve.Problems[0]
+			if p.Path != "endpoints[0].roles.read."+tt.path || !strings.Contains(p.Message, tt.msg) {
+				t.Errorf("problem %q, want %s: ...%s...", p, tt.path, tt.msg)
+			}
+		})
+	}
+}
+
+// TestValidateQuotesNoValue: messages say what was expected, never what was
+// given (only the endpoint's name, its non-secret label, is quoted).
+func TestValidateQuotesNoValue(t *testing.T) {
+	s := validSpec("a")
+	s.Tier = -987654
+	s.Capabilities = []string{"cap-MARKER", "cap-MARKER"}
+	s.Roles = map[Role]Limits{
+		RoleRead: {RequestsPerSecond: -987654, BurstCapacity: -987654, MaxConcurrentRequests: -987654,
+			RequestTimeout: -987654 * time.Second, PauseAfterRateLimit: 987654 * time.Hour},
+		RoleSend: {RequestsPerSecond: 9.87654e-9},
+	}
+	err := Validate([]Spec{s})
+	if err == nil {
+		t.Fatal("Validate accepted the spec")
+	}
+	for _, value := range []string{"987654", "9.87654", "MARKER", "274348h"} {
+		if strings.Contains(err.Error(), value) {
+			t.Errorf("the error quotes %q:\n%v", value, err)
+		}
+	}
+	if !strings.Contains(err.Error(), "endpoints[0].capabilities[1]: repeats endpoints[0].capabilities[0]") {
+		t.Errorf("a repeated capability is not explained by its first place:\n%v", err)
+	}
+}
+
+func TestShortDuration(t *testing.T) {
+	for d, want := range map[time.Duration]string{time.Hour: "1h", 90 * time.Minute: "1h30m", time.Second: "1s",
+		10 * time.Minute: "10m", time.Hour + time.Second: "1h0m1s", 250 * time.Millisecond: "250ms"} {
+		if got := shortDuration(d); got != want {
+			t.Errorf("shortDuration(%v) = %q, want %q", d, got, want)
+		}
+	}
+}
