@@ -12,9 +12,9 @@
 // literal "${". A missing variable is a problem naming the variable.
 //
 // The result is a *Config: plain data whose secrets (URLs, header values)
-// are of type Secret and print as "[redacted]". The adapter methods turn it
-// into endpoint specs, retry settings and transport settings, and NewClient
-// / NewSolanaClient build a ready client in one call.
+// are endpoint.Secrets and print as "[redacted]". The adapter methods turn
+// it into endpoint specs, retry settings and transport settings, and
+// NewClient / NewSolanaClient build a ready client in one call.
 //
 // config imports every library package of solroute; none of them imports
 // config (a test checks it with go list -deps). The document is described by

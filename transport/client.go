@@ -118,7 +118,7 @@ func New(p *pool.Pool, s Settings) (*Client, error) {
 
 // newEndpointClient builds the tuned HTTP client of one endpoint.
 func newEndpointClient(spec *endpoint.Spec) (*endpointClient, error) {
-	u, err := url.Parse(spec.URL)
+	u, err := url.Parse(spec.URL.Reveal())
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		// Never wrap url.Parse's error: it quotes the URL.
 		return nil, fmt.Errorf("transport: endpoint %q: URL is not an absolute http(s) URL", spec.Name)
@@ -127,7 +127,7 @@ func newEndpointClient(spec *endpoint.Spec) (*endpointClient, error) {
 	header.Set("Content-Type", "application/json")
 	header.Set("Accept", "application/json")
 	for k, v := range spec.Headers {
-		header.Set(k, v)
+		header.Set(k, v.Reveal())
 	}
 	idle, maxConns := connLimits(spec)
 	tr := &http.Transport{

@@ -24,7 +24,7 @@ const redacted = "[redacted]"
 // and query values, and every header value. Longest first, so a longer
 // secret is replaced before a substring of it.
 func secretsOf(spec *endpoint.Spec, u *url.URL) []string {
-	s := []string{spec.URL, u.String(), u.Path, u.EscapedPath(), u.RawPath, u.RawQuery, u.Fragment}
+	s := []string{spec.URL.Reveal(), u.String(), u.Path, u.EscapedPath(), u.RawPath, u.RawQuery, u.Fragment}
 	if u.User != nil {
 		s = append(s, u.User.String(), u.User.Username())
 		if p, ok := u.User.Password(); ok {
@@ -36,7 +36,7 @@ func secretsOf(spec *endpoint.Spec, u *url.URL) []string {
 	}
 	s = append(s, strings.Split(u.Path, "/")...)
 	for _, v := range spec.Headers {
-		s = append(s, v)
+		s = append(s, v.Reveal())
 	}
 	s = slices.DeleteFunc(s, func(v string) bool { return len(v) < minSecretLen })
 	slices.SortFunc(s, func(a, b string) int { return cmp.Compare(len(b), len(a)) })

@@ -22,12 +22,12 @@ const marker = "SeCrEtMaRkEr"
 func secretSpecs(tlsFor string) func([]endpoint.Spec) {
 	return func(specs []endpoint.Spec) {
 		for i := range specs {
-			u := specs[i].URL
+			u := specs[i].URL.Reveal()
 			if specs[i].Name == tlsFor {
 				u = "https://" + strings.TrimPrefix(u, "http://")
 			}
-			specs[i].URL = u + "/v1/" + marker + "-path?api-key=" + marker + "-query"
-			specs[i].Headers = map[string]string{"Authorization": "Bearer " + marker + "-header"}
+			specs[i].URL = endpoint.NewSecret(u + "/v1/" + marker + "-path?api-key=" + marker + "-query")
+			specs[i].Headers = map[string]endpoint.Secret{"Authorization": endpoint.NewSecret("Bearer " + marker + "-header")}
 		}
 	}
 }
