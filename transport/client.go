@@ -68,7 +68,7 @@ type endpointClient struct {
 	// sent itself. Its URL and header map are shared by every copy and
 	// never mutated after New.
 	template *http.Request
-	secrets  []string // substrings redacted from every error text
+	secrets  secretSet // substrings redacted from every error text
 	// doubtAt is when the latest attempt left in doubt ended (see
 	// noteDoubt), in nanoseconds since the Client's epoch on the pool's
 	// clock; math.MinInt64 means never.
@@ -118,16 +118,19 @@ func New(p *pool.Pool, s Settings) (*Client, error) {
 
 // newEndpointClient builds the tuned HTTP client of one endpoint.
 func newEndpointClient(spec *endpoint.Spec) (*endpointClient, error) {
-	u, err := url.Parse(spec.URL.Reveal())
+	rawURL := spec.URL.Reveal()
+	u, err := url.Parse(rawURL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		// Never wrap url.Parse's error: it quotes the URL.
 		return nil, fmt.Errorf("transport: endpoint %q: URL is not an absolute http(s) URL", spec.Name)
 	}
-	header := make(http.Header, 2+len(spec.Headers))
+	header := make(http.Header, 3+len(spec.Headers))
 	header.Set("Content-Type", "application/json")
 	header.Set("Accept", "application/json")
+	secretValues := make([]string, 0, 1+len(spec.Headers))
 	for k, v := range spec.Headers {
 		header.Set(k, v.Reveal())
+		secretValues = append(secretValues, v.Reveal())
 	}
 	idle, maxConns := connLimits(spec)
 	tr := &http.Transport{
@@ -155,7 +158,7 @@ func newEndpointClient(spec *endpoint.Spec) (*endpointClient, error) {
 			Header:     header,
 			Host:       u.Host,
 		},
-		secrets: secretsOf(spec, u),
+		secrets: secretsOf(rawURL, u, secretValues),
 	}
 	ep.doubtAt.Store(math.MinInt64)
 	// Attempts go to tr.RoundTrip, not through an http.Client: a JSON-RPC
