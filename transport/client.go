@@ -1,6 +1,7 @@
 package transport
 
 import (
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -132,6 +133,21 @@ func newEndpointClient(spec *endpoint.Spec) (*endpointClient, error) {
 		header.Set(k, v.Reveal())
 		secretValues = append(secretValues, v.Reveal())
 	}
+	target := u
+	if u.User != nil {
+		// Attempts call RoundTrip, which ignores user info: only
+		// http.Client turns it into Basic authentication. Do what it does,
+		// including letting a configured Authorization header win, and keep
+		// the user info off the request (a callback sees req.URL).
+		if header.Get("Authorization") == "" {
+			basic := "Basic " + basicAuth(u.User)
+			header.Set("Authorization", basic)
+			secretValues = append(secretValues, basic)
+		}
+		target = new(url.URL)
+		*target = *u
+		target.User = nil
+	}
 	idle, maxConns := connLimits(spec)
 	tr := &http.Transport{
 		Proxy: http.ProxyFromEnvironment,
@@ -151,7 +167,7 @@ func newEndpointClient(spec *endpoint.Spec) (*endpointClient, error) {
 		tr:   tr,
 		template: &http.Request{
 			Method:     http.MethodPost,
-			URL:        u,
+			URL:        target,
 			Proto:      "HTTP/1.1",
 			ProtoMajor: 1,
 			ProtoMinor: 1,
@@ -166,6 +182,13 @@ func newEndpointClient(spec *endpoint.Spec) (*endpointClient, error) {
 	// would send the body a second time), and http.Client's redirect
 	// bookkeeping costs a header clone per request.
 	return ep, nil
+}
+
+// basicAuth is the credentials of a Basic Authorization header for user
+// info, as net/http's Client builds them.
+func basicAuth(ui *url.Userinfo) string {
+	pass, _ := ui.Password()
+	return base64.StdEncoding.EncodeToString([]byte(ui.Username() + ":" + pass))
 }
 
 // connLimits sizes one endpoint's connection pool from its roles' limits:

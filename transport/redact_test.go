@@ -69,9 +69,9 @@ func TestRedactEveryForm(t *testing.T) {
 		headers map[string]string
 		echoes  []string
 	}{
-		{name: "user", url: "https://us" + m + "er:pw@h.example/", echoes: []string{"us" + m + "er", "us" + m + "er:pw"}},
+		{name: "user", url: "https://us" + m + "er:pw@h.example/", echoes: []string{"us" + m + "er", "us" + m + "er:pw", basicOf("us" + m + "er:pw")}},
 		{name: "password", url: "https://u:p%40" + m + "%2Bw@h.example/",
-			echoes: []string{"p%40" + m + "%2Bw", "p@" + m + "+w", "u:p@" + m + "+w"}},
+			echoes: []string{"p%40" + m + "%2Bw", "p@" + m + "+w", "u:p@" + m + "+w", "Basic " + basicOf("u:p@"+m+"+w")}},
 		{name: "host", url: "https://acct-" + m + ".rpc.example:8443/",
 			echoes: []string{"acct-" + m + ".rpc.example", "acct-" + m + ".rpc.example:8443", strings.ToLower("acct-" + m + ".rpc.example")}},
 		{name: "path segment", url: "https://h.example/v1/se%20" + m + "%2Fk/rpc",

@@ -2,15 +2,20 @@ package transport_test
 
 import (
 	"context"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
+	"net/url"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/retrypolicy"
 	"github.com/solroute/solroute/transport"
 )
@@ -170,4 +175,76 @@ func TestEchoedSecretInRPCError(t *testing.T) {
 			t.Fatalf("error text leaks the secret: %s", s)
 		}
 	}
+}
+
+// TestUserInfoIsSentAsBasicAuth: user info in the URL is sent as Basic
+// authentication, as http.Client would (attempts call RoundTrip, which
+// ignores it); a configured Authorization header wins; the request's URL
+// carries no user info; and an echo of the credentials is redacted.
+func TestUserInfoIsSentAsBasicAuth(t *testing.T) {
+	const user, pass = "alice", "p@ss w:rd/" + marker
+	var seen struct {
+		sync.Mutex
+		auth []string
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		seen.Lock()
+		seen.auth = append(seen.auth, r.Header.Get("Authorization"))
+		seen.Unlock()
+		if u, p, ok := r.BasicAuth(); !ok || u != user || p != pass {
+			w.WriteHeader(http.StatusUnauthorized)
+			return
+		}
+		echoID(`"ok"`)(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	withUser := "http://" + url.UserPassword(user, pass).String() + "@" + strings.TrimPrefix(srv.URL, "http://") + "/rpc"
+	client := func(t *testing.T, rawURL string, headers map[string]endpoint.Secret) *transport.Client {
+		p, err := pool.New([]endpoint.Spec{{Name: "basic", URL: endpoint.NewSecret(rawURL), Headers: headers,
+			Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: {}}}}, pool.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := transport.New(p, transport.Settings{Retry: retrypolicy.Settings{MaxRetries: -1}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = c.Close() })
+		return c
+	}
+
+	t.Run("user info", func(t *testing.T) {
+		c := client(t, withUser, nil)
+		var got string
+		if err := c.CallForInto(context.Background(), &got, "getHealth", nil); err != nil || got != "ok" {
+			t.Fatalf("call = %q, %v; want the endpoint to accept the user info", got, err)
+		}
+		err := c.CallWithCallback(context.Background(), "getHealth", nil, func(req *http.Request, _ *http.Response) error {
+			if req.URL.User != nil {
+				t.Errorf("the request URL carries user info")
+			}
+			// A callback that quotes what it was sent, in every form.
+			a := req.Header.Get("Authorization")
+			return fmt.Errorf("rejected %s %s %s", a, base64.StdEncoding.EncodeToString([]byte(a)), url.QueryEscape(a))
+		})
+		if err == nil {
+			t.Fatal("the callback's error was lost")
+		}
+		for _, s := range texts(err) {
+			if form, leaked := fixtures.FindSecret(s, marker); leaked {
+				t.Errorf("the credentials show through (%s): %s", form, s)
+			}
+		}
+	})
+	t.Run("configured Authorization wins", func(t *testing.T) {
+		c := client(t, withUser, map[string]endpoint.Secret{"Authorization": endpoint.NewSecret("Bearer tok")})
+		err := c.CallForInto(context.Background(), nil, "getHealth", nil)
+		seen.Lock()
+		last := seen.auth[len(seen.auth)-1]
+		seen.Unlock()
+		var se *transport.StatusError
+		if !errors.As(err, &se) || se.StatusCode != http.StatusUnauthorized || last != "Bearer tok" {
+			t.Fatalf("call = %v, Authorization %q; want the configured header sent (and refused here)", err, last)
+		}
+	})
 }
