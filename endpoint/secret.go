@@ -16,7 +16,9 @@ import (
 // a Secret is reached through an unexported field, where fmt cannot call
 // its methods and prints what reflection finds: a Secret holds only a
 // pointer to its value, and fmt prints a pointer below the top level as an
-// address. (Dumpers that follow pointers, such as go-spew, are beyond its
+// address. (A pointer to a string, not to a struct: a verb that does not
+// fit a pointer, such as %s, makes fmt print the struct a pointer points
+// to. Dumpers that follow pointers, such as go-spew, are beyond its
 // reach.)
 //
 // The zero value is the empty string. A Secret is immutable and safe to

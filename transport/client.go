@@ -69,7 +69,10 @@ type endpointClient struct {
 	// sent itself. Its URL and header map are shared by every copy and
 	// never mutated after New.
 	template *http.Request
-	secrets  secretSet // substrings redacted from every error text
+	// secrets are the substrings redacted from every error text. A
+	// pointer, so that fmt shows an address: a wrong verb (%s of a
+	// *Client) makes fmt print an endpointClient's fields, never deeper.
+	secrets *secretSet
 	// doubtAt is when the latest attempt left in doubt ended (see
 	// noteDoubt), in nanoseconds since the Client's epoch on the pool's
 	// clock; math.MinInt64 means never.

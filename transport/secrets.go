@@ -42,7 +42,7 @@ type secretSet struct {
 }
 
 // newSecretSet sorts and deduplicates secrets and finds the probes.
-func newSecretSet(secrets []string) secretSet {
+func newSecretSet(secrets []string) *secretSet {
 	slices.SortFunc(secrets, func(a, b string) int {
 		if c := cmp.Compare(len(b), len(a)); c != 0 {
 			return c
@@ -56,7 +56,7 @@ func newSecretSet(secrets []string) secretSet {
 			probes = append(probes, s)
 		}
 	}
-	return secretSet{all: all, probes: probes}
+	return &secretSet{all: all, probes: probes}
 }
 
 // redact replaces every secret in msg with "[redacted]".
@@ -87,7 +87,7 @@ func (ss *secretSet) redact(msg string) string {
 // quotes trimmed), except authentication scheme names, plus the user and
 // password in a Basic token. Each value of minSecretLen bytes or more is
 // listed with its encodings (encodings).
-func secretsOf(rawURL string, u *url.URL, headerValues []string) secretSet {
+func secretsOf(rawURL string, u *url.URL, headerValues []string) *secretSet {
 	var vals []string
 	add := func(v ...string) { vals = append(vals, v...) }
 
