@@ -99,7 +99,7 @@ func secretsOf(rawURL string, u *url.URL, headerValues []string) *secretSet {
 		pass, _ := u.User.Password()
 		add(u.User.String(), u.User.Username(), pass, u.User.Username()+":"+pass)
 	}
-	userinfo, host, _ := rawAuthority(rawURL)
+	userinfo, host := rawAuthority(rawURL)
 	add(userinfo)
 	add(strings.Split(userinfo, ":")...)
 	if net.ParseIP(u.Hostname()) == nil {
@@ -147,18 +147,18 @@ func secretsOf(rawURL string, u *url.URL, headerValues []string) *secretSet {
 
 // rawAuthority returns the user info and host of rawURL as written,
 // before url.Parse decodes them; "" when rawURL has no authority.
-func rawAuthority(rawURL string) (userinfo, host string, ok bool) {
+func rawAuthority(rawURL string) (userinfo, host string) {
 	_, rest, ok := strings.Cut(rawURL, "://")
 	if !ok {
-		return "", "", false
+		return "", ""
 	}
 	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
 		rest = rest[:i]
 	}
 	if i := strings.LastIndexByte(rest, '@'); i >= 0 {
-		return rest[:i], rest[i+1:], true
+		return rest[:i], rest[i+1:]
 	}
-	return "", rest, true
+	return "", rest
 }
 
 // headerTokens splits a header value into the tokens a server may echo
@@ -189,7 +189,7 @@ func headerTokens(v string) []string {
 }
 
 // isAuthScheme reports whether word names an HTTP authentication scheme:
-// those of the IANA registry, and the unregistered Token and ApiKey.
+// those of the IANA registry, and the unregistered Token, ApiKey and NTLM.
 func isAuthScheme(word string) bool {
 	switch strings.ToLower(word) {
 	case "basic", "bearer", "digest", "token", "apikey", "negotiate", "ntlm", "hoba", "mutual",

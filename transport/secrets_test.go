@@ -36,7 +36,7 @@ const marker = "SeCrEtMaRkEr"
 // longLabel makes a host name the resolver refuses at once, without asking
 // a DNS server: a label may hold 63 bytes at most. (.invalid never
 // resolves either, RFC 6761.)
-var longLabel = strings.Repeat("x", 64)
+const longLabel = "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
 
 // placement plants marker in one part of an endpoint's URL or headers,
 // next to characters that escaping changes ("/", "+", "@", " ").
