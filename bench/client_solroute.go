@@ -22,7 +22,7 @@ func openSolroute(urls []string, o *Options, s transport.Settings) (client, erro
 	for i, u := range urls {
 		specs[i] = endpoint.Spec{
 			Name:  endpointName(i),
-			URL:   u,
+			URL:   endpoint.NewSecret(u),
 			Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: limits, endpoint.RoleSend: limits},
 		}
 	}

@@ -49,7 +49,7 @@ func startLocalCluster() *localCluster {
 func (l *localCluster) urls() []string {
 	u := make([]string, len(l.c.Specs))
 	for i, s := range l.c.Specs {
-		u[i] = s.URL
+		u[i] = s.URL.Reveal()
 	}
 	return u
 }

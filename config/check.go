@@ -131,7 +131,7 @@ func (c *checker) endpoint(path string, d *endpointDoc) Endpoint {
 	if s, ok := c.str(path+".url", d.URL); ok {
 		if v, ok := c.expand(path+".url", s); ok {
 			if checkURL(v) {
-				e.URL = Secret(v)
+				e.URL = endpoint.NewSecret(v)
 			} else {
 				c.add(path+".url", "must be an absolute http or https URL with a host")
 			}
@@ -186,7 +186,7 @@ func (c *checker) capabilities(path string, v any) []string {
 }
 
 // headers checks a table of header names to ${VAR}-expanded strings.
-func (c *checker) headers(path string, v any) map[string]Secret {
+func (c *checker) headers(path string, v any) map[string]endpoint.Secret {
 	if v == nil {
 		return nil
 	}
@@ -195,7 +195,7 @@ func (c *checker) headers(path string, v any) map[string]Secret {
 		c.add(path, "must be a table of strings, not "+tomlType(v))
 		return nil
 	}
-	out := make(map[string]Secret, len(m))
+	out := make(map[string]endpoint.Secret, len(m))
 	for name, x := range m {
 		p := join(path, name)
 		if !endpoint.ValidHeaderName(name) {
@@ -213,7 +213,7 @@ func (c *checker) headers(path string, v any) map[string]Secret {
 			c.add(p, "value must not contain control characters such as a newline")
 			continue
 		}
-		out[name] = Secret(s)
+		out[name] = endpoint.NewSecret(s)
 	}
 	return out
 }

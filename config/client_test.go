@@ -120,7 +120,7 @@ func TestNewClientOptions(t *testing.T) {
 }
 
 func TestNewClientRejectsInvalidConfig(t *testing.T) {
-	cfg := &Config{Endpoints: []Endpoint{{Name: "a", URL: Secret("ftp://x/" + marker)}}}
+	cfg := &Config{Endpoints: []Endpoint{{Name: "a", URL: endpoint.NewSecret("ftp://x/" + marker)}}}
 	if _, err := NewClient(cfg, ClientOptions{}); err == nil {
 		t.Fatal("NewClient accepted an invalid Config")
 	} else {

@@ -17,7 +17,7 @@ import (
 // or change one, and the adapter methods (EndpointSpecs, RetrySettings,
 // TransportSettings) turn it into what the other packages take. Printing a
 // Config with any fmt verb, encoding/json or log/slog never shows a URL or
-// a header value: those are Secrets.
+// a header value: those are endpoint.Secrets.
 type Config struct {
 	// Cluster is the document's cluster key: "" (not checked),
 	// "mainnet-beta", "devnet", "testnet" or a base58 genesis hash. See
@@ -88,10 +88,10 @@ type Endpoint struct {
 	// Name is the unique, non-secret label; the only name ever printed.
 	Name string
 	// URL is the endpoint's address, ${VAR} references expanded.
-	URL Secret
+	URL endpoint.Secret
 	// Headers are sent with every request, values ${VAR}-expanded. Nil
 	// means none.
-	Headers map[string]Secret
+	Headers map[string]endpoint.Secret
 	// Tier orders endpoints by preference; 0 is tried first.
 	Tier int
 	// Capabilities are tags such as "archive". Nil means none.
@@ -105,20 +105,14 @@ type Endpoint struct {
 // Spec converts e to an endpoint.Spec, copying its maps and slices. It does
 // not validate.
 func (e *Endpoint) Spec() endpoint.Spec {
-	s := endpoint.Spec{
+	return endpoint.Spec{
 		Name:         e.Name,
-		URL:          string(e.URL),
+		URL:          e.URL,
+		Headers:      maps.Clone(e.Headers),
 		Tier:         e.Tier,
 		Capabilities: slices.Clone(e.Capabilities),
 		Roles:        maps.Clone(e.Roles),
 	}
-	if e.Headers != nil {
-		s.Headers = make(map[string]string, len(e.Headers))
-		for k, v := range e.Headers {
-			s.Headers[k] = string(v)
-		}
-	}
-	return s
 }
 
 // EndpointSpecs converts every endpoint to an endpoint.Spec, in document

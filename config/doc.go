@@ -13,8 +13,8 @@
 // literal "${". A missing variable is a problem naming the variable.
 //
 // The result is a *Config: plain data whose secrets (URLs, header values)
-// are of type Secret and print as "[redacted]". The adapter methods turn it
-// into endpoint specs, retry settings, transport settings and the method
+// are endpoint.Secrets and print as "[redacted]". The adapter methods turn
+// it into endpoint specs, retry settings, transport settings and the method
 // registry (the built-in one plus the document's [methods] tables), and
 // NewClient / NewSolanaClient build a ready client in one call.
 //

@@ -251,7 +251,7 @@ func TestMethodRegistry(t *testing.T) {
 		t.Errorf("problems at %q, want %q:\n%v", paths, want, err)
 	}
 	// NewClient refuses it the same way, before building anything.
-	bad.Endpoints = []Endpoint{{Name: "a", URL: "https://a.example", Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: {}}}}
+	bad.Endpoints = []Endpoint{{Name: "a", URL: endpoint.NewSecret("https://a.example"), Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: {}}}}
 	if _, err := NewClient(bad, ClientOptions{}); !errors.As(err, &verr) || !strings.HasPrefix(err.Error(), "config: ") {
 		t.Errorf("NewClient = %v, want a config: *ValidationError", err)
 	}

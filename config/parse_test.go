@@ -77,10 +77,10 @@ tier = 2
 		HedgeAfter:       300 * time.Millisecond,
 		Endpoints: []Endpoint{{
 			Name:         "primary-a",
-			URL:          "https://a.example/?api-key=k",
+			URL:          endpoint.NewSecret("https://a.example/?api-key=k"),
 			Tier:         0,
 			Capabilities: []string{"archive", "fast"},
-			Headers:      map[string]Secret{"Authorization": "Bearer t", "X-Literal": "${NOT_A_VAR}"},
+			Headers:      map[string]endpoint.Secret{"Authorization": endpoint.NewSecret("Bearer t"), "X-Literal": endpoint.NewSecret("${NOT_A_VAR}")},
 			Roles: map[endpoint.Role]endpoint.Limits{
 				endpoint.RoleRead: {RequestsPerSecond: 50, BurstCapacity: 100, MaxConcurrentRequests: 32,
 					RequestTimeout: 5 * time.Second, PauseAfterRateLimit: time.Second},
@@ -88,7 +88,7 @@ tier = 2
 			},
 		}, {
 			Name:  "${KEY}", // names are never expanded
-			URL:   "http://127.0.0.1:8899",
+			URL:   endpoint.NewSecret("http://127.0.0.1:8899"),
 			Tier:  2,
 			Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleSend: {}},
 		}},
@@ -96,9 +96,10 @@ tier = 2
 	if !reflect.DeepEqual(cfg, want) {
 		t.Fatalf("Parse:\n got %#v\nwant %#v", *cfg, *want)
 	}
-	// %#v prints Secrets redacted, so compare them by hand too.
+	// %#v prints Secrets redacted (DeepEqual compared them), so name the
+	// one that differs by hand.
 	for i := range want.Endpoints {
-		if cfg.Endpoints[i].URL != want.Endpoints[i].URL {
+		if !cfg.Endpoints[i].URL.Equal(want.Endpoints[i].URL) {
 			t.Errorf("endpoints[%d].url differs", i)
 		}
 	}
@@ -107,7 +108,7 @@ tier = 2
 	if err != nil {
 		t.Fatal(err)
 	}
-	if specs[0].URL != "https://a.example/?api-key=k" || specs[0].Headers["Authorization"] != "Bearer t" ||
+	if specs[0].URL.Reveal() != "https://a.example/?api-key=k" || specs[0].Headers["Authorization"].Reveal() != "Bearer t" ||
 		specs[1].Tier != 2 || !specs[1].Serves(endpoint.RoleSend) || specs[1].Serves(endpoint.RoleRead) {
 		t.Errorf("EndpointSpecs = %+v", specs)
 	}
@@ -445,7 +446,7 @@ func TestLoad(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cfg.Endpoints[0].URL != "https://a.example/k" {
+	if cfg.Endpoints[0].URL.Reveal() != "https://a.example/k" {
 		t.Errorf("Load did not expand from the process environment")
 	}
 

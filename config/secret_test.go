@@ -7,14 +7,16 @@ import (
 	"log/slog"
 	"strings"
 	"testing"
+
+	"github.com/solroute/solroute/endpoint"
 )
 
 func TestSecretNeverPrints(t *testing.T) {
 	const marker = "SECRET-MARKER-9f3a"
 	cfg := &Config{Endpoints: []Endpoint{{
 		Name:    "a",
-		URL:     Secret("https://x/?k=" + marker),
-		Headers: map[string]Secret{"Authorization": Secret("Bearer " + marker)},
+		URL:     endpoint.NewSecret("https://x/?k=" + marker),
+		Headers: map[string]endpoint.Secret{"Authorization": endpoint.NewSecret("Bearer " + marker)},
 	}}}
 	var outs []string
 	for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%q", "%x", "%X"} {
@@ -36,10 +38,10 @@ func TestSecretNeverPrints(t *testing.T) {
 			t.Fatalf("secret printed: %s", o)
 		}
 	}
-	if !strings.Contains(string(j), redacted) {
-		t.Fatalf("json = %s, want %q in it", j, redacted)
+	if !strings.Contains(string(j), "[redacted]") {
+		t.Fatalf("json = %s, want %q in it", j, "[redacted]")
 	}
-	if got := string(cfg.Endpoints[0].URL); !strings.Contains(got, marker) {
-		t.Fatalf("string(Secret) = %q, want the value", got)
+	if got := cfg.Endpoints[0].URL.Reveal(); !strings.Contains(got, marker) {
+		t.Fatalf("Reveal() = %q, want the value", got)
 	}
 }

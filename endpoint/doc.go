@@ -5,8 +5,11 @@
 // and Headers, a Tier (0 is most preferred), capability tags and per-role
 // [Limits]. [Validate] reports every problem of a configuration at once. The
 // Name is the only way an endpoint is ever shown: no error, log line,
-// snapshot or metric built by solroute carries the URL or a header value
-// (Spec's own String, GoString and LogValue leave them out too).
+// snapshot or metric built by solroute carries the URL or a header value.
+// Those are [Secret]s, which print as "[redacted]" under every fmt verb,
+// log/slog and encoding/json, even inside a struct that holds a Spec in an
+// unexported field (Spec's own String, GoString and LogValue leave them out
+// too).
 //
 // At run time every (endpoint, role) pair owns one [Runtime]: a token
 // [Bucket] (by default a golang.org/x/time/rate Limiter driven only through

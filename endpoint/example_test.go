@@ -10,7 +10,7 @@ import (
 func ExampleValidate() {
 	err := endpoint.Validate([]endpoint.Spec{{
 		Name: "primary-a",
-		URL:  "ftp://rpc.example.com/?api-key=never-printed",
+		URL:  endpoint.NewSecret("ftp://rpc.example.com/?api-key=never-printed"),
 		Roles: map[endpoint.Role]endpoint.Limits{
 			endpoint.RoleSend: {BurstCapacity: 5},
 		},
@@ -25,7 +25,7 @@ func ExampleValidate() {
 func ExampleRuntime() {
 	spec := endpoint.Spec{
 		Name: "primary-a",
-		URL:  "https://rpc.example.com/",
+		URL:  endpoint.NewSecret("https://rpc.example.com/"),
 		Roles: map[endpoint.Role]endpoint.Limits{
 			endpoint.RoleRead: {RequestsPerSecond: 10, BurstCapacity: 2, MaxConcurrentRequests: 8},
 		},

@@ -9,7 +9,7 @@ import (
 
 func newRuntime(t *testing.T, l Limits, opts RuntimeOptions) *Runtime {
 	t.Helper()
-	spec := Spec{Name: "ep", URL: "https://x.example/", Roles: map[Role]Limits{RoleRead: l}}
+	spec := Spec{Name: "ep", URL: NewSecret("https://x.example/"), Roles: map[Role]Limits{RoleRead: l}}
 	r, err := NewRuntime(&spec, RoleRead, t0, opts)
 	if err != nil {
 		t.Fatal(err)

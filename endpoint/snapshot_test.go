@@ -15,8 +15,8 @@ const marker = "SECRET-7f3a"
 func secretSpec() Spec {
 	return Spec{
 		Name:    "primary-a",
-		URL:     "https://user:" + marker + "@rpc.example.com/" + marker + "/?api-key=" + marker,
-		Headers: map[string]string{"Authorization": "Bearer " + marker},
+		URL:     NewSecret("https://user:" + marker + "@rpc.example.com/" + marker + "/?api-key=" + marker),
+		Headers: map[string]Secret{"Authorization": NewSecret("Bearer " + marker)},
 		Roles:   map[Role]Limits{RoleRead: {RequestsPerSecond: 5}, RoleSend: {}},
 	}
 }
@@ -77,10 +77,10 @@ func TestSpecClone(t *testing.T) {
 	spec := secretSpec()
 	spec.Capabilities = []string{"archive"}
 	c := spec.Clone()
-	c.Headers["Authorization"] = "changed"
+	c.Headers["Authorization"] = NewSecret("changed")
 	c.Capabilities[0] = "changed"
 	c.Roles[RoleRead] = Limits{}
-	if spec.Headers["Authorization"] == "changed" || spec.Capabilities[0] == "changed" || spec.Roles[RoleRead].RequestsPerSecond != 5 {
+	if spec.Headers["Authorization"].Reveal() == "changed" || spec.Capabilities[0] == "changed" || spec.Roles[RoleRead].RequestsPerSecond != 5 {
 		t.Error("Clone shares maps or slices with the original")
 	}
 }

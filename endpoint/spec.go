@@ -12,12 +12,14 @@ type Spec struct {
 	// Name is a unique, non-secret label: the only way the endpoint is ever
 	// named in errors, logs, snapshots and metrics. Required.
 	Name string
-	// URL is the endpoint's HTTP(S) address. It may carry an API key in its
-	// path or query and is never printed. Required.
-	URL string
+	// URL is the endpoint's HTTP(S) address. Its user info, host name, path
+	// or query may carry an API key, so it is a Secret: it prints as
+	// "[redacted]" every way. User info is sent as Basic authentication
+	// unless Headers has an Authorization. Required.
+	URL Secret
 	// Headers are sent with every request (for example Authorization). Their
-	// values are secrets and are never printed. Nil means none.
-	Headers map[string]string
+	// values are Secrets; their names are not secret. Nil means none.
+	Headers map[string]Secret
 	// Tier orders endpoints by preference: 0 is tried first, then 1, and so
 	// on. Negative tiers are invalid.
 	Tier int
@@ -45,7 +47,9 @@ func (s *Spec) HasCapabilities(caps []string) bool {
 }
 
 // String names the spec without its URL or headers, so that printing a Spec
-// by mistake (%v, %+v, %s) leaks no secret.
+// by mistake (%v, %+v, %s) leaks no secret. (Where fmt cannot call String,
+// through an unexported field, the Secrets still print as addresses; and
+// encoding/json shows them as "[redacted]".)
 func (s Spec) String() string {
 	return fmt.Sprintf("endpoint %q (tier %d)", s.Name, s.Tier)
 }

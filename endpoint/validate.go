@@ -94,7 +94,7 @@ func (v *validator) spec(i int, s *Spec, firstUse map[string]int) {
 			firstUse[s.Name] = i
 		}
 	}
-	v.url(base+".url", s.URL)
+	v.url(base+".url", s.URL.Reveal())
 	v.headers(base+".headers", s.Headers)
 	if s.Tier < 0 {
 		v.add(base+".tier", "must be 0 or more")
@@ -123,12 +123,12 @@ func (v *validator) url(path, raw string) {
 	}
 }
 
-func (v *validator) headers(path string, h map[string]string) {
+func (v *validator) headers(path string, h map[string]Secret) {
 	for _, k := range slices.Sorted(maps.Keys(h)) {
 		if !ValidHeaderName(k) {
 			v.add(path, "header name %q is not a valid HTTP header name", k)
 		}
-		if !ValidHeaderValue(h[k]) {
+		if !ValidHeaderValue(h[k].Reveal()) {
 			v.add(path, "the value of header %q contains control characters", k)
 		}
 	}

@@ -11,7 +11,7 @@ import (
 func validSpec(name string) Spec {
 	return Spec{
 		Name: name,
-		URL:  "https://rpc.example.com/",
+		URL:  NewSecret("https://rpc.example.com/"),
 		Roles: map[Role]Limits{
 			RoleRead: {RequestsPerSecond: 10, MaxConcurrentRequests: 4},
 		},
@@ -23,7 +23,7 @@ func TestValidateAcceptsValidSpecs(t *testing.T) {
 	b := validSpec("b")
 	b.Tier = 1
 	b.Capabilities = []string{"archive"}
-	b.Headers = map[string]string{"Authorization": "Bearer x\ty"}
+	b.Headers = map[string]Secret{"Authorization": NewSecret("Bearer x\ty")}
 	b.Roles = map[Role]Limits{RoleRead: {}, RoleSend: {RequestsPerSecond: 0.5, BurstCapacity: 3, RequestTimeout: time.Second, PauseAfterRateLimit: time.Minute}}
 	if err := Validate([]Spec{a, b}); err != nil {
 		t.Fatalf("Validate = %v, want nil", err)
@@ -34,8 +34,8 @@ func TestValidateReportsEveryProblemWithItsPath(t *testing.T) {
 	const secret = "SECRET-MARKER"
 	bad := Spec{
 		Name:         "",
-		URL:          "ftp://user:" + secret + "@/path/" + secret + "?key=" + secret,
-		Headers:      map[string]string{"Bad Header": secret, "X-Key": "a\n" + secret},
+		URL:          NewSecret("ftp://user:" + secret + "@/path/" + secret + "?key=" + secret),
+		Headers:      map[string]Secret{"Bad Header": NewSecret(secret), "X-Key": NewSecret("a\n" + secret)},
 		Tier:         -1,
 		Capabilities: []string{"archive", "", "archive"},
 		Roles: map[Role]Limits{
@@ -46,10 +46,10 @@ func TestValidateReportsEveryProblemWithItsPath(t *testing.T) {
 	dup := validSpec("a")
 	noRoles := validSpec("c")
 	noRoles.Roles = nil
-	noRoles.URL = "https://[::1" + secret
+	noRoles.URL = NewSecret("https://[::1" + secret)
 	inf := validSpec("d")
 	inf.Roles = map[Role]Limits{RoleRead: {RequestsPerSecond: math.Inf(1)}, Role(7): {}}
-	inf.URL = "https:///" + secret
+	inf.URL = NewSecret("https:///" + secret)
 	fast := validSpec("e")
 	fast.Roles = map[Role]Limits{RoleSend: {RequestsPerSecond: 2e9}}
 	fast.Name = " e"

@@ -169,7 +169,7 @@ func TestNullResultIsInvalid(t *testing.T) {
 		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":null}`, req.ID)
 	}))
 	defer srv.Close()
-	p, err := pool.New([]endpoint.Spec{{Name: "nulls", URL: srv.URL,
+	p, err := pool.New([]endpoint.Spec{{Name: "nulls", URL: endpoint.NewSecret(srv.URL),
 		Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: {}}}},
 		pool.Options{Clock: clockwork.NewFakeClockAt(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))})
 	if err != nil {

@@ -14,10 +14,10 @@ import (
 func ExamplePool_Acquire() {
 	clock := clockwork.NewFakeClockAt(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 	p, err := pool.New([]endpoint.Spec{
-		{Name: "primary-a", URL: "https://a.example.com/?api-key=secret", Roles: map[endpoint.Role]endpoint.Limits{
+		{Name: "primary-a", URL: endpoint.NewSecret("https://a.example.com/?api-key=secret"), Roles: map[endpoint.Role]endpoint.Limits{
 			endpoint.RoleRead: {RequestsPerSecond: 10, MaxConcurrentRequests: 1},
 		}},
-		{Name: "backup-a", URL: "https://b.example.com/", Tier: 1, Roles: map[endpoint.Role]endpoint.Limits{
+		{Name: "backup-a", URL: endpoint.NewSecret("https://b.example.com/"), Tier: 1, Roles: map[endpoint.Role]endpoint.Limits{
 			endpoint.RoleRead: {},
 		}},
 	}, pool.Options{Clock: clock})
@@ -53,7 +53,7 @@ func ExamplePool_Acquire() {
 func ExampleDeadlineError() {
 	clock := clockwork.NewFakeClockAt(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 	p, _ := pool.New([]endpoint.Spec{
-		{Name: "primary-a", URL: "https://a.example.com/", Roles: map[endpoint.Role]endpoint.Limits{
+		{Name: "primary-a", URL: endpoint.NewSecret("https://a.example.com/"), Roles: map[endpoint.Role]endpoint.Limits{
 			endpoint.RoleSend: {MaxConcurrentRequests: 1},
 		}},
 	}, pool.Options{Clock: clock})

@@ -22,7 +22,7 @@ func ms(n int) time.Duration { return time.Duration(n) * time.Millisecond }
 func ep(name string, tier int, l endpoint.Limits) endpoint.Spec {
 	return endpoint.Spec{
 		Name:  name,
-		URL:   "https://" + name + ".example.com/",
+		URL:   endpoint.NewSecret("https://" + name + ".example.com/"),
 		Tier:  tier,
 		Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: l},
 	}

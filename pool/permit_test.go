@@ -110,7 +110,7 @@ func TestStateTransitions(t *testing.T) {
 func TestSnapshotOrderAndSpecs(t *testing.T) {
 	both := ep("both", 1, endpoint.Limits{})
 	both.Roles[endpoint.RoleSend] = endpoint.Limits{}
-	both.Headers = map[string]string{"X": "y"}
+	both.Headers = map[string]endpoint.Secret{"X": endpoint.NewSecret("y")}
 	p, _ := newPool(t, both, ep("late", 2, endpoint.Limits{}), ep("first", 0, endpoint.Limits{}), ep("second", 1, endpoint.Limits{}))
 	var got []string
 	for _, s := range p.Snapshot() {
@@ -121,9 +121,9 @@ func TestSnapshotOrderAndSpecs(t *testing.T) {
 		t.Errorf("order %q, want %q", joined, want)
 	}
 	specs := p.Specs()
-	specs[0].Headers["X"] = "changed"
+	specs[0].Headers["X"] = endpoint.NewSecret("changed")
 	specs[0].Roles[endpoint.RoleRead] = endpoint.Limits{MaxConcurrentRequests: 1}
-	if again := p.Specs(); again[0].Headers["X"] != "y" || again[0].Name != "both" || again[0].Roles[endpoint.RoleRead].MaxConcurrentRequests != 0 {
+	if again := p.Specs(); again[0].Headers["X"].Reveal() != "y" || again[0].Name != "both" || again[0].Roles[endpoint.RoleRead].MaxConcurrentRequests != 0 {
 		t.Error("Specs shares state with the pool")
 	}
 }

@@ -44,8 +44,8 @@ func (s *syncBuffer) String() string {
 func TestNoSecretsAnywhere(t *testing.T) {
 	secret := func(name string, tier int, l endpoint.Limits) endpoint.Spec {
 		s := ep(name, tier, l)
-		s.URL = "https://user:" + marker + "@" + name + ".example.com/v1/" + marker + "?api-key=" + marker
-		s.Headers = map[string]string{"Authorization": "Bearer " + marker, "X-Api-Key": marker}
+		s.URL = endpoint.NewSecret("https://user:" + marker + "@" + name + ".example.com/v1/" + marker + "?api-key=" + marker)
+		s.Headers = map[string]endpoint.Secret{"Authorization": endpoint.NewSecret("Bearer " + marker), "X-Api-Key": endpoint.NewSecret(marker)}
 		return s
 	}
 	var logs syncBuffer
@@ -91,8 +91,8 @@ func TestNoSecretsAnywhere(t *testing.T) {
 	renders = append(renders, err.Error())
 
 	bad := secret("", -1, endpoint.Limits{})
-	bad.URL = "ftp://" + marker + "@[::1" + marker
-	bad.Headers["Bad Name"] = marker
+	bad.URL = endpoint.NewSecret("ftp://" + marker + "@[::1" + marker)
+	bad.Headers["Bad Name"] = endpoint.NewSecret(marker)
 	_, err = pool.New([]endpoint.Spec{bad}, pool.Options{})
 	if err == nil {
 		t.Fatal("New accepted an invalid spec")

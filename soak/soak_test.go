@@ -289,8 +289,8 @@ func newSoak(t *testing.T, seed uint64, calls, callers int) *soak {
 		if m.tlsMismatch {
 			base = s.cluster.Server(m.name).TLSMismatchURL()
 		}
-		specs[i].URL = base + "/" + markPath + "-" + m.name + "?api-key=" + markQuery + "-" + m.name
-		specs[i].Headers = map[string]string{"Authorization": "Bearer " + markHeader + "-" + m.name}
+		specs[i].URL = endpoint.NewSecret(base + "/" + markPath + "-" + m.name + "?api-key=" + markQuery + "-" + m.name)
+		specs[i].Headers = map[string]endpoint.Secret{"Authorization": endpoint.NewSecret("Bearer " + markHeader + "-" + m.name)}
 	}
 	logger := slog.New(timedHandler{slog.NewJSONHandler(s.logs, &slog.HandlerOptions{Level: slog.LevelDebug}), &s.logWait})
 	p, err := pool.New(specs, pool.Options{Logger: logger})

@@ -162,7 +162,7 @@ func TestInvalidResponseIsFinal(t *testing.T) {
 func plainEnv(t *testing.T, h http.HandlerFunc, s transport.Settings) *transport.Client {
 	t.Helper()
 	srv := httptest.NewServer(h)
-	p, err := pool.New([]endpoint.Spec{{Name: "plain", URL: srv.URL,
+	p, err := pool.New([]endpoint.Spec{{Name: "plain", URL: endpoint.NewSecret(srv.URL),
 		Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: {}}}}, pool.Options{})
 	if err != nil {
 		t.Fatal(err)

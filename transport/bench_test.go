@@ -45,7 +45,7 @@ type benchTarget struct {
 
 func benchTargets(b *testing.B, url string) []benchTarget {
 	b.Helper()
-	p, err := pool.New([]endpoint.Spec{{Name: "bench", URL: url,
+	p, err := pool.New([]endpoint.Spec{{Name: "bench", URL: endpoint.NewSecret(url),
 		Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: {}}}}, pool.Options{})
 	if err != nil {
 		b.Fatal(err)

@@ -1,6 +1,7 @@
 package transport
 
 import (
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -61,7 +62,10 @@ type endpointClient struct {
 	// sent itself. Its URL and header map are shared by every copy and
 	// never mutated after New.
 	template *http.Request
-	secrets  []string // substrings redacted from every error text
+	// secrets are the substrings redacted from every error text. A
+	// pointer, so that fmt shows an address: a wrong verb (%s of a
+	// *Client) makes fmt print an endpointClient's fields, never deeper.
+	secrets *secretSet
 }
 
 // New builds a Client over p. It fails when p is nil or an endpoint's URL
@@ -104,16 +108,34 @@ func New(p *pool.Pool, s Settings) (*Client, error) {
 
 // newEndpointClient builds the tuned HTTP client of one endpoint.
 func newEndpointClient(spec *endpoint.Spec) (*endpointClient, error) {
-	u, err := url.Parse(spec.URL)
+	rawURL := spec.URL.Reveal()
+	u, err := url.Parse(rawURL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		// Never wrap url.Parse's error: it quotes the URL.
 		return nil, fmt.Errorf("transport: endpoint %q: URL is not an absolute http(s) URL", spec.Name)
 	}
-	header := make(http.Header, 2+len(spec.Headers))
+	header := make(http.Header, 3+len(spec.Headers))
 	header.Set("Content-Type", "application/json")
 	header.Set("Accept", "application/json")
+	secretValues := make([]string, 0, 1+len(spec.Headers))
 	for k, v := range spec.Headers {
-		header.Set(k, v)
+		header.Set(k, v.Reveal())
+		secretValues = append(secretValues, v.Reveal())
+	}
+	target := u
+	if u.User != nil {
+		// Attempts call RoundTrip, which ignores user info: only
+		// http.Client turns it into Basic authentication. Do what it does,
+		// including letting a configured Authorization header win, and keep
+		// the user info off the request (a callback sees req.URL).
+		if header.Get("Authorization") == "" {
+			basic := "Basic " + basicAuth(u.User)
+			header.Set("Authorization", basic)
+			secretValues = append(secretValues, basic)
+		}
+		target = new(url.URL)
+		*target = *u
+		target.User = nil
 	}
 	idle, maxConns := connLimits(spec)
 	tr := &http.Transport{
@@ -134,20 +156,27 @@ func newEndpointClient(spec *endpoint.Spec) (*endpointClient, error) {
 		tr:   tr,
 		template: &http.Request{
 			Method:     http.MethodPost,
-			URL:        u,
+			URL:        target,
 			Proto:      "HTTP/1.1",
 			ProtoMajor: 1,
 			ProtoMinor: 1,
 			Header:     header,
 			Host:       u.Host,
 		},
-		secrets: secretsOf(spec, u),
+		secrets: secretsOf(rawURL, u, secretValues),
 	}
 	// Attempts go to tr.RoundTrip, not through an http.Client: a JSON-RPC
 	// POST is never redirected (a 3xx is classified Request; following it
 	// would send the body a second time), and http.Client's redirect
 	// bookkeeping costs a header clone per request.
 	return ep, nil
+}
+
+// basicAuth is the credentials of a Basic Authorization header for user
+// info, as net/http's Client builds them.
+func basicAuth(ui *url.Userinfo) string {
+	pass, _ := ui.Password()
+	return base64.StdEncoding.EncodeToString([]byte(ui.Username() + ":" + pass))
 }
 
 // connLimits sizes one endpoint's connection pool from its roles' limits:

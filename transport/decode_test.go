@@ -245,7 +245,7 @@ func TestRetryResetsAFailedAttemptsResult(t *testing.T) {
 		_, _ = io.WriteString(w, `{"jsonrpc":"2.0","result":`+result+`,"id":`+id+`}`)
 	}))
 	defer srv.Close()
-	p, err := pool.New([]endpoint.Spec{{Name: "plain", URL: srv.URL,
+	p, err := pool.New([]endpoint.Spec{{Name: "plain", URL: endpoint.NewSecret(srv.URL),
 		Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: {}}}}, pool.Options{})
 	if err != nil {
 		t.Fatal(err)

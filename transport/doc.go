@@ -35,7 +35,10 @@
 // Secrets: endpoint URLs and header values never appear in an error, a log
 // line or an attempt record. Errors name endpoints by their Spec.Name; a
 // *url.Error from net/http is replaced by its inner error, and error texts
-// are redacted against each endpoint's URL parts and header values.
+// are redacted against each endpoint's URL parts and header values and
+// their tokens, raw, decoded, URL- and JSON-escaped and in base64 (see
+// plans/003-transport.md). URL user info is sent as Basic authentication
+// unless an Authorization header is configured.
 //
 // See plans/003-transport.md for the classification table and the
 // dispatch-state rules.

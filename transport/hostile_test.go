@@ -94,7 +94,7 @@ func hostileClient(t testing.TB, h *hostileServer) (*transport.Client, *methods.
 	l := endpoint.Limits{RequestTimeout: 10 * time.Second, PauseAfterRateLimit: time.Millisecond}
 	specs := []endpoint.Spec{{
 		Name:  "hostile",
-		URL:   h.srv.URL + "/" + hostileSecret,
+		URL:   endpoint.NewSecret(h.srv.URL + "/" + hostileSecret),
 		Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: l, endpoint.RoleSend: l},
 	}}
 	p, err := pool.New(specs, pool.Options{})

@@ -1,39 +1,392 @@
 package transport_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"log/slog"
+	"net"
 	"net/http"
+	"net/http/httptest"
+	"net/url"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/gagliardetto/solana-go/rpc"
+	"github.com/jonboulle/clockwork"
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/retrypolicy"
 	"github.com/solroute/solroute/transport"
 )
 
-// marker is the secret planted in URL paths, queries and headers.
+// marker is the secret planted in URLs and headers. No output may show
+// it in any form fixtures.FindSecret can undo (percent, JSON, hex,
+// base64).
 const marker = "SeCrEtMaRkEr"
 
-// secretSpecs plants marker in every spec's URL path, query and a header.
-func secretSpecs(tlsFor string) func([]endpoint.Spec) {
-	return func(specs []endpoint.Spec) {
-		for i := range specs {
-			u := specs[i].URL
-			if specs[i].Name == tlsFor {
-				u = "https://" + strings.TrimPrefix(u, "http://")
-			}
-			specs[i].URL = u + "/v1/" + marker + "-path?api-key=" + marker + "-query"
-			specs[i].Headers = map[string]string{"Authorization": "Bearer " + marker + "-header"}
-		}
+// longLabel makes a host name the resolver refuses at once, without asking
+// a DNS server: a label may hold 63 bytes at most. (.invalid never
+// resolves either, RFC 6761.)
+const longLabel = "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+
+// placement plants marker in one part of an endpoint's URL or headers,
+// next to characters that escaping changes ("/", "+", "@", " ").
+type placement struct {
+	name string
+	// url builds the endpoint's URL from a scheme and a host:port.
+	url     func(scheme, hostport string) string
+	headers map[string]string
+	// dnsOnly: the marker is in the host name, which cannot resolve: only
+	// the DNS failure applies.
+	dnsOnly bool
+}
+
+func placements() []placement {
+	at := func(path string) func(string, string) string {
+		return func(scheme, hp string) string { return scheme + "://" + hp + path }
+	}
+	return []placement{
+		{name: "user", url: func(s, hp string) string { return s + "://us" + marker + "er:pw@" + hp + "/rpc" }},
+		{name: "password", url: func(s, hp string) string { return s + "://u:p%40" + marker + "%2Bw@" + hp + "/rpc" }},
+		{name: "path", url: at("/v1/se%20" + marker + "%2Fk/rpc")},
+		{name: "query", url: at("/rpc?api-key=q%2F" + marker + "+x&y=1")},
+		{name: "bare header token", url: at("/rpc"), headers: map[string]string{"X-Api-Key": marker + "tok"}},
+		{name: "bearer header", url: at("/rpc"), headers: map[string]string{"Authorization": "Bearer br/" + marker + "+="}},
+		{name: "header list", url: at("/rpc"), headers: map[string]string{"X-Keys": `k1=li1` + marker + `, k2="li2` + marker + `"; Token li3` + marker}},
+		{name: "everywhere", url: func(s, hp string) string {
+			return s + "://us" + marker + "er:p%40" + marker + "@" + hp + "/v1/se%20" + marker + "%2Fk?api-key=q%2F" + marker + "+x"
+		}, headers: map[string]string{"X-Api-Key": marker + "tok", "X-Keys": "k1=li1" + marker + ", Token li3" + marker}},
+		{name: "host", url: func(s, _ string) string { return s + "://" + marker + "-" + longLabel + ".invalid:1/rpc" }, dnsOnly: true},
 	}
 }
 
-// texts renders err every way a caller might: %v, %+v, %#v, and each
-// error reachable through Unwrap.
+// server kinds a failure mode runs against.
+const (
+	fixtureServer = iota // fixtures.Server running mode.fault
+	echoServer           // fixtures.EchoHandler
+	downServer           // a fixtures.Server that refuses connections
+	tlsMismatch          // https to a plain fixtures.Server
+	dnsFailure           // a host name that cannot resolve
+)
+
+// failureMode is one way an endpoint fails (or, for None, does not).
+type failureMode struct {
+	name   string
+	server int
+	fault  fixtures.Fault
+	// timeout: each attempt ends only when the pool's clock passes its
+	// timeout.
+	timeout bool
+	// limit is MaxResponseBytes (0: 1 MiB).
+	limit int64
+	// proof says whether the errors show that the mode was exercised.
+	proof func(errs []error) bool
+}
+
+// failureModes are every fixtures.FaultKind (found by its String, so a
+// kind added later is covered), more statuses and codes, a refused
+// connection, TLS to a plain listener, a DNS failure, the pool's deadline
+// and a server echoing the request in every form.
+func failureModes() []failureMode {
+	var modes []failureMode
+	for k := fixtures.FaultKind(0); !strings.HasPrefix(k.String(), "fault-kind("); k++ {
+		m := failureMode{name: k.String(), fault: fixtures.Fault{Kind: k}}
+		switch k {
+		case fixtures.HTTPStatus:
+			m.fault.Status, m.fault.RetryAfter = 503, "1"
+		case fixtures.RPCError:
+			m.fault.RPCCode = -32005
+		case fixtures.SlowBody:
+			m.fault.Delay, m.timeout = time.Hour, true
+		case fixtures.Hang:
+			m.timeout = true
+		case fixtures.OversizedBody:
+			m.fault.Size, m.limit = 4096, 1024
+		}
+		modes = append(modes, m)
+	}
+	is := func(target error) func([]error) bool {
+		return func(errs []error) bool {
+			return slicesContainsFunc(errs, func(err error) bool { return errors.Is(err, target) })
+		}
+	}
+	says := func(text string) func([]error) bool {
+		return func(errs []error) bool {
+			return slicesContainsFunc(errs, func(err error) bool { return err != nil && strings.Contains(err.Error(), text) })
+		}
+	}
+	return append(modes,
+		failureMode{name: "http 429", fault: fixtures.Fault{Kind: fixtures.HTTPStatus, Status: 429, RetryAfter: "1"}},
+		failureMode{name: "http 400", fault: fixtures.Status(400, "")},
+		failureMode{name: "rpc 429", fault: fixtures.RPC(429)},
+		failureMode{name: "rpc -32002", fault: fixtures.RPC(-32002)},
+		failureMode{name: "refused", server: downServer, proof: says("connection refused")},
+		failureMode{name: "tls to plain", server: tlsMismatch, proof: says("tls: ")},
+		failureMode{name: "dns", server: dnsFailure, proof: func(errs []error) bool {
+			var de *net.DNSError
+			return slicesContainsFunc(errs, func(err error) bool { return errors.As(err, &de) })
+		}},
+		// A 429 pauses the endpoint longer than the next calls' deadline.
+		failureMode{name: "deadline", fault: fixtures.Fault{Kind: fixtures.HTTPStatus, Status: 429, RetryAfter: "30"},
+			proof: is(pool.ErrDeadline)},
+		failureMode{name: "echo", server: echoServer, proof: func(errs []error) bool {
+			var re *transport.RPCError
+			return slicesContainsFunc(errs, func(err error) bool { return errors.As(err, &re) && re.Code == fixtures.EchoCode })
+		}},
+	)
+}
+
+func slicesContainsFunc(errs []error, f func(error) bool) bool {
+	for _, err := range errs {
+		if f(err) {
+			return true
+		}
+	}
+	return false
+}
+
+// syncBuffer is a bytes.Buffer safe for concurrent loggers.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// debugLogger logs at debug level to w through both slog handlers.
+func debugLogger(w io.Writer) *slog.Logger {
+	o := &slog.HandlerOptions{Level: slog.LevelDebug}
+	return slog.New(slog.NewMultiHandler(slog.NewTextHandler(w, o), slog.NewJSONHandler(w, o)))
+}
+
+// secretEnv is one endpoint, with a secret placed in it, failing one way.
+type secretEnv struct {
+	t      *testing.T
+	mode   failureMode
+	fake   *fixtures.Server // nil for the echo server and DNS
+	clock  *clockwork.FakeClock
+	pool   *pool.Pool
+	client *transport.Client
+	logs   *syncBuffer
+}
+
+func newSecretEnv(t *testing.T, pl placement, m failureMode) *secretEnv {
+	e := &secretEnv{t: t, mode: m, clock: clockwork.NewFakeClockAt(epoch), logs: &syncBuffer{}}
+	scheme, hostport := "http", "nohost-"+longLabel+".invalid:1"
+	switch m.server {
+	case echoServer:
+		srv := httptest.NewServer(fixtures.EchoHandler())
+		t.Cleanup(srv.Close)
+		hostport = strings.TrimPrefix(srv.URL, "http://")
+	case fixtureServer, downServer, tlsMismatch:
+		opts := fixtures.Options{Clock: clockwork.NewFakeClockAt(epoch)} // never advanced
+		if m.server == fixtureServer {
+			opts.Script = fixtures.Always(m.fault)
+		}
+		e.fake = fixtures.NewServer(opts)
+		t.Cleanup(e.fake.Close)
+		hostport = e.fake.Addr()
+		if m.server == downServer {
+			e.fake.SetDown(true)
+		}
+		if m.server == tlsMismatch {
+			scheme = "https"
+		}
+	}
+	// A rate limit pauses the role for longer than a call's deadline, so
+	// the next call fails at once (pool.ErrDeadline) instead of waiting on
+	// the fake clock.
+	l := endpoint.Limits{RequestTimeout: time.Second, PauseAfterRateLimit: time.Hour}
+	spec := endpoint.Spec{Name: "a", URL: endpoint.NewSecret(pl.url(scheme, hostport)),
+		Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: l, endpoint.RoleSend: l}}
+	if pl.headers != nil {
+		spec.Headers = map[string]endpoint.Secret{}
+		for k, v := range pl.headers {
+			spec.Headers[k] = endpoint.NewSecret(v)
+		}
+	}
+	p, err := pool.New([]endpoint.Spec{spec}, pool.Options{Clock: e.clock, Logger: debugLogger(e.logs), DoubtWindow: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	limit := m.limit
+	if limit == 0 {
+		limit = 1 << 20
+	}
+	c, err := transport.New(p, transport.Settings{MaxResponseBytes: limit, AttemptTimeout: -1,
+		Retry: retrypolicy.Settings{MaxRetries: -1, Jitter: noJitter}, Logger: debugLogger(e.logs)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Close() })
+	e.pool, e.client = p, c
+	return e
+}
+
+// run makes one call of role, driving the pool's clock past the
+// attempt's timeout when the mode needs it, or past the call's deadline
+// when a rate limit has paused the role (the call then waits in the pool,
+// with no attempt). A panic's value is returned as an error.
+func (e *secretEnv) run(role endpoint.Role, call func(context.Context) error) (err error) {
+	e.t.Helper()
+	next := 0
+	if e.fake != nil {
+		next = e.fake.Stats().Requests + 1
+	}
+	paused := false
+	for _, s := range e.pool.Snapshot() {
+		paused = paused || s.Role == role && s.State == endpoint.RateLimited
+	}
+	ch := async(func() (err error) {
+		defer func() {
+			if r := recover(); r != nil {
+				err = fmt.Errorf("panic: %v", r)
+			}
+		}()
+		return call(context.Background())
+	})
+	if e.mode.timeout || paused {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second) // a guard, not a measurement
+		defer cancel()
+		if !paused {
+			if err := e.fake.WaitRequests(ctx, next); err != nil {
+				e.t.Fatalf("the server never got request %d: %v", next, err)
+			}
+		}
+		if err := e.clock.BlockUntilContext(ctx, 1); err != nil {
+			e.t.Fatalf("no timer on the pool's clock: %v", err)
+		}
+		e.clock.Advance(time.Second)
+	}
+	return wait(e.t, ch)
+}
+
+// calls makes every kind of call once: a read and a send through
+// CallForInto, a callback that quotes the request's URL and headers and
+// the response's body, and a read through solana-go's client.
+func (e *secretEnv) calls(params []any) []error {
+	return []error{
+		e.run(endpoint.RoleRead, func(ctx context.Context) error { _, err := getBalance(ctx, e.client); return err }),
+		e.run(endpoint.RoleSend, func(ctx context.Context) error {
+			return e.client.CallForInto(ctx, nil, "sendTransaction", params)
+		}),
+		e.run(endpoint.RoleRead, func(ctx context.Context) error {
+			return e.client.CallWithCallback(ctx, "getSlot", nil, func(req *http.Request, resp *http.Response) error {
+				body, _ := io.ReadAll(resp.Body)
+				return fmt.Errorf("bad answer from %s (%s, headers %v): %s", req.URL, req.URL.Query(), req.Header, body)
+			})
+		}),
+		e.run(endpoint.RoleRead, func(ctx context.Context) error {
+			_, err := rpc.NewWithCustomRPCClient(e.client).GetSlot(ctx, rpc.CommitmentProcessed)
+			return err
+		}),
+	}
+}
+
+// outputs renders everything a caller or operator may see: every error
+// of the chain under every fmt verb, the RPC errors' fields and the
+// attempts; both loggers (text and JSON, debug); every exported value
+// that can hold a secret (*pool.Pool, *transport.Client, its specs, the
+// snapshot) under every fmt verb, through slog and encoding/json.
+func (e *secretEnv) outputs(errs []error) map[string]string {
+	out := map[string]string{}
+	add := func(where, s string) { out[s] = where }
+	verbs := []string{"%v", "%+v", "%#v", "%s", "%q", "%x"}
+	render := func(where string, v any) {
+		for _, verb := range verbs {
+			add(where+" "+verb, fmt.Sprintf(verb, v))
+		}
+	}
+	for i, err := range errs {
+		if err == nil {
+			continue
+		}
+		for _, s := range texts(err) {
+			add(fmt.Sprintf("error %d", i), s)
+		}
+		var re *transport.RPCError
+		if errors.As(err, &re) {
+			add(fmt.Sprintf("error %d RPCError", i), re.Message+"\n"+string(re.Data))
+		}
+		var ce *transport.CallError
+		if errors.As(err, &ce) {
+			render(fmt.Sprintf("error %d CallError", i), ce)
+			render(fmt.Sprintf("error %d attempts", i), ce.Attempts)
+		}
+	}
+	specs := e.pool.Specs()
+	snap := e.pool.Snapshot()
+	for where, v := range map[string]any{"pool": e.pool, "client": e.client, "specs": specs, "spec": specs[0],
+		"*spec": &specs[0], "snapshot": snap} {
+		render(where, v)
+		if js, err := json.Marshal(v); err == nil {
+			add(where+" json", string(js))
+		}
+	}
+	if js, err := json.Marshal(errs); err == nil {
+		add("errors json", string(js))
+	}
+	debugLogger(e.logs).Debug("everything", "pool", e.pool, "client", e.client, "specs", specs, "spec", specs[0],
+		"snapshot", snap, "errors", errs)
+	add("logs", e.logs.String())
+	return out
+}
+
+// TestSecretsMatrix: a marker in every URL part and header form, times
+// every failure mode, times every output; the marker never shows, in any
+// encoding.
+func TestSecretsMatrix(t *testing.T) {
+	params, _ := signedTx(t, 42)
+	var cases, checks atomic.Int64
+	t.Run("cases", func(t *testing.T) {
+		for _, pl := range placements() {
+			for _, m := range failureModes() {
+				if pl.dnsOnly && m.server != dnsFailure {
+					continue
+				}
+				t.Run(pl.name+"/"+m.name, func(t *testing.T) {
+					t.Parallel()
+					e := newSecretEnv(t, pl, m)
+					errs := e.calls(params)
+					if m.proof != nil && !m.proof(errs) {
+						t.Errorf("the failure mode was not exercised: %v", errs)
+					}
+					outs := e.outputs(errs)
+					for s, where := range outs {
+						if form, leaked := fixtures.FindSecret(s, marker); leaked {
+							t.Errorf("%s shows the secret (%s):\n%s", where, form, s)
+						}
+					}
+					cases.Add(1)
+					checks.Add(int64(len(outs)))
+				})
+			}
+		}
+	})
+	t.Logf("%d cases (placement × failure mode), %d distinct outputs checked", cases.Load(), checks.Load())
+}
+
+// texts renders err every way a caller might: Error() and every fmt verb,
+// for each error reachable through Unwrap.
 func texts(err error) []string {
 	var out []string
 	var walk func(error)
@@ -41,7 +394,10 @@ func texts(err error) []string {
 		if e == nil {
 			return
 		}
-		out = append(out, fmt.Sprintf("%v", e), fmt.Sprintf("%+v", e), fmt.Sprintf("%#v", e))
+		out = append(out, e.Error())
+		for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%q", "%x"} {
+			out = append(out, fmt.Sprintf(verb, e))
+		}
 		switch u := e.(type) {
 		case interface{ Unwrap() []error }:
 			for _, x := range u.Unwrap() {
@@ -53,100 +409,6 @@ func texts(err error) []string {
 	}
 	walk(err)
 	return out
-}
-
-func TestSecretsNeverEscape(t *testing.T) {
-	faults := []fixtures.Fault{
-		{Kind: fixtures.HTTPStatus, Status: 429, RetryAfter: "1"},
-		{Kind: fixtures.HTTPStatus, Status: 400},
-		{Kind: fixtures.HTTPStatus, Status: 503},
-		{Kind: fixtures.RPCError, RPCCode: -32005},
-		{Kind: fixtures.RPCError, RPCCode: -32002},
-		{Kind: fixtures.RPCError, RPCCode: 429},
-		{Kind: fixtures.OversizedBody, Size: 4096},
-		{Kind: fixtures.Malformed},
-		{Kind: fixtures.Truncated},
-		{Kind: fixtures.WrongID},
-		{Kind: fixtures.ResetOnAccept},
-		{Kind: fixtures.ResetAfterRead},
-		{Kind: fixtures.Hang},
-		{Kind: fixtures.SlowBody, Delay: time.Hour},
-	}
-	var seen []string
-	check := func(where string, s string) {
-		t.Helper()
-		seen = append(seen, s)
-		if strings.Contains(s, marker) {
-			t.Errorf("%s leaks the secret: %s", where, s)
-		}
-	}
-	run := func(name string, e *env, timeout bool, call func() error) {
-		t.Helper()
-		defer func() {
-			if r := recover(); r != nil {
-				check(name+" panic", fmt.Sprint(r))
-			}
-		}()
-		next := e.server("a").Stats().Requests + 1
-		ch := async(call)
-		if timeout {
-			e.expire(e.server("a"), next, time.Second)
-		}
-		err := wait(t, ch)
-		if err == nil {
-			t.Errorf("%s: no error", name)
-			return
-		}
-		for _, s := range texts(err) {
-			check(name+" error", s)
-		}
-	}
-	params, _ := signedTx(t, 42)
-	for _, f := range faults {
-		a := member("a", 0)
-		a.Roles[endpoint.RoleRead] = endpoint.Limits{RequestTimeout: time.Second}
-		a.Options.Script = fixtures.Always(f)
-		e := newEnv(t, []fixtures.Member{a}, transport.Settings{MaxResponseBytes: 1024, AttemptTimeout: -1,
-			Retry: retrypolicy.Settings{MaxRetries: -1}}, secretSpecs(""))
-		timeout := f.Kind == fixtures.Hang || f.Kind == fixtures.SlowBody
-		run(fmt.Sprintf("read %+v", f), e, timeout, func() error {
-			_, err := getBalance(context.Background(), e.client)
-			return err
-		})
-		run(fmt.Sprintf("send %+v", f), e, timeout, func() error {
-			return e.client.CallForInto(context.Background(), nil, "sendTransaction", params)
-		})
-		check("logs", e.logs.String())
-		check("snapshot", fmt.Sprintf("%+v", e.pool.Snapshot()))
-	}
-	// Refused, TLS mismatch, bad output type, callback echoing the URL.
-	e := newEnv(t, []fixtures.Member{member("a", 0), member("tls", 1)}, transport.Settings{}, secretSpecs("tls"))
-	run("bad output", e, false, func() error {
-		var wrong []string
-		return e.client.CallForInto(context.Background(), &wrong, "getBalance", []any{somePubkey})
-	})
-	run("callback quoting the URL", e, false, func() error {
-		return e.client.CallWithCallback(context.Background(), "getSlot", nil, func(req *http.Request, _ *http.Response) error {
-			return fmt.Errorf("bad answer from %s (auth %s)", req.URL, req.Header.Get("Authorization"))
-		})
-	})
-	e.server("a").SetDown(true)
-	run("refused then TLS mismatch", e, false, func() error {
-		_, err := getBalance(context.Background(), e.client)
-		return err
-	})
-	check("logs", e.logs.String())
-	check("snapshot", fmt.Sprintf("%+v", e.pool.Snapshot()))
-	if !strings.Contains(strings.Join(seen, "\n"), "tls (tier 1)") {
-		t.Error("the TLS mismatch attempt was not exercised")
-	}
-
-	// transport.New refuses a nil pool. (An unparsable URL never reaches
-	// it: pool.New validates every URL, without quoting it.)
-	_, err := transport.New(nil, transport.Settings{})
-	if err == nil || errors.Is(err, transport.ErrAmbiguousDispatch) {
-		t.Fatalf("New(nil): %v", err)
-	}
 }
 
 // TestEchoedSecretInRPCError: a server that echoes the key it was sent in
@@ -170,4 +432,76 @@ func TestEchoedSecretInRPCError(t *testing.T) {
 			t.Fatalf("error text leaks the secret: %s", s)
 		}
 	}
+}
+
+// TestUserInfoIsSentAsBasicAuth: user info in the URL is sent as Basic
+// authentication, as http.Client would (attempts call RoundTrip, which
+// ignores it); a configured Authorization header wins; the request's URL
+// carries no user info; and an echo of the credentials is redacted.
+func TestUserInfoIsSentAsBasicAuth(t *testing.T) {
+	const user, pass = "alice", "p@ss w:rd/" + marker
+	var seen struct {
+		sync.Mutex
+		auth []string
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		seen.Lock()
+		seen.auth = append(seen.auth, r.Header.Get("Authorization"))
+		seen.Unlock()
+		if u, p, ok := r.BasicAuth(); !ok || u != user || p != pass {
+			w.WriteHeader(http.StatusUnauthorized)
+			return
+		}
+		echoID(`"ok"`)(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	withUser := "http://" + url.UserPassword(user, pass).String() + "@" + strings.TrimPrefix(srv.URL, "http://") + "/rpc"
+	client := func(t *testing.T, rawURL string, headers map[string]endpoint.Secret) *transport.Client {
+		p, err := pool.New([]endpoint.Spec{{Name: "basic", URL: endpoint.NewSecret(rawURL), Headers: headers,
+			Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: {}}}}, pool.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := transport.New(p, transport.Settings{Retry: retrypolicy.Settings{MaxRetries: -1}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = c.Close() })
+		return c
+	}
+
+	t.Run("user info", func(t *testing.T) {
+		c := client(t, withUser, nil)
+		var got string
+		if err := c.CallForInto(context.Background(), &got, "getHealth", nil); err != nil || got != "ok" {
+			t.Fatalf("call = %q, %v; want the endpoint to accept the user info", got, err)
+		}
+		err := c.CallWithCallback(context.Background(), "getHealth", nil, func(req *http.Request, _ *http.Response) error {
+			if req.URL.User != nil {
+				t.Errorf("the request URL carries user info")
+			}
+			// A callback that quotes what it was sent, in every form.
+			a := req.Header.Get("Authorization")
+			return fmt.Errorf("rejected %s %s %s", a, base64.StdEncoding.EncodeToString([]byte(a)), url.QueryEscape(a))
+		})
+		if err == nil {
+			t.Fatal("the callback's error was lost")
+		}
+		for _, s := range texts(err) {
+			if form, leaked := fixtures.FindSecret(s, marker); leaked {
+				t.Errorf("the credentials show through (%s): %s", form, s)
+			}
+		}
+	})
+	t.Run("configured Authorization wins", func(t *testing.T) {
+		c := client(t, withUser, map[string]endpoint.Secret{"Authorization": endpoint.NewSecret("Bearer tok")})
+		err := c.CallForInto(context.Background(), nil, "getHealth", nil)
+		seen.Lock()
+		last := seen.auth[len(seen.auth)-1]
+		seen.Unlock()
+		var se *transport.StatusError
+		if !errors.As(err, &se) || se.StatusCode != http.StatusUnauthorized || last != "Bearer tok" {
+			t.Fatalf("call = %v, Authorization %q; want the configured header sent (and refused here)", err, last)
+		}
+	})
 }

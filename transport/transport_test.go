@@ -88,7 +88,7 @@ func (f failure) setup(t *testing.T, goodTier int, s transport.Settings) *env {
 		if f.tls {
 			for i := range specs {
 				if specs[i].Name == "bad" {
-					specs[i].URL = "https://" + specs[i].URL[len("http://"):]
+					specs[i].URL = endpoint.NewSecret("https://" + specs[i].URL.Reveal()[len("http://"):])
 				}
 			}
 		}

@@ -90,7 +90,7 @@ func demoConfig(c *fixtures.Cluster) *config.Config {
 	for _, s := range c.Specs {
 		cfg.Endpoints = append(cfg.Endpoints, config.Endpoint{
 			Name:  s.Name,
-			URL:   config.Secret(s.URL),
+			URL:   s.URL,
 			Tier:  s.Tier,
 			Roles: s.Roles,
 		})

@@ -1,39 +1,74 @@
 package main
 
 import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"log/slog"
 	"net"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
+	"github.com/solroute/solroute/config"
 	"github.com/solroute/solroute/fixtures"
 )
 
-// marker is a secret: it is put in URLs' paths and queries and in header
-// values, and must appear in no output.
+// marker is a secret: it is put in every part of the endpoints' URLs and
+// in every form of header value, and must appear in no output, in no form
+// fixtures.FindSecret can undo.
 const marker = "S3CRETMARKERx7"
 
+// secretURL puts marker in the user, password, path and query of a URL to
+// hostport, next to characters that escaping changes.
+func secretURL(scheme, hostport string) string {
+	return scheme + "://us" + marker + "er:p%40" + marker + "@" + hostport +
+		"/v1/se%20" + marker + "%2Fk/rpc?api-key=q%2F" + marker + "+x&y=1"
+}
+
+// secretHeaders is a TOML inline table of headers holding marker as a
+// Bearer token, a bare token and in a list.
+const secretHeaders = `{ Authorization = "Bearer br/` + marker + `+=", X-Api-Key = "` + marker + `tok", ` +
+	`X-Keys = "k1=li1` + marker + `, k2=\"li2` + marker + `\"; Token li3` + marker + `" }`
+
 func TestNoSecretInAnyOutput(t *testing.T) {
+	echo := httptest.NewServer(fixtures.EchoHandler())
+	t.Cleanup(echo.Close)
 	good := startServer(t, fixtures.Options{})
 	failing := startServer(t, fixtures.Options{Script: fixtures.Always(fixtures.Status(503, ""))})
 	resetting := startServer(t, fixtures.Options{Script: fixtures.Always(fixtures.Fault{Kind: fixtures.ResetAfterRead})})
+	plain := startServer(t, fixtures.Options{})
 	devnet := startServer(t, fixtures.Options{Cluster: fixtures.ClusterDevnet})
 	// A port nothing listens on: the dial is refused.
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	refused := "http://" + ln.Addr().String()
+	refused := ln.Addr().String()
 	_ = ln.Close()
 
-	secret := func(base string) string { return base + "/" + marker + "/rpc?api-key=" + marker + "&x=1" }
-	header := "Bearer " + marker
-	cfg := writeConfig(t, "mainnet-beta",
-		testEndpoint{name: "failing", url: secret(failing.URL()), header: header},
-		testEndpoint{name: "resetting", url: secret(resetting.URL()), header: header},
-		testEndpoint{name: "refused", url: secret(refused), header: header},
-		testEndpoint{name: "devnet", url: secret(devnet.URL()), header: header, tier: 1},
-		testEndpoint{name: "good", url: secret(good.URL()), header: header, tier: 2},
-	)
+	var doc strings.Builder
+	doc.WriteString("cluster = \"mainnet-beta\"\n[retry]\ninitial_backoff = \"1ms\"\nmax_backoff = \"5ms\"\n")
+	for _, ep := range []struct {
+		name, url string
+		tier      int
+	}{
+		{"echo", secretURL("http", strings.TrimPrefix(echo.URL, "http://")), 0},
+		{"failing", secretURL("http", failing.Addr()), 0},
+		{"resetting", secretURL("http", resetting.Addr()), 0},
+		{"refused", secretURL("http", refused), 0},
+		{"tls", secretURL("https", plain.Addr()), 0},
+		// A label over 63 bytes: the resolver refuses it at once.
+		{"dns", secretURL("http", marker+"-"+strings.Repeat("x", 64)+".invalid:1"), 0},
+		{"devnet", secretURL("http", devnet.Addr()), 1},
+		{"good", secretURL("http", good.Addr()), 2},
+	} {
+		fmt.Fprintf(&doc, "\n[[endpoints]]\nname = %q\nurl = %q\ntier = %d\nheaders = %s\n", ep.name, ep.url, ep.tier, secretHeaders)
+		doc.WriteString("  [endpoints.roles.read]\n  request_timeout = \"2s\"\n  [endpoints.roles.send]\n  request_timeout = \"2s\"\n")
+	}
+	cfg := writeFile(t, "solroute.toml", doc.String())
+
 	tx, err := fixtures.SignedTransaction(7)
 	if err != nil {
 		t.Fatal(err)
@@ -42,29 +77,65 @@ func TestNoSecretInAnyOutput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	runs := []struct {
-		args []string
-		code int
-	}{
-		{[]string{"probe", "--config", cfg}, exitFailed},
-		{[]string{"probe", "--config", cfg, "--json"}, exitFailed},
-		{[]string{"call", "--config", cfg, "--attempts", "getSlot"}, exitOK},
-		{[]string{"call", "--config", cfg, "--attempts", "getBalance", `["bad"]`}, -1},
-		{[]string{"call", "--config", cfg, "--attempts", "sendTransaction", `["` + wire + `",{"encoding":"base64"}]`}, -1},
+	runs := [][]string{
+		{"probe", "--config", cfg},
+		{"probe", "--config", cfg, "--json"},
+		{"call", "--config", cfg, "--attempts", "getSlot"},
+		{"call", "--config", cfg, "--attempts", "getBalance", `["11111111111111111111111111111111"]`},
+		{"call", "--config", cfg, "--attempts", "getBalance", `["bad"]`},
+		{"call", "--config", cfg, "--attempts", "sendTransaction", `["` + wire + `",{"encoding":"base64"}]`},
 	}
-	for _, run := range runs {
-		r := runCmd(t, run.args...)
-		if run.code >= 0 {
-			r.wantCode(t, run.code)
+	sawProbeJSON := false
+	for _, args := range runs {
+		r := runCmd(t, args...)
+		for name, out := range map[string]string{"stdout": r.stdout, "stderr": r.stderr} {
+			if form, leaked := fixtures.FindSecret(out, marker); leaked {
+				t.Errorf("%v: %s shows the secret (%s):\n%s", args, name, form, out)
+			}
 		}
-		if strings.Contains(r.stdout+r.stderr, marker) {
-			t.Errorf("%v: the secret marker leaked:\nstdout:\n%s\nstderr:\n%s", run.args, r.stdout, r.stderr)
+		if args[len(args)-1] == "--json" {
+			sawProbeJSON = json.Valid([]byte(r.stdout)) && strings.Contains(r.stdout, `"echo"`)
 		}
 	}
-	// The secrets were really used: the servers saw them.
+	if !sawProbeJSON {
+		t.Error("probe --json wrote no JSON report naming the endpoints")
+	}
+
+	// The configuration itself, printed every way.
+	c, err := config.Load(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var outs []string
+	for _, v := range []any{c, *c, c.Endpoints, c.Endpoints[0]} {
+		for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%q", "%x"} {
+			outs = append(outs, fmt.Sprintf(verb, v))
+		}
+		js, err := json.Marshal(v)
+		if err != nil {
+			t.Fatalf("json.Marshal(%T): %v", v, err)
+		}
+		outs = append(outs, string(js))
+	}
+	var logs bytes.Buffer
+	o := &slog.HandlerOptions{Level: slog.LevelDebug}
+	slog.New(slog.NewMultiHandler(slog.NewTextHandler(&logs, o), slog.NewJSONHandler(&logs, o))).
+		Debug("config", "config", c, "endpoints", c.Endpoints, "endpoint", c.Endpoints[0])
+	outs = append(outs, logs.String())
+	for _, out := range outs {
+		if form, leaked := fixtures.FindSecret(out, marker); leaked {
+			t.Errorf("the configuration shows the secret (%s):\n%s", form, out)
+		}
+	}
+
+	// The secrets were really used: the good endpoint saw them all.
 	reqs := good.Requests()
-	if len(reqs) == 0 || !strings.Contains(reqs[0].Target, marker) || reqs[0].Header.Get("Authorization") != header {
-		t.Fatalf("the good endpoint did not receive the configured path and header: %+v", reqs)
+	basic := "Basic " + base64.StdEncoding.EncodeToString([]byte("us"+marker+"er:p@"+marker))
+	if len(reqs) == 0 || !strings.Contains(reqs[0].Target, marker) || reqs[0].Header.Get("X-Api-Key") != marker+"tok" {
+		t.Fatalf("the good endpoint did not receive the configured path and headers: %+v", reqs)
+	}
+	if got := reqs[0].Header.Get("Authorization"); got != "Bearer br/"+marker+"+=" || got == basic {
+		t.Fatalf("Authorization %q, want the configured header (it wins over the user info)", got)
 	}
 }
 
@@ -78,8 +149,8 @@ headers = { Authorization = "Bearer `+marker+`
 `)
 	r := runCmd(t, "call", "--config", cfg, "getSlot")
 	r.wantCode(t, exitUsage)
-	if strings.Contains(r.stdout+r.stderr, marker) {
-		t.Fatalf("the secret marker leaked:\n%s", r.stderr)
+	if form, leaked := fixtures.FindSecret(r.stdout+r.stderr, marker); leaked {
+		t.Fatalf("the secret marker leaked (%s):\n%s", form, r.stderr)
 	}
 	cfg = writeFile(t, "bad2.toml", `
 [[endpoints]]
@@ -91,7 +162,7 @@ headers = { Authorization = "Bearer `+marker+`" }
 `)
 	r = runCmd(t, "probe", "--config", cfg)
 	r.wantCode(t, exitUsage)
-	if strings.Contains(r.stdout+r.stderr, marker) {
-		t.Fatalf("the secret marker leaked:\n%s", r.stderr)
+	if form, leaked := fixtures.FindSecret(r.stdout+r.stderr, marker); leaked {
+		t.Fatalf("the secret marker leaked (%s):\n%s", form, r.stderr)
 	}
 }
