@@ -108,7 +108,7 @@ func behaviours() []behaviour {
 	rpcErr(-32602, rejected)
 	rpcErr(-32603, acted)
 	rpcErr(-32000, acted)
-	for _, b := range []behaviour{
+	return append(bs, []behaviour{
 		{name: "reset-on-accept", fault: fixtures.Fault{Kind: fixtures.ResetOnAccept}, kind: failover},
 		{name: "reset-after-read", fault: fixtures.Fault{Kind: fixtures.ResetAfterRead}, kind: failover},
 		{name: "hang", fault: fixtures.Fault{Kind: fixtures.Hang}, kind: failover, hang: true},
@@ -118,10 +118,7 @@ func behaviours() []behaviour {
 		{name: "wrong-id", fault: fixtures.Fault{Kind: fixtures.WrongID}, kind: failover, body: true},
 		{name: "oversized", fault: fixtures.Fault{Kind: fixtures.OversizedBody, Size: 8 << 10}, kind: failover},
 		{name: "wrong-shape", fault: fixtures.Fault{Kind: fixtures.WrongShape}, kind: acted, body: true},
-	} {
-		bs = append(bs, b)
-	}
-	return bs
+	}...)
 }
 
 // class is one kind of call.
