@@ -66,7 +66,9 @@ func clientKinds() []clientKind {
 			name:  "solroute-hedged",
 			about: "solroute with hedged reads (transport.Settings.HedgeAfter = 50 ms, plan 006): a read without an answer after 50 ms is also sent to another endpoint",
 			open: func(urls []string, o *Options) (client, error) {
-				return openSolroute(urls, o, transport.Settings{HedgeAfter: benchHedgeAfter})
+				s := transport.DefaultSettings()
+				s.HedgeAfter = benchHedgeAfter
+				return openSolroute(urls, o, s)
 			},
 		},
 	}

@@ -12,7 +12,7 @@ import (
 // limits, each call bounded by the cell's CallTimeout, default retry
 // policy.
 func newSolrouteClient(urls []string, o *Options) (client, error) {
-	return openSolroute(urls, o, transport.Settings{})
+	return openSolroute(urls, o, transport.DefaultSettings())
 }
 
 // openSolroute is newSolrouteClient with transport settings s.
@@ -26,11 +26,11 @@ func openSolroute(urls []string, o *Options, s transport.Settings) (client, erro
 			Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: limits, endpoint.RoleSend: limits},
 		}
 	}
-	p, err := pool.New(specs, pool.Options{})
+	p, err := pool.New(specs, pool.DefaultSettings(), pool.Options{})
 	if err != nil {
 		return nil, err
 	}
-	tc, err := transport.New(p, s)
+	tc, err := transport.New(p, s, transport.Options{})
 	if err != nil {
 		return nil, err
 	}

@@ -64,7 +64,7 @@ func (c *checker) retry(r *retryDoc, cfg *Config) {
 	s.MaxRetries = c.offAtZero("retry.max_retries", r.MaxRetries, "no retries")
 	s.InitialBackoff = c.positiveDuration("retry.initial_backoff", r.InitialBackoff)
 	s.MaxBackoff = c.positiveDuration("retry.max_backoff", r.MaxBackoff)
-	if n := cfg.RetrySettings().Normalized(); n.InitialBackoff > n.MaxBackoff {
+	if n := cfg.RetrySettings(); n.InitialBackoff > n.MaxBackoff {
 		// Name the other key; quote its value only when it is the default,
 		// not a value of the document.
 		if s.InitialBackoff > 0 {
@@ -107,7 +107,7 @@ func (c *checker) ejection(e *ejectionDoc, cfg *Config) {
 	cfg.Ejection.After = c.offAtZero("ejection.consecutive_failures", e.ConsecutiveFailures, "never eject")
 	cfg.Ejection.Base = c.positiveDuration("ejection.base_time", e.BaseTime)
 	cfg.Ejection.Max = c.positiveDuration("ejection.max_time", e.MaxTime)
-	if n := cfg.Ejection.Normalized(); cfg.Ejection.Max > 0 && cfg.Ejection.Max < n.Base {
+	if n := cfg.PoolSettings().Ejection; cfg.Ejection.Max > 0 && cfg.Ejection.Max < n.Base {
 		c.add("ejection.max_time", "must not be below ejection.base_time"+defaultNote(cfg.Ejection.Base, n.Base))
 	}
 }

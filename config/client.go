@@ -6,7 +6,7 @@ import (
 
 	"github.com/gagliardetto/solana-go/rpc"
 	"github.com/jonboulle/clockwork"
-	"github.com/solroute/solroute/methods/registry"
+	"github.com/solroute/solroute/registry"
 	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/transport"
 )
@@ -35,8 +35,7 @@ func NewPool(cfg *Config, opts ClientOptions) (*pool.Pool, error) {
 	if err != nil {
 		return nil, fmt.Errorf("config: %w", err)
 	}
-	p, err := pool.New(specs, pool.Options{Clock: opts.Clock, Logger: opts.Logger, Ejection: cfg.Ejection,
-		DoubtWindow: cfg.DoubtWindow, DoubtPatience: cfg.DoubtPatience})
+	p, err := pool.New(specs, cfg.PoolSettings(), pool.Options{Clock: opts.Clock, Logger: opts.Logger})
 	if err != nil {
 		return nil, fmt.Errorf("config: %w", err)
 	}
@@ -59,11 +58,8 @@ func NewClient(cfg *Config, opts ClientOptions) (*transport.Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := cfg.TransportSettings()
-	s.Logger = opts.Logger
-	s.Registry = reg
-	s.OnAttempt = opts.OnAttempt
-	c, err := transport.New(p, s)
+	c, err := transport.New(p, cfg.TransportSettings(),
+		transport.Options{Logger: opts.Logger, Registry: reg, OnAttempt: opts.OnAttempt})
 	if err != nil {
 		return nil, fmt.Errorf("config: %w", err)
 	}

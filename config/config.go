@@ -7,7 +7,8 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/solroute/solroute/endpoint"
-	"github.com/solroute/solroute/methods/registry"
+	"github.com/solroute/solroute/registry"
+	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/retrypolicy"
 	"github.com/solroute/solroute/transport"
 )
@@ -130,17 +131,52 @@ func (c *Config) EndpointSpecs() ([]endpoint.Spec, error) {
 	return specs, nil
 }
 
-// RetrySettings returns the retry policy's settings. Jitter is left nil
-// (a uniform draw).
+// RetrySettings returns the retry policy's settings: the defaults, with
+// each field the document sets (0 for "off"). Jitter is left nil (a
+// uniform draw).
 func (c *Config) RetrySettings() retrypolicy.Settings {
-	r := c.Retry
-	return retrypolicy.Settings{
-		MaxRetries:       r.MaxRetries,
-		InitialBackoff:   r.InitialBackoff,
-		MaxBackoff:       r.MaxBackoff,
-		MaxProviderDelay: r.MaxProviderDelay,
-		BudgetRatio:      r.BudgetRatio,
-		BudgetMinRetries: r.BudgetMinRetries,
+	r, s := c.Retry, retrypolicy.DefaultSettings()
+	overlayInt(&s.MaxRetries, r.MaxRetries)
+	overlayDuration(&s.InitialBackoff, r.InitialBackoff)
+	overlayDuration(&s.MaxBackoff, r.MaxBackoff)
+	overlayDuration(&s.MaxProviderDelay, r.MaxProviderDelay)
+	if r.BudgetRatio > 0 {
+		s.BudgetRatio = r.BudgetRatio
+	}
+	overlayInt(&s.BudgetMinRetries, r.BudgetMinRetries)
+	return s
+}
+
+// PoolSettings returns the pool's settings: the defaults, with each field
+// the document sets (0 for "off").
+func (c *Config) PoolSettings() pool.Settings {
+	s := pool.DefaultSettings()
+	overlayInt(&s.Ejection.After, c.Ejection.After)
+	overlayDuration(&s.Ejection.Base, c.Ejection.Base)
+	overlayDuration(&s.Ejection.Max, c.Ejection.Max)
+	overlayDuration(&s.DoubtWindow, c.DoubtWindow)
+	overlayDuration(&s.DoubtPatience, c.DoubtPatience)
+	return s
+}
+
+// overlayInt sets *dst to v when v is set: -1 (the document's explicit 0)
+// becomes 0, 0 (absent) keeps the default.
+func overlayInt(dst *int, v int) {
+	switch {
+	case v < 0:
+		*dst = 0
+	case v > 0:
+		*dst = v
+	}
+}
+
+// overlayDuration is overlayInt for durations.
+func overlayDuration(dst *time.Duration, v time.Duration) {
+	switch {
+	case v < 0:
+		*dst = 0
+	case v > 0:
+		*dst = v
 	}
 }
 
@@ -149,11 +185,13 @@ func (c *Config) RetrySettings() retrypolicy.Settings {
 // Registry and OnAttempt are left nil for the caller (see ClientOptions,
 // and MethodRegistry for the declared methods).
 func (c *Config) TransportSettings() transport.Settings {
-	return transport.Settings{
-		Retry:            c.RetrySettings(),
-		MaxResponseBytes: c.MaxResponseBytes,
-		HedgeAfter:       c.HedgeAfter,
+	s := transport.DefaultSettings()
+	s.Retry = c.RetrySettings()
+	if c.MaxResponseBytes > 0 {
+		s.MaxResponseBytes = c.MaxResponseBytes
 	}
+	s.HedgeAfter = c.HedgeAfter
+	return s
 }
 
 // ExpectedGenesisHash resolves Cluster to the genesis hash every endpoint

@@ -7,7 +7,7 @@ import (
 	"unicode"
 
 	"github.com/solroute/solroute/endpoint"
-	"github.com/solroute/solroute/methods/registry"
+	"github.com/solroute/solroute/registry"
 	"github.com/solroute/solroute/retrypolicy"
 )
 
@@ -74,8 +74,9 @@ const methodRoleRule = `must be "read" or "send"`
 // methodClassRule says what a method's class must be, naming every
 // retrypolicy.Class.
 func methodClassRule() string {
-	names := make([]string, 0, len(retrypolicy.Classes))
-	for _, c := range retrypolicy.Classes {
+	classes := []retrypolicy.Class{retrypolicy.Idempotent, retrypolicy.NeverAfterDispatch, retrypolicy.NotApplicable}
+	names := make([]string, 0, len(classes))
+	for _, c := range classes {
 		names = append(names, `"`+c.String()+`"`)
 	}
 	return "must be " + strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
@@ -99,7 +100,7 @@ func validMethodName(name string) bool {
 // validClass reports whether c is one of retrypolicy.Classes (not the zero
 // "unknown").
 func validClass(c retrypolicy.Class) bool {
-	return slices.Contains(retrypolicy.Classes[:], c)
+	return c == retrypolicy.Idempotent || c == retrypolicy.NeverAfterDispatch || c == retrypolicy.NotApplicable
 }
 
 // parseClass reads a class name as retrypolicy.Class.UnmarshalText does,

@@ -118,13 +118,12 @@ tier = 2
 	if cfg.Endpoints[0].Capabilities[0] != "archive" || cfg.Endpoints[0].Roles[endpoint.RoleRead].BurstCapacity != 100 {
 		t.Error("EndpointSpecs shares memory with the Config")
 	}
-	wantRetry := retrypolicy.Settings{MaxRetries: -1, InitialBackoff: 50 * time.Millisecond, MaxBackoff: time.Second,
-		MaxProviderDelay: 30 * time.Second, BudgetRatio: 0.5, BudgetMinRetries: -1}
+	wantRetry := retrypolicy.Settings{MaxRetries: 0, InitialBackoff: 50 * time.Millisecond, MaxBackoff: time.Second,
+		MaxProviderDelay: 30 * time.Second, BudgetRatio: 0.5, BudgetMinRetries: 0, BudgetBurst: 100}
 	if got := cfg.RetrySettings(); !reflect.DeepEqual(got, wantRetry) {
 		t.Errorf("RetrySettings = %+v, want %+v", got, wantRetry)
 	}
-	if got := cfg.TransportSettings(); got.MaxResponseBytes != 1024 || !reflect.DeepEqual(got.Retry, wantRetry) ||
-		got.Logger != nil || got.Registry != nil || got.OnAttempt != nil {
+	if got := cfg.TransportSettings(); got.MaxResponseBytes != 1024 || !reflect.DeepEqual(got.Retry, wantRetry) {
 		t.Errorf("TransportSettings = %+v", got)
 	}
 	if h, ok := cfg.ExpectedGenesisHash(); !ok || h.String() != DevnetGenesis {
@@ -147,8 +146,8 @@ func TestParseDefaults(t *testing.T) {
 	if _, ok := cfg.ExpectedGenesisHash(); ok {
 		t.Error("no cluster: no expected genesis hash")
 	}
-	if got := cfg.TransportSettings(); !reflect.DeepEqual(got, transport.Settings{}) {
-		t.Errorf("TransportSettings = %+v, want the zero value", got)
+	if got := cfg.TransportSettings(); !reflect.DeepEqual(got, transport.DefaultSettings()) {
+		t.Errorf("TransportSettings = %+v, want the defaults", got)
 	}
 }
 

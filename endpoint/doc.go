@@ -11,20 +11,9 @@
 // unexported field (Spec's own String, GoString and LogValue leave them out
 // too).
 //
-// At run time every (endpoint, role) pair owns one [Runtime]: a token
-// [Bucket] (by default a golang.org/x/time/rate Limiter driven only through
-// its explicit-time methods), a concurrency counter, a cooldown instant,
-// three outcome counters and a passive health state machine; pairs never
-// share any of them. [Runtime.AdmitAt] checks, in order, the deadline, the
-// cooldown, a free slot and a token, and is transactional: a refusal holds
-// and spends nothing ([Runtime.AdmitEjectedAt], the pool's panic mode, lets
-// a running ejection through). Health changes only through outcomes
-// (Available --failure--> Degraded, Available or Degraded --[Ejection].After
-// consecutive failures--> Ejected, any --rate limit--> RateLimited,
-// Degraded --success--> Available) and time transitions applied on read
-// (RateLimited or Ejected --cooldown over--> Degraded); a generation counter
-// drops success and failure outcomes admitted before the last transition.
-//
-// Every method takes the instant explicitly: this package never reads a
-// clock. A [Snapshot] is a copy of one pair's state at one instant.
+// The live state of each (endpoint, role) is the pool's (pool/internal/
+// rolestate); this package holds what describes it: its [Health], why an
+// admission was refused ([Block]), whether an endpoint is ejected after
+// consecutive failures ([Ejection]), and a [Snapshot], a copy of one pair's
+// state at one instant. It reads no clock.
 package endpoint

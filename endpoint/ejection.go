@@ -1,67 +1,79 @@
 package endpoint
 
-import "time"
-
-// Defaults applied to zero-valued Ejection fields.
-const (
-	// DefaultEjectAfter is how many consecutive failures eject an
-	// (endpoint, role) when Ejection.After is 0.
-	DefaultEjectAfter = 5
-	// DefaultEjectionBase is the first ejection's length when
-	// Ejection.Base is 0.
-	DefaultEjectionBase = 250 * time.Millisecond
-	// DefaultEjectionMax caps an ejection's length when Ejection.Max is 0.
-	DefaultEjectionMax = 2 * time.Second
+import (
+	"errors"
+	"time"
 )
 
 // Ejection configures passive outlier ejection (Envoy's consecutive_5xx,
 // Caddy's passive fail_duration): after After consecutive failures an
 // (endpoint, role) is refused for Base × 2^(ejections since its last
-// success), at most Max, through its cooldown. The zero value means the
+// success), at most Max, through its cooldown. Values are taken as
+// written: the zero Ejection never ejects. DefaultEjection returns the
 // defaults.
 type Ejection struct {
-	// After is how many consecutive failures eject. 0 means
-	// DefaultEjectAfter; a negative value never ejects.
-	After int
+	// After is how many consecutive failures eject. 0: never.
+	After int `toml:"consecutive_failures"`
 	// Base is the first ejection's length; each further ejection without
-	// a success in between lasts twice as long. 0 or negative means
-	// DefaultEjectionBase.
-	Base time.Duration
-	// Max caps an ejection's length. 0 or negative means
-	// DefaultEjectionMax; a Max below Base means Base.
-	Max time.Duration
+	// a success in between lasts twice as long. It must be positive when
+	// After is.
+	Base time.Duration `toml:"base_time"`
+	// Max caps an ejection's length; a Max below Base means Base.
+	Max time.Duration `toml:"max_time"`
 }
 
-// Normalized returns e with every documented default applied.
-func (e Ejection) Normalized() Ejection {
-	if e.After == 0 {
-		e.After = DefaultEjectAfter
-	}
-	if e.Base <= 0 {
-		e.Base = DefaultEjectionBase
-	}
-	if e.Max <= 0 {
-		e.Max = DefaultEjectionMax
-	}
-	e.Max = max(e.Max, e.Base)
-	return e
+// DefaultEjection returns the defaults: 5 failures in a row eject for 250
+// ms, doubling per ejection without a success in between, up to 2 s. Short
+// on purpose: an ejection steers traffic away from a failing peer; it does
+// not judge it dead (panic mode admits an ejected one when too few are
+// left).
+func DefaultEjection() Ejection {
+	return Ejection{After: 5, Base: 250 * time.Millisecond, Max: 2 * time.Second}
 }
 
-// Enabled reports whether e ejects at all (After is not negative).
-func (e Ejection) Enabled() bool { return e.After >= 0 }
+// MaxEjection bounds Base and Max.
+const MaxEjection = time.Hour
+
+// Validate reports every field out of range, joined: a negative count, a
+// Base or Max outside [0, MaxEjection], a zero Base while After is
+// positive. Problems name fields by their TOML keys and quote no value.
+func (e Ejection) Validate() error {
+	var errs []error
+	if e.After < 0 || e.After > 1<<20 {
+		errs = append(errs, &Problem{Path: "consecutive_failures", Message: "must be between 0 (never eject) and 1048576"})
+	}
+	for _, d := range []struct {
+		key string
+		v   time.Duration
+	}{{"base_time", e.Base}, {"max_time", e.Max}} {
+		if d.v < 0 || d.v > MaxEjection {
+			errs = append(errs, &Problem{Path: d.key, Message: "must be between 0s and 1h"})
+		}
+	}
+	if e.After > 0 && e.Base <= 0 {
+		errs = append(errs, &Problem{Path: "base_time", Message: "must be positive when consecutive_failures is"})
+	}
+	return errors.Join(errs...)
+}
+
+// Enabled reports whether e ejects at all.
+func (e Ejection) Enabled() bool { return e.After > 0 && e.Base > 0 }
 
 // Duration returns the length of an ejection that follows prior ejections
-// without a success in between: Base × 2^prior, capped at Max. e is
-// normalised first, so the result is always positive and never above the
-// normalised Max: the doubling stops at the cap and cannot overflow.
+// without a success in between: Base × 2^prior, capped at max(Max, Base).
+// The doubling stops at the cap and cannot overflow; it is 0 when e is not
+// Enabled.
 func (e Ejection) Duration(prior int) time.Duration {
-	e = e.Normalized()
+	if !e.Enabled() {
+		return 0
+	}
+	limit := max(e.Max, e.Base)
 	d := e.Base
 	for range prior {
-		if d >= e.Max/2 {
-			return e.Max
+		if d >= limit/2 {
+			return limit
 		}
 		d *= 2
 	}
-	return min(d, e.Max)
+	return min(d, limit)
 }

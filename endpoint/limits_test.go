@@ -49,3 +49,29 @@ func TestCooldown(t *testing.T) {
 		})
 	}
 }
+
+func TestEjectionDefaultsAndDuration(t *testing.T) {
+	d := DefaultEjection()
+	if d != (Ejection{After: 5, Base: 250 * time.Millisecond, Max: 2 * time.Second}) || !d.Enabled() || d.Validate() != nil {
+		t.Fatalf("DefaultEjection() = %+v", d)
+	}
+	if (Ejection{}).Enabled() || (Ejection{}).Validate() != nil {
+		t.Fatal("the zero Ejection must be valid and never eject")
+	}
+	ms := time.Millisecond
+	e := Ejection{After: 1, Base: 100 * ms, Max: 700 * ms}
+	for prior, want := range []time.Duration{100 * ms, 200 * ms, 400 * ms, 700 * ms, 700 * ms} {
+		if got := e.Duration(prior); got != want {
+			t.Errorf("Duration(%d) = %v, want %v", prior, got, want)
+		}
+	}
+	if got := e.Duration(1 << 30); got != 700*ms {
+		t.Errorf("Duration(2^30) = %v, want the cap", got)
+	}
+	if err := (Ejection{After: -1, Base: 2 * time.Hour}).Validate(); err == nil {
+		t.Fatal("out of range accepted")
+	}
+	if err := (Ejection{After: 3}).Validate(); err == nil {
+		t.Fatal("an ejection with no length accepted")
+	}
+}

@@ -14,8 +14,8 @@ const (
 	RoleSend
 )
 
-// Roles lists every role, in a stable order.
-var Roles = [...]Role{RoleRead, RoleSend}
+// AllRoles returns every role, in a stable order (a new slice each call).
+func AllRoles() []Role { return []Role{RoleRead, RoleSend} }
 
 // String returns the role's configuration name: "read" or "send".
 func (r Role) String() string {
@@ -26,6 +26,24 @@ func (r Role) String() string {
 		return "send"
 	}
 	return fmt.Sprintf("role(%d)", uint8(r))
+}
+
+// MarshalText encodes r as its configuration name; an unknown role fails.
+func (r Role) MarshalText() ([]byte, error) {
+	if r != RoleRead && r != RoleSend {
+		return nil, fmt.Errorf("endpoint: unknown role %d", uint8(r))
+	}
+	return []byte(r.String()), nil
+}
+
+// UnmarshalText parses a configuration name ("read", "send").
+func (r *Role) UnmarshalText(text []byte) error {
+	v, err := ParseRole(string(text))
+	if err != nil {
+		return err
+	}
+	*r = v
+	return nil
 }
 
 // ParseRole maps a configuration name ("read", "send") to its Role.

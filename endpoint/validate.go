@@ -24,6 +24,10 @@ type Problem struct {
 // String returns "path: message".
 func (p Problem) String() string { return p.Path + ": " + p.Message }
 
+// Error returns "endpoint: path: message", so that a Problem can stand
+// alone as an error.
+func (p *Problem) Error() string { return "endpoint: " + p.String() }
+
 // ValidationError lists every problem found at once.
 type ValidationError struct {
 	Problems []Problem
@@ -161,7 +165,7 @@ func (v *validator) roles(path string, roles map[Role]Limits) {
 			v.add(path, "unknown role %s (want read or send)", r)
 		}
 	}
-	for _, r := range Roles {
+	for _, r := range AllRoles() {
 		if l, ok := roles[r]; ok {
 			v.limits(path+"."+r.String(), l)
 		}

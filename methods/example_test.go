@@ -15,11 +15,11 @@ import (
 func Example() {
 	cluster := fixtures.NewCluster([]fixtures.Member{{Name: "local"}})
 	defer cluster.Close()
-	p, err := pool.New(cluster.Specs, pool.Options{})
+	p, err := pool.New(cluster.Specs, pool.DefaultSettings(), pool.Options{})
 	if err != nil {
 		panic(err)
 	}
-	tc, err := transport.New(p, transport.Settings{})
+	tc, err := transport.New(p, transport.DefaultSettings(), transport.Options{})
 	if err != nil {
 		panic(err)
 	}
@@ -53,8 +53,8 @@ func ExampleParsePubkey() {
 func Example_solanaGo() {
 	cluster := fixtures.NewCluster([]fixtures.Member{{Name: "local"}})
 	defer cluster.Close()
-	p, _ := pool.New(cluster.Specs, pool.Options{})
-	tc, _ := transport.New(p, transport.Settings{})
+	p, _ := pool.New(cluster.Specs, pool.DefaultSettings(), pool.Options{})
+	tc, _ := transport.New(p, transport.DefaultSettings(), transport.Options{})
 	defer tc.Close()
 
 	cl := rpc.NewWithCustomRPCClient(tc)

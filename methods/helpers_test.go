@@ -8,5 +8,7 @@ import (
 
 // retrySettings makes backoffs 0 so tests never wait on the clock.
 func retrySettings() retrypolicy.Settings {
-	return retrypolicy.Settings{Jitter: func(time.Duration) time.Duration { return 0 }}
+	s := retrypolicy.DefaultSettings()
+	s.Jitter = func(time.Duration) time.Duration { return 0 }
+	return s
 }

@@ -37,12 +37,14 @@ func newClient(t *testing.T, scripts ...fixtures.Script) (*methods.Client, *fixt
 			Options: fixtures.Options{Script: sc}})
 	}
 	cl := fixtures.NewCluster(members)
-	p, err := pool.New(cl.Specs, pool.Options{Clock: clockwork.NewFakeClockAt(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))})
+	p, err := pool.New(cl.Specs, pool.DefaultSettings(), pool.Options{Clock: clockwork.NewFakeClockAt(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))})
 	if err != nil {
 		cl.Close()
 		t.Fatal(err)
 	}
-	tc, err := transport.New(p, transport.Settings{Retry: retrySettings()})
+	ts := transport.DefaultSettings()
+	ts.Retry = retrySettings()
+	tc, err := transport.New(p, ts, transport.Options{})
 	if err != nil {
 		cl.Close()
 		t.Fatal(err)
@@ -171,11 +173,11 @@ func TestNullResultIsInvalid(t *testing.T) {
 	defer srv.Close()
 	p, err := pool.New([]endpoint.Spec{{Name: "nulls", URL: endpoint.NewSecret(srv.URL),
 		Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: {}}}},
-		pool.Options{Clock: clockwork.NewFakeClockAt(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))})
+		pool.DefaultSettings(), pool.Options{Clock: clockwork.NewFakeClockAt(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))})
 	if err != nil {
 		t.Fatal(err)
 	}
-	tc, err := transport.New(p, transport.Settings{})
+	tc, err := transport.New(p, transport.DefaultSettings(), transport.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/pool/internal/rolestate"
 )
 
 // selection is which candidates of a role one request may use.
@@ -311,7 +312,7 @@ func (p *Pool) panicScan(sel *selection, now, deadline time.Time) *Permit {
 }
 
 // permit is the Permit for an admission a of m.
-func (p *Pool) permit(m *member, a endpoint.Admission, deadline time.Time) *Permit {
+func (p *Pool) permit(m *member, a rolestate.Admission, deadline time.Time) *Permit {
 	return &Permit{m: m, pool: p, admitted: a.At, deadline: deadline, gen: a.Generation}
 }
 

@@ -24,7 +24,7 @@ func benchPool(b *testing.B, n int) *pool.Pool {
 	for i := range specs {
 		specs[i] = ep(fmt.Sprintf("ep-%d", i), 0, benchLimits)
 	}
-	p, err := pool.New(specs, pool.Options{})
+	p, err := pool.New(specs, pool.DefaultSettings(), pool.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}

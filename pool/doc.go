@@ -6,10 +6,10 @@
 // counter per tier and role, no pool-wide lock). Each candidate is tried in
 // this order: cooldown (after a rate limit or an ejection) over? a
 // concurrency slot free? a token in its bucket? Admission is transactional
-// (see endpoint.Runtime.AdmitAt): a refused candidate keeps its tokens and
+// (see pool/internal/rolestate): a refused candidate keeps its tokens and
 // slots, and the request falls to a peer, then to a lower tier.
 //
-// An endpoint that fails Options.Ejection's After times in a row is ejected
+// An endpoint that fails Settings.Ejection's After times in a row is ejected
 // for a while (see endpoint.Ejection). When ejections block more than half
 // the candidates and nothing is free, Acquire does not wait: it admits an
 // ejected one anyway, in the same order (panic mode, after Envoy's healthy
@@ -25,12 +25,16 @@
 //
 // An endpoint where an attempt, of any role, recently failed in a way that
 // leaves a call that must never be sent twice ambiguous is in doubt for
-// Options.DoubtWindow; a request with AvoidDoubt uses it only as a last
-// resort, after Options.DoubtPatience (see Request.AvoidDoubt).
+// Settings.DoubtWindow; a request with AvoidDoubt uses it only as a last
+// resort, after Settings.DoubtPatience (see Request.AvoidDoubt).
 //
 // The returned [Permit] carries the attempt's outcome back in one
 // [Permit.Done] (a retrypolicy.Outcome; or [Permit.Release] when unused;
 // the first call wins), which frees the slot, feeds the endpoint's health
 // state machine and its doubt, and wakes waiters. Time comes only from
 // Options.Clock, so tests drive everything with a fake clock.
+//
+// [Settings] are what a configuration document sets, taken as written
+// ([DefaultSettings] gives the defaults); [Options] are what code supplies
+// (clock, logger, a [Bucket] factory).
 package pool

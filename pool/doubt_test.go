@@ -33,13 +33,13 @@ func putInDoubt(t *testing.T, p *pool.Pool, name string) {
 		}
 	}
 	now(t, p, req, name).Done(doubtful())
-	if s := snapshotOf(t, p, name); s.DoubtRemaining != pool.DefaultDoubtWindow {
-		t.Fatalf("%s in doubt for %v, want %v", name, s.DoubtRemaining, pool.DefaultDoubtWindow)
+	if s := snapshotOf(t, p, name); s.DoubtRemaining != pool.DefaultSettings().DoubtWindow {
+		t.Fatalf("%s in doubt for %v, want %v", name, s.DoubtRemaining, pool.DefaultSettings().DoubtWindow)
 	}
 }
 
 // atOnce is pool.Options with no doubt patience.
-var atOnce = pool.Options{DoubtPatience: -1}
+var atOnce = func(s *pool.Settings, _ *pool.Options) { s.DoubtPatience = 0 }
 
 func TestDoubtUsedOnlyWhenNothingElseIsFree(t *testing.T) {
 	// a and b share tier 0, c is tier 1; a is in doubt.
@@ -90,7 +90,7 @@ func TestDoubtUsedOnlyWhenNothingElseIsFree(t *testing.T) {
 }
 
 func TestDoubtLapsesAfterTheWindow(t *testing.T) {
-	p, fc := newPoolWith(t, pool.Options{DoubtWindow: time.Second}, rw("a", 0, endpoint.Limits{}), rw("b", 0, endpoint.Limits{}))
+	p, fc := newPoolWith(t, func(s *pool.Settings, _ *pool.Options) { s.DoubtWindow = time.Second }, rw("a", 0, endpoint.Limits{}), rw("b", 0, endpoint.Limits{}))
 	req := pool.Request{Role: endpoint.RoleSend, Method: "sendTransaction", Avoid: []string{"b"}}
 	now(t, p, req, "a").Done(doubtful())
 	for range 3 {
@@ -115,7 +115,7 @@ func TestDoubtLapsesAfterTheWindow(t *testing.T) {
 }
 
 func TestDoubtOff(t *testing.T) {
-	p, _ := newPoolWith(t, pool.Options{DoubtWindow: -1}, rw("a", 0, endpoint.Limits{}), rw("b", 0, endpoint.Limits{}))
+	p, _ := newPoolWith(t, func(s *pool.Settings, _ *pool.Options) { s.DoubtWindow = 0 }, rw("a", 0, endpoint.Limits{}), rw("b", 0, endpoint.Limits{}))
 	req := pool.Request{Role: endpoint.RoleSend, Method: "sendTransaction", Avoid: []string{"b"}}
 	now(t, p, req, "a").Done(doubtful())
 	if s := snapshotOf(t, p, "a"); s.DoubtRemaining != 0 {
@@ -196,7 +196,7 @@ func TestDoubtInPanicMode(t *testing.T) {
 	for _, name := range []string{"a", "b"} {
 		only := read
 		only.Avoid = []string{map[string]string{"a": "b", "b": "a"}[name]}
-		for range endpoint.DefaultEjectAfter {
+		for range pool.DefaultSettings().Ejection.After {
 			now(t, p, only, name).Done(failure())
 		}
 		if s := snapshotOf(t, p, name); s.State != endpoint.Ejected {
@@ -210,7 +210,7 @@ func TestDoubtInPanicMode(t *testing.T) {
 }
 
 func TestDoubtPatienceHoldsBack(t *testing.T) {
-	p, fc := newPoolWith(t, pool.Options{DoubtPatience: ms(100)},
+	p, fc := newPoolWith(t, func(s *pool.Settings, _ *pool.Options) { s.DoubtPatience = ms(100) },
 		rw("a", 0, endpoint.Limits{MaxConcurrentRequests: 1}),
 		rw("b", 0, endpoint.Limits{MaxConcurrentRequests: 1}))
 	putInDoubt(t, p, "a")
@@ -259,10 +259,10 @@ func TestDoubtPatienceHoldsBack(t *testing.T) {
 func TestDoubtHeldBackDoesNotStartPanicMode(t *testing.T) {
 	// a in doubt (held back), b ejected: waiting for a's time is right;
 	// panic mode must not hand the request to b.
-	p, fc := newPoolWith(t, pool.Options{DoubtPatience: ms(100)}, rw("a", 0, endpoint.Limits{}), rw("b", 0, endpoint.Limits{}))
+	p, fc := newPoolWith(t, func(s *pool.Settings, _ *pool.Options) { s.DoubtPatience = ms(100) }, rw("a", 0, endpoint.Limits{}), rw("b", 0, endpoint.Limits{}))
 	onlyB := read
 	onlyB.Avoid = []string{"a"}
-	for range endpoint.DefaultEjectAfter {
+	for range pool.DefaultSettings().Ejection.After {
 		now(t, p, onlyB, "b").Done(failure())
 	}
 	putInDoubt(t, p, "a")
@@ -273,12 +273,12 @@ func TestDoubtHeldBackDoesNotStartPanicMode(t *testing.T) {
 
 func TestDoubtIgnoredWithoutAnAlternative(t *testing.T) {
 	// One endpoint, or every one in doubt: nothing to wait for.
-	p, _ := newPoolWith(t, pool.Options{DoubtPatience: time.Hour}, rw("a", 0, endpoint.Limits{}), rw("b", 0, endpoint.Limits{}))
+	p, _ := newPoolWith(t, func(s *pool.Settings, _ *pool.Options) { s.DoubtPatience = time.Hour }, rw("a", 0, endpoint.Limits{}), rw("b", 0, endpoint.Limits{}))
 	putInDoubt(t, p, "a")
 	putInDoubt(t, p, "b")
 	now(t, p, avoidDoubt, "a").Done(success())
 	now(t, p, avoidDoubt, "b").Done(success())
-	single, _ := newPoolWith(t, pool.Options{DoubtPatience: time.Hour}, rw("a", 0, endpoint.Limits{}))
+	single, _ := newPoolWith(t, func(s *pool.Settings, _ *pool.Options) { s.DoubtPatience = time.Hour }, rw("a", 0, endpoint.Limits{}))
 	putInDoubt(t, single, "a")
 	now(t, single, avoidDoubt, "a").Done(success())
 }

@@ -20,7 +20,7 @@ var classic = endpoint.Ejection{After: 3, Base: ms(500), Max: ms(30_000)}
 // eject it for 500 ms: every Acquire goes to "good" until the ejection
 // ends, the snapshot shows it, and then "bad" gets its share again.
 func TestEjectionSendsEverythingToTheHealthyEndpoint(t *testing.T) {
-	p, fc := newPoolWith(t, pool.Options{Ejection: classic}, ep("bad", 0, endpoint.Limits{}), ep("good", 0, endpoint.Limits{}))
+	p, fc := newPoolWith(t, func(s *pool.Settings, _ *pool.Options) { s.Ejection = classic }, ep("bad", 0, endpoint.Limits{}), ep("good", 0, endpoint.Limits{}))
 	failures := 0
 	for failures < 3 {
 		pm, err := p.Acquire(context.Background(), read)
@@ -68,10 +68,11 @@ func TestEjectionSendsEverythingToTheHealthyEndpoint(t *testing.T) {
 	}
 }
 
-// TestEjectionOption: Options.Ejection reaches every endpoint.
+// TestEjectionOption: Settings.Ejection reaches every endpoint.
 func TestEjectionOption(t *testing.T) {
 	fc := clockwork.NewFakeClockAt(t0)
-	p, err := pool.New([]endpoint.Spec{ep("a", 0, endpoint.Limits{})}, pool.Options{Clock: fc, Ejection: endpoint.Ejection{After: 1, Base: ms(7)}})
+	p, err := pool.New([]endpoint.Spec{ep("a", 0, endpoint.Limits{})},
+		pool.Settings{Ejection: endpoint.Ejection{After: 1, Base: ms(7)}}, pool.Options{Clock: fc})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +84,7 @@ func TestEjectionOption(t *testing.T) {
 	if s := p.Snapshot()[0]; s.State != endpoint.Ejected || s.CooldownRemaining != ms(7) {
 		t.Errorf("after one failure with After 1: %+v", s)
 	}
-	q, _ := pool.New([]endpoint.Spec{ep("a", 0, endpoint.Limits{})}, pool.Options{Clock: fc, Ejection: endpoint.Ejection{After: -1}})
+	q, _ := pool.New([]endpoint.Spec{ep("a", 0, endpoint.Limits{})}, pool.Settings{}, pool.Options{Clock: fc})
 	for range 10 {
 		pm, err := q.Acquire(context.Background(), read)
 		if err != nil {
@@ -92,7 +93,7 @@ func TestEjectionOption(t *testing.T) {
 		pm.Done(failure())
 	}
 	if s := q.Snapshot()[0]; s.State != endpoint.Degraded || s.CooldownRemaining != 0 {
-		t.Errorf("after 10 failures with After -1: %+v", s)
+		t.Errorf("after 10 failures with no ejection: %+v", s)
 	}
 }
 
@@ -100,7 +101,7 @@ func TestEjectionOption(t *testing.T) {
 // peers; with no peer left it must not refuse every call. A rate-limit
 // cooldown is not an ejection and still blocks.
 func TestPanicModeWhenEveryCandidateIsEjected(t *testing.T) {
-	opts := pool.Options{Ejection: endpoint.Ejection{After: 1, Base: ms(500)}}
+	opts := func(s *pool.Settings, _ *pool.Options) { s.Ejection = endpoint.Ejection{After: 1, Base: ms(500)} }
 	p, _ := newPoolWith(t, opts, ep("a", 0, endpoint.Limits{}), ep("b", 1, endpoint.Limits{}))
 	now(t, p, read, "a").Done(failure())
 	now(t, p, read, "b").Done(failure()) // a is ejected: both ejected
@@ -131,7 +132,7 @@ func TestPanicModeWhenEveryCandidateIsEjected(t *testing.T) {
 // panic mode spreads the calls round-robin instead of piling them on the
 // tier's first endpoint.
 func TestPanicModeKeepsTheRotation(t *testing.T) {
-	p, _ := newPoolWith(t, pool.Options{Ejection: endpoint.Ejection{After: 1, Base: ms(500)}},
+	p, _ := newPoolWith(t, func(s *pool.Settings, _ *pool.Options) { s.Ejection = endpoint.Ejection{After: 1, Base: ms(500)} },
 		ep("a", 0, endpoint.Limits{}), ep("b", 0, endpoint.Limits{}), ep("c", 0, endpoint.Limits{}))
 	for _, name := range []string{"a", "b", "c"} {
 		now(t, p, read, name).Done(failure())
@@ -151,7 +152,7 @@ func TestPanicModeKeepsTheRotation(t *testing.T) {
 // half the candidates, even when the rest are blocked by something else;
 // with half or fewer ejected, the call waits for the healthy ones.
 func TestPanicThreshold(t *testing.T) {
-	opts := pool.Options{Ejection: endpoint.Ejection{After: 1, Base: ms(500)}}
+	opts := func(s *pool.Settings, _ *pool.Options) { s.Ejection = endpoint.Ejection{After: 1, Base: ms(500)} }
 	busy := endpoint.Limits{MaxConcurrentRequests: 1}
 
 	// Two of three ejected, the third full: admitted by panic at once.

@@ -20,7 +20,7 @@ func ExamplePool_Acquire() {
 		{Name: "backup-a", URL: endpoint.NewSecret("https://b.example.com/"), Tier: 1, Roles: map[endpoint.Role]endpoint.Limits{
 			endpoint.RoleRead: {},
 		}},
-	}, pool.Options{Clock: clock})
+	}, pool.DefaultSettings(), pool.Options{Clock: clock})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -56,7 +56,7 @@ func ExampleDeadlineError() {
 		{Name: "primary-a", URL: endpoint.NewSecret("https://a.example.com/"), Roles: map[endpoint.Role]endpoint.Limits{
 			endpoint.RoleSend: {MaxConcurrentRequests: 1},
 		}},
-	}, pool.Options{Clock: clock})
+	}, pool.DefaultSettings(), pool.Options{Clock: clock})
 	req := pool.Request{Role: endpoint.RoleSend, Method: "sendTransaction"}
 	held, _ := p.Acquire(context.Background(), req)
 	defer held.Release()

@@ -34,15 +34,20 @@ var read = pool.Request{Role: endpoint.RoleRead, Method: "getBalance"}
 // ends, that every permit was given back.
 func newPool(t *testing.T, specs ...endpoint.Spec) (*pool.Pool, *clockwork.FakeClock) {
 	t.Helper()
-	return newPoolWith(t, pool.Options{}, specs...)
+	return newPoolWith(t, nil, specs...)
 }
 
-// newPoolWith is newPool with opts (its Clock is replaced by the fake one).
-func newPoolWith(t *testing.T, opts pool.Options, specs ...endpoint.Spec) (*pool.Pool, *clockwork.FakeClock) {
+// newPoolWith is newPool with edit applied to the default settings and
+// options (their Clock is replaced by the fake one). edit may be nil.
+func newPoolWith(t *testing.T, edit func(*pool.Settings, *pool.Options), specs ...endpoint.Spec) (*pool.Pool, *clockwork.FakeClock) {
 	t.Helper()
 	fc := clockwork.NewFakeClockAt(t0)
+	s, opts := pool.DefaultSettings(), pool.Options{}
+	if edit != nil {
+		edit(&s, &opts)
+	}
 	opts.Clock = fc
-	p, err := pool.New(specs, opts)
+	p, err := pool.New(specs, s, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

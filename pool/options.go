@@ -1,6 +1,7 @@
 package pool
 
 import (
+	"errors"
 	"log/slog"
 	"time"
 
@@ -8,7 +9,69 @@ import (
 	"github.com/solroute/solroute/endpoint"
 )
 
-// Options tunes a Pool. The zero value is valid.
+// Settings are the pool's tunables: what a configuration document sets
+// ([pool] and [pool.ejection]). Values are taken as written: the zero
+// Settings never ejects and puts nothing in doubt. DefaultSettings returns
+// the defaults.
+type Settings struct {
+	// Ejection configures passive ejection after consecutive failures, for
+	// every (endpoint, role).
+	Ejection endpoint.Ejection `toml:"ejection"`
+	// DoubtWindow is how long an endpoint stays in doubt after one of its
+	// attempts, of any method and role, ended by its own doing the way
+	// that would leave a call that must never be sent twice ambiguous
+	// (retrypolicy.Outcome.Doubtful: a reset after writing, a timeout, a
+	// 5xx, a broken body). Requests with AvoidDoubt use such an endpoint
+	// only as a last resort. 0: nothing is ever in doubt.
+	DoubtWindow time.Duration `toml:"doubt_window"`
+	// DoubtPatience is how long a request with AvoidDoubt waits for an
+	// endpoint that is not in doubt, when every one is busy, rate-limited
+	// or cooling down, before it takes one in doubt; at most half the time
+	// left before its deadline. 0: it takes one at once.
+	DoubtPatience time.Duration `toml:"doubt_patience"`
+}
+
+// DefaultSettings returns the defaults: endpoint.DefaultEjection; a doubt
+// window of 30 s (Envoy's base ejection time: a provider that resets one
+// request in ten thousand is avoided by sends most of the time, at no cost
+// while peers are up); a doubt patience of 250 ms (well under a slot,
+// far under what an ambiguous send costs its caller: polling its signature
+// until the blockhash expires, about a minute).
+func DefaultSettings() Settings {
+	return Settings{
+		Ejection:      endpoint.DefaultEjection(),
+		DoubtWindow:   30 * time.Second,
+		DoubtPatience: 250 * time.Millisecond,
+	}
+}
+
+// MaxDoubt bounds DoubtWindow and DoubtPatience.
+const MaxDoubt = time.Hour
+
+// Validate reports every field out of range, joined, each naming its TOML
+// key (ejection fields as "ejection.KEY") and quoting no value.
+func (s Settings) Validate() error {
+	var errs []error
+	if err := s.Ejection.Validate(); err != nil {
+		for _, e := range err.(interface{ Unwrap() []error }).Unwrap() {
+			p := *e.(*endpoint.Problem)
+			p.Path = "ejection." + p.Path
+			errs = append(errs, &p)
+		}
+	}
+	for _, d := range []struct {
+		key string
+		v   time.Duration
+	}{{"doubt_window", s.DoubtWindow}, {"doubt_patience", s.DoubtPatience}} {
+		if d.v < 0 || d.v > MaxDoubt {
+			errs = append(errs, &endpoint.Problem{Path: d.key, Message: "must be between 0s and 1h"})
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// Options carry what code supplies and a document does not: time, logging
+// and a bucket factory. The zero value is valid.
 type Options struct {
 	// Clock is the source of time for buckets, cooldowns, deadlines and
 	// waits. Nil means the real clock.
@@ -18,48 +81,23 @@ type Options struct {
 	Logger *slog.Logger
 	// NewBucket, when set, supplies the token bucket of each (endpoint,
 	// role), for example one shared between processes. Nil, or a nil
-	// result, means endpoint.NewRateBucket of the role's limits.
-	NewBucket func(spec *endpoint.Spec, role endpoint.Role) endpoint.Bucket
-	// Ejection configures passive ejection after consecutive failures, for
-	// every (endpoint, role). The zero value means endpoint's defaults (5
-	// failures, 250 ms doubling up to 2 s); After < 0 never ejects.
-	Ejection endpoint.Ejection
-	// DoubtWindow is how long an endpoint stays in doubt after one of its
-	// attempts, of any method and role, ended by its own doing the way
-	// that would leave a call that must never be sent twice ambiguous
-	// (retrypolicy.Outcome.Doubtful: a reset after writing, a timeout, a
-	// 5xx, a broken body). Requests with AvoidDoubt use such an endpoint
-	// only as a last resort. 0 means DefaultDoubtWindow; negative turns
-	// the preference off.
-	DoubtWindow time.Duration
-	// DoubtPatience is how long a request with AvoidDoubt waits for an
-	// endpoint that is not in doubt, when every one is busy, rate-limited
-	// or cooling down, before it takes one in doubt; at most half the time
-	// left before its deadline. 0 means DefaultDoubtPatience; negative
-	// takes one at once.
-	DoubtPatience time.Duration
+	// result, means an in-process golang.org/x/time/rate bucket of the
+	// role's limits.
+	NewBucket func(spec *endpoint.Spec, role endpoint.Role) Bucket
 }
 
-// Defaults of the doubt options.
-const (
-	// DefaultDoubtWindow is Options.DoubtWindow when zero: Envoy's base
-	// ejection time. A provider that resets one request in ten thousand
-	// is avoided by sends most of the time, at no cost while peers are up.
-	DefaultDoubtWindow = 30 * time.Second
-	// DefaultDoubtPatience is Options.DoubtPatience when zero: well under a
-	// slot (400 ms), far under what an ambiguous send costs its caller
-	// (polling its signature until the blockhash expires, about a minute).
-	DefaultDoubtPatience = 250 * time.Millisecond
-)
-
-// orDefault normalises a duration option whose zero means def and whose
-// negative value means off: it returns def, d itself, or 0 (off).
-func orDefault(d, def time.Duration) time.Duration {
-	switch {
-	case d == 0:
-		return def
-	case d < 0:
-		return 0
-	}
-	return d
+// Bucket is the token bucket of one (endpoint, role). It is an interface so
+// that a limiter shared between processes can replace the in-process one;
+// every method takes the instant explicitly and must be safe for
+// concurrent use. The pool calls TakeAt with instants that never go
+// backwards and never concurrently for one bucket.
+type Bucket interface {
+	// TakeAt spends one token at t if one is there and reports whether it
+	// did. It never waits and never spends on a refusal.
+	TakeAt(t time.Time) bool
+	// ReadyAt returns the earliest instant, at or after t, at which TakeAt
+	// would succeed if nobody else took a token meanwhile.
+	ReadyAt(t time.Time) time.Time
+	// TokensAt returns the tokens available at t, +Inf when unlimited.
+	TokensAt(t time.Time) float64
 }

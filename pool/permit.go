@@ -68,7 +68,7 @@ func (pm *Permit) finish() bool { return pm.done.CompareAndSwap(false, true) }
 //
 // And, whatever the above, when o is doubtful (the endpoint failed and a
 // server may have acted), every role of the endpoint is put in doubt for
-// Options.DoubtWindow.
+// Settings.DoubtWindow.
 func (pm *Permit) Done(o retrypolicy.Outcome) {
 	if !pm.finish() {
 		return

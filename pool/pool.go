@@ -1,6 +1,7 @@
 package pool
 
 import (
+	"fmt"
 	"context"
 	"log/slog"
 	"slices"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/jonboulle/clockwork"
 	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/pool/internal/rolestate"
 )
 
 // Pool is a tiered set of endpoints. It is safe for concurrent use.
@@ -20,11 +22,11 @@ type Pool struct {
 	clock clockwork.Clock
 	log   *slog.Logger // nil discards
 	specs []endpoint.Spec
-	roles [len(endpoint.Roles)]*roleSet
+	roles [endpoint.RoleSend + 1]*roleSet
 	// all holds every runtime by tier, configuration order, then role.
-	all []*endpoint.Runtime
-	// doubtWindow and doubtPatience are Options.DoubtWindow and
-	// DoubtPatience normalised: 0 means off, and at once.
+	all []*rolestate.Runtime
+	// doubtWindow and doubtPatience are Settings.DoubtWindow and
+	// DoubtPatience: 0 means off, and at once.
 	doubtWindow, doubtPatience time.Duration
 }
 
@@ -72,7 +74,7 @@ func (g *tierGroup) rotated() (n, start uint32) {
 
 // member is one candidate of a role.
 type member struct {
-	rt   *endpoint.Runtime
+	rt   *rolestate.Runtime
 	spec *endpoint.Spec
 	// idx is the member's position in its roleSet's ordered list.
 	idx int
@@ -80,17 +82,20 @@ type member struct {
 	timeout time.Duration
 	// endpoint holds the runtimes of every role of the same endpoint,
 	// this one included: an endpoint is put in doubt as a whole.
-	endpoint []*endpoint.Runtime
+	endpoint []*rolestate.Runtime
 }
 
-// New validates specs (see endpoint.Validate) and builds a Pool.
-func New(specs []endpoint.Spec, opts Options) (*Pool, error) {
+// New validates specs (see endpoint.Validate) and s (Settings.Validate),
+// and builds a Pool.
+func New(specs []endpoint.Spec, s Settings, opts Options) (*Pool, error) {
 	if err := endpoint.Validate(specs); err != nil {
 		return nil, err
 	}
+	if err := s.Validate(); err != nil {
+		return nil, fmt.Errorf("pool: invalid settings: %w", err)
+	}
 	p := &Pool{clock: opts.Clock, log: opts.Logger, specs: make([]endpoint.Spec, len(specs)),
-		doubtWindow:   orDefault(opts.DoubtWindow, DefaultDoubtWindow),
-		doubtPatience: orDefault(opts.DoubtPatience, DefaultDoubtPatience)}
+		doubtWindow: s.DoubtWindow, doubtPatience: s.DoubtPatience}
 	if p.clock == nil {
 		p.clock = clockwork.NewRealClock()
 	}
@@ -104,19 +109,19 @@ func New(specs []endpoint.Spec, opts Options) (*Pool, error) {
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return p.specs[a].Tier - p.specs[b].Tier })
 
-	for _, role := range endpoint.Roles {
+	for _, role := range endpoint.AllRoles() {
 		p.roles[role] = &roleSet{}
 	}
 	start := p.clock.Now()
 	for _, i := range order {
 		spec := &p.specs[i]
 		var roles []*member
-		for _, role := range endpoint.Roles {
+		for _, role := range endpoint.AllRoles() {
 			if !spec.Serves(role) {
 				continue
 			}
 			rs := p.roles[role]
-			ro := endpoint.RuntimeOptions{OnSlotFreed: rs.wake.broadcast, Ejection: opts.Ejection,
+			ro := rolestate.Options{OnSlotFreed: rs.wake.broadcast, Ejection: s.Ejection,
 				DoubtWindow: p.doubtWindow}
 			if opts.NewBucket != nil {
 				ro.Bucket = opts.NewBucket(spec, role)
@@ -124,7 +129,7 @@ func New(specs []endpoint.Spec, opts Options) (*Pool, error) {
 			if p.log != nil {
 				ro.OnStateChange = p.stateLogger(spec.Name, role)
 			}
-			rt, err := endpoint.NewRuntime(spec, role, start, ro)
+			rt, err := rolestate.New(spec, role, start, ro)
 			if err != nil {
 				return nil, err
 			}
@@ -141,7 +146,7 @@ func New(specs []endpoint.Spec, opts Options) (*Pool, error) {
 				rs.timeout = m.timeout
 			}
 		}
-		all := make([]*endpoint.Runtime, len(roles))
+		all := make([]*rolestate.Runtime, len(roles))
 		for j, m := range roles {
 			all[j] = m.rt
 		}

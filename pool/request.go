@@ -19,9 +19,9 @@ type Request struct {
 	// endpoint is avoided, Avoid is ignored.
 	Avoid []string
 	// AvoidDoubt asks for an endpoint that is not in doubt (see
-	// Options.DoubtWindow): one in doubt is admitted only when no
+	// Settings.DoubtWindow): one in doubt is admitted only when no
 	// compatible, non-avoided candidate outside doubt, in any tier, can be
-	// admitted at that instant, and only after Options.DoubtPatience (at
+	// admitted at that instant, and only after Settings.DoubtPatience (at
 	// most half the time left before the deadline); before that, a request
 	// that finds every other candidate blocked waits for the earliest of a
 	// freed slot, a refill, a cooldown's end and that instant. When every

@@ -54,7 +54,7 @@ func TestNoSecretsAnywhere(t *testing.T) {
 	p, err := pool.New([]endpoint.Spec{
 		secret("primary-a", 0, endpoint.Limits{MaxConcurrentRequests: 1, RequestTimeout: time.Second}),
 		secret("backup-a", 1, endpoint.Limits{RequestsPerSecond: 1, BurstCapacity: 1}),
-	}, pool.Options{Clock: fc, Logger: logger})
+	}, pool.DefaultSettings(), pool.Options{Clock: fc, Logger: logger})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +93,7 @@ func TestNoSecretsAnywhere(t *testing.T) {
 	bad := secret("", -1, endpoint.Limits{})
 	bad.URL = endpoint.NewSecret("ftp://" + marker + "@[::1" + marker)
 	bad.Headers["Bad Name"] = endpoint.NewSecret(marker)
-	_, err = pool.New([]endpoint.Spec{bad}, pool.Options{})
+	_, err = pool.New([]endpoint.Spec{bad}, pool.DefaultSettings(), pool.Options{})
 	if err == nil {
 		t.Fatal("New accepted an invalid spec")
 	}

@@ -51,9 +51,9 @@ func TestStress(t *testing.T) {
 	// endpoints are ejected and come back many times within the run (with
 	// 200 workers most failures are stale: After 2 ejects only a few times).
 	var ejections atomic.Int64
-	p, fc := newPoolWith(t, pool.Options{
-		Ejection: endpoint.Ejection{After: 1, Base: 4 * time.Millisecond, Max: 16 * time.Millisecond},
-		Logger:   slog.New(ejectionCounter{&ejections}),
+	p, fc := newPoolWith(t, func(s *pool.Settings, o *pool.Options) {
+		s.Ejection = endpoint.Ejection{After: 1, Base: 4 * time.Millisecond, Max: 16 * time.Millisecond}
+		o.Logger = slog.New(ejectionCounter{&ejections})
 	}, specs...)
 
 	var (

@@ -20,8 +20,7 @@ type Attempt struct {
 	// both: the retry may have to revisit a failed endpoint.
 	ElsewhereAvailable bool
 	// TimeLeft is the time before the call's shared deadline: 0 or less
-	// means it has passed; NoDeadline means the call has none (see
-	// TimeLeft the function).
+	// means it has passed.
 	TimeLeft time.Duration
 }
 

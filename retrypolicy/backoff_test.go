@@ -13,15 +13,16 @@ func TestBackoffCeilings(t *testing.T) {
 		s    Settings
 		want []time.Duration // ceiling before counted retry 0, 1, 2, ...
 	}{
-		{"defaults", Settings{}, []time.Duration{100 * ms, 200 * ms, 400 * ms, 800 * ms, 1600 * ms, 2000 * ms, 2000 * ms}},
+		{"defaults", DefaultSettings(), []time.Duration{100 * ms, 200 * ms, 400 * ms, 800 * ms, 1600 * ms, 2000 * ms, 2000 * ms}},
 		{"initial above max", Settings{InitialBackoff: 5 * time.Second, MaxBackoff: time.Second}, []time.Duration{time.Second, time.Second}},
 		{"max not a power of two step", Settings{InitialBackoff: 30 * ms, MaxBackoff: 100 * ms}, []time.Duration{30 * ms, 60 * ms, 100 * ms, 100 * ms}},
-		{"initial off", Settings{InitialBackoff: -1}, []time.Duration{0, 0}},
-		{"max off", Settings{MaxBackoff: -1}, []time.Duration{0, 0}},
+		{"initial zero", Settings{MaxBackoff: time.Second}, []time.Duration{0, 0}},
+		{"max zero", Settings{InitialBackoff: time.Second}, []time.Duration{0, 0}},
+		{"zero settings", Settings{}, []time.Duration{0, 0}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			s := tc.s.Normalized()
+			s := tc.s
 			for n, want := range tc.want {
 				if got := backoffCeiling(&s, n); got != want {
 					t.Fatalf("ceiling after %d counted retries = %v, want %v", n, got, want)
@@ -32,7 +33,7 @@ func TestBackoffCeilings(t *testing.T) {
 }
 
 func TestBackoffNoOverflow(t *testing.T) {
-	s := Settings{InitialBackoff: time.Second, MaxBackoff: math.MaxInt64}.Normalized()
+	s := Settings{InitialBackoff: time.Second, MaxBackoff: math.MaxInt64}
 	prev := time.Duration(0)
 	for n := 0; n < 200; n++ {
 		c := backoffCeiling(&s, n)
@@ -44,19 +45,20 @@ func TestBackoffNoOverflow(t *testing.T) {
 	if prev != math.MaxInt64 {
 		t.Fatalf("ceiling never reached MaxBackoff: %v", prev)
 	}
-	d := Settings{}.Normalized()
-	if got := backoffCeiling(&d, math.MaxInt); got != DefaultMaxBackoff {
-		t.Fatalf("ceiling after MaxInt retries = %v, want %v", got, DefaultMaxBackoff)
+	d := DefaultSettings()
+	if got := backoffCeiling(&d, math.MaxInt); got != d.MaxBackoff {
+		t.Fatalf("ceiling after MaxInt retries = %v, want %v", got, d.MaxBackoff)
 	}
 }
 
 // TestDecideBackoffJitter drives Decide with exact jitter sources and checks
 // each delay is the source's answer for the right ceiling.
 func TestDecideBackoffJitter(t *testing.T) {
-	a := Attempt{Outcome: Outcome{Cause: Timeout, Dispatch: MaybeDispatched}, Class: Idempotent, TimeLeft: NoDeadline}
+	a := Attempt{Outcome: Outcome{Cause: Timeout, Dispatch: MaybeDispatched}, Class: Idempotent, TimeLeft: noDeadline}
 	var asked []time.Duration
 	half := func(c time.Duration) time.Duration { asked = append(asked, c); return c / 2 }
-	s := Settings{MaxRetries: 7, Jitter: half}
+	s := defaults(half)
+	s.MaxRetries = 7
 	want := []time.Duration{50, 100, 200, 400, 800, 1000, 1000}
 	for n, w := range want {
 		d := Decide(s, a, Retries{Counted: n})
@@ -80,14 +82,14 @@ func TestJitterClamped(t *testing.T) {
 		{"zero", func(time.Duration) time.Duration { return 0 }, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := Settings{Jitter: tc.source}.Normalized()
+			s := defaults(tc.source)
 			if got := jitter(&s, time.Second); got != tc.want {
 				t.Fatalf("got %v, want %v", got, tc.want)
 			}
 		})
 	}
 	called := false
-	s := Settings{Jitter: func(time.Duration) time.Duration { called = true; return 1 }}.Normalized()
+	s := defaults(func(time.Duration) time.Duration { called = true; return 1 })
 	if got := jitter(&s, 0); got != 0 || called {
 		t.Fatalf("zero ceiling: got %v, source called=%v; want 0 without a draw", got, called)
 	}

@@ -8,7 +8,7 @@ import (
 
 // Decide alone is the baseline for a Call's full cycle (Begin, Next, End).
 func BenchmarkDecide(b *testing.B) {
-	s := Settings{}
+	s := DefaultSettings()
 	a := failing
 	b.ReportAllocs()
 	for b.Loop() {
@@ -17,7 +17,7 @@ func BenchmarkDecide(b *testing.B) {
 }
 
 func BenchmarkCallCycle(b *testing.B) {
-	p := New(Settings{})
+	p := New(DefaultSettings())
 	b.ReportAllocs()
 	for b.Loop() {
 		c := p.Begin()
@@ -29,7 +29,7 @@ func BenchmarkCallCycle(b *testing.B) {
 
 // BenchmarkCallCycleParallel measures the budget's atomics under contention.
 func BenchmarkCallCycleParallel(b *testing.B) {
-	p := New(Settings{})
+	p := New(DefaultSettings())
 	b.ReportAllocs()
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {

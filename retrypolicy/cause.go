@@ -43,10 +43,6 @@ const (
 	Refused
 )
 
-// Causes lists every Cause, for exhaustive tests and tables.
-var Causes = [...]Cause{Connection, Timeout, RateLimited, TemporaryHTTP, NodeBehind,
-	Request, RPCApplication, MalformedResponse, InvalidResponse, Canceled, Refused}
-
 var causeNames = []string{
 	0:                 "none",
 	Connection:        "connection",

@@ -14,9 +14,6 @@ const (
 	NotApplicable
 )
 
-// Classes lists every Class, for exhaustive tests and tables.
-var Classes = [...]Class{Idempotent, NeverAfterDispatch, NotApplicable}
-
 var classNames = []string{
 	0:                  "unknown",
 	Idempotent:         "idempotent",

@@ -3,7 +3,7 @@ package retrypolicy
 import "time"
 
 // Decide is the whole retry rule set as one pure function: given settings
-// s (zero fields mean their defaults), a failed attempt a and the retries
+// s (taken as written), a failed attempt a and the retries
 // the call was already granted, it says whether to retry, after how long
 // and where. It knows nothing of the retry budget: Call.Next applies the
 // budget around it.
@@ -15,11 +15,13 @@ import "time"
 // endpoint is the better bet. See plans/002-retry-policy.md for the table
 // and its sources.
 func Decide(s Settings, a Attempt, r Retries) Decision {
-	s = s.Normalized()
+	if s.Jitter == nil {
+		s.Jitter = uniformJitter
+	}
 	return decide(&s, a, r)
 }
 
-// decide is Decide over normalised settings.
+// decide is Decide, with s.Jitter set.
 func decide(s *Settings, a Attempt, r Retries) Decision {
 	// The caller gave up: nobody waits for another answer. The transport
 	// should not even ask, but a stop here keeps it safe if it does.
@@ -69,7 +71,7 @@ func decide(s *Settings, a Attempt, r Retries) Decision {
 	// uncounted, up to MaxTransparentRetries so a dead pool cannot spin.
 	transparent := a.Dispatch == NotDispatched && a.Cause == Connection &&
 		r.Transparent < MaxTransparentRetries
-	if !transparent && r.Counted >= s.maxRetries() {
+	if !transparent && r.Counted >= s.MaxRetries {
 		return stop(RuleMaxRetries)
 	}
 	// Backoff protects an endpoint this call already failed on. Failing

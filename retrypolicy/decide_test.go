@@ -147,7 +147,7 @@ func TestDecideTable(t *testing.T) {
 	}
 
 	// The table must cover the cross product exactly once.
-	if want := len(Causes) * len(DispatchStates) * len(Classes); len(rows) != want {
+	if want := len(causes) * len(dispatchStates) * len(classes); len(rows) != want {
 		t.Fatalf("table has %d rows, want %d", len(rows), want)
 	}
 	seen := map[[3]uint8]bool{}
@@ -159,10 +159,10 @@ func TestDecideTable(t *testing.T) {
 		seen[k] = true
 	}
 
-	s := Settings{Jitter: exact}
+	s := defaults(exact)
 	for _, r := range rows {
 		t.Run(fmt.Sprintf("%v/%v/%v", r.cause, r.dispatch, r.class), func(t *testing.T) {
-			a := Attempt{Number: 1, Outcome: Outcome{Cause: r.cause, Dispatch: r.dispatch}, Class: r.class, TimeLeft: NoDeadline}
+			a := Attempt{Number: 1, Outcome: Outcome{Cause: r.cause, Dispatch: r.dispatch}, Class: r.class, TimeLeft: noDeadline}
 			// The answers a 4xx or a JSON-RPC error stand for here are
 			// proven refusals; TestMayHaveActed covers the others.
 			switch r.cause {
@@ -187,7 +187,7 @@ func TestDecideTable(t *testing.T) {
 			case !d.Retry, d.Transparent:
 				wantDelay = 0
 			default:
-				wantDelay = DefaultInitialBackoff // exact jitter: the first ceiling
+				wantDelay = (100 * time.Millisecond) // exact jitter: the first ceiling
 			}
 			if d.Delay != wantDelay {
 				t.Fatalf("delay %v, want %v", d.Delay, wantDelay)
@@ -203,7 +203,7 @@ func TestDecideTable(t *testing.T) {
 }
 
 func TestDecideUnknownInput(t *testing.T) {
-	good := Attempt{Outcome: Outcome{Cause: Timeout, Dispatch: Answered}, Class: Idempotent, TimeLeft: NoDeadline}
+	good := Attempt{Outcome: Outcome{Cause: Timeout, Dispatch: Answered}, Class: Idempotent, TimeLeft: noDeadline}
 	cases := map[string]func(*Attempt){
 		"zero cause":    func(a *Attempt) { a.Cause = 0 },
 		"cause 12":      func(a *Attempt) { a.Cause = Refused + 1 },
@@ -212,14 +212,14 @@ func TestDecideUnknownInput(t *testing.T) {
 		"zero class":    func(a *Attempt) { a.Class = 0 },
 		"class 4":       func(a *Attempt) { a.Class = NotApplicable + 1 },
 	}
-	if d := Decide(Settings{}, good, Retries{}); !d.Retry {
+	if d := Decide(DefaultSettings(), good, Retries{}); !d.Retry {
 		t.Fatalf("control attempt not retried: %+v", d)
 	}
 	for name, mutate := range cases {
 		t.Run(name, func(t *testing.T) {
 			a := good
 			mutate(&a)
-			if d := Decide(Settings{}, a, Retries{}); d.Retry || d.Rule != RuleUnknownInput {
+			if d := Decide(DefaultSettings(), a, Retries{}); d.Retry || d.Rule != RuleUnknownInput {
 				t.Fatalf("got %+v, want stop with %v", d, RuleUnknownInput)
 			}
 		})
@@ -227,13 +227,14 @@ func TestDecideUnknownInput(t *testing.T) {
 }
 
 func TestDecideMaxRetries(t *testing.T) {
-	a := Attempt{Outcome: Outcome{Cause: TemporaryHTTP, Dispatch: Answered}, Class: Idempotent, TimeLeft: NoDeadline}
+	a := Attempt{Outcome: Outcome{Cause: TemporaryHTTP, Dispatch: Answered}, Class: Idempotent, TimeLeft: noDeadline}
 	for _, tc := range []struct {
 		maxRetries int
 		granted    int // counted retries allowed
-	}{{0, DefaultMaxRetries}, {1, 1}, {5, 5}, {-1, 0}} {
+	}{{3, 3}, {1, 1}, {5, 5}, {0, 0}} {
 		t.Run(fmt.Sprint(tc.maxRetries), func(t *testing.T) {
-			s := Settings{MaxRetries: tc.maxRetries, Jitter: exact}
+			s := defaults(exact)
+			s.MaxRetries = tc.maxRetries
 			for counted := 0; counted <= tc.granted; counted++ {
 				d := Decide(s, a, Retries{Counted: counted})
 				if want := counted < tc.granted; d.Retry != want {
@@ -248,8 +249,9 @@ func TestDecideMaxRetries(t *testing.T) {
 }
 
 func TestDecideTransparent(t *testing.T) {
-	never := Attempt{Outcome: Outcome{Cause: Connection, Dispatch: NotDispatched}, Class: NeverAfterDispatch, TimeLeft: NoDeadline}
-	s := Settings{MaxRetries: -1, Jitter: exact}
+	never := Attempt{Outcome: Outcome{Cause: Connection, Dispatch: NotDispatched}, Class: NeverAfterDispatch, TimeLeft: noDeadline}
+	s := defaults(exact)
+	s.MaxRetries = 0
 
 	t.Run("uncounted even with MaxRetries off", func(t *testing.T) {
 		for n := range MaxTransparentRetries {
@@ -264,9 +266,9 @@ func TestDecideTransparent(t *testing.T) {
 		if d := Decide(s, never, capped); d.Retry || d.Rule != RuleMaxRetries {
 			t.Fatalf("MaxRetries off: got %+v, want max-retries stop", d)
 		}
-		d := Decide(Settings{Jitter: exact}, never, capped)
-		if !d.Retry || d.Transparent || d.Rule != RuleRetry || d.Delay != DefaultInitialBackoff {
-			t.Fatalf("default settings: got %+v, want a counted retry after %v", d, DefaultInitialBackoff)
+		d := Decide(defaults(exact), never, capped)
+		if !d.Retry || d.Transparent || d.Rule != RuleRetry || d.Delay != (100 * time.Millisecond) {
+			t.Fatalf("default settings: got %+v, want a counted retry after %v", d, (100 * time.Millisecond))
 		}
 	})
 	t.Run("bounded by the deadline", func(t *testing.T) {
@@ -286,14 +288,20 @@ func TestDecideTransparent(t *testing.T) {
 	t.Run("only connection errors", func(t *testing.T) {
 		a := never
 		a.Cause = Timeout
-		if d := Decide(Settings{Jitter: exact}, a, Retries{}); d.Transparent || !d.Retry {
+		if d := Decide(defaults(exact), a, Retries{}); d.Transparent || !d.Retry {
 			t.Fatalf("timeout before dispatch: got %+v, want a counted retry", d)
 		}
 	})
 }
 
 func TestDecideDelay(t *testing.T) {
-	base := Attempt{Outcome: Outcome{Cause: RateLimited, Dispatch: Answered}, Class: Idempotent, TimeLeft: NoDeadline}
+	def := DefaultSettings()
+	with := func(edit func(*Settings)) Settings {
+		s := DefaultSettings()
+		edit(&s)
+		return s
+	}
+	base := Attempt{Outcome: Outcome{Cause: RateLimited, Dispatch: Answered}, Class: Idempotent, TimeLeft: noDeadline}
 	cases := []struct {
 		name     string
 		s        Settings
@@ -303,20 +311,20 @@ func TestDecideDelay(t *testing.T) {
 		retry    bool
 		delay    time.Duration
 	}{
-		{"backoff only", Settings{}, 0, 0, NoDeadline, true, 100 * time.Millisecond},
-		{"provider below backoff", Settings{}, 2, time.Millisecond, NoDeadline, true, 400 * time.Millisecond},
-		{"provider above backoff", Settings{}, 0, 5 * time.Second, NoDeadline, true, 5 * time.Second},
-		{"provider capped", Settings{}, 0, time.Hour, NoDeadline, true, DefaultMaxProviderDelay},
-		{"provider cap set", Settings{MaxProviderDelay: 3 * time.Second}, 0, time.Hour, NoDeadline, true, 3 * time.Second},
-		{"provider saturated", Settings{}, 0, NoDeadline, NoDeadline, true, DefaultMaxProviderDelay},
-		{"provider ignored", Settings{MaxProviderDelay: -1}, 0, time.Hour, NoDeadline, true, 100 * time.Millisecond},
-		{"negative provider", Settings{}, 0, -time.Hour, NoDeadline, true, 100 * time.Millisecond},
-		{"no backoff", Settings{InitialBackoff: -1}, 2, 0, NoDeadline, true, 0},
-		{"delay just fits", Settings{}, 0, 0, 100*time.Millisecond + 1, true, 100 * time.Millisecond},
-		{"delay equals time left", Settings{}, 0, 0, 100 * time.Millisecond, false, 0},
-		{"provider past deadline", Settings{}, 0, 2 * time.Second, time.Second, false, 0},
-		{"capped provider fits", Settings{MaxProviderDelay: time.Second}, 0, time.Hour, 2 * time.Second, true, time.Second},
-		{"deadline passed", Settings{InitialBackoff: -1}, 0, 0, 0, false, 0},
+		{"backoff only", def, 0, 0, noDeadline, true, 100 * time.Millisecond},
+		{"provider below backoff", def, 2, time.Millisecond, noDeadline, true, 400 * time.Millisecond},
+		{"provider above backoff", def, 0, 5 * time.Second, noDeadline, true, 5 * time.Second},
+		{"provider capped", def, 0, time.Hour, noDeadline, true, time.Minute},
+		{"provider cap set", with(func(s *Settings) { s.MaxProviderDelay = 3 * time.Second }), 0, time.Hour, noDeadline, true, 3 * time.Second},
+		{"provider saturated", def, 0, noDeadline, noDeadline, true, time.Minute},
+		{"provider ignored", with(func(s *Settings) { s.MaxProviderDelay = 0 }), 0, time.Hour, noDeadline, true, 100 * time.Millisecond},
+		{"negative provider", def, 0, -time.Hour, noDeadline, true, 100 * time.Millisecond},
+		{"no backoff", with(func(s *Settings) { s.InitialBackoff = 0 }), 2, 0, noDeadline, true, 0},
+		{"delay just fits", def, 0, 0, 100*time.Millisecond + 1, true, 100 * time.Millisecond},
+		{"delay equals time left", def, 0, 0, 100 * time.Millisecond, false, 0},
+		{"provider past deadline", def, 0, 2 * time.Second, time.Second, false, 0},
+		{"capped provider fits", with(func(s *Settings) { s.MaxProviderDelay = time.Second }), 0, time.Hour, 2 * time.Second, true, time.Second},
+		{"deadline passed", with(func(s *Settings) { s.InitialBackoff = 0 }), 0, 0, 0, false, 0},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -336,8 +344,8 @@ func TestDecideDelay(t *testing.T) {
 
 func TestDecideTransparentProviderDelay(t *testing.T) {
 	a := Attempt{Outcome: Outcome{Cause: Connection, Dispatch: NotDispatched, ProviderDelay: 2 * time.Second},
-		Class: Idempotent, TimeLeft: NoDeadline}
-	d := Decide(Settings{Jitter: exact}, a, Retries{})
+		Class: Idempotent, TimeLeft: noDeadline}
+	d := Decide(defaults(exact), a, Retries{})
 	if !d.Transparent || d.Delay != 2*time.Second {
 		t.Fatalf("got %+v, want a transparent retry after the provider's 2s", d)
 	}
@@ -363,13 +371,13 @@ func TestStopReasonsDistinct(t *testing.T) {
 // delay (capped) applies.
 func TestDecideProviderDelayBindsOnlyItsEndpoint(t *testing.T) {
 	a := Attempt{Outcome: Outcome{Cause: RateLimited, Dispatch: Answered, ProviderDelay: 30 * time.Second},
-		Class: Idempotent, TimeLeft: NoDeadline}
+		Class: Idempotent, TimeLeft: noDeadline}
 	for _, tc := range []struct {
 		elsewhere bool
 		want      time.Duration
 	}{{true, 0}, {false, 30 * time.Second}} {
 		a.ElsewhereAvailable = tc.elsewhere
-		d := Decide(Settings{Jitter: exact}, a, Retries{})
+		d := Decide(defaults(exact), a, Retries{})
 		if !d.Retry || d.Delay != tc.want {
 			t.Fatalf("elsewhere=%v: got %+v, want a retry after %v", tc.elsewhere, d, tc.want)
 		}
@@ -379,20 +387,20 @@ func TestDecideProviderDelayBindsOnlyItsEndpoint(t *testing.T) {
 // TestDecideFailoverSkipsBackoff: backoff guards a revisit, not a
 // failover; the failover still counts against MaxRetries.
 func TestDecideFailoverSkipsBackoff(t *testing.T) {
-	a := Attempt{Outcome: Outcome{Cause: TemporaryHTTP, Dispatch: Answered}, Class: Idempotent, TimeLeft: NoDeadline}
+	a := Attempt{Outcome: Outcome{Cause: TemporaryHTTP, Dispatch: Answered}, Class: Idempotent, TimeLeft: noDeadline}
 	for _, tc := range []struct {
 		elsewhere bool
 		counted   int
 		want      time.Duration
 	}{{true, 0, 0}, {true, 2, 0}, {false, 0, 100 * time.Millisecond}, {false, 2, 400 * time.Millisecond}} {
 		a.ElsewhereAvailable = tc.elsewhere
-		d := Decide(Settings{Jitter: exact}, a, Retries{Counted: tc.counted})
+		d := Decide(defaults(exact), a, Retries{Counted: tc.counted})
 		if !d.Retry || d.Transparent || d.Delay != tc.want {
 			t.Fatalf("elsewhere=%v counted=%d: got %+v, want a counted retry after %v", tc.elsewhere, tc.counted, d, tc.want)
 		}
 	}
 	a.ElsewhereAvailable = true
-	if d := Decide(Settings{Jitter: exact}, a, Retries{Counted: DefaultMaxRetries}); d.Retry {
+	if d := Decide(defaults(exact), a, Retries{Counted: DefaultSettings().MaxRetries}); d.Retry {
 		t.Fatalf("a failover past MaxRetries: %+v", d)
 	}
 }

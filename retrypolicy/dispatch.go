@@ -15,9 +15,6 @@ const (
 	Answered
 )
 
-// DispatchStates lists every DispatchState, for exhaustive tests and tables.
-var DispatchStates = [...]DispatchState{NotDispatched, MaybeDispatched, Answered}
-
 var dispatchNames = []string{
 	0:               "unknown",
 	NotDispatched:   "not-dispatched",

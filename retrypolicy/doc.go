@@ -1,8 +1,9 @@
 // Package retrypolicy decides, for one failed attempt of one JSON-RPC call,
 // whether to try again, after how long, and where.
 //
-// Every decision is a function of facts the transport proved (the [Cause],
-// the [DispatchState]), the operation's [Class], the retries already made,
+// Every decision is a function of one attempt's [Outcome] (built by the
+// transport: the [Cause], the proven [DispatchState], the answer's status
+// and code, whose [Fault] it was), the operation's [Class], the retries already made,
 // the provider's requested delay, the time left before the call's deadline
 // and a retry budget shared by all calls of one client. The package imports
 // nothing of solroute's and sends nothing.
@@ -12,7 +13,8 @@
 //   - [Decide] is the whole rule set as one pure function of (settings,
 //     attempt, retries so far): ordered checks, each with its reason,
 //     defaulting to stop. It is what the exhaustive tests pin down.
-//   - A [Policy] holds normalised [Settings] and the retry budget (an
+//   - A [Policy] holds [Settings] (taken as written; [DefaultSettings]
+//     gives the defaults) and the retry budget (an
 //     account of tokens: each call deposits ratio of a token, each retry
 //     above a floor of concurrent retries spends one). One Policy serves
 //     one client and is safe for concurrent use.
@@ -23,13 +25,15 @@
 // Retries that provably never left the client (a connection error with
 // [NotDispatched]) are transparent, as in gRPC (gRFC A6): immediate,
 // uncounted against MaxRetries, outside the budget, and bounded by the
-// deadline and by [MaxTransparentRetries]. A [NeverAfterDispatch]
-// operation is never resent once it may have reached a server. A counted
+// deadline and by [MaxTransparentRetries]. An operation that is not
+// [Idempotent] is never resent once a server may have acted on it
+// ([Outcome.MayHaveActed], [Attempt.Ambiguous]): the one rule of
+// never-after-dispatch, owned here. A counted
 // retry that fails over to an endpoint the call has not failed on
 // (Attempt.ElsewhereAvailable) waits neither backoff nor provider delay.
 //
-// Time enters only as durations (Attempt.ProviderDelay, Attempt.TimeLeft)
-// and as the now passed to [ParseRetryAfter] and [TimeLeft]: the package
+// Time enters only as durations (Outcome.ProviderDelay, Attempt.TimeLeft)
+// and as the now passed to [ParseRetryAfter]: the package
 // reads no clock and sleeps nowhere; the caller waits Decision.Delay on its
 // own clock. Randomness (full jitter) comes from Settings.Jitter.
 package retrypolicy

@@ -8,17 +8,17 @@ import (
 )
 
 func TestEnumNames(t *testing.T) {
-	causes := map[Cause]string{0: "none", Connection: "connection", Timeout: "timeout", RateLimited: "rate-limited",
+	names := map[Cause]string{0: "none", Connection: "connection", Timeout: "timeout", RateLimited: "rate-limited",
 		TemporaryHTTP: "temporary-http", NodeBehind: "node-behind", Request: "request",
 		RPCApplication: "rpc-application", MalformedResponse: "malformed-response",
 		InvalidResponse: "invalid-response", Canceled: "canceled", Refused: "refused", 42: "cause(42)"}
-	for c, want := range causes {
+	for c, want := range names {
 		if got := c.String(); got != want {
 			t.Errorf("Cause(%d).String() = %q, want %q", c, got, want)
 		}
 	}
-	if len(causes) != len(Causes)+2 {
-		t.Fatalf("Causes has %d entries; the name table above covers %d", len(Causes), len(causes)-2)
+	if len(names) != len(causes)+2 {
+		t.Fatalf("causes has %d entries; the name table above covers %d", len(causes), len(names)-2)
 	}
 	states := map[DispatchState]string{0: "unknown", NotDispatched: "not-dispatched",
 		MaybeDispatched: "maybe-dispatched", Answered: "answered", 9: "dispatch(9)"}
@@ -73,9 +73,9 @@ func textRoundTrip[T comparable, P interface {
 }
 
 func TestEnumTextRoundTrip(t *testing.T) {
-	textRoundTrip(t, append([]Cause{0}, Causes[:]...))
-	textRoundTrip(t, append([]DispatchState{0}, DispatchStates[:]...))
-	textRoundTrip(t, append([]Class{0}, Classes[:]...))
+	textRoundTrip(t, append([]Cause{0}, causes[:]...))
+	textRoundTrip(t, append([]DispatchState{0}, dispatchStates[:]...))
+	textRoundTrip(t, append([]Class{0}, classes[:]...))
 	textRoundTrip(t, []Fault{0, EndpointFault, RequestFault, CallerFault, LocalFault})
 	var rules []Rule
 	for r := Rule(0); r <= RuleSuperseded; r++ {

@@ -15,9 +15,9 @@ import (
 func ExamplePolicy() {
 	// One Policy per client; the jitter source is exact here so the output
 	// is stable (it returns the backoff ceiling itself).
-	p := retrypolicy.New(retrypolicy.Settings{
-		Jitter: func(ceiling time.Duration) time.Duration { return ceiling },
-	})
+	s := retrypolicy.DefaultSettings()
+	s.Jitter = func(ceiling time.Duration) time.Duration { return ceiling }
+	p := retrypolicy.New(s)
 
 	c := p.Begin()
 	defer c.End()
@@ -46,11 +46,11 @@ func ExamplePolicy() {
 // A sendTransaction whose request may have reached a node is never resent,
 // whatever the failure.
 func ExampleDecide() {
-	d := retrypolicy.Decide(retrypolicy.Settings{}, retrypolicy.Attempt{
+	d := retrypolicy.Decide(retrypolicy.DefaultSettings(), retrypolicy.Attempt{
 		Number:   1,
 		Outcome:  retrypolicy.Outcome{Cause: retrypolicy.Timeout, Dispatch: retrypolicy.MaybeDispatched},
 		Class:    retrypolicy.NeverAfterDispatch,
-		TimeLeft: retrypolicy.NoDeadline,
+		TimeLeft: time.Second,
 	}, retrypolicy.Retries{})
 	fmt.Println(d.Retry, d.Rule, "-", d.Reason)
 	// Output: false maybe-dispatched - never after dispatch: may have reached the server
@@ -69,7 +69,7 @@ func ExampleParseRetryAfter() {
 	// 2562047h47m16.854775807s true
 }
 
-// Causes, dispatch states, classes and rules encode as their names, so
+// causes, dispatch states, classes and rules encode as their names, so
 // attempts print readably as JSON.
 func ExampleCause_MarshalText() {
 	_ = json.NewEncoder(os.Stdout).Encode(map[string]any{

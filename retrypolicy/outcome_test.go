@@ -77,7 +77,7 @@ func TestMayHaveActed(t *testing.T) {
 	}
 	// Everything else a 200 can carry may follow processing; before
 	// dispatch nothing can; after a maybe, everything can.
-	for _, c := range append([]Cause{0}, Causes[:]...) {
+	for _, c := range append([]Cause{0}, causes[:]...) {
 		for _, tc := range []struct {
 			d    DispatchState
 			want bool

@@ -1,13 +1,9 @@
 package retrypolicy
 
-import (
-	"math"
-	"sync/atomic"
-)
+import "sync/atomic"
 
-// Policy holds normalised Settings and the retry budget shared by every
-// call of one client. It is safe for concurrent use. The zero Policy is
-// valid and uses the defaults; New is the usual way to build one.
+// Policy holds Settings and the retry budget shared by every call of one
+// client. It is safe for concurrent use. Build one with New.
 //
 // The budget bounds retries by the calls that were recently made, so that
 // an outage cannot become a retry storm, while sporadic failures (one
@@ -28,7 +24,7 @@ import (
 // exempts such retries from throttling) and MaxTransparentRetries bounds
 // it. Every counter is an atomic updated by compare-and-swap.
 type Policy struct {
-	s       Settings     // normalised by New; zero in a zero Policy (see settings)
+	s       Settings     // as given to New, Jitter set
 	calls   atomic.Int64 // active calls: Begin .. End
 	retries atomic.Int64 // counted retries in flight: granted .. next Next or End
 	// spent is how far the account is below full, in thousandths of a
@@ -39,23 +35,19 @@ type Policy struct {
 // milli is one token in the account's unit.
 const milli = 1000
 
-// New normalises s and returns a Policy.
-func New(s Settings) *Policy { return &Policy{s: s.Normalized()} }
-
-// Settings returns the normalised settings the Policy decides with.
-func (p *Policy) Settings() Settings { return *p.settings() }
-
-// zeroPolicySettings are the settings of a zero Policy: the defaults.
-var zeroPolicySettings = Settings{}.Normalized()
-
-// settings returns the normalised settings: New's, or the defaults for a
-// zero Policy (New always sets Jitter; only a zero Policy has none).
-func (p *Policy) settings() *Settings {
-	if p.s.Jitter == nil {
-		return &zeroPolicySettings
+// New returns a Policy deciding by s, taken as written (see Settings).
+func New(s Settings) *Policy {
+	if s.Jitter == nil {
+		s.Jitter = uniformJitter
 	}
-	return &p.s
+	return &Policy{s: s}
 }
+
+// Settings returns the settings the Policy decides with.
+func (p *Policy) Settings() Settings { return p.s }
+
+// settings returns the settings the Policy decides with.
+func (p *Policy) settings() *Settings { return &p.s }
 
 // Begin starts one call: it counts as active until End and deposits
 // BudgetRatio of a token in the retry budget.
@@ -79,27 +71,20 @@ type Usage struct {
 	ActiveCalls int64
 	// ActiveRetries are counted retries in flight.
 	ActiveRetries int64
-	// Tokens is what the account holds (+Inf when the budget is disabled).
+	// Tokens is what the account holds.
 	Tokens float64
 }
 
 // Usage returns the budget's current counters. They are read one by one,
 // so under concurrent use they are only approximately consistent.
 func (p *Policy) Usage() Usage {
-	u := Usage{ActiveCalls: p.calls.Load(), ActiveRetries: p.retries.Load(), Tokens: math.Inf(1)}
-	if p.settings().BudgetRatio >= 0 {
-		u.Tokens = float64(int64(p.settings().BudgetBurst)*milli-p.spent.Load()) / milli
-	}
-	return u
+	return Usage{ActiveCalls: p.calls.Load(), ActiveRetries: p.retries.Load(),
+		Tokens: float64(int64(p.settings().BudgetBurst)*milli-p.spent.Load()) / milli}
 }
 
 // takeRetry grants one counted retry if the floor or the account allows it.
 func (p *Policy) takeRetry() bool {
 	s := p.settings()
-	if s.BudgetRatio < 0 { // disabled
-		p.retries.Add(1)
-		return true
-	}
 	for floor := int64(s.BudgetMinRetries); ; {
 		n := p.retries.Load()
 		if n >= floor {

@@ -1,7 +1,6 @@
 package retrypolicy
 
 import (
-	"math"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -9,12 +8,19 @@ import (
 )
 
 // failing is an attempt every Idempotent call may retry (a 503).
-var failing = Attempt{Outcome: Outcome{Cause: TemporaryHTTP, Dispatch: Answered}, Class: Idempotent, TimeLeft: NoDeadline}
+var failing = Attempt{Outcome: Outcome{Cause: TemporaryHTTP, Dispatch: Answered}, Class: Idempotent, TimeLeft: noDeadline}
 
 // neverSent is an attempt retried transparently.
-var neverSent = Attempt{Outcome: Outcome{Cause: Connection, Dispatch: NotDispatched}, Class: Idempotent, TimeLeft: NoDeadline}
+var neverSent = Attempt{Outcome: Outcome{Cause: Connection, Dispatch: NotDispatched}, Class: Idempotent, TimeLeft: noDeadline}
 
 func zeroJitter(time.Duration) time.Duration { return 0 }
+
+// budget is DefaultSettings with a floor, a burst and no jitter.
+func budget(floor, burst int) Settings {
+	s := defaults(zeroJitter)
+	s.BudgetMinRetries, s.BudgetBurst = floor, burst
+	return s
+}
 
 // TestBudgetAccount: a full account of BudgetBurst tokens, deposits of
 // BudgetRatio per call capped at full, one token per retry above the floor.
@@ -25,10 +31,10 @@ func TestBudgetAccount(t *testing.T) {
 		begun   int // calls begun before the retries, none ended
 		granted int // retries granted in a row, none released
 	}{
-		{"defaults", Settings{}, 1000, 3 + DefaultBudgetBurst},
-		{"deposits never pass full", Settings{BudgetBurst: 10}, 1000, 3 + 10},
-		{"no floor", Settings{BudgetMinRetries: -1, BudgetBurst: 10}, 100, 10},
-		{"larger floor", Settings{BudgetMinRetries: 20, BudgetBurst: 10}, 100, 20 + 10},
+		{"defaults", DefaultSettings(), 1000, 3 + 100},
+		{"deposits never pass full", budget(3, 10), 1000, 3 + 10},
+		{"no floor", budget(0, 10), 100, 10},
+		{"larger floor", budget(20, 10), 100, 20 + 10},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -59,7 +65,9 @@ func TestBudgetAccount(t *testing.T) {
 
 // TestBudgetSteps walks the budget through fixed steps, one goroutine.
 func TestBudgetSteps(t *testing.T) {
-	p := New(Settings{Jitter: zeroJitter, MaxRetries: 100, BudgetBurst: 10})
+	s := budget(3, 10)
+	s.MaxRetries = 100
+	p := New(s)
 	calls := make([]*Call, 30) // deposits 6 tokens into a full account: still 10
 	for i := range calls {
 		calls[i] = p.Begin()
@@ -118,7 +126,7 @@ func TestBudgetSteps(t *testing.T) {
 	// Holders that stop give their places back; below the floor, retries
 	// go again without tokens.
 	for _, c := range calls[1:13] {
-		if d := c.Next(Attempt{Outcome: Outcome{Cause: Request, Dispatch: Answered}, Class: Idempotent, TimeLeft: NoDeadline}); d.Retry {
+		if d := c.Next(Attempt{Outcome: Outcome{Cause: Request, Dispatch: Answered}, Class: Idempotent, TimeLeft: noDeadline}); d.Retry {
 			t.Fatalf("request error retried: %+v", d)
 		}
 	}
@@ -140,55 +148,13 @@ func TestBudgetSteps(t *testing.T) {
 	check("all ended", 0, 0, 0)
 }
 
-func TestBudgetDisabled(t *testing.T) {
-	p := New(Settings{Jitter: zeroJitter, BudgetRatio: -1})
-	var calls []*Call
-	for range 50 {
-		c := p.Begin()
-		calls = append(calls, c)
-		if d := c.Next(failing); !d.Retry {
-			t.Fatalf("disabled budget denied: %+v", d)
-		}
-	}
-	if u := p.Usage(); u.ActiveRetries != 50 || !math.IsInf(u.Tokens, 1) {
-		t.Fatalf("usage %+v", u)
-	}
-	for _, c := range calls {
-		c.End()
-	}
-	if u := p.Usage(); u.ActiveCalls != 0 || u.ActiveRetries != 0 {
-		t.Fatalf("after End: %+v", u)
-	}
-}
-
-func TestZeroPolicyUsesDefaults(t *testing.T) {
-	var p Policy
-	c := p.Begin()
-	defer c.End()
-	a := failing
-	a.TimeLeft = DefaultInitialBackoff + 1 // any draw in [0, 100ms] fits
-	for i := range DefaultMaxRetries {
-		d := c.Next(a)
-		if !d.Retry || d.Delay < 0 || d.Delay > DefaultInitialBackoff<<i {
-			t.Fatalf("retry %d: %+v", i, d)
-		}
-		a.TimeLeft = NoDeadline
-	}
-	if d := c.Next(a); d.Rule != RuleMaxRetries {
-		t.Fatalf("after %d retries: %+v", DefaultMaxRetries, d)
-	}
-	if s := p.Settings(); s.MaxRetries != DefaultMaxRetries || s.Jitter == nil {
-		t.Fatalf("zero Policy settings %+v", s)
-	}
-}
-
 // TestBudgetConcurrentFirstFailure: many calls, all active, fail at once.
 // No call releases a place before every call has asked, so exactly the
 // floor plus a full account is granted whatever the scheduling.
 func TestBudgetConcurrentFirstFailure(t *testing.T) {
 	const n = 200
-	const bound = DefaultBudgetMinRetries + DefaultBudgetBurst
-	p := New(Settings{Jitter: zeroJitter})
+	const bound = 3 + 100 // the default floor and burst
+	p := New(defaults(zeroJitter))
 	calls := make([]*Call, n)
 	for i := range calls {
 		calls[i] = p.Begin()
@@ -229,11 +195,13 @@ func TestBudgetConcurrentFirstFailure(t *testing.T) {
 // call's attempt fails retryably and all live calls ask Next at once;
 // calls told to stop then End, and new failing calls keep arriving. In
 // every round the retries granted above the floor must be paid for: at
-// most the account's DefaultBudgetBurst plus BudgetRatio of every call begun so
+// most the account's default burst plus BudgetRatio of every call begun so
 // far, less what earlier rounds spent.
 func TestBudgetOutage(t *testing.T) {
 	const maxRetries = 5
-	p := New(Settings{Jitter: zeroJitter, MaxRetries: maxRetries})
+	s := defaults(zeroJitter)
+	s.MaxRetries = maxRetries
+	p := New(s)
 	var live []*Call
 	var begun, paid, budgetStops, total int
 	for round := range 15 {
@@ -274,9 +242,9 @@ func TestBudgetOutage(t *testing.T) {
 			}
 		}
 		// Every place was released before this round's Next: the floor
-		// grants DefaultBudgetMinRetries, the account pays the rest.
-		paid += max(0, granted-DefaultBudgetMinRetries)
-		if limit := DefaultBudgetBurst + begun*2/10; paid > limit {
+		// grants the default floor (3), the account pays the rest.
+		paid += max(0, granted-3)
+		if limit := 100 + begun*2/10; paid > limit {
 			t.Fatalf("round %d: %d retries paid over %d calls begun, limit %d", round, paid, begun, limit)
 		}
 		if u := p.Usage(); u.ActiveRetries != int64(granted) || u.ActiveCalls != int64(len(next)) {
@@ -294,7 +262,7 @@ func TestBudgetOutage(t *testing.T) {
 	if budgetStops == 0 {
 		t.Fatal("the budget never stopped a retry")
 	}
-	if total > begun*2/10+DefaultBudgetBurst+15*DefaultBudgetMinRetries {
+	if total > begun*2/10+100+15*3 { // the default ratio, burst and floor
 		t.Fatalf("%d retries for %d calls: more than the ratio, the burst and the floor allow", total, begun)
 	}
 	t.Logf("%d calls, %d retries granted, %d stopped by the budget", begun, total, budgetStops)
@@ -302,7 +270,7 @@ func TestBudgetOutage(t *testing.T) {
 
 func TestHedge(t *testing.T) {
 	// No floor, a budget of 2 tokens: two hedges, then none.
-	p := New(Settings{Jitter: zeroJitter, BudgetMinRetries: -1, BudgetBurst: 2})
+	p := New(budget(0, 2))
 	a, b, c := p.Begin(), p.Begin(), p.Begin()
 	if a.Hedge(NeverAfterDispatch) || a.Hedge(NotApplicable) {
 		t.Fatal("a hedge granted to a class other than Idempotent")

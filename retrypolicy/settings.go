@@ -1,27 +1,8 @@
 package retrypolicy
 
 import (
-	"math"
+	"errors"
 	"time"
-)
-
-// Defaults applied to a zero field of Settings.
-const (
-	// DefaultMaxRetries is Settings.MaxRetries when zero.
-	DefaultMaxRetries = 3
-	// DefaultInitialBackoff is Settings.InitialBackoff when zero.
-	DefaultInitialBackoff = 100 * time.Millisecond
-	// DefaultMaxBackoff is Settings.MaxBackoff when zero.
-	DefaultMaxBackoff = 2 * time.Second
-	// DefaultMaxProviderDelay is Settings.MaxProviderDelay when zero.
-	DefaultMaxProviderDelay = 60 * time.Second
-	// DefaultBudgetRatio is Settings.BudgetRatio when zero (Envoy's 20 %).
-	DefaultBudgetRatio = 0.2
-	// DefaultBudgetMinRetries is Settings.BudgetMinRetries when zero
-	// (Envoy's floor of 3).
-	DefaultBudgetMinRetries = 3
-	// DefaultBudgetBurst is Settings.BudgetBurst when zero or negative.
-	DefaultBudgetBurst = 100
 )
 
 // MaxTransparentRetries bounds the transparent retries of one call. A
@@ -33,70 +14,107 @@ const (
 // backoff and a retry budget place.
 const MaxTransparentRetries = 8
 
-// Settings tune a Policy. Every zero value means the documented default;
-// a negative value switches the feature off where stated.
+// Settings tune a Policy. Every value is taken as written: a zero means
+// zero (no retries, no backoff, no provider delay honoured, a budget that
+// holds nothing). DefaultSettings returns the defaults; start from it.
+// Nothing is negative: Validate says what is out of range.
 type Settings struct {
-	// MaxRetries bounds retries of answered or maybe-dispatched attempts.
-	// 0 means 3; a negative value means no such retry at all.
-	MaxRetries int
-	// InitialBackoff is the first backoff's ceiling. 0 means 100 ms; a
-	// negative value means no backoff.
-	InitialBackoff time.Duration
-	// MaxBackoff caps every backoff ceiling. 0 means 2 s; a negative value
-	// means no backoff.
-	MaxBackoff time.Duration
-	// MaxProviderDelay caps a provider's Retry-After. 0 means 60 s; a
-	// negative value ignores provider delays.
-	MaxProviderDelay time.Duration
-	// BudgetRatio is the share of recent calls that may be retried (see
-	// Policy): each call adds this much of a token to the retry budget, each
-	// retry above the floor spends one. 0 (or NaN) means 0.2; a negative
-	// value disables the budget.
-	BudgetRatio float64
-	// BudgetMinRetries is the budget's floor: while fewer retries than this
-	// are in flight, a retry is granted without spending a token. 0 means 3;
-	// a negative value means no floor.
-	BudgetMinRetries int
-	// BudgetBurst is how many tokens the retry budget's account holds at
-	// most: after a quiet stretch, this many retries above the floor may go
-	// before the ratio binds, and it absorbs bursts of failures that stay
-	// below the ratio on average. 0 or negative means 100.
-	BudgetBurst int
+	// MaxRetries bounds the counted retries of one call: those of an
+	// attempt that was answered or may have reached a server (an attempt
+	// that provably never left the client is retried transparently,
+	// uncounted, up to MaxTransparentRetries). 0: none.
+	MaxRetries int `toml:"max_retries"`
+	// InitialBackoff is the ceiling of the first backoff before a retry that
+	// revisits an endpoint the call already failed on (full jitter; the
+	// ceiling doubles per retry). 0: no backoff.
+	InitialBackoff time.Duration `toml:"initial_backoff"`
+	// MaxBackoff caps every backoff ceiling. 0: no backoff.
+	MaxBackoff time.Duration `toml:"max_backoff"`
+	// MaxProviderDelay caps how long a retry that revisits the endpoint
+	// waits for that provider's Retry-After. 0: provider delays are not
+	// waited for (the pool's cooldown still keeps the endpoint out).
+	MaxProviderDelay time.Duration `toml:"max_provider_delay"`
+	// BudgetRatio is the share of recent calls that may be retried above
+	// the floor (see Policy): each call adds this much of a token to the
+	// retry budget, each such retry spends one. 0: calls add nothing.
+	BudgetRatio float64 `toml:"retry_budget_ratio"`
+	// BudgetMinRetries is the budget's floor: while fewer retries than
+	// this are in flight, a retry is granted without spending a token. 0:
+	// no floor.
+	BudgetMinRetries int `toml:"retry_budget_min_retries"`
+	// BudgetBurst is how many tokens the budget's account holds at most,
+	// and holds at first: after a quiet stretch, this many retries above
+	// the floor may go before the ratio binds. 0: none.
+	BudgetBurst int `toml:"retry_budget_burst"`
 	// Jitter returns a value in [0, ceiling] (full jitter). Nil means a
 	// uniform pseudo-random draw. Tests inject an exact source. A result
 	// outside [0, ceiling] is clamped into it.
-	Jitter func(ceiling time.Duration) time.Duration
+	Jitter func(ceiling time.Duration) time.Duration `toml:"-"`
 }
 
-// Normalized returns s with every zero field replaced by its default. It
-// keeps negative values (their meaning is "off"), so it is idempotent.
-func (s Settings) Normalized() Settings {
-	if s.MaxRetries == 0 {
-		s.MaxRetries = DefaultMaxRetries
+// DefaultSettings returns the defaults: 3 retries; backoff from 100 ms up
+// to 2 s; a provider's Retry-After honoured up to 60 s; a retry budget of
+// 20 % of recent calls (Envoy's ratio) above a floor of 3 retries in
+// flight (Envoy's floor), holding at most 100 tokens.
+func DefaultSettings() Settings {
+	return Settings{
+		MaxRetries:       3,
+		InitialBackoff:   100 * time.Millisecond,
+		MaxBackoff:       2 * time.Second,
+		MaxProviderDelay: 60 * time.Second,
+		BudgetRatio:      0.2,
+		BudgetMinRetries: 3,
+		BudgetBurst:      100,
 	}
-	if s.InitialBackoff == 0 {
-		s.InitialBackoff = DefaultInitialBackoff
-	}
-	if s.MaxBackoff == 0 {
-		s.MaxBackoff = DefaultMaxBackoff
-	}
-	if s.MaxProviderDelay == 0 {
-		s.MaxProviderDelay = DefaultMaxProviderDelay
-	}
-	if s.BudgetRatio == 0 || math.IsNaN(s.BudgetRatio) {
-		s.BudgetRatio = DefaultBudgetRatio
-	}
-	if s.BudgetMinRetries == 0 {
-		s.BudgetMinRetries = DefaultBudgetMinRetries
-	}
-	if s.BudgetBurst <= 0 {
-		s.BudgetBurst = DefaultBudgetBurst
-	}
-	if s.Jitter == nil {
-		s.Jitter = uniformJitter
-	}
-	return s
 }
 
-// maxRetries is the normalised retry bound with "off" as 0.
-func (s *Settings) maxRetries() int { return max(s.MaxRetries, 0) }
+// Bounds of Validate.
+const (
+	// MaxDelay bounds every duration of Settings: no backoff or provider
+	// delay is worth waiting longer inside one call.
+	MaxDelay = time.Hour
+	// MaxCount bounds MaxRetries, BudgetMinRetries and BudgetBurst.
+	MaxCount = 1 << 20
+)
+
+// Validate reports every field out of range, as *FieldError values joined
+// with errors.Join: a negative or too large count or duration, a ratio
+// outside [0, 1] or not finite, an InitialBackoff above MaxBackoff. It
+// names each field by its TOML key and quotes no value.
+func (s Settings) Validate() error {
+	var errs []error
+	for _, c := range []struct {
+		key string
+		v   int
+	}{{"max_retries", s.MaxRetries}, {"retry_budget_min_retries", s.BudgetMinRetries}, {"retry_budget_burst", s.BudgetBurst}} {
+		if c.v < 0 || c.v > MaxCount {
+			errs = append(errs, &FieldError{Key: c.key, Message: "must be between 0 and 1048576"})
+		}
+	}
+	for _, d := range []struct {
+		key string
+		v   time.Duration
+	}{{"initial_backoff", s.InitialBackoff}, {"max_backoff", s.MaxBackoff}, {"max_provider_delay", s.MaxProviderDelay}} {
+		if d.v < 0 || d.v > MaxDelay {
+			errs = append(errs, &FieldError{Key: d.key, Message: "must be between 0s and 1h"})
+		}
+	}
+	if !(s.BudgetRatio >= 0 && s.BudgetRatio <= 1) { // NaN fails both
+		errs = append(errs, &FieldError{Key: "retry_budget_ratio", Message: "must be between 0 and 1"})
+	}
+	if s.InitialBackoff > s.MaxBackoff {
+		errs = append(errs, &FieldError{Key: "initial_backoff", Message: "must not exceed max_backoff"})
+	}
+	return errors.Join(errs...)
+}
+
+// FieldError is a Settings field out of range.
+type FieldError struct {
+	// Key is the field's TOML key ("max_backoff").
+	Key string
+	// Message says what is wrong; it quotes no value.
+	Message string
+}
+
+// Error returns "retrypolicy: KEY MESSAGE".
+func (e *FieldError) Error() string { return "retrypolicy: " + e.Key + " " + e.Message }

@@ -1,43 +1,72 @@
 package retrypolicy
 
 import (
+	"errors"
 	"math"
-	"reflect"
 	"testing"
 	"time"
 )
 
-func TestSettingsNormalized(t *testing.T) {
-	got := Settings{}.Normalized()
-	if got.MaxRetries != DefaultMaxRetries || got.InitialBackoff != DefaultInitialBackoff ||
-		got.MaxBackoff != DefaultMaxBackoff || got.MaxProviderDelay != DefaultMaxProviderDelay ||
-		got.BudgetRatio != DefaultBudgetRatio || got.BudgetMinRetries != DefaultBudgetMinRetries ||
-		got.BudgetBurst != DefaultBudgetBurst || got.Jitter == nil {
-		t.Fatalf("zero settings normalised to %+v", got)
+func TestDefaultSettings(t *testing.T) {
+	got := DefaultSettings()
+	want := Settings{MaxRetries: 3, InitialBackoff: 100 * time.Millisecond, MaxBackoff: 2 * time.Second,
+		MaxProviderDelay: time.Minute, BudgetRatio: 0.2, BudgetMinRetries: 3, BudgetBurst: 100}
+	got.Jitter = nil
+	if got.MaxRetries != want.MaxRetries || got.InitialBackoff != want.InitialBackoff || got.MaxBackoff != want.MaxBackoff ||
+		got.MaxProviderDelay != want.MaxProviderDelay || got.BudgetRatio != want.BudgetRatio ||
+		got.BudgetMinRetries != want.BudgetMinRetries || got.BudgetBurst != want.BudgetBurst {
+		t.Fatalf("DefaultSettings() = %+v, want %+v", got, want)
 	}
+	if err := DefaultSettings().Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if err := (Settings{}).Validate(); err != nil {
+		t.Fatalf("zero settings: %v", err)
+	}
+}
 
-	off := Settings{MaxRetries: -1, InitialBackoff: -1, MaxBackoff: -1, MaxProviderDelay: -1,
-		BudgetRatio: -1, BudgetMinRetries: -1}
-	n := off.Normalized()
-	if n.MaxRetries != -1 || n.InitialBackoff != -1 || n.MaxBackoff != -1 || n.MaxProviderDelay != -1 ||
-		n.BudgetRatio != -1 || n.BudgetMinRetries != -1 {
-		t.Fatalf("negative settings changed: %+v", n)
+// TestZeroSettingsRetryNothing: every value is taken as written.
+func TestZeroSettingsRetryNothing(t *testing.T) {
+	a := Attempt{Outcome: Outcome{Cause: TemporaryHTTP, Dispatch: Answered}, Class: Idempotent, TimeLeft: noDeadline}
+	if d := Decide(Settings{}, a, Retries{}); d.Retry || d.Rule != RuleMaxRetries {
+		t.Fatalf("zero settings: %+v", d)
 	}
-	// Normalising twice changes nothing: Decide normalises again.
-	twice := n.Normalized()
-	twice.Jitter, n.Jitter = nil, nil
-	if !reflect.DeepEqual(twice, n) {
-		t.Fatalf("not idempotent: %+v then %+v", n, twice)
+	s := Settings{MaxRetries: 1}
+	if d := Decide(s, a, Retries{}); !d.Retry || d.Delay != 0 {
+		t.Fatalf("one retry, no backoff: %+v", d)
 	}
+	// A budget that holds nothing and has no floor refuses every
+	// counted retry.
+	c := New(s).Begin()
+	defer c.End()
+	if d := c.Next(a); d.Retry || d.Rule != RuleBudget {
+		t.Fatalf("empty budget: %+v", d)
+	}
+}
 
-	if r := (Settings{BudgetRatio: math.NaN()}).Normalized().BudgetRatio; r != DefaultBudgetRatio {
-		t.Fatalf("NaN ratio normalised to %v", r)
+func TestSettingsValidate(t *testing.T) {
+	bad := Settings{MaxRetries: -1, InitialBackoff: 2 * time.Hour, MaxBackoff: time.Second, MaxProviderDelay: -1,
+		BudgetRatio: math.NaN(), BudgetMinRetries: MaxCount + 1, BudgetBurst: -3}
+	err := bad.Validate()
+	var keys []string
+	for _, e := range err.(interface{ Unwrap() []error }).Unwrap() {
+		var fe *FieldError
+		if !errors.As(e, &fe) {
+			t.Fatalf("%T %v", e, e)
+		}
+		keys = append(keys, fe.Key)
 	}
-	set := Settings{MaxRetries: 9, InitialBackoff: time.Second, MaxBackoff: time.Minute,
-		MaxProviderDelay: time.Hour, BudgetRatio: 0.5, BudgetMinRetries: 1, BudgetBurst: 7}
-	n = set.Normalized()
-	n.Jitter = nil
-	if !reflect.DeepEqual(n, set) {
-		t.Fatalf("set fields changed: %+v", n)
+	want := []string{"max_retries", "retry_budget_min_retries", "retry_budget_burst", "initial_backoff",
+		"max_provider_delay", "retry_budget_ratio", "initial_backoff"}
+	if len(keys) != len(want) {
+		t.Fatalf("keys %q, want %q", keys, want)
+	}
+	for i := range want {
+		if keys[i] != want[i] {
+			t.Fatalf("keys %q, want %q", keys, want)
+		}
+	}
+	if r := (Settings{BudgetRatio: 1.5}).Validate(); r == nil {
+		t.Fatal("ratio 1.5 accepted")
 	}
 }

@@ -293,12 +293,14 @@ func newSoak(t *testing.T, seed uint64, calls, callers int) *soak {
 		specs[i].Headers = map[string]endpoint.Secret{"Authorization": endpoint.NewSecret("Bearer " + markHeader + "-" + m.name)}
 	}
 	logger := slog.New(timedHandler{slog.NewJSONHandler(s.logs, &slog.HandlerOptions{Level: slog.LevelDebug}), &s.logWait})
-	p, err := pool.New(specs, pool.Options{Logger: logger})
+	p, err := pool.New(specs, pool.DefaultSettings(), pool.Options{Logger: logger})
 	if err != nil {
 		t.Fatalf("pool.New: %v", err)
 	}
 	s.pool = p
-	c, err := transport.New(p, transport.Settings{MaxResponseBytes: maxBody, Logger: logger, HedgeAfter: hedgeAfter,
+	ts := transport.DefaultSettings()
+	ts.MaxResponseBytes, ts.HedgeAfter = maxBody, hedgeAfter
+	c, err := transport.New(p, ts, transport.Options{Logger: logger,
 		OnAttempt: func(_ string, a transport.Attempt) {
 			if a.Hedge {
 				s.hedges.Add(1)

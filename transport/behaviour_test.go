@@ -21,7 +21,7 @@ import (
 
 func TestRateLimitCoolsDownTheEndpoint(t *testing.T) {
 	rec := newRecorder()
-	e := newEnv(t, []fixtures.Member{member("a", 0), member("b", 1)}, transport.Settings{OnAttempt: rec.on}, nil)
+	e := newEnv(t, []fixtures.Member{member("a", 0), member("b", 1)}, conf{OnAttempt: rec.on}, nil)
 	e.server("a").SetScript(fixtures.FirstN(1, fixtures.Fault{Kind: fixtures.HTTPStatus, Status: 429}))
 	ctx := context.Background()
 	if _, err := getBalance(ctx, e.client); err != nil {
@@ -56,7 +56,7 @@ func TestSharedDeadlineBoundsTheCall(t *testing.T) {
 	a.Options.Script = fixtures.Always(fixtures.Fault{Kind: fixtures.Hang})
 	b.Options.Script = fixtures.Always(fixtures.Fault{Kind: fixtures.Hang})
 	rec := newRecorder()
-	e := newEnv(t, []fixtures.Member{a, b}, transport.Settings{OnAttempt: rec.on, AttemptTimeout: -1}, nil)
+	e := newEnv(t, []fixtures.Member{a, b}, conf{OnAttempt: rec.on, AttemptTimeout: time.Hour}, nil)
 	start := e.clock.Now()
 	ch := async(func() error { _, err := getBalance(context.Background(), e.client); return err })
 	e.expire(e.server("a"), 1, time.Second-time.Millisecond)
@@ -86,7 +86,9 @@ func TestBackoffWaitsOnThePoolClock(t *testing.T) {
 	rec := newRecorder()
 	full := func(ceiling time.Duration) time.Duration { return ceiling }
 	e := newEnv(t, []fixtures.Member{member("a", 0), member("b", 0)},
-		transport.Settings{OnAttempt: rec.on, Retry: retrypolicy.Settings{Jitter: full, InitialBackoff: 100 * time.Millisecond, MaxRetries: 2}}, nil)
+		conf{OnAttempt: rec.on, Retry: func(r *retrypolicy.Settings) {
+			r.Jitter, r.InitialBackoff, r.MaxRetries = full, 100*time.Millisecond, 2
+		}}, nil)
 	e.server("a").SetScript(fixtures.Always(fixtures.Fault{Kind: fixtures.HTTPStatus, Status: 500}))
 	e.server("b").SetScript(fixtures.Always(fixtures.Fault{Kind: fixtures.HTTPStatus, Status: 500}))
 	ch := async(func() error { _, err := getBalance(context.Background(), e.client); return err })
@@ -127,7 +129,7 @@ func TestBackoffWaitsOnThePoolClock(t *testing.T) {
 func TestApplicationErrorIsFinal(t *testing.T) {
 	a := member("a", 0)
 	a.Options.Script = fixtures.Always(fixtures.Fault{Kind: fixtures.RPCError, RPCCode: -32002})
-	e := newEnv(t, []fixtures.Member{a, member("b", 0)}, transport.Settings{}, nil)
+	e := newEnv(t, []fixtures.Member{a, member("b", 0)}, conf{}, nil)
 	params, _ := signedTx(t, 7)
 	for {
 		err := e.client.CallForInto(context.Background(), nil, "sendTransaction", params)
@@ -148,7 +150,7 @@ func TestApplicationErrorIsFinal(t *testing.T) {
 }
 
 func TestInvalidResponseIsFinal(t *testing.T) {
-	e := newEnv(t, []fixtures.Member{member("a", 0), member("b", 0)}, transport.Settings{}, nil)
+	e := newEnv(t, []fixtures.Member{member("a", 0), member("b", 0)}, conf{}, nil)
 	var wrong []string
 	err := e.client.CallForInto(context.Background(), &wrong, "getBalance", []any{somePubkey})
 	ce := callErr(t, err)
@@ -159,18 +161,15 @@ func TestInvalidResponseIsFinal(t *testing.T) {
 }
 
 // plainEnv is a pool over one plain httptest handler.
-func plainEnv(t *testing.T, h http.HandlerFunc, s transport.Settings) *transport.Client {
+func plainEnv(t *testing.T, h http.HandlerFunc, s conf) *transport.Client {
 	t.Helper()
 	srv := httptest.NewServer(h)
 	p, err := pool.New([]endpoint.Spec{{Name: "plain", URL: endpoint.NewSecret(srv.URL),
-		Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: {}}}}, pool.Options{})
+		Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: {}}}}, pool.DefaultSettings(), pool.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := transport.New(p, s)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := newClient(t, p, s)
 	t.Cleanup(func() {
 		_ = c.Close()
 		srv.Close()
@@ -188,7 +187,7 @@ func echoID(result string) http.HandlerFunc {
 }
 
 func TestNullResultLeavesPointerNil(t *testing.T) {
-	c := plainEnv(t, echoID("null"), transport.Settings{})
+	c := plainEnv(t, echoID("null"), conf{})
 	out := &rpc.GetAccountInfoResult{}
 	if err := c.CallForInto(context.Background(), &out, "getAccountInfo", []any{somePubkey.String()}); err != nil {
 		t.Fatal(err)
@@ -201,7 +200,7 @@ func TestNullResultLeavesPointerNil(t *testing.T) {
 func TestMissingResultIsMalformed(t *testing.T) {
 	c := plainEnv(t, func(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.WriteString(w, `{"jsonrpc":"2.0","id":1}`)
-	}, transport.Settings{})
+	}, conf{})
 	err := c.CallForInto(context.Background(), nil, "getSlot", nil)
 	if ce := callErr(t, err); ce.Cause != retrypolicy.MalformedResponse {
 		t.Fatalf("error %v", err)
@@ -214,7 +213,7 @@ func TestMissingResultIsMalformed(t *testing.T) {
 func TestUnknownMethodIsTreatedLikeASend(t *testing.T) {
 	c := plainEnv(t, func(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusBadGateway)
-	}, transport.Settings{})
+	}, conf{})
 	err := c.CallForInto(context.Background(), nil, "getAssetz", nil)
 	ce := callErr(t, err)
 	var se *transport.StatusError
@@ -225,7 +224,7 @@ func TestUnknownMethodIsTreatedLikeASend(t *testing.T) {
 }
 
 func TestCallWithCallback(t *testing.T) {
-	e := newEnv(t, []fixtures.Member{member("a", 0)}, transport.Settings{}, nil)
+	e := newEnv(t, []fixtures.Member{member("a", 0)}, conf{}, nil)
 	var slot uint64
 	err := e.client.CallWithCallback(context.Background(), "getSlot", nil, func(req *http.Request, resp *http.Response) error {
 		var r struct{ Result uint64 }
@@ -246,7 +245,7 @@ func TestCallWithCallback(t *testing.T) {
 }
 
 func TestCallBatch(t *testing.T) {
-	e := newEnv(t, []fixtures.Member{member("a", 0)}, transport.Settings{}, nil)
+	e := newEnv(t, []fixtures.Member{member("a", 0)}, conf{}, nil)
 	reqs := jsonrpc.RPCRequests{
 		{Method: "getSlot"},
 		{Method: "getBalance", Params: []any{somePubkey}},
@@ -279,7 +278,7 @@ func TestCallBatch(t *testing.T) {
 func TestCallBatchWithSendIsNeverResent(t *testing.T) {
 	a := member("a", 0)
 	a.Options.Script = fixtures.Always(fixtures.Fault{Kind: fixtures.ResetAfterRead})
-	e := newEnv(t, []fixtures.Member{a, member("b", 1)}, transport.Settings{}, nil)
+	e := newEnv(t, []fixtures.Member{a, member("b", 1)}, conf{}, nil)
 	params, sig := signedTx(t, 9)
 	_, err := e.client.CallBatch(context.Background(), jsonrpc.RPCRequests{
 		{Method: "getSlot"}, {Method: "sendTransaction", Params: params},
@@ -295,7 +294,7 @@ func TestCallBatchWithSendIsNeverResent(t *testing.T) {
 func TestNoEndpointForTheRole(t *testing.T) {
 	a := member("a", 0)
 	a.Roles = map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: {}}
-	e := newEnv(t, []fixtures.Member{a}, transport.Settings{}, nil)
+	e := newEnv(t, []fixtures.Member{a}, conf{}, nil)
 	params, _ := signedTx(t, 1)
 	err := e.client.CallForInto(context.Background(), nil, "sendTransaction", params)
 	if !errors.Is(err, pool.ErrNoEndpoint) || len(callErr(t, err).Attempts) != 0 {
@@ -309,7 +308,7 @@ func TestNoEndpointForTheRole(t *testing.T) {
 func TestCallerCancelReleasesThePermit(t *testing.T) {
 	a := member("a", 0)
 	a.Options.Script = fixtures.Always(fixtures.Fault{Kind: fixtures.Hang})
-	e := newEnv(t, []fixtures.Member{a}, transport.Settings{}, nil)
+	e := newEnv(t, []fixtures.Member{a}, conf{}, nil)
 	ctx, cancel := context.WithCancel(context.Background())
 	ch := async(func() error { _, err := getBalance(ctx, e.client); return err })
 	wctx, wcancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -345,7 +344,7 @@ func TestStricterClassOfABatch(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			a := member("a", 0)
 			a.Options.Script = fixtures.Always(fixtures.Fault{Kind: fixtures.ResetAfterRead})
-			e := newEnv(t, []fixtures.Member{a, member("b", 1)}, transport.Settings{}, nil)
+			e := newEnv(t, []fixtures.Member{a, member("b", 1)}, conf{}, nil)
 			_, err := e.client.CallBatch(context.Background(), tc.reqs)
 			if (err == nil) != tc.retried || (err != nil) != errors.Is(err, transport.ErrAmbiguousDispatch) {
 				t.Fatalf("error %v", err)
@@ -359,8 +358,8 @@ func TestStricterClassOfABatch(t *testing.T) {
 // peer, the retry waits the provider's delay.
 func TestRetryAfterBindsOnlyItsEndpoint(t *testing.T) {
 	full := func(ceiling time.Duration) time.Duration { return ceiling }
-	settings := func(rec *recorder) transport.Settings {
-		return transport.Settings{OnAttempt: rec.on, Retry: retrypolicy.Settings{Jitter: full, InitialBackoff: 100 * time.Millisecond}}
+	settings := func(rec *recorder) conf {
+		return conf{OnAttempt: rec.on, Retry: func(r *retrypolicy.Settings) { r.Jitter, r.InitialBackoff = full, 100*time.Millisecond }}
 	}
 	limited := fixtures.Always(fixtures.Fault{Kind: fixtures.HTTPStatus, Status: 429, RetryAfter: "2"})
 	longer := func(specs []endpoint.Spec) {

@@ -46,11 +46,11 @@ type benchTarget struct {
 func benchTargets(b *testing.B, url string) []benchTarget {
 	b.Helper()
 	p, err := pool.New([]endpoint.Spec{{Name: "bench", URL: endpoint.NewSecret(url),
-		Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: {}}}}, pool.Options{})
+		Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: {}}}}, pool.DefaultSettings(), pool.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
-	sr, err := transport.New(p, transport.Settings{})
+	sr, err := transport.New(p, transport.DefaultSettings(), transport.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}

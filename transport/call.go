@@ -35,10 +35,8 @@ func (c *Client) do(ctx context.Context, cs *callState, role endpoint.Role) erro
 	if d, ok := ctx.Deadline(); ok && d.Before(cs.deadline) {
 		cs.deadline = d
 	}
-	switch {
-	case c.attemptTO > 0:
-		cs.attemptMax = c.attemptTO
-	case c.attemptTO == 0:
+	cs.attemptMax = c.attemptTO
+	if cs.attemptMax == 0 {
 		cs.attemptMax = cs.deadline.Sub(now) / 2
 	}
 	call := c.policy.Begin()

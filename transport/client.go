@@ -14,7 +14,7 @@ import (
 
 	"github.com/jonboulle/clockwork"
 	"github.com/solroute/solroute/endpoint"
-	"github.com/solroute/solroute/methods/registry"
+	"github.com/solroute/solroute/registry"
 	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/retrypolicy"
 )
@@ -40,7 +40,7 @@ type Client struct {
 	policy    *retrypolicy.Policy
 	registry  *registry.Registry
 	maxBody   int64
-	attemptTO time.Duration // Settings.AttemptTimeout, as given
+	attemptTO time.Duration // Settings.AttemptTimeout; 0: half the call's budget
 	logger    *slog.Logger  // nil discards
 	onAttempt func(method string, a Attempt)
 	endpoints map[string]*endpointClient // by Spec.Name; read-only after New
@@ -68,22 +68,26 @@ type endpointClient struct {
 	secrets *secretSet
 }
 
-// New builds a Client over p. It fails when p is nil or an endpoint's URL
-// is not an absolute http or https URL; the error names the endpoint, never
-// its URL.
-func New(p *pool.Pool, s Settings) (*Client, error) {
+// New builds a Client over p with settings s (see Settings.Validate) and
+// options o. It fails when p is nil, s is out of range, or an endpoint's
+// URL is not an absolute http or https URL; the error names the endpoint,
+// never its URL.
+func New(p *pool.Pool, s Settings, o Options) (*Client, error) {
 	if p == nil {
 		return nil, errors.New("transport: nil pool")
+	}
+	if err := s.Validate(); err != nil {
+		return nil, fmt.Errorf("transport: invalid settings: %w", err)
 	}
 	c := &Client{
 		pool:      p,
 		clock:     p.Clock(),
 		policy:    retrypolicy.New(s.Retry),
-		registry:  s.Registry,
+		registry:  o.Registry,
 		maxBody:   s.MaxResponseBytes,
 		attemptTO: s.AttemptTimeout,
-		logger:    s.Logger,
-		onAttempt: s.OnAttempt,
+		logger:    o.Logger,
+		onAttempt: o.OnAttempt,
 	}
 	c.hedgeAfter = s.HedgeAfter
 	if c.registry == nil {

@@ -15,8 +15,8 @@ import (
 	"github.com/jonboulle/clockwork"
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
-	"github.com/solroute/solroute/methods/registry"
 	"github.com/solroute/solroute/pool"
+	"github.com/solroute/solroute/registry"
 	"github.com/solroute/solroute/retrypolicy"
 	"github.com/solroute/solroute/transport"
 )
@@ -177,12 +177,11 @@ const (
 func matrixClient(t *testing.T, specs []endpoint.Spec, hedged bool) (*transport.Client, *clockwork.FakeClock) {
 	t.Helper()
 	clock := clockwork.NewFakeClockAt(epoch)
-	p, err := pool.New(specs, pool.Options{Clock: clock})
+	p, err := pool.New(specs, pool.DefaultSettings(), pool.Options{Clock: clock})
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := transport.Settings{
-		Retry:            retrypolicy.Settings{Jitter: noJitter},
+	s := conf{
 		MaxResponseBytes: 4 << 10,
 		Registry: registry.Default().With(declaredMethod,
 			registry.Entry{Role: endpoint.RoleRead, Class: retrypolicy.Idempotent}),
@@ -190,10 +189,7 @@ func matrixClient(t *testing.T, specs []endpoint.Spec, hedged bool) (*transport.
 	if hedged {
 		s.HedgeAfter = matrixHedgeAfter
 	}
-	c, err := transport.New(p, s)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := newClient(t, p, s)
 	t.Cleanup(func() { _ = c.Close() })
 	return c, clock
 }

@@ -246,13 +246,14 @@ func TestRetryResetsAFailedAttemptsResult(t *testing.T) {
 	}))
 	defer srv.Close()
 	p, err := pool.New([]endpoint.Spec{{Name: "plain", URL: endpoint.NewSecret(srv.URL),
-		Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: {}}}}, pool.Options{})
+		Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: {}}}}, pool.DefaultSettings(), pool.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var causes []retrypolicy.Cause
-	c, err := New(p, Settings{
-		Retry:     retrypolicy.Settings{Jitter: func(time.Duration) time.Duration { return 0 }},
+	s := DefaultSettings()
+	s.Retry.Jitter = func(time.Duration) time.Duration { return 0 }
+	c, err := New(p, s, Options{
 		OnAttempt: func(_ string, a Attempt) { causes = append(causes, a.Cause) },
 	})
 	if err != nil {

@@ -17,10 +17,10 @@ import (
 // doubtEnv is endpoints a and b in one tier, a resetting every connection
 // after reading the request, and one read that tried a first and failed
 // over to b: a is now in doubt.
-func doubtEnv(t *testing.T, po pool.Options) (*env, *recorder) {
+func doubtEnv(t *testing.T, ps pool.Settings) (*env, *recorder) {
 	t.Helper()
 	rec := newRecorder()
-	e := newEnvWith(t, []fixtures.Member{member("a", 0), member("b", 0)}, transport.Settings{OnAttempt: rec.on}, po, nil)
+	e := newEnvWith(t, []fixtures.Member{member("a", 0), member("b", 0)}, conf{OnAttempt: rec.on}, ps, nil)
 	e.server("a").SetFault(fixtures.Fault{Kind: fixtures.ResetAfterRead})
 	if _, err := getBalance(context.Background(), e.client); err != nil {
 		t.Fatal(err)
@@ -33,7 +33,7 @@ func doubtEnv(t *testing.T, po pool.Options) (*env, *recorder) {
 }
 
 func TestSendsGoElsewhereWhileAnEndpointIsInDoubt(t *testing.T) {
-	e, rec := doubtEnv(t, pool.Options{})
+	e, rec := doubtEnv(t, pool.DefaultSettings())
 	// The round-robin would give a every other send; a reset there would
 	// leave it ambiguous. While a is in doubt, every send goes to b.
 	for i := range 6 {
@@ -63,7 +63,7 @@ func TestSendsGoElsewhereWhileAnEndpointIsInDoubt(t *testing.T) {
 	// a recovers; one window after its last doubtful attempt, sends use it
 	// again (still in doubt 1 ms before).
 	e.server("a").SetFault(fixtures.Fault{})
-	e.clock.Advance(pool.DefaultDoubtWindow - time.Millisecond)
+	e.clock.Advance(pool.DefaultSettings().DoubtWindow - time.Millisecond)
 	if n := sendsOnA(t, e, 400, 4); n != 0 {
 		t.Fatalf("%d sends reached a 1 ms before its doubt lapsed", n)
 	}
@@ -76,7 +76,9 @@ func TestSendsGoElsewhereWhileAnEndpointIsInDoubt(t *testing.T) {
 func TestDoubtWindowNegativeSendsAsBefore(t *testing.T) {
 	// The control: with the preference off, the round-robin hands a send
 	// to a, which resets it: ambiguous, not resent.
-	e, _ := doubtEnv(t, pool.Options{DoubtWindow: -1})
+	off := pool.DefaultSettings()
+	off.DoubtWindow = 0
+	e, _ := doubtEnv(t, off)
 	ambiguous := 0
 	for i := range 2 {
 		params, sig := signedTx(t, uint64(600+i))
@@ -97,7 +99,7 @@ func TestDoubtWindowNegativeSendsAsBefore(t *testing.T) {
 func TestSendUsesEndpointInDoubtAsLastResort(t *testing.T) {
 	// b behind (-32005: refused before forwarding) and a in doubt: the
 	// send tries b first, then goes to a rather than failing.
-	e, rec := doubtEnv(t, pool.Options{})
+	e, rec := doubtEnv(t, pool.DefaultSettings())
 	e.server("a").SetFault(fixtures.Fault{})
 	e.server("b").SetFault(fixtures.Fault{Kind: fixtures.RPCError, RPCCode: -32005})
 	params, sig := signedTx(t, 700)
@@ -132,7 +134,7 @@ func TestSendWaitsItsPatienceBeforeAnEndpointInDoubt(t *testing.T) {
 	l := b.Roles[endpoint.RoleSend]
 	l.MaxConcurrentRequests = 1
 	b.Roles[endpoint.RoleSend] = l
-	e := newEnv(t, []fixtures.Member{member("a", 0), b}, transport.Settings{OnAttempt: rec.on}, nil)
+	e := newEnv(t, []fixtures.Member{member("a", 0), b}, conf{OnAttempt: rec.on}, nil)
 	e.server("a").SetFault(fixtures.Fault{Kind: fixtures.ResetAfterRead})
 	if _, err := getBalance(context.Background(), e.client); err != nil {
 		t.Fatal(err)
@@ -151,7 +153,7 @@ func TestSendWaitsItsPatienceBeforeAnEndpointInDoubt(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The second send finds b full and a in doubt: it waits
-	// DefaultDoubtPatience for b, then takes a.
+	// the default doubt patience for b, then takes a.
 	params2, sig2 := signedTx(t, 801)
 	second := async(func() error {
 		var got solana.Signature
@@ -160,7 +162,7 @@ func TestSendWaitsItsPatienceBeforeAnEndpointInDoubt(t *testing.T) {
 	if err := e.clock.BlockUntilContext(ctx, 2); err != nil { // the first's attempt timer, the second's wait
 		t.Fatal(err)
 	}
-	e.clock.Advance(pool.DefaultDoubtPatience - time.Millisecond)
+	e.clock.Advance(pool.DefaultSettings().DoubtPatience - time.Millisecond)
 	if err := e.clock.BlockUntilContext(ctx, 2); err != nil {
 		t.Fatal(err)
 	}
@@ -200,7 +202,7 @@ func TestDoubtIgnoresFailuresThatAreNotTheEndpoints(t *testing.T) {
 	// endpoint; afterwards sends still alternate between a and b.
 	for _, tc := range []struct {
 		name string
-		s    transport.Settings
+		s    conf
 		fail func(t *testing.T, e *env)
 	}{{
 		name: "caller cancels after writing",
@@ -218,7 +220,7 @@ func TestDoubtIgnoresFailuresThatAreNotTheEndpoints(t *testing.T) {
 		},
 	}, {
 		name: "answer over our size limit",
-		s:    transport.Settings{MaxResponseBytes: 4096},
+		s:    conf{MaxResponseBytes: 4096},
 		fail: func(t *testing.T, e *env) {
 			// a's answer is too large for us, b's is not.
 			e.server("a").SetFault(fixtures.Fault{Kind: fixtures.OversizedBody, Size: 8192})
@@ -228,7 +230,7 @@ func TestDoubtIgnoresFailuresThatAreNotTheEndpoints(t *testing.T) {
 		},
 	}, {
 		name: "the call's deadline cuts the failover short",
-		s:    transport.Settings{AttemptTimeout: 600 * time.Millisecond},
+		s:    conf{AttemptTimeout: 600 * time.Millisecond},
 		fail: func(t *testing.T, e *env) {
 			// a hangs for its own 600 ms (a's fault: in doubt), then b
 			// hangs for the 400 ms the call has left (not b's fault).
@@ -266,7 +268,7 @@ func TestDoubtIgnoresFailuresThatAreNotTheEndpoints(t *testing.T) {
 // resent, and the endpoint is in doubt for the next sends.
 func TestSendAnswered524IsAmbiguousAndPutsInDoubt(t *testing.T) {
 	rec := newRecorder()
-	e := newEnv(t, []fixtures.Member{member("a", 0), member("b", 1)}, transport.Settings{OnAttempt: rec.on}, nil)
+	e := newEnv(t, []fixtures.Member{member("a", 0), member("b", 1)}, conf{OnAttempt: rec.on}, nil)
 	e.server("a").SetFault(fixtures.Status(524, ""))
 	params, sig := signedTx(t, 1000)
 	var got solana.Signature
@@ -277,8 +279,8 @@ func TestSendAnswered524IsAmbiguousAndPutsInDoubt(t *testing.T) {
 	if n := e.server("b").Deliveries(sig); n != 0 {
 		t.Fatalf("resent to b: %d", n)
 	}
-	if s := readSnapshot(t, e, "a"); s.DoubtRemaining != pool.DefaultDoubtWindow {
-		t.Fatalf("a in doubt for %v, want %v", s.DoubtRemaining, pool.DefaultDoubtWindow)
+	if s := readSnapshot(t, e, "a"); s.DoubtRemaining != pool.DefaultSettings().DoubtWindow {
+		t.Fatalf("a in doubt for %v, want %v", s.DoubtRemaining, pool.DefaultSettings().DoubtWindow)
 	}
 	e.server("a").SetFault(fixtures.Fault{})
 	if n := sendsOnA(t, e, 1001, 3); n != 0 {

@@ -21,11 +21,11 @@ func Example_solanaGo() {
 		{Name: "backup", Tier: 1},
 	})
 	defer cluster.Close()
-	p, err := pool.New(cluster.Specs, pool.Options{})
+	p, err := pool.New(cluster.Specs, pool.DefaultSettings(), pool.Options{})
 	if err != nil {
 		panic(err)
 	}
-	client, err := transport.New(p, transport.Settings{
+	client, err := transport.New(p, transport.DefaultSettings(), transport.Options{
 		OnAttempt: func(method string, a transport.Attempt) {
 			fmt.Printf("%s on %s: %v\n", method, a.Endpoint, a.Cause)
 		},
@@ -57,8 +57,8 @@ func ExampleErrAmbiguousDispatch() {
 		{Name: "backup", Tier: 1},
 	})
 	defer cluster.Close()
-	p, _ := pool.New(cluster.Specs, pool.Options{})
-	client, _ := transport.New(p, transport.Settings{})
+	p, _ := pool.New(cluster.Specs, pool.DefaultSettings(), pool.Options{})
+	client, _ := transport.New(p, transport.DefaultSettings(), transport.Options{})
 	defer client.Close()
 
 	tx, _ := fixtures.SignedTransaction(1)

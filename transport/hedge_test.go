@@ -37,7 +37,7 @@ func readSnapshot(t *testing.T, e *env, name string) endpoint.Snapshot {
 func TestHedgeOvertakesABlackhole(t *testing.T) {
 	rec := newRecorder()
 	e := newEnv(t, []fixtures.Member{member("a", 0), member("b", 0)},
-		transport.Settings{HedgeAfter: hedgeAfter, OnAttempt: rec.on}, nil)
+		conf{HedgeAfter: hedgeAfter, OnAttempt: rec.on}, nil)
 	e.server("a").SetFault(fixtures.Fault{Kind: fixtures.Hang})
 	g := guardCtx(t)
 	done := make(chan error, 1)
@@ -88,7 +88,7 @@ func TestHedgeOvertakesABlackhole(t *testing.T) {
 }
 
 func TestNoHedgeWhenTheAttemptAnswers(t *testing.T) {
-	e := newEnv(t, []fixtures.Member{member("a", 0), member("b", 0)}, transport.Settings{HedgeAfter: hedgeAfter}, nil)
+	e := newEnv(t, []fixtures.Member{member("a", 0), member("b", 0)}, conf{HedgeAfter: hedgeAfter}, nil)
 	for range 4 {
 		if _, err := getBalance(context.Background(), e.client); err != nil {
 			t.Fatal(err)
@@ -121,8 +121,7 @@ func TestNoHedgeForSendsOrWithoutAnotherEndpoint(t *testing.T) {
 		call:    func(e *env) error { _, err := getBalance(context.Background(), e.client); return err },
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := transport.Settings{HedgeAfter: hedgeAfter}
-			s.Retry.MaxRetries = -1 // one attempt, so one clock advance ends the call
+			s := conf{HedgeAfter: hedgeAfter, Retry: noRetries} // one attempt, so one clock advance ends the call
 			e := newEnv(t, tc.members, s, nil)
 			e.server("a").SetFault(fixtures.Fault{Kind: fixtures.Hang})
 			done := async(func() error { return tc.call(e) })
@@ -158,8 +157,7 @@ func TestHedgeBothFail(t *testing.T) {
 	// against a fake-clock timeout, so it accepts either); the other is
 	// superseded, and both endpoints take a failure.
 	rec := newRecorder()
-	s := transport.Settings{HedgeAfter: hedgeAfter, OnAttempt: rec.on}
-	s.Retry.MaxRetries = -1
+	s := conf{HedgeAfter: hedgeAfter, OnAttempt: rec.on, Retry: noRetries}
 	e := newEnv(t, []fixtures.Member{member("a", 0), member("b", 0)}, s, nil)
 	e.server("a").SetFault(fixtures.Fault{Kind: fixtures.Hang})
 	e.server("b").SetFault(fixtures.Fault{Kind: fixtures.ResetAfterRead})

@@ -97,17 +97,11 @@ func hostileClient(t testing.TB, h *hostileServer) (*transport.Client, *methods.
 		URL:   endpoint.NewSecret(h.srv.URL + "/" + hostileSecret),
 		Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: l, endpoint.RoleSend: l},
 	}}
-	p, err := pool.New(specs, pool.Options{})
+	p, err := pool.New(specs, pool.DefaultSettings(), pool.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := transport.New(p, transport.Settings{
-		MaxResponseBytes: hostileLimit,
-		Retry:            retrypolicy.Settings{MaxRetries: -1},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := newClient(t, p, conf{MaxResponseBytes: hostileLimit, Retry: noRetries})
 	t.Cleanup(func() { _ = c.Close() })
 	return c, methods.New(c)
 }

@@ -11,6 +11,8 @@ import (
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
 	"github.com/solroute/solroute/pool"
+	"github.com/solroute/solroute/registry"
+	"github.com/solroute/solroute/retrypolicy"
 	"github.com/solroute/solroute/transport"
 	"go.uber.org/goleak"
 )
@@ -41,16 +43,57 @@ func member(name string, tier int) fixtures.Member {
 		Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: l, endpoint.RoleSend: l}}
 }
 
-// newEnv starts members; edit may change the specs (URLs, headers) before
-// the pool is built.
-func newEnv(t *testing.T, members []fixtures.Member, s transport.Settings, edit func([]endpoint.Spec)) *env {
-	t.Helper()
-	return newEnvWith(t, members, s, pool.Options{}, edit)
+// conf is what a test sets of a client: a zero field takes the default
+// (transport.DefaultSettings, with no jitter).
+type conf struct {
+	OnAttempt        func(string, transport.Attempt)
+	Logger           *slog.Logger
+	Registry         *registry.Registry
+	MaxResponseBytes int64
+	AttemptTimeout   time.Duration
+	HedgeAfter       time.Duration
+	// Retry edits the default retry settings (Jitter already noJitter).
+	Retry func(*retrypolicy.Settings)
 }
 
-// newEnvWith is newEnv with pool options po (its clock and logger are the
-// env's).
-func newEnvWith(t *testing.T, members []fixtures.Member, s transport.Settings, po pool.Options, edit func([]endpoint.Spec)) *env {
+// build returns the settings and options of c.
+func (c conf) build() (transport.Settings, transport.Options) {
+	s := transport.DefaultSettings()
+	s.Retry.Jitter = noJitter
+	if c.Retry != nil {
+		c.Retry(&s.Retry)
+	}
+	if c.MaxResponseBytes != 0 {
+		s.MaxResponseBytes = c.MaxResponseBytes
+	}
+	s.AttemptTimeout, s.HedgeAfter = c.AttemptTimeout, c.HedgeAfter
+	return s, transport.Options{Logger: c.Logger, OnAttempt: c.OnAttempt, Registry: c.Registry}
+}
+
+// newClient builds a transport client over p with c, failing the test on
+// error.
+func newClient(t testing.TB, p *pool.Pool, c conf) *transport.Client {
+	t.Helper()
+	s, o := c.build()
+	tc, err := transport.New(p, s, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tc
+}
+
+// noRetries turns counted retries off.
+func noRetries(r *retrypolicy.Settings) { r.MaxRetries = 0 }
+
+// newEnv starts members; edit may change the specs (URLs, headers) before
+// the pool is built.
+func newEnv(t *testing.T, members []fixtures.Member, s conf, edit func([]endpoint.Spec)) *env {
+	t.Helper()
+	return newEnvWith(t, members, s, pool.DefaultSettings(), edit)
+}
+
+// newEnvWith is newEnv with pool settings ps.
+func newEnvWith(t *testing.T, members []fixtures.Member, s conf, ps pool.Settings, edit func([]endpoint.Spec)) *env {
 	t.Helper()
 	serverClock := clockwork.NewFakeClockAt(epoch) // never advanced: server delays never end
 	for i := range members {
@@ -63,20 +106,17 @@ func newEnvWith(t *testing.T, members []fixtures.Member, s transport.Settings, p
 	}
 	clock := clockwork.NewFakeClockAt(epoch)
 	logs := &bytes.Buffer{}
-	po.Clock = clock
-	po.Logger = slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	p, err := pool.New(specs, po)
+	p, err := pool.New(specs, ps, pool.Options{Clock: clock,
+		Logger: slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))})
 	if err != nil {
 		cl.Close()
 		t.Fatal(err)
 	}
-	if s.Retry.Jitter == nil {
-		s.Retry.Jitter = noJitter
-	}
 	if s.Logger == nil {
 		s.Logger = slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
-	c, err := transport.New(p, s)
+	ts, to := s.build()
+	c, err := transport.New(p, ts, to)
 	if err != nil {
 		cl.Close()
 		t.Fatal(err)

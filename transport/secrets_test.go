@@ -24,7 +24,6 @@ import (
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
 	"github.com/solroute/solroute/pool"
-	"github.com/solroute/solroute/retrypolicy"
 	"github.com/solroute/solroute/transport"
 )
 
@@ -224,7 +223,7 @@ func newSecretEnv(t *testing.T, pl placement, m failureMode) *secretEnv {
 			spec.Headers[k] = endpoint.NewSecret(v)
 		}
 	}
-	p, err := pool.New([]endpoint.Spec{spec}, pool.Options{Clock: e.clock, Logger: debugLogger(e.logs), DoubtWindow: -1})
+	p, err := pool.New([]endpoint.Spec{spec}, pool.Settings{}, pool.Options{Clock: e.clock, Logger: debugLogger(e.logs)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -232,11 +231,8 @@ func newSecretEnv(t *testing.T, pl placement, m failureMode) *secretEnv {
 	if limit == 0 {
 		limit = 1 << 20
 	}
-	c, err := transport.New(p, transport.Settings{MaxResponseBytes: limit, AttemptTimeout: -1,
-		Retry: retrypolicy.Settings{MaxRetries: -1, Jitter: noJitter}, Logger: debugLogger(e.logs)})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := newClient(t, p, conf{MaxResponseBytes: limit, AttemptTimeout: time.Hour, Retry: noRetries,
+		Logger: debugLogger(e.logs)})
 	t.Cleanup(func() { _ = c.Close() })
 	e.pool, e.client = p, c
 	return e
@@ -458,14 +454,11 @@ func TestUserInfoIsSentAsBasicAuth(t *testing.T) {
 	withUser := "http://" + url.UserPassword(user, pass).String() + "@" + strings.TrimPrefix(srv.URL, "http://") + "/rpc"
 	client := func(t *testing.T, rawURL string, headers map[string]endpoint.Secret) *transport.Client {
 		p, err := pool.New([]endpoint.Spec{{Name: "basic", URL: endpoint.NewSecret(rawURL), Headers: headers,
-			Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: {}}}}, pool.Options{})
+			Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: {}}}}, pool.DefaultSettings(), pool.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		c, err := transport.New(p, transport.Settings{Retry: retrypolicy.Settings{MaxRetries: -1}})
-		if err != nil {
-			t.Fatal(err)
-		}
+		c := newClient(t, p, conf{Retry: noRetries})
 		t.Cleanup(func() { _ = c.Close() })
 		return c
 	}

@@ -45,7 +45,7 @@ var ambiguousSendFailures = []failure{
 func TestSendAtMostOnceUnderAmbiguousFaults(t *testing.T) {
 	for i, f := range ambiguousSendFailures {
 		t.Run(f.name, func(t *testing.T) {
-			e := f.setup(t, 1, transport.Settings{})
+			e := f.setup(t, 1, conf{})
 			params, sig := signedTx(t, uint64(100+i))
 			var got solana.Signature
 			err := f.run(t, e, func() error {
@@ -80,7 +80,7 @@ func TestSendRetriedElsewhereWhenNotForwarded(t *testing.T) {
 	for i, f := range notForwarded {
 		t.Run(f.name, func(t *testing.T) {
 			rec := newRecorder()
-			e := f.setup(t, 1, transport.Settings{OnAttempt: rec.on})
+			e := f.setup(t, 1, conf{OnAttempt: rec.on})
 			params, sig := signedTx(t, uint64(200+i))
 			var got solana.Signature
 			if err := f.run(t, e, func() error {

@@ -1,33 +1,31 @@
 package transport
 
 import (
+	"errors"
 	"log/slog"
 	"time"
 
-	"github.com/solroute/solroute/methods/registry"
+	"github.com/solroute/solroute/registry"
 	"github.com/solroute/solroute/retrypolicy"
 )
 
-// Settings tune a Client. The zero value is valid.
+// Settings are the transport's tunables: what a configuration document
+// sets ([retry] and [transport]). Values are taken as written, except
+// where zero cannot be meant (a size limit, a timeout): there zero means
+// the documented default. DefaultSettings returns every default.
 type Settings struct {
-	// Retry tunes the retry policy; zero fields mean its defaults.
-	Retry retrypolicy.Settings
+	// Retry tunes the retry policy (the document's [retry] table).
+	Retry retrypolicy.Settings `toml:"-"`
 	// MaxResponseBytes bounds one response body, read as a stream. 0 means
 	// DefaultMaxResponseBytes.
-	MaxResponseBytes int64
-	// Logger receives one structured line per attempt naming endpoints by
-	// Name only. Nil discards.
-	Logger *slog.Logger
-	// Registry maps method names to role and class. Nil means
-	// registry.Default().
-	Registry *registry.Registry
+	MaxResponseBytes int64 `toml:"max_response_bytes"`
 	// AttemptTimeout bounds one attempt, on top of the endpoint's
 	// RequestTimeout and the time left before the call's deadline. 0 means
 	// half the call's budget (the time from its start to its shared
 	// deadline), so that an endpoint that hangs leaves time to fail over at
-	// least once; a negative value means no bound of its own (an attempt may
-	// then use the whole budget, and a hang is never failed over).
-	AttemptTimeout time.Duration
+	// least once. A value at or above the request timeout lets an attempt
+	// use the whole budget (a hang is then never failed over).
+	AttemptTimeout time.Duration `toml:"attempt_timeout"`
 	// HedgeAfter, when positive, hedges reads: a call of class Idempotent
 	// whose attempt has no answer after HedgeAfter sends the same request
 	// to another endpoint, if one can be admitted at once and the retry
@@ -35,14 +33,74 @@ type Settings struct {
 	// answer; the other attempt is canceled. An attempt overtaken by its
 	// hedge counts as a failure of its endpoint and puts it in doubt, so
 	// HedgeAfter is also the line between slow and failing: set it above
-	// the slowest method's normal latency. 0 (the default) or negative
-	// means no hedging. See plans/006-hedged-reads.md.
-	HedgeAfter time.Duration
-	// OnAttempt, when set, is called after every attempt (success or not),
-	// from the calling goroutine.
-	OnAttempt func(method string, a Attempt)
+	// the slowest method's normal latency. 0: no hedging. See
+	// plans/006-hedged-reads.md.
+	HedgeAfter time.Duration `toml:"hedge_after"`
 }
 
 // DefaultMaxResponseBytes is the response size limit when
 // Settings.MaxResponseBytes is 0.
 const DefaultMaxResponseBytes = 64 << 20
+
+// DefaultSettings returns the defaults: retrypolicy.DefaultSettings, a 64
+// MiB response limit, attempts bounded by half the call's budget, no
+// hedging (providers bill per request).
+func DefaultSettings() Settings {
+	return Settings{
+		Retry:            retrypolicy.DefaultSettings(),
+		MaxResponseBytes: DefaultMaxResponseBytes,
+	}
+}
+
+// Bounds of Validate.
+const (
+	// MaxResponseLimit bounds MaxResponseBytes (1 GiB).
+	MaxResponseLimit = 1 << 30
+	// MaxTimeout bounds AttemptTimeout and HedgeAfter.
+	MaxTimeout = time.Hour
+)
+
+// Validate reports every field out of range, joined: the retry settings'
+// problems (retrypolicy.FieldError), then a response limit outside [0, 1
+// GiB] and a timeout outside [0, 1h] (FieldError). Each names its TOML key
+// and quotes no value.
+func (s Settings) Validate() error {
+	errs := []error{s.Retry.Validate()}
+	if s.MaxResponseBytes < 0 || s.MaxResponseBytes > MaxResponseLimit {
+		errs = append(errs, &FieldError{Key: "max_response_bytes", Message: "must be between 1 and 1073741824 (0 means 64 MiB)"})
+	}
+	for _, d := range []struct {
+		key string
+		v   time.Duration
+	}{{"attempt_timeout", s.AttemptTimeout}, {"hedge_after", s.HedgeAfter}} {
+		if d.v < 0 || d.v > MaxTimeout {
+			errs = append(errs, &FieldError{Key: d.key, Message: "must be between 0s and 1h"})
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// FieldError is a Settings field out of range.
+type FieldError struct {
+	// Key is the field's TOML key ("hedge_after").
+	Key string
+	// Message says what is wrong; it quotes no value.
+	Message string
+}
+
+// Error returns "transport: KEY MESSAGE".
+func (e *FieldError) Error() string { return "transport: " + e.Key + " " + e.Message }
+
+// Options carry what code supplies and a document does not. The zero value
+// is valid.
+type Options struct {
+	// Logger receives one structured line per attempt naming endpoints by
+	// Name only. Nil discards.
+	Logger *slog.Logger
+	// OnAttempt, when set, is called after every attempt (success or not),
+	// from the calling goroutine.
+	OnAttempt func(method string, a Attempt)
+	// Registry maps method names to role and class. Nil means
+	// registry.Default().
+	Registry *registry.Registry
+}

@@ -9,11 +9,10 @@ import (
 	"github.com/gagliardetto/solana-go/programs/system"
 	"github.com/gagliardetto/solana-go/rpc"
 	"github.com/solroute/solroute/fixtures"
-	"github.com/solroute/solroute/transport"
 )
 
 func TestSolanaGoClientThroughThePool(t *testing.T) {
-	e := newEnv(t, []fixtures.Member{member("a", 0), member("b", 1)}, transport.Settings{}, nil)
+	e := newEnv(t, []fixtures.Member{member("a", 0), member("b", 1)}, conf{}, nil)
 	// a rate limits the first call, so failover is part of the path.
 	e.server("a").SetScript(fixtures.FirstN(1, fixtures.Fault{Kind: fixtures.HTTPStatus, Status: 429}))
 	cl := rpc.NewWithCustomRPCClient(e.client)

@@ -22,7 +22,7 @@ func getBalance(ctx context.Context, c *transport.Client) (*rpc.GetBalanceResult
 }
 
 func TestCallForIntoDecodesRecorded(t *testing.T) {
-	e := newEnv(t, []fixtures.Member{member("a", 0)}, transport.Settings{}, nil)
+	e := newEnv(t, []fixtures.Member{member("a", 0)}, conf{}, nil)
 	out, err := getBalance(context.Background(), e.client)
 	if err != nil {
 		t.Fatal(err)
@@ -78,7 +78,7 @@ var readFailures = []failure{
 
 // setup builds a cluster of "bad" (tier 0, failing with f) and "good" at
 // goodTier.
-func (f failure) setup(t *testing.T, goodTier int, s transport.Settings) *env {
+func (f failure) setup(t *testing.T, goodTier int, s conf) *env {
 	bad := member("bad", 0)
 	if !f.down && !f.tls {
 		bad.Options.Script = fixtures.Always(f.fault)
@@ -116,7 +116,7 @@ func TestFailoverOnEveryRetryableCause(t *testing.T) {
 					t.Skip("a timeout needs the call to start on bad; covered by the tier-1 case")
 				}
 				rec := newRecorder()
-				e := f.setup(t, goodTier, transport.Settings{OnAttempt: rec.on})
+				e := f.setup(t, goodTier, conf{OnAttempt: rec.on})
 				// With both in tier 0, round robin may start on good: call
 				// until bad has been tried once.
 				for range 2 {

@@ -1,4 +1,4 @@
-package endpoint
+package rolestate
 
 import (
 	"math"
@@ -43,7 +43,7 @@ func (d *doubt) remainingAt(n int64, w time.Duration) time.Duration {
 	return time.Duration(max(left, 0))
 }
 
-// DoubtedAt puts the role in doubt from now for RuntimeOptions.DoubtWindow.
+// DoubtedAt puts the role in doubt from now for Options.DoubtWindow.
 // A role with no window is never in doubt.
 func (r *Runtime) DoubtedAt(now time.Time) {
 	_, n := r.advance(now)
@@ -51,7 +51,7 @@ func (r *Runtime) DoubtedAt(now time.Time) {
 }
 
 // InDoubtAt reports whether the role is in doubt at now: DoubtedAt was
-// called less than RuntimeOptions.DoubtWindow before.
+// called less than Options.DoubtWindow before.
 func (r *Runtime) InDoubtAt(now time.Time) bool {
 	_, n := r.peek(now)
 	return r.doubt.remainingAt(n, r.doubtWindow) > 0

@@ -1,31 +1,32 @@
-package endpoint
+package rolestate
 
 import (
 	"errors"
 	"fmt"
+	"github.com/solroute/solroute/endpoint"
 	"math"
 	"sync"
 	"sync/atomic"
 	"time"
 )
 
-// RuntimeOptions tune a Runtime. The zero value is valid.
-type RuntimeOptions struct {
+// Options tune a Runtime. The zero value is valid.
+type Options struct {
 	// Bucket replaces the token bucket, for example with one shared between
 	// processes. Nil means NewRateBucket(limits).
 	Bucket Bucket
 	// OnStateChange, when set, is called after every health transition
 	// that changes the state, from the goroutine that caused it. It must
 	// not block.
-	OnStateChange func(from, to Health)
+	OnStateChange func(from, to endpoint.Health)
 	// OnSlotFreed, when set, is called each time a concurrency slot is
 	// given back while every slot was held, that is when a request blocked
 	// by concurrency may now be admitted. It must not block. It is never
 	// called when MaxConcurrentRequests is 0.
 	OnSlotFreed func()
 	// Ejection configures passive ejection after consecutive failures.
-	// The zero value means the defaults (see Ejection).
-	Ejection Ejection
+	// The zero value never ejects (see endpoint.DefaultEjection).
+	Ejection endpoint.Ejection
 	// DoubtWindow is how long the role stays in doubt after DoubtedAt.
 	// 0 or negative means it is never in doubt.
 	DoubtWindow time.Duration
@@ -60,12 +61,12 @@ type Admission struct {
 // serialises the ejection bookkeeping; a success on a clean record (the
 // common case) stays lock-free.
 //
-// A Runtime must not be copied. Build one with NewRuntime.
+// A Runtime must not be copied. Build one with New.
 type Runtime struct {
 	name   string
 	tier   int
-	role   Role
-	limits Limits // normalised
+	role   endpoint.Role
+	limits endpoint.Limits // normalised
 	bucket Bucket
 	// rated is false when the bucket is unlimited (no token check needed
 	// before taking the last slot).
@@ -86,7 +87,7 @@ type Runtime struct {
 	doubt       doubt
 	doubtWindow time.Duration
 
-	ejection Ejection // normalised
+	ejection endpoint.Ejection
 	// streakMu serialises the ejection bookkeeping: reading the state,
 	// counting, ejecting. fails and ejections are written only under it,
 	// and read without it only by the success fast path.
@@ -101,13 +102,13 @@ type Runtime struct {
 	rateLimits atomic.Uint64
 }
 
-// ErrRoleNotServed is returned by NewRuntime for a role the spec does not
+// ErrRoleNotServed is returned by New for a role the spec does not
 // serve.
 var ErrRoleNotServed = errors.New("endpoint: role not served")
 
-// NewRuntime builds the state of spec's role, starting at start with a full
+// New builds the state of spec's role, starting at start with a full
 // bucket, no request in flight, no cooldown and the Available state.
-func NewRuntime(spec *Spec, role Role, start time.Time, opts RuntimeOptions) (*Runtime, error) {
+func New(spec *endpoint.Spec, role endpoint.Role, start time.Time, opts Options) (*Runtime, error) {
 	limits, ok := spec.Roles[role]
 	if !ok {
 		return nil, fmt.Errorf("endpoint %q, role %s: %w", spec.Name, role, ErrRoleNotServed)
@@ -123,7 +124,7 @@ func NewRuntime(spec *Spec, role Role, start time.Time, opts RuntimeOptions) (*R
 		maxConc:     int64(limits.MaxConcurrentRequests),
 		epoch:       start,
 		onSlotFreed: opts.OnSlotFreed,
-		ejection:    opts.Ejection.Normalized(),
+		ejection:    opts.Ejection,
 		doubtWindow: max(opts.DoubtWindow, 0),
 	}
 	r.doubt.at.Store(math.MinInt64)
@@ -142,10 +143,10 @@ func (r *Runtime) Name() string { return r.name }
 func (r *Runtime) Tier() int { return r.tier }
 
 // Role returns the role this state belongs to.
-func (r *Runtime) Role() Role { return r.role }
+func (r *Runtime) Role() endpoint.Role { return r.role }
 
 // Limits returns the normalised limits (see Limits.Normalized).
-func (r *Runtime) Limits() Limits { return r.limits }
+func (r *Runtime) Limits() endpoint.Limits { return r.limits }
 
 // InFlight returns the concurrency slots held now.
 func (r *Runtime) InFlight() int { return int(r.inFlight.Load()) }
@@ -184,7 +185,7 @@ func (r *Runtime) peek(now time.Time) (time.Time, int64) {
 // refusal it holds nothing and has spent nothing, and b says why. A slot
 // taken for a token that turns out to be missing is given back before
 // AdmitAt returns.
-func (r *Runtime) AdmitAt(now, deadline time.Time) (a Admission, b Block, ok bool) {
+func (r *Runtime) AdmitAt(now, deadline time.Time) (a Admission, b endpoint.Block, ok bool) {
 	return r.admitAt(now, deadline, false)
 }
 
@@ -193,22 +194,22 @@ func (r *Runtime) AdmitAt(now, deadline time.Time) (a Admission, b Block, ok boo
 // Envoy's panic threshold: when ejections hold back most candidates of a
 // request, routing to an ejected endpoint beats queueing every call on the
 // few left.
-func (r *Runtime) AdmitEjectedAt(now, deadline time.Time) (a Admission, b Block, ok bool) {
+func (r *Runtime) AdmitEjectedAt(now, deadline time.Time) (a Admission, b endpoint.Block, ok bool) {
 	return r.admitAt(now, deadline, true)
 }
 
 // admitAt is AdmitAt, ignoring an ejection when panic is set.
-func (r *Runtime) admitAt(now, deadline time.Time, panic bool) (a Admission, b Block, ok bool) {
+func (r *Runtime) admitAt(now, deadline time.Time, panic bool) (a Admission, b endpoint.Block, ok bool) {
 	if r.rated {
 		r.admit.Lock()
 		defer r.admit.Unlock()
 	}
 	at, n := r.advance(now)
 	if !deadline.IsZero() && !at.Before(deadline) {
-		return a, Block{Reason: BlockedByDeadline}, false
+		return a, endpoint.Block{Reason: endpoint.BlockedByDeadline}, false
 	}
 	if active, until := r.cool.activeAt(n); active {
-		if b := r.cooldownBlock(until); !panic || b.Reason != BlockedByEjection {
+		if b := r.cooldownBlock(until); !panic || b.Reason != endpoint.BlockedByEjection {
 			return a, b, false
 		}
 	}
@@ -226,7 +227,7 @@ func (r *Runtime) admitAt(now, deadline time.Time, panic bool) (a Admission, b B
 			// refusal here always comes with an instant after at.
 			if v+1 == r.maxConc && r.rated {
 				if ready := r.bucket.ReadyAt(at); ready.After(at) {
-					return a, Block{Reason: BlockedByRate, Until: ready}, false
+					return a, endpoint.Block{Reason: endpoint.BlockedByRate, Until: ready}, false
 				}
 			}
 			if r.inFlight.CompareAndSwap(v, v+1) {
@@ -236,17 +237,17 @@ func (r *Runtime) admitAt(now, deadline time.Time, panic bool) (a Admission, b B
 	}
 	if !r.bucket.TakeAt(at) {
 		r.Release()
-		return a, Block{Reason: BlockedByRate, Until: r.bucket.ReadyAt(at)}, false
+		return a, endpoint.Block{Reason: endpoint.BlockedByRate, Until: r.bucket.ReadyAt(at)}, false
 	}
-	return Admission{At: at, Generation: r.health.stateAt(n, &r.cool).generation()}, Block{}, true
+	return Admission{At: at, Generation: r.health.stateAt(n, &r.cool).generation()}, endpoint.Block{}, true
 }
 
 // ProbeAt reports what AdmitAt would answer at now, without taking or
 // recording anything.
-func (r *Runtime) ProbeAt(now, deadline time.Time) Block {
+func (r *Runtime) ProbeAt(now, deadline time.Time) endpoint.Block {
 	at, n := r.peek(now)
 	if !deadline.IsZero() && !at.Before(deadline) {
-		return Block{Reason: BlockedByDeadline}
+		return endpoint.Block{Reason: endpoint.BlockedByDeadline}
 	}
 	if active, until := r.cool.activeAt(n); active {
 		return r.cooldownBlock(until)
@@ -256,24 +257,24 @@ func (r *Runtime) ProbeAt(now, deadline time.Time) Block {
 	}
 	if r.rated {
 		if ready := r.bucket.ReadyAt(at); ready.After(at) {
-			return Block{Reason: BlockedByRate, Until: ready}
+			return endpoint.Block{Reason: endpoint.BlockedByRate, Until: ready}
 		}
 	}
-	return Block{}
+	return endpoint.Block{}
 }
 
 // cooldownBlock is the block of a running cooldown ending at until: an
 // ejection when the state says Ejected, a (rate-limit) cooldown otherwise.
-func (r *Runtime) cooldownBlock(until int64) Block {
-	reason := BlockedByCooldown
-	if r.health.load().state() == Ejected {
-		reason = BlockedByEjection
+func (r *Runtime) cooldownBlock(until int64) endpoint.Block {
+	reason := endpoint.BlockedByCooldown
+	if r.health.load().state() == endpoint.Ejected {
+		reason = endpoint.BlockedByEjection
 	}
-	return Block{Reason: reason, Until: r.epoch.Add(time.Duration(until))}
+	return endpoint.Block{Reason: reason, Until: r.epoch.Add(time.Duration(until))}
 }
 
-func (r *Runtime) concurrencyBlock(v int64) Block {
-	return Block{Reason: BlockedByConcurrency, InFlight: int(v), MaxConcurrent: int(r.maxConc)}
+func (r *Runtime) concurrencyBlock(v int64) endpoint.Block {
+	return endpoint.Block{Reason: endpoint.BlockedByConcurrency, InFlight: int(v), MaxConcurrent: int(r.maxConc)}
 }
 
 // Release gives back one concurrency slot taken by AdmitAt. Call it exactly
@@ -377,16 +378,16 @@ func (r *Runtime) RateLimitedAt(now time.Time, providerDelay time.Duration) {
 }
 
 // StateAt returns the health state at now.
-func (r *Runtime) StateAt(now time.Time) Health {
+func (r *Runtime) StateAt(now time.Time) endpoint.Health {
 	_, n := r.peek(now)
 	return r.health.stateAt(n, &r.cool).state()
 }
 
 // SnapshotAt copies the state at now. It holds no URL and no header.
-func (r *Runtime) SnapshotAt(now time.Time) Snapshot {
+func (r *Runtime) SnapshotAt(now time.Time) endpoint.Snapshot {
 	at, n := r.peek(now)
 	_, until := r.cool.activeAt(n)
-	return Snapshot{
+	return endpoint.Snapshot{
 		Name:              r.name,
 		Tier:              r.tier,
 		Role:              r.role,

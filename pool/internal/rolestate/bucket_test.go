@@ -1,6 +1,7 @@
-package endpoint
+package rolestate
 
 import (
+	"github.com/solroute/solroute/endpoint"
 	"math"
 	"testing"
 	"time"
@@ -11,7 +12,7 @@ var t0 = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 // TestRateBucketSteps walks a 10 rps, burst 3 bucket through fixed
 // instants: the burst, then one token exactly every 100ms.
 func TestRateBucketSteps(t *testing.T) {
-	b := NewRateBucket(Limits{RequestsPerSecond: 10, BurstCapacity: 3})
+	b := NewRateBucket(endpoint.Limits{RequestsPerSecond: 10, BurstCapacity: 3})
 	steps := []struct {
 		at      time.Duration
 		ok      bool
@@ -48,7 +49,7 @@ func TestRateBucketSteps(t *testing.T) {
 // whole nanoseconds.
 func TestRateBucketReadyAtIsExact(t *testing.T) {
 	for _, rps := range []float64{3, 7, 0.3, 13.7, 999, 1e6} {
-		b := NewRateBucket(Limits{RequestsPerSecond: rps, BurstCapacity: 1})
+		b := NewRateBucket(endpoint.Limits{RequestsPerSecond: rps, BurstCapacity: 1})
 		at := t0
 		for i := 0; i < 50; i++ {
 			if !b.TakeAt(at) {
@@ -67,7 +68,7 @@ func TestRateBucketReadyAtIsExact(t *testing.T) {
 }
 
 func TestUnlimitedBucket(t *testing.T) {
-	b := NewRateBucket(Limits{})
+	b := NewRateBucket(endpoint.Limits{})
 	for i := 0; i < 1000; i++ {
 		if !b.TakeAt(t0) {
 			t.Fatal("unlimited bucket refused")

@@ -1,31 +1,14 @@
-package endpoint
+package rolestate
 
 import (
+	"github.com/solroute/solroute/endpoint"
 	"testing"
 	"time"
 )
 
 // classic is the ejection the state tests below walk through, spelt out so
 // that they do not move with the defaults.
-var classic = Ejection{After: 3, Base: 500 * time.Millisecond, Max: 30 * time.Second}
-
-func TestEjectionNormalized(t *testing.T) {
-	if got, want := (Ejection{}).Normalized(), (Ejection{After: 5, Base: 250 * time.Millisecond, Max: 2 * time.Second}); got != want {
-		t.Errorf("zero normalised = %+v, want %+v", got, want)
-	}
-	if got := (Ejection{After: -1, Base: time.Second, Max: time.Millisecond}).Normalized(); got.After != -1 || got.Enabled() || got.Max != time.Second {
-		t.Errorf("normalised = %+v (enabled %v), want After -1, disabled, Max raised to Base", got, got.Enabled())
-	}
-	e := Ejection{Base: ms(100), Max: ms(700)}.Normalized()
-	for prior, want := range []time.Duration{ms(100), ms(200), ms(400), ms(700), ms(700)} {
-		if got := e.Duration(prior); got != want {
-			t.Errorf("Duration(%d) = %v, want %v", prior, got, want)
-		}
-	}
-	if got := e.Duration(1 << 30); got != ms(700) {
-		t.Errorf("Duration(2^30) = %v, want the cap", got)
-	}
-}
+var classic = endpoint.Ejection{After: 3, Base: 500 * time.Millisecond, Max: 30 * time.Second}
 
 // ejector drives one Runtime through admissions and outcomes on a fake
 // time line.
@@ -35,8 +18,8 @@ type ejector struct {
 	now time.Time
 }
 
-func newEjector(t *testing.T, e Ejection) *ejector {
-	return &ejector{t: t, r: newRuntime(t, Limits{PauseAfterRateLimit: 10 * time.Second}, RuntimeOptions{Ejection: e}), now: t0}
+func newEjector(t *testing.T, e endpoint.Ejection) *ejector {
+	return &ejector{t: t, r: newRuntime(t, endpoint.Limits{PauseAfterRateLimit: 10 * time.Second}, Options{Ejection: e}), now: t0}
 }
 
 // outcome admits one request at the current instant and reports "fail" or
@@ -52,7 +35,7 @@ func (e *ejector) panicOutcome(kinds ...string) {
 	e.report(e.r.AdmitEjectedAt, kinds)
 }
 
-func (e *ejector) report(admit func(now, deadline time.Time) (Admission, Block, bool), kinds []string) {
+func (e *ejector) report(admit func(now, deadline time.Time) (Admission, endpoint.Block, bool), kinds []string) {
 	e.t.Helper()
 	for _, k := range kinds {
 		a, b, ok := admit(e.now, time.Time{})
@@ -76,12 +59,12 @@ func (e *ejector) report(admit func(now, deadline time.Time) (Admission, Block, 
 // Degraded. It leaves the time line at the end of the ejection.
 func (e *ejector) ejectedFor(d time.Duration) {
 	e.t.Helper()
-	if s := e.r.SnapshotAt(e.now); s.State != Ejected || s.CooldownRemaining != d {
+	if s := e.r.SnapshotAt(e.now); s.State != endpoint.Ejected || s.CooldownRemaining != d {
 		e.t.Fatalf("+%v: state %v, cooldown %v; want ejected for %v", e.now.Sub(t0), s.State, s.CooldownRemaining, d)
 	}
 	for _, short := range []time.Duration{time.Millisecond, 1} {
 		at := e.now.Add(d - short)
-		if b := e.r.ProbeAt(at, time.Time{}); b.Reason != BlockedByEjection || !b.Until.Equal(e.now.Add(d)) {
+		if b := e.r.ProbeAt(at, time.Time{}); b.Reason != endpoint.BlockedByEjection || !b.Until.Equal(e.now.Add(d)) {
 			e.t.Fatalf("%v before the end: block %+v, want an ejection until +%v", short, b, e.now.Add(d).Sub(t0))
 		}
 		if _, _, ok := e.r.AdmitAt(at, time.Time{}); ok {
@@ -89,24 +72,24 @@ func (e *ejector) ejectedFor(d time.Duration) {
 		}
 	}
 	e.now = e.now.Add(d)
-	if got := e.r.StateAt(e.now); got != Degraded {
+	if got := e.r.StateAt(e.now); got != endpoint.Degraded {
 		e.t.Fatalf("state at the end of the ejection %v, want degraded", got)
 	}
-	if b := e.r.ProbeAt(e.now, time.Time{}); b.Reason != NotBlocked {
+	if b := e.r.ProbeAt(e.now, time.Time{}); b.Reason != endpoint.NotBlocked {
 		e.t.Fatalf("block at the end of the ejection %+v, want free", b)
 	}
 }
 
 func (e *ejector) notEjected() {
 	e.t.Helper()
-	if s := e.r.SnapshotAt(e.now); s.State == Ejected || s.CooldownRemaining != 0 {
+	if s := e.r.SnapshotAt(e.now); s.State == endpoint.Ejected || s.CooldownRemaining != 0 {
 		e.t.Fatalf("+%v: state %v, cooldown %v; want not ejected", e.now.Sub(t0), s.State, s.CooldownRemaining)
 	}
 }
 
 func TestEjectAfterConsecutiveFailures(t *testing.T) {
 	var changes []string
-	r := newRuntime(t, Limits{}, RuntimeOptions{Ejection: classic, OnStateChange: func(from, to Health) {
+	r := newRuntime(t, endpoint.Limits{}, Options{Ejection: classic, OnStateChange: func(from, to endpoint.Health) {
 		changes = append(changes, from.String()+">"+to.String())
 	}})
 	e := &ejector{t: t, r: r, now: t0}
@@ -134,7 +117,7 @@ func TestSuccessResetsFailureCount(t *testing.T) {
 }
 
 func TestEjectionBackoff(t *testing.T) {
-	e := newEjector(t, Ejection{After: 2, Base: ms(100), Max: ms(300)})
+	e := newEjector(t, endpoint.Ejection{After: 2, Base: ms(100), Max: ms(300)})
 	for _, d := range []time.Duration{ms(100), ms(200), ms(300), ms(300)} {
 		e.outcome("fail")
 		e.notEjected()
@@ -157,10 +140,10 @@ func TestEjectionKeepsLongerCooldown(t *testing.T) {
 	// A request admitted under the new generation (the instant between the
 	// cooldown check and reading the generation in AdmitAt) fails.
 	e.r.FailedAt(e.now, e.r.health.load().generation())
-	if s := e.r.SnapshotAt(e.now); s.State != RateLimited || s.CooldownRemaining != 10*time.Second {
+	if s := e.r.SnapshotAt(e.now); s.State != endpoint.RateLimited || s.CooldownRemaining != 10*time.Second {
 		t.Fatalf("state %v, cooldown %v; want rate-limited for 10s", s.State, s.CooldownRemaining)
 	}
-	if b := e.r.ProbeAt(e.now, time.Time{}); b.Reason != BlockedByCooldown {
+	if b := e.r.ProbeAt(e.now, time.Time{}); b.Reason != endpoint.BlockedByCooldown {
 		t.Errorf("block %v, want cooldown", b.Reason)
 	}
 	// That ejection still counts for the next one: 2 × Base.
@@ -170,12 +153,12 @@ func TestEjectionKeepsLongerCooldown(t *testing.T) {
 }
 
 func TestEjectionDisabled(t *testing.T) {
-	e := newEjector(t, Ejection{After: -1})
+	e := newEjector(t, endpoint.Ejection{})
 	for range 20 {
 		e.outcome("fail")
 	}
 	e.notEjected()
-	if got := e.r.StateAt(e.now); got != Degraded {
+	if got := e.r.StateAt(e.now); got != endpoint.Degraded {
 		t.Errorf("state %v, want degraded", got)
 	}
 }
@@ -208,15 +191,15 @@ func TestStaleFailureDoesNotEject(t *testing.T) {
 // failure ejects again (longer without a success in between), and a
 // rate-limit cooldown still blocks.
 func TestAdmitEjectedAt(t *testing.T) {
-	e := newEjector(t, Ejection{After: 2, Base: ms(100)})
+	e := newEjector(t, endpoint.Ejection{After: 2, Base: ms(100), Max: ms(2000)})
 	e.outcome("fail", "fail")
 	e.now = e.now.Add(ms(10))
 	e.panicOutcome("ok")
-	if s := e.r.SnapshotAt(e.now); s.State != Ejected || s.CooldownRemaining != ms(90) {
+	if s := e.r.SnapshotAt(e.now); s.State != endpoint.Ejected || s.CooldownRemaining != ms(90) {
 		t.Fatalf("after a panic-mode success: state %v, cooldown %v; want ejected for 90ms", s.State, s.CooldownRemaining)
 	}
 	e.panicOutcome("fail", "fail") // the success reset the backoff: Base
-	if s := e.r.SnapshotAt(e.now); s.State != Ejected || s.CooldownRemaining != ms(100) {
+	if s := e.r.SnapshotAt(e.now); s.State != endpoint.Ejected || s.CooldownRemaining != ms(100) {
 		t.Fatalf("after two panic-mode failures: state %v, cooldown %v; want ejected for 100ms", s.State, s.CooldownRemaining)
 	}
 	e.panicOutcome("fail", "fail") // no success in between: 2 × Base
@@ -224,7 +207,7 @@ func TestAdmitEjectedAt(t *testing.T) {
 
 	e.outcome("fail", "fail")
 	e.r.RateLimitedAt(e.now, 0)
-	if _, b, ok := e.r.AdmitEjectedAt(e.now, time.Time{}); ok || b.Reason != BlockedByCooldown {
+	if _, b, ok := e.r.AdmitEjectedAt(e.now, time.Time{}); ok || b.Reason != endpoint.BlockedByCooldown {
 		t.Errorf("AdmitEjectedAt in a rate-limit cooldown: ok %v, block %v; want a cooldown block", ok, b.Reason)
 	}
 }

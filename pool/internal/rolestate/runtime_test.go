@@ -1,16 +1,17 @@
-package endpoint
+package rolestate
 
 import (
 	"errors"
+	"github.com/solroute/solroute/endpoint"
 	"math"
 	"testing"
 	"time"
 )
 
-func newRuntime(t *testing.T, l Limits, opts RuntimeOptions) *Runtime {
+func newRuntime(t *testing.T, l endpoint.Limits, opts Options) *Runtime {
 	t.Helper()
-	spec := Spec{Name: "ep", URL: NewSecret("https://x.example/"), Roles: map[Role]Limits{RoleRead: l}}
-	r, err := NewRuntime(&spec, RoleRead, t0, opts)
+	spec := endpoint.Spec{Name: "ep", URL: endpoint.NewSecret("https://x.example/"), Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: l}}
+	r, err := New(&spec, endpoint.RoleRead, t0, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -20,29 +21,30 @@ func newRuntime(t *testing.T, l Limits, opts RuntimeOptions) *Runtime {
 func ms(n int) time.Duration { return time.Duration(n) * time.Millisecond }
 
 func TestNewRuntimeRoleNotServed(t *testing.T) {
-	spec := validSpec("a")
-	if _, err := NewRuntime(&spec, RoleSend, t0, RuntimeOptions{}); !errors.Is(err, ErrRoleNotServed) {
-		t.Fatalf("NewRuntime(send) = %v, want ErrRoleNotServed", err)
+	spec := endpoint.Spec{Name: "a", URL: endpoint.NewSecret("https://a.example/"),
+		Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: {}}}
+	if _, err := New(&spec, endpoint.RoleSend, t0, Options{}); !errors.Is(err, ErrRoleNotServed) {
+		t.Fatalf("New(send) = %v, want ErrRoleNotServed", err)
 	}
 }
 
 // TestAdmitOrder checks which reason wins when several apply: cooldown,
 // then concurrency, then token.
 func TestAdmitOrder(t *testing.T) {
-	r := newRuntime(t, Limits{RequestsPerSecond: 1, BurstCapacity: 1, MaxConcurrentRequests: 1}, RuntimeOptions{})
+	r := newRuntime(t, endpoint.Limits{RequestsPerSecond: 1, BurstCapacity: 1, MaxConcurrentRequests: 1}, Options{})
 	if _, _, ok := r.AdmitAt(t0, time.Time{}); !ok {
 		t.Fatal("first admission refused")
 	}
 	// Slot held and bucket empty: concurrency is reported.
-	if _, b, _ := r.AdmitAt(t0, time.Time{}); b.Reason != BlockedByConcurrency || b.InFlight != 1 || b.MaxConcurrent != 1 {
+	if _, b, _ := r.AdmitAt(t0, time.Time{}); b.Reason != endpoint.BlockedByConcurrency || b.InFlight != 1 || b.MaxConcurrent != 1 {
 		t.Fatalf("block = %+v, want concurrency 1/1", b)
 	}
 	r.RateLimitedAt(t0, 0)
-	if _, b, _ := r.AdmitAt(t0, time.Time{}); b.Reason != BlockedByCooldown || !b.Until.Equal(t0.Add(time.Second)) {
+	if _, b, _ := r.AdmitAt(t0, time.Time{}); b.Reason != endpoint.BlockedByCooldown || !b.Until.Equal(t0.Add(time.Second)) {
 		t.Fatalf("block = %+v, want cooldown until +1s", b)
 	}
 	// Past the deadline wins over everything.
-	if _, b, _ := r.AdmitAt(t0, t0); b.Reason != BlockedByDeadline {
+	if _, b, _ := r.AdmitAt(t0, t0); b.Reason != endpoint.BlockedByDeadline {
 		t.Fatalf("block = %+v, want deadline", b)
 	}
 	r.Release()
@@ -74,11 +76,11 @@ func (b *countingBucket) TakeAt(t time.Time) bool {
 
 func TestAdmitIsTransactional(t *testing.T) {
 	t.Run("no token spent when every slot is held", func(t *testing.T) {
-		cb := &countingBucket{Bucket: NewRateBucket(Limits{RequestsPerSecond: 10, BurstCapacity: 5})}
-		r := newRuntime(t, Limits{RequestsPerSecond: 10, BurstCapacity: 5, MaxConcurrentRequests: 1}, RuntimeOptions{Bucket: cb})
+		cb := &countingBucket{Bucket: NewRateBucket(endpoint.Limits{RequestsPerSecond: 10, BurstCapacity: 5})}
+		r := newRuntime(t, endpoint.Limits{RequestsPerSecond: 10, BurstCapacity: 5, MaxConcurrentRequests: 1}, Options{Bucket: cb})
 		r.AdmitAt(t0, time.Time{})
 		for range 3 {
-			if _, b, _ := r.AdmitAt(t0, time.Time{}); b.Reason != BlockedByConcurrency {
+			if _, b, _ := r.AdmitAt(t0, time.Time{}); b.Reason != endpoint.BlockedByConcurrency {
 				t.Fatalf("block = %v", b.Reason)
 			}
 		}
@@ -87,8 +89,8 @@ func TestAdmitIsTransactional(t *testing.T) {
 		}
 	})
 	t.Run("no token spent during a cooldown", func(t *testing.T) {
-		cb := &countingBucket{Bucket: NewRateBucket(Limits{RequestsPerSecond: 10, BurstCapacity: 5})}
-		r := newRuntime(t, Limits{RequestsPerSecond: 10, BurstCapacity: 5}, RuntimeOptions{Bucket: cb})
+		cb := &countingBucket{Bucket: NewRateBucket(endpoint.Limits{RequestsPerSecond: 10, BurstCapacity: 5})}
+		r := newRuntime(t, endpoint.Limits{RequestsPerSecond: 10, BurstCapacity: 5}, Options{Bucket: cb})
 		r.RateLimitedAt(t0, 0)
 		r.AdmitAt(t0, time.Time{})
 		if cb.takes != 0 || r.InFlight() != 0 {
@@ -97,10 +99,10 @@ func TestAdmitIsTransactional(t *testing.T) {
 	})
 	t.Run("slot given back when the token is missing", func(t *testing.T) {
 		freed := 0
-		r := newRuntime(t, Limits{RequestsPerSecond: 10, BurstCapacity: 1, MaxConcurrentRequests: 3}, RuntimeOptions{OnSlotFreed: func() { freed++ }})
+		r := newRuntime(t, endpoint.Limits{RequestsPerSecond: 10, BurstCapacity: 1, MaxConcurrentRequests: 3}, Options{OnSlotFreed: func() { freed++ }})
 		r.AdmitAt(t0, time.Time{})
 		for range 3 {
-			if _, b, _ := r.AdmitAt(t0, time.Time{}); b.Reason != BlockedByRate || !b.Until.Equal(t0.Add(ms(100))) && !b.Until.Equal(t0.Add(ms(100)-1)) {
+			if _, b, _ := r.AdmitAt(t0, time.Time{}); b.Reason != endpoint.BlockedByRate || !b.Until.Equal(t0.Add(ms(100))) && !b.Until.Equal(t0.Add(ms(100)-1)) {
 				t.Fatalf("block = %+v, want rate until +100ms", b)
 			}
 		}
@@ -110,9 +112,9 @@ func TestAdmitIsTransactional(t *testing.T) {
 	})
 	t.Run("last slot not taken for a missing token", func(t *testing.T) {
 		freed := 0
-		r := newRuntime(t, Limits{RequestsPerSecond: 10, BurstCapacity: 1, MaxConcurrentRequests: 2}, RuntimeOptions{OnSlotFreed: func() { freed++ }})
+		r := newRuntime(t, endpoint.Limits{RequestsPerSecond: 10, BurstCapacity: 1, MaxConcurrentRequests: 2}, Options{OnSlotFreed: func() { freed++ }})
 		r.AdmitAt(t0, time.Time{})
-		if _, b, _ := r.AdmitAt(t0, time.Time{}); b.Reason != BlockedByRate {
+		if _, b, _ := r.AdmitAt(t0, time.Time{}); b.Reason != endpoint.BlockedByRate {
 			t.Fatalf("block = %v, want rate", b.Reason)
 		}
 		if r.InFlight() != 1 || freed != 0 {
@@ -121,10 +123,10 @@ func TestAdmitIsTransactional(t *testing.T) {
 	})
 	t.Run("a token taken by someone else after the check frees the last slot", func(t *testing.T) {
 		freed := 0
-		cb := &countingBucket{Bucket: NewRateBucket(Limits{RequestsPerSecond: 10, BurstCapacity: 5})}
-		r := newRuntime(t, Limits{RequestsPerSecond: 10, BurstCapacity: 5, MaxConcurrentRequests: 1}, RuntimeOptions{Bucket: cb, OnSlotFreed: func() { freed++ }})
+		cb := &countingBucket{Bucket: NewRateBucket(endpoint.Limits{RequestsPerSecond: 10, BurstCapacity: 5})}
+		r := newRuntime(t, endpoint.Limits{RequestsPerSecond: 10, BurstCapacity: 5, MaxConcurrentRequests: 1}, Options{Bucket: cb, OnSlotFreed: func() { freed++ }})
 		cb.refuseNext = true
-		if _, b, ok := r.AdmitAt(t0, time.Time{}); ok || b.Reason != BlockedByRate {
+		if _, b, ok := r.AdmitAt(t0, time.Time{}); ok || b.Reason != endpoint.BlockedByRate {
 			t.Fatalf("admitted = %v, block = %v; want a rate refusal", ok, b.Reason)
 		}
 		if r.InFlight() != 0 || freed != 1 {
@@ -135,7 +137,7 @@ func TestAdmitIsTransactional(t *testing.T) {
 
 func TestOnSlotFreedOnlyFromFull(t *testing.T) {
 	freed := 0
-	r := newRuntime(t, Limits{MaxConcurrentRequests: 2}, RuntimeOptions{OnSlotFreed: func() { freed++ }})
+	r := newRuntime(t, endpoint.Limits{MaxConcurrentRequests: 2}, Options{OnSlotFreed: func() { freed++ }})
 	r.AdmitAt(t0, time.Time{})
 	r.Release() // 1 -> 0: never full
 	r.AdmitAt(t0, time.Time{})
@@ -157,32 +159,32 @@ func TestHealthTransitions(t *testing.T) {
 	type step struct {
 		do   string // admit, success, failure, ratelimit, wait
 		d    time.Duration
-		want Health
+		want endpoint.Health
 	}
 	var changes []string
-	r := newRuntime(t, Limits{PauseAfterRateLimit: 2 * time.Second}, RuntimeOptions{OnStateChange: func(from, to Health) {
+	r := newRuntime(t, endpoint.Limits{PauseAfterRateLimit: 2 * time.Second}, Options{OnStateChange: func(from, to endpoint.Health) {
 		changes = append(changes, from.String()+">"+to.String())
 	}})
 	now := t0
 	var gen uint64
 	steps := []step{
-		{"admit", 0, Available},
-		{"success", 0, Available},
-		{"admit", 0, Available},
-		{"failure", 0, Degraded},
-		{"admit", 0, Degraded},
-		{"failure", 0, Degraded},
-		{"admit", 0, Degraded},
-		{"success", 0, Available}, // degraded -> available
-		{"admit", 0, Available},
-		{"ratelimit", 0, RateLimited},
-		{"wait", 2*time.Second - time.Millisecond, RateLimited},
-		{"wait", time.Millisecond, Degraded}, // cooldown over, applied on read
-		{"admit", 0, Degraded},
-		{"ratelimit", 0, RateLimited}, // degraded -> rate limited
-		{"wait", 2 * time.Second, Degraded},
-		{"admit", 0, Degraded},
-		{"success", 0, Available},
+		{"admit", 0, endpoint.Available},
+		{"success", 0, endpoint.Available},
+		{"admit", 0, endpoint.Available},
+		{"failure", 0, endpoint.Degraded},
+		{"admit", 0, endpoint.Degraded},
+		{"failure", 0, endpoint.Degraded},
+		{"admit", 0, endpoint.Degraded},
+		{"success", 0, endpoint.Available}, // degraded -> available
+		{"admit", 0, endpoint.Available},
+		{"ratelimit", 0, endpoint.RateLimited},
+		{"wait", 2*time.Second - time.Millisecond, endpoint.RateLimited},
+		{"wait", time.Millisecond, endpoint.Degraded}, // cooldown over, applied on read
+		{"admit", 0, endpoint.Degraded},
+		{"ratelimit", 0, endpoint.RateLimited}, // degraded -> rate limited
+		{"wait", 2 * time.Second, endpoint.Degraded},
+		{"admit", 0, endpoint.Degraded},
+		{"success", 0, endpoint.Available},
 	}
 	for i, s := range steps {
 		now = now.Add(s.d)
@@ -232,14 +234,14 @@ func joinStrings(s []string) string {
 // admitted before the last transition is counted but does not move the
 // state.
 func TestStaleOutcomeIgnored(t *testing.T) {
-	r := newRuntime(t, Limits{}, RuntimeOptions{})
+	r := newRuntime(t, endpoint.Limits{}, Options{})
 	old, _, _ := r.AdmitAt(t0, time.Time{})
 	failing, _, _ := r.AdmitAt(t0, time.Time{})
 	r.FailedAt(t0, failing.Generation)
 	r.Release()
 	r.SucceededAt(t0, old.Generation) // admitted while available: says nothing now
 	r.Release()
-	if got := r.StateAt(t0); got != Degraded {
+	if got := r.StateAt(t0); got != endpoint.Degraded {
 		t.Fatalf("state after a stale success = %v, want degraded", got)
 	}
 	fresh, _, _ := r.AdmitAt(t0, time.Time{})
@@ -248,7 +250,7 @@ func TestStaleOutcomeIgnored(t *testing.T) {
 	r.Release()
 	r.FailedAt(t0, stale.Generation) // admitted while degraded, now available: stale
 	r.Release()
-	if got := r.StateAt(t0); got != Available {
+	if got := r.StateAt(t0); got != endpoint.Available {
 		t.Fatalf("state after a stale failure = %v, want available", got)
 	}
 	if s := r.SnapshotAt(t0); s.Successes != 2 || s.Failures != 2 {
@@ -259,7 +261,7 @@ func TestStaleOutcomeIgnored(t *testing.T) {
 // TestTimeNeverGoesBackwards: an instant older than one already used must
 // not make the limiter refill the same interval twice.
 func TestTimeNeverGoesBackwards(t *testing.T) {
-	r := newRuntime(t, Limits{RequestsPerSecond: 1, BurstCapacity: 2}, RuntimeOptions{})
+	r := newRuntime(t, endpoint.Limits{RequestsPerSecond: 1, BurstCapacity: 2}, Options{})
 	late := t0.Add(10 * time.Second)
 	admitted := 0
 	for _, at := range []time.Time{late, t0.Add(5 * time.Second), late, late, late} {
@@ -276,19 +278,19 @@ func TestTimeNeverGoesBackwards(t *testing.T) {
 }
 
 func TestSnapshotAt(t *testing.T) {
-	r := newRuntime(t, Limits{RequestsPerSecond: 4, MaxConcurrentRequests: 3, PauseAfterRateLimit: 3 * time.Second}, RuntimeOptions{})
+	r := newRuntime(t, endpoint.Limits{RequestsPerSecond: 4, MaxConcurrentRequests: 3, PauseAfterRateLimit: 3 * time.Second}, Options{})
 	a, _, _ := r.AdmitAt(t0, time.Time{})
 	r.AdmitAt(t0, time.Time{})
 	r.RateLimitedAt(t0, 0)
 	r.Release()
 	_ = a
 	s := r.SnapshotAt(t0.Add(time.Second))
-	want := Snapshot{Name: "ep", Role: RoleRead, State: RateLimited, RequestsPerSecond: 4, Burst: 4, Tokens: 4,
+	want := endpoint.Snapshot{Name: "ep", Role: endpoint.RoleRead, State: endpoint.RateLimited, RequestsPerSecond: 4, Burst: 4, Tokens: 4,
 		MaxConcurrent: 3, InFlight: 1, CooldownRemaining: 2 * time.Second, RateLimits: 1}
 	if s != want {
 		t.Errorf("snapshot = %+v\nwant       %+v", s, want)
 	}
-	u := newRuntime(t, Limits{}, RuntimeOptions{}).SnapshotAt(t0)
+	u := newRuntime(t, endpoint.Limits{}, Options{}).SnapshotAt(t0)
 	if !math.IsInf(u.Tokens, 1) || u.Burst != 0 || u.CooldownRemaining != 0 {
 		t.Errorf("unlimited snapshot = %+v", u)
 	}

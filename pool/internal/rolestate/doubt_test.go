@@ -1,13 +1,14 @@
-package endpoint
+package rolestate
 
 import (
+	"github.com/solroute/solroute/endpoint"
 	"math"
 	"testing"
 	"time"
 )
 
 func TestDoubtWindow(t *testing.T) {
-	r := newRuntime(t, Limits{}, RuntimeOptions{DoubtWindow: 30 * time.Second})
+	r := newRuntime(t, endpoint.Limits{}, Options{DoubtWindow: 30 * time.Second})
 	if r.InDoubtAt(t0) {
 		t.Fatal("in doubt before any mark")
 	}
@@ -38,7 +39,7 @@ func TestDoubtWindow(t *testing.T) {
 
 func TestDoubtOff(t *testing.T) {
 	for _, w := range []time.Duration{0, -time.Second} {
-		r := newRuntime(t, Limits{}, RuntimeOptions{DoubtWindow: w})
+		r := newRuntime(t, endpoint.Limits{}, Options{DoubtWindow: w})
 		r.DoubtedAt(t0)
 		if r.InDoubtAt(t0) {
 			t.Errorf("window %v: in doubt", w)
@@ -47,7 +48,7 @@ func TestDoubtOff(t *testing.T) {
 }
 
 func TestDoubtWindowSaturates(t *testing.T) {
-	r := newRuntime(t, Limits{}, RuntimeOptions{DoubtWindow: math.MaxInt64})
+	r := newRuntime(t, endpoint.Limits{}, Options{DoubtWindow: math.MaxInt64})
 	r.DoubtedAt(t0.Add(time.Hour))
 	if !r.InDoubtAt(t0.Add(1000 * time.Hour)) {
 		t.Fatal("a huge window overflowed into no doubt")

@@ -12,7 +12,7 @@ import (
 	"github.com/gagliardetto/solana-go/rpc"
 	"github.com/gagliardetto/solana-go/rpc/jsonrpc"
 	"github.com/solroute/solroute/endpoint"
-	"github.com/solroute/solroute/methods/registry"
+	"github.com/solroute/solroute/registry"
 	"github.com/solroute/solroute/retrypolicy"
 )
 

@@ -1,6 +1,7 @@
-package endpoint
+package rolestate
 
 import (
+	"github.com/solroute/solroute/endpoint"
 	"math"
 	"testing"
 	"time"
@@ -54,7 +55,7 @@ func TestFloatDuration(t *testing.T) {
 // caller that waits until ReadyAt and tries again would otherwise spin.
 func TestRateBucketTinyRate(t *testing.T) {
 	for _, rps := range []float64{1e-10, 1e-11, 1e-15, 1e-300, math.SmallestNonzeroFloat64} {
-		b := NewRateBucket(Limits{RequestsPerSecond: rps})
+		b := NewRateBucket(endpoint.Limits{RequestsPerSecond: rps})
 		if !b.TakeAt(t0) {
 			t.Fatalf("rps %g: the full bucket refused its one token", rps)
 		}
@@ -77,7 +78,7 @@ func TestRateBucketTinyRate(t *testing.T) {
 // (one token in about 31 years, 3 years, 1 day) keep an exact ReadyAt.
 func TestRateBucketSlowRateIsExact(t *testing.T) {
 	for _, rps := range []float64{1e-9, 1e-8, 1.0 / 86400} {
-		b := NewRateBucket(Limits{RequestsPerSecond: rps})
+		b := NewRateBucket(endpoint.Limits{RequestsPerSecond: rps})
 		if !b.TakeAt(t0) {
 			t.Fatalf("rps %g: the full bucket refused its one token", rps)
 		}
@@ -95,8 +96,8 @@ func TestRateBucketSlowRateIsExact(t *testing.T) {
 // after every refusal (as the pool does) reaches its deadline after one
 // refusal for the rate, instead of being told to try again at once.
 func TestTinyRateWaiterDoesNotSpin(t *testing.T) {
-	counting := &countingReadyBucket{Bucket: NewRateBucket(Limits{RequestsPerSecond: 1e-12})}
-	r := newRuntime(t, Limits{RequestsPerSecond: 1e-12, MaxConcurrentRequests: 1}, RuntimeOptions{Bucket: counting})
+	counting := &countingReadyBucket{Bucket: NewRateBucket(endpoint.Limits{RequestsPerSecond: 1e-12})}
+	r := newRuntime(t, endpoint.Limits{RequestsPerSecond: 1e-12, MaxConcurrentRequests: 1}, Options{Bucket: counting})
 	if _, _, ok := r.AdmitAt(t0, time.Time{}); !ok {
 		t.Fatal("the first admission was refused")
 	}
@@ -108,10 +109,10 @@ func TestTinyRateWaiterDoesNotSpin(t *testing.T) {
 		if ok {
 			t.Fatalf("admitted at +%v with an empty bucket", now.Sub(t0))
 		}
-		if b.Reason == BlockedByDeadline {
+		if b.Reason == endpoint.BlockedByDeadline {
 			break
 		}
-		if b.Reason != BlockedByRate || !b.Until.After(now) {
+		if b.Reason != endpoint.BlockedByRate || !b.Until.After(now) {
 			t.Fatalf("refusal %d: block %+v at +%v, want a rate block ending after now", refusals, b, now.Sub(t0))
 		}
 		now = b.Until
@@ -137,14 +138,14 @@ func (b *countingReadyBucket) ReadyAt(t time.Time) time.Time {
 // not until an instant that wrapped into the past.
 func TestHugePauseSaturates(t *testing.T) {
 	for _, pause := range []time.Duration{2562047 * time.Hour, maxDuration} {
-		r := newRuntime(t, Limits{PauseAfterRateLimit: pause}, RuntimeOptions{})
+		r := newRuntime(t, endpoint.Limits{PauseAfterRateLimit: pause}, Options{})
 		at := t0.Add(time.Hour)
 		r.RateLimitedAt(at, 0)
 		later := at.Add(24 * time.Hour)
-		if s := r.StateAt(later); s != RateLimited {
+		if s := r.StateAt(later); s != endpoint.RateLimited {
 			t.Errorf("pause %v: state %v a day later, want rate-limited", pause, s)
 		}
-		if b := r.ProbeAt(later, time.Time{}); b.Reason != BlockedByCooldown || !b.Until.After(later) {
+		if b := r.ProbeAt(later, time.Time{}); b.Reason != endpoint.BlockedByCooldown || !b.Until.After(later) {
 			t.Errorf("pause %v: block %+v a day later, want a cooldown ending after it", pause, b)
 		}
 		if s := r.SnapshotAt(later); s.CooldownRemaining < 100*365*24*time.Hour {
@@ -156,7 +157,7 @@ func TestHugePauseSaturates(t *testing.T) {
 // TestHugeEjectionSaturates: an ejection near the longest Duration, from an
 // instant well after the epoch, ejects until the far future.
 func TestHugeEjectionSaturates(t *testing.T) {
-	r := newRuntime(t, Limits{}, RuntimeOptions{Ejection: Ejection{After: 1, Base: maxDuration, Max: maxDuration}})
+	r := newRuntime(t, endpoint.Limits{}, Options{Ejection: endpoint.Ejection{After: 1, Base: maxDuration, Max: maxDuration}})
 	at := t0.Add(time.Hour)
 	a, _, ok := r.AdmitAt(at, time.Time{})
 	if !ok {
@@ -165,32 +166,35 @@ func TestHugeEjectionSaturates(t *testing.T) {
 	r.FailedAt(at, a.Generation)
 	r.Release()
 	later := at.Add(24 * time.Hour)
-	if s := r.StateAt(later); s != Ejected {
+	if s := r.StateAt(later); s != endpoint.Ejected {
 		t.Errorf("state %v a day later, want ejected", s)
 	}
-	if b := r.ProbeAt(later, time.Time{}); b.Reason != BlockedByEjection || !b.Until.After(later) {
+	if b := r.ProbeAt(later, time.Time{}); b.Reason != endpoint.BlockedByEjection || !b.Until.After(later) {
 		t.Errorf("block %+v a day later, want an ejection ending after it", b)
 	}
 }
 
-// TestEjectionDurationNeverOverflows: whatever the settings, normalised or
-// not, and however many prior ejections, an ejection lasts a positive time
-// no longer than the normalised Max.
+// TestEjectionDurationNeverOverflows: whatever the settings, and however
+// many prior ejections, an enabled ejection lasts a positive time no
+// longer than max(Max, Base); a disabled one lasts nothing.
 func TestEjectionDurationNeverOverflows(t *testing.T) {
-	for _, e := range []Ejection{
-		{},
-		{Base: 1, Max: maxDuration},
-		{Base: maxDuration, Max: maxDuration},
-		{Base: maxDuration / 3, Max: maxDuration},
-		{Base: -5, Max: -5},
-		{Base: time.Hour, Max: 1},
-		{Base: -time.Hour, Max: maxDuration},
+	for _, e := range []endpoint.Ejection{
+		{After: 1, Base: 1, Max: maxDuration},
+		{After: 1, Base: maxDuration, Max: maxDuration},
+		{After: 1, Base: maxDuration / 3, Max: maxDuration},
+		{After: 1, Base: time.Hour, Max: 1},
+		{After: 1, Base: 1, Max: -5},
 	} {
-		limit := e.Normalized().Max
+		limit := max(e.Max, e.Base)
 		for _, prior := range []int{0, 1, 2, 62, 63, 64, 1000, math.MaxInt32, math.MaxInt} {
 			if got := e.Duration(prior); got <= 0 || got > limit {
 				t.Errorf("%+v.Duration(%d) = %v, want in (0, %v]", e, prior, got, limit)
 			}
+		}
+	}
+	for _, e := range []endpoint.Ejection{{}, {Base: -5, Max: -5}, {After: 3, Base: -time.Hour, Max: maxDuration}} {
+		if got := e.Duration(3); got != 0 {
+			t.Errorf("%+v.Duration(3) = %v, want 0 (disabled)", e, got)
 		}
 	}
 }
@@ -203,10 +207,10 @@ func TestCooldownNeverOverflows(t *testing.T) {
 	}{
 		{maxDuration, maxDuration, maxDuration},
 		{maxDuration, 0, maxDuration},
-		{0, maxDuration, MaxProviderDelay},
-		{math.MinInt64, math.MinInt64, DefaultPauseAfterRateLimit},
+		{0, maxDuration, endpoint.MaxProviderDelay},
+		{math.MinInt64, math.MinInt64, endpoint.DefaultPauseAfterRateLimit},
 	} {
-		if got := (Limits{PauseAfterRateLimit: tt.pause}).Cooldown(tt.provider); got != tt.want {
+		if got := (endpoint.Limits{PauseAfterRateLimit: tt.pause}).Cooldown(tt.provider); got != tt.want {
 			t.Errorf("pause %v: Cooldown(%v) = %v, want %v", tt.pause, tt.provider, got, tt.want)
 		}
 	}

@@ -1,6 +1,7 @@
-package endpoint
+package rolestate
 
 import (
+	"github.com/solroute/solroute/endpoint"
 	"math"
 	"time"
 
@@ -27,7 +28,7 @@ type Bucket interface {
 // golang.org/x/time/rate Limiter refilling at limits.RequestsPerSecond up
 // to the (normalised) burst, starting full, or an unlimited bucket when the
 // rate is 0. It drives the limiter only through its explicit-time methods.
-func NewRateBucket(limits Limits) Bucket {
+func NewRateBucket(limits endpoint.Limits) Bucket {
 	l := limits.Normalized()
 	if l.RequestsPerSecond == 0 {
 		return unlimitedBucket{}
