@@ -6,8 +6,8 @@ import (
 
 	"github.com/gagliardetto/solana-go/rpc"
 	"github.com/jonboulle/clockwork"
-	"github.com/solroute/solroute/registry"
 	"github.com/solroute/solroute/pool"
+	"github.com/solroute/solroute/registry"
 	"github.com/solroute/solroute/transport"
 )
 

@@ -7,8 +7,8 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/solroute/solroute/endpoint"
-	"github.com/solroute/solroute/registry"
 	"github.com/solroute/solroute/pool"
+	"github.com/solroute/solroute/registry"
 	"github.com/solroute/solroute/retrypolicy"
 	"github.com/solroute/solroute/transport"
 )

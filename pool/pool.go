@@ -1,8 +1,8 @@
 package pool
 
 import (
-	"fmt"
 	"context"
+	"fmt"
 	"log/slog"
 	"slices"
 	"sync/atomic"

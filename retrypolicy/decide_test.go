@@ -267,7 +267,7 @@ func TestDecideTransparent(t *testing.T) {
 			t.Fatalf("MaxRetries off: got %+v, want max-retries stop", d)
 		}
 		d := Decide(defaults(exact), never, capped)
-		if !d.Retry || d.Transparent || d.Rule != RuleRetry || d.Delay != (100 * time.Millisecond) {
+		if !d.Retry || d.Transparent || d.Rule != RuleRetry || d.Delay != (100*time.Millisecond) {
 			t.Fatalf("default settings: got %+v, want a counted retry after %v", d, (100 * time.Millisecond))
 		}
 	})
