@@ -2,6 +2,7 @@ package registry_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"reflect"
@@ -207,4 +208,41 @@ func ExampleRegistry_Lookup() {
 	// Output:
 	// send true
 	// never-after-dispatch false
+}
+
+func TestDeclare(t *testing.T) {
+	base := registry.Default()
+	read := registry.Entry{Role: endpoint.RoleRead, Class: retrypolicy.Idempotent}
+	r, err := base.Declare("getWidget", read)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e, ok := r.Lookup("getWidget"); !ok || e != read {
+		t.Fatalf("declared: %+v %v", e, ok)
+	}
+	if _, ok := base.Lookup("getWidget"); ok {
+		t.Fatal("Declare changed its receiver")
+	}
+	// Exactly as built in: allowed.
+	send := registry.Entry{Role: endpoint.RoleSend, Class: retrypolicy.NeverAfterDispatch}
+	if _, err := base.Declare("sendBundle", send); err != nil {
+		t.Fatalf("redeclaring a send as it is: %v", err)
+	}
+	for _, tc := range []struct {
+		name string
+		e    registry.Entry
+	}{
+		{"sendTransaction", read},
+		{"requestAirdrop", registry.Entry{Role: endpoint.RoleRead, Class: retrypolicy.NeverAfterDispatch}},
+		{"", read},
+		{"get widget", read},
+		{"bad\nname", read},
+		{"getWidget", registry.Entry{Role: endpoint.Role(7), Class: retrypolicy.Idempotent}},
+		{"getWidget", registry.Entry{Role: endpoint.RoleRead}},
+	} {
+		var de *registry.DeclareError
+		if _, err := base.Declare(tc.name, tc.e); !errors.As(err, &de) {
+			t.Errorf("Declare(%q, %+v) = %v, want a *DeclareError", tc.name, tc.e, err)
+		}
+	}
 }

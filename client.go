@@ -1,0 +1,150 @@
+package solroute
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/gagliardetto/solana-go"
+	"github.com/gagliardetto/solana-go/rpc"
+	"github.com/solroute/solroute/config"
+	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/methods"
+	"github.com/solroute/solroute/pool"
+	"github.com/solroute/solroute/registry"
+	"github.com/solroute/solroute/transport"
+)
+
+// Client is a pool of Solana RPC endpoints that behaves as one reliable
+// endpoint: solana-go's client over it (RPC), typed calls with checked
+// inputs, snapshots of every endpoint's state. It is safe for concurrent
+// use. Build one with New or Open; Close it when done.
+type Client struct {
+	pool      *pool.Pool
+	transport *transport.Client
+	rpc       *rpc.Client
+	methods   *methods.Client
+	cluster   string
+}
+
+// ErrAmbiguousDispatch is transport.ErrAmbiguousDispatch: a send (or any
+// call that is not a known read) failed after a server may have acted on
+// it, and was not resent. Check whether it landed before sending again.
+var ErrAmbiguousDispatch = transport.ErrAmbiguousDispatch
+
+// New builds a Client from plain Go options. Every problem with the
+// options (an endpoint without a name or URL, a bad URL, a limit or a
+// setting out of range, a method that cannot be declared) is reported
+// before any request, and no error ever quotes a URL or a header value.
+func New(opts Options) (*Client, error) {
+	if len(opts.Endpoints) == 0 {
+		return nil, errors.New("solroute: no endpoints: Options.Endpoints needs at least one")
+	}
+	specs := make([]endpoint.Spec, len(opts.Endpoints))
+	for i := range opts.Endpoints {
+		specs[i] = opts.Endpoints[i].spec()
+	}
+	if opts.Cluster != "" {
+		if _, ok := config.GenesisOf(opts.Cluster); !ok {
+			return nil, errors.New("solroute: unknown Options.Cluster: want mainnet-beta, devnet, testnet or a base58 genesis hash")
+		}
+	}
+	ts, ps := transport.DefaultSettings(), pool.DefaultSettings()
+	if opts.Transport != nil {
+		ts = *opts.Transport
+	}
+	if opts.Pool != nil {
+		ps = *opts.Pool
+	}
+	reg, err := declare(opts.Methods)
+	if err != nil {
+		return nil, fmt.Errorf("solroute: %w", err)
+	}
+	return build(specs, opts.Cluster, ts, ps, reg, opts.Hooks)
+}
+
+// Open builds a Client from the configuration document at path (see
+// docs/config.md; ${VAR} references in URLs and header values come from
+// the environment). A document with problems yields a
+// *config.ValidationError listing every one, with its line; none quotes a
+// value.
+func Open(path string) (*Client, error) { return OpenWith(path, Hooks{}) }
+
+// OpenWith is Open with hooks: a clock, a logger, an attempt observer.
+func OpenWith(path string, h Hooks) (*Client, error) {
+	cfg, err := config.Load(path)
+	if err != nil {
+		return nil, err
+	}
+	specs, err := cfg.EndpointSpecs()
+	if err != nil {
+		return nil, fmt.Errorf("solroute: %w", err)
+	}
+	reg, err := cfg.MethodRegistry(nil)
+	if err != nil {
+		return nil, fmt.Errorf("solroute: %w", err)
+	}
+	return build(specs, cfg.Cluster, cfg.TransportSettings(), cfg.PoolSettings(), reg, h)
+}
+
+// build is the one constructor behind New and Open.
+func build(specs []endpoint.Spec, cluster string, ts transport.Settings, ps pool.Settings, reg *registry.Registry, h Hooks) (*Client, error) {
+	p, err := pool.New(specs, ps, pool.Options{Clock: h.Clock, Logger: h.Logger})
+	if err != nil {
+		return nil, fmt.Errorf("solroute: %w", err)
+	}
+	tc, err := transport.New(p, ts, transport.Options{Logger: h.Logger, OnAttempt: h.OnAttempt, Registry: reg})
+	if err != nil {
+		return nil, fmt.Errorf("solroute: %w", err)
+	}
+	return &Client{pool: p, transport: tc, rpc: rpc.NewWithCustomRPCClient(tc), methods: methods.New(tc), cluster: cluster}, nil
+}
+
+// RPC returns solana-go's client over the pool: every one of its methods
+// runs through the pool, its failover and its retry rules.
+func (c *Client) RPC() *rpc.Client { return c.rpc }
+
+// Transport returns the JSON-RPC transport, for batches (CallBatch), raw
+// calls and the transport's typed errors.
+func (c *Client) Transport() *transport.Client { return c.transport }
+
+// Snapshot copies every (endpoint, role) state at one instant: health,
+// tokens, slots in flight, cooldown, doubt, outcome counters. It holds no
+// URL and no header.
+func (c *Client) Snapshot() []endpoint.Snapshot { return c.pool.Snapshot() }
+
+// Cluster returns the cluster the options or the document name ("" when
+// none) and its genesis hash (false when none).
+func (c *Client) Cluster() (string, solana.Hash, bool) {
+	h, ok := config.GenesisOf(c.cluster)
+	return c.cluster, h, ok
+}
+
+// Close releases idle connections. Calls made after Close dial again.
+func (c *Client) Close() error { return c.transport.Close() }
+
+// GetHealth asks an endpoint whether it is healthy: nil, or a
+// *methods.UnhealthyError (errors.Is(err, methods.ErrUnhealthy)) with how
+// far behind it is, or the transport's error.
+func (c *Client) GetHealth(ctx context.Context) error { return c.methods.GetHealth(ctx) }
+
+// GetVersion returns the solana-core version and feature set of the node
+// that answered.
+func (c *Client) GetVersion(ctx context.Context) (*rpc.GetVersionResult, error) {
+	return c.methods.GetVersion(ctx)
+}
+
+// GetGenesisHash returns the cluster's genesis hash.
+func (c *Client) GetGenesisHash(ctx context.Context) (solana.Hash, error) {
+	return c.methods.GetGenesisHash(ctx)
+}
+
+// GetBalance returns the lamports of pubkey with the slot the answer was
+// evaluated at; opts add a commitment and a minimum context slot.
+func (c *Client) GetBalance(ctx context.Context, pubkey solana.PublicKey, opts BalanceOptions) (*rpc.GetBalanceResult, error) {
+	return c.methods.GetBalance(ctx, pubkey, opts)
+}
+
+// BalanceOptions tune GetBalance: a commitment and a minimum context slot.
+// The zero value asks with the node's default commitment.
+type BalanceOptions = methods.BalanceOptions

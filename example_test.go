@@ -1,0 +1,82 @@
+package solroute_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/gagliardetto/solana-go/rpc"
+	"github.com/solroute/solroute"
+	"github.com/solroute/solroute/fixtures"
+)
+
+// The README's quick start: open a document, use solana-go's client over
+// the pool, and tell an ambiguous send from a plain failure.
+func Example() {
+	// Stand-ins for a provider and for the operator's rpc.toml.
+	provider := fixtures.NewServer(fixtures.Options{Name: "provider"})
+	defer provider.Close()
+	dir, _ := os.MkdirTemp("", "solroute-quickstart")
+	defer os.RemoveAll(dir)
+	_ = os.WriteFile(filepath.Join(dir, "rpc.toml"), []byte(`cluster = "mainnet-beta"
+[[endpoints]]
+name = "primary-a"
+url = "${PROVIDER_URL}"
+  [endpoints.roles.read]
+  requests_per_second = 50
+  request_timeout = "5s"
+`), 0o600)
+	os.Setenv("PROVIDER_URL", provider.URL())
+	defer os.Unsetenv("PROVIDER_URL")
+	path := filepath.Join(dir, "rpc.toml")
+
+	c, err := solroute.Open(path) // docs/config.md
+	if err != nil {
+		log.Fatal(err) // every problem, with file, line and key path; never a URL
+	}
+	defer c.Close()
+
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	slot, err := c.RPC().GetSlot(ctx, rpc.CommitmentConfirmed) // any solana-go method, through the pool
+	if errors.Is(err, solroute.ErrAmbiguousDispatch) {
+		log.Print("a send may have landed: check before sending again")
+	} else if err != nil {
+		log.Printf("getSlot failed: %+v", err) // every attempt: endpoint, cause, decision
+	}
+	fmt.Println(slot == fixtures.RecordedSlot)
+	// Output: true
+}
+
+// Three endpoints in two tiers, in plain Go: two providers share the
+// reads and the sends, a public endpoint backs up the reads.
+func ExampleNew() {
+	a, b, public := fakeEndpoint("a"), fakeEndpoint("b"), fakeEndpoint("public")
+	defer a.Close()
+	defer b.Close()
+	defer public.Close()
+
+	c, err := solroute.New(solroute.Options{Endpoints: []solroute.Endpoint{
+		{Name: "provider-a", URL: a.URL(), Read: &solroute.Limits{RequestsPerSecond: 50}, Send: &solroute.Limits{RequestsPerSecond: 5}},
+		{Name: "provider-b", URL: b.URL(), Read: &solroute.Limits{RequestsPerSecond: 25}, Send: &solroute.Limits{}},
+		{Name: "public", URL: public.URL(), Tier: 1, Read: &solroute.Limits{RequestsPerSecond: 4, MaxConcurrentRequests: 4}},
+	}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer c.Close()
+
+	fmt.Println(c.GetHealth(context.Background()))
+	v, _ := c.GetVersion(context.Background())
+	fmt.Println(v.SolanaCore)
+	// Output:
+	// <nil>
+	// 2.2.14
+}
+
+// fakeEndpoint is a fake Solana RPC endpoint on loopback.
+func fakeEndpoint(name string) *fixtures.Server { return fixtures.NewServer(fixtures.Options{Name: name}) }

@@ -1,0 +1,174 @@
+package solroute
+
+import (
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"maps"
+	"slices"
+
+	"github.com/jonboulle/clockwork"
+	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/pool"
+	"github.com/solroute/solroute/registry"
+	"github.com/solroute/solroute/retrypolicy"
+	"github.com/solroute/solroute/transport"
+)
+
+// Options describe a client in plain Go. Only Endpoints is required; every
+// other zero value means the default.
+type Options struct {
+	// Endpoints are the endpoints to route across. At least one.
+	Endpoints []Endpoint
+	// Cluster is the cluster every endpoint must be on: "mainnet-beta",
+	// "devnet", "testnet" or a base58 genesis hash. "" means not checked.
+	Cluster string
+	// Transport tunes retries, attempt timeouts, the response size limit
+	// and hedging. Nil means transport.DefaultSettings(); a non-nil value
+	// is taken as written (start from DefaultSettings).
+	Transport *transport.Settings
+	// Pool tunes ejection and the preference of sends for endpoints not in
+	// doubt. Nil means pool.DefaultSettings(); a non-nil value is taken as
+	// written.
+	Pool *pool.Settings
+	// Methods declares JSON-RPC methods the built-in registry does not
+	// know (a provider's own), with their role and retry class. A built-in
+	// send cannot be declared otherwise.
+	Methods []Method
+	// Hooks are time, logging and the attempt observer.
+	Hooks Hooks `json:"-"`
+}
+
+// Hooks carry what a configuration document cannot: the one place for a
+// client's clock, logger and attempt observer. The zero value is valid.
+type Hooks struct {
+	// Clock is the source of time for buckets, cooldowns, deadlines and
+	// backoffs. Nil means the real clock.
+	Clock clockwork.Clock
+	// Logger receives the pool's and the transport's structured lines,
+	// which name endpoints only by their Name. Nil discards.
+	Logger *slog.Logger
+	// OnAttempt, when set, is called after every attempt of every call,
+	// from the calling goroutine.
+	OnAttempt func(method string, a transport.Attempt)
+}
+
+// Endpoint is one RPC endpoint, in plain Go. Printing an Endpoint (any fmt
+// verb, log/slog, encoding/json) never shows its URL or a header value.
+type Endpoint struct {
+	// Name is a unique, non-secret label: the only way the endpoint is
+	// ever named in errors, logs, snapshots and metrics. Required.
+	Name string
+	// URL is the endpoint's http(s) address; it may carry an API key in its
+	// path, query or user info. Required.
+	URL string
+	// Headers are sent with every request (for example an Authorization
+	// header). Nil means none.
+	Headers map[string]string
+	// Tier orders endpoints by preference: 0 is tried first, then 1, and
+	// so on.
+	Tier int
+	// Capabilities are tags a call may require (transport.WithCapabilities),
+	// such as "archive". Nil means none.
+	Capabilities []string
+	// Read and Send are the endpoint's limits for reads and for sends; nil
+	// means the endpoint does not serve that role. At least one is
+	// required. A zero Limits is valid: no rate limit, no concurrency cap,
+	// default timeouts.
+	Read, Send *Limits
+}
+
+// Limits are one role's limits on one endpoint: rate, burst, concurrency,
+// call timeout, pause after a rate limit. See endpoint.Limits.
+type Limits = endpoint.Limits
+
+// Method declares a JSON-RPC method with the role an endpoint must serve
+// to answer it and how a call of it may be retried.
+type Method struct {
+	// Name is the method's name on the wire ("getCompressedAccount").
+	Name string
+	// Role is endpoint.RoleRead or endpoint.RoleSend.
+	Role endpoint.Role
+	// Class is retrypolicy.Idempotent (retried and hedged like any read),
+	// retrypolicy.NeverAfterDispatch (like a send) or
+	// retrypolicy.NotApplicable (never retried).
+	Class retrypolicy.Class
+}
+
+// redacted is what a secret prints as.
+const redacted = "[redacted]"
+
+// String names the endpoint without its URL or headers.
+func (e Endpoint) String() string {
+	return fmt.Sprintf("endpoint %q (tier %d)", e.Name, e.Tier)
+}
+
+// GoString is String, for %#v.
+func (e Endpoint) GoString() string { return e.String() }
+
+// Format writes String for every verb, so that no verb, flag or width
+// prints the URL or a header value.
+func (e Endpoint) Format(f fmt.State, _ rune) { _, _ = fmt.Fprint(f, e.String()) }
+
+// LogValue names the endpoint in structured logs without its secrets.
+func (e Endpoint) LogValue() slog.Value {
+	return slog.GroupValue(slog.String("name", e.Name), slog.Int("tier", e.Tier))
+}
+
+// MarshalJSON encodes the endpoint with its URL and header values
+// redacted.
+func (e Endpoint) MarshalJSON() ([]byte, error) {
+	type shown struct {
+		Name         string            `json:"name"`
+		URL          string            `json:"url"`
+		Headers      map[string]string `json:"headers,omitempty"`
+		Tier         int               `json:"tier"`
+		Capabilities []string          `json:"capabilities,omitempty"`
+		Read         *Limits           `json:"read,omitempty"`
+		Send         *Limits           `json:"send,omitempty"`
+	}
+	s := shown{Name: e.Name, URL: redacted, Tier: e.Tier, Capabilities: e.Capabilities, Read: e.Read, Send: e.Send}
+	if len(e.Headers) > 0 {
+		s.Headers = make(map[string]string, len(e.Headers))
+		for k := range e.Headers {
+			s.Headers[k] = redacted
+		}
+	}
+	return json.Marshal(s)
+}
+
+// spec converts e to an endpoint.Spec, copying its maps and slices.
+func (e *Endpoint) spec() endpoint.Spec {
+	s := endpoint.Spec{
+		Name:         e.Name,
+		URL:          endpoint.NewSecret(e.URL),
+		Tier:         e.Tier,
+		Capabilities: slices.Clone(e.Capabilities),
+		Roles:        make(map[endpoint.Role]endpoint.Limits, 2),
+	}
+	if e.Headers != nil {
+		s.Headers = make(map[string]endpoint.Secret, len(e.Headers))
+		for _, k := range slices.Sorted(maps.Keys(e.Headers)) {
+			s.Headers[k] = endpoint.NewSecret(e.Headers[k])
+		}
+	}
+	if e.Read != nil {
+		s.Roles[endpoint.RoleRead] = *e.Read
+	}
+	if e.Send != nil {
+		s.Roles[endpoint.RoleSend] = *e.Send
+	}
+	return s
+}
+
+// registry returns the built-in registry with methods declared.
+func declare(methods []Method) (*registry.Registry, error) {
+	r := registry.Default()
+	for _, m := range methods {
+		var err error
+		if r, err = r.Declare(m.Name, registry.Entry{Role: m.Role, Class: m.Class}); err != nil {
+			return nil, err
+		}
+	}
+	return r, nil
+}

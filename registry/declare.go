@@ -1,0 +1,61 @@
+package registry
+
+import (
+	"fmt"
+	"unicode"
+
+	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/retrypolicy"
+)
+
+// DeclareError is a method declaration Declare refuses. It quotes the
+// method's name, which is not a secret.
+type DeclareError struct {
+	// Method is the declared name.
+	Method string
+	// Message says what is wrong.
+	Message string
+}
+
+// Error returns "registry: method NAME: MESSAGE".
+func (e *DeclareError) Error() string {
+	return fmt.Sprintf("registry: method %q: %s", e.Method, e.Message)
+}
+
+// Declare returns a copy of r that also maps method to e, as With does,
+// after checking the declaration: a non-empty name without spaces or
+// non-printable characters, a known role, a class other than the zero
+// "unknown", and never a change to a method r holds as NeverAfterDispatch
+// (sendTransaction, requestAirdrop, sendBundle in Default): no declaration
+// can make a send retryable by mistake. Declaring such a method exactly as
+// it is held is allowed. r itself is unchanged.
+func (r *Registry) Declare(method string, e Entry) (*Registry, error) {
+	bad := func(msg string) (*Registry, error) { return nil, &DeclareError{Method: method, Message: msg} }
+	if !ValidName(method) {
+		return bad("is not a method name: want a non-empty name without spaces or control characters")
+	}
+	if e.Role != endpoint.RoleRead && e.Role != endpoint.RoleSend {
+		return bad("role must be read or send")
+	}
+	if e.Class != retrypolicy.Idempotent && e.Class != retrypolicy.NeverAfterDispatch && e.Class != retrypolicy.NotApplicable {
+		return bad("class must be idempotent, never-after-dispatch or not-applicable")
+	}
+	if held, ok := r.Lookup(method); ok && held.Class == retrypolicy.NeverAfterDispatch && e != held {
+		return bad("is built in as a send that is never resent once it may have been dispatched; it cannot be declared otherwise")
+	}
+	return r.With(method, e), nil
+}
+
+// ValidName reports whether name can be a declared method's name:
+// non-empty, every character printable and not a space.
+func ValidName(name string) bool {
+	if name == "" {
+		return false
+	}
+	for _, c := range name {
+		if c == ' ' || !unicode.IsPrint(c) {
+			return false
+		}
+	}
+	return true
+}
