@@ -79,4 +79,6 @@ func ExampleNew() {
 }
 
 // fakeEndpoint is a fake Solana RPC endpoint on loopback.
-func fakeEndpoint(name string) *fixtures.Server { return fixtures.NewServer(fixtures.Options{Name: name}) }
+func fakeEndpoint(name string) *fixtures.Server {
+	return fixtures.NewServer(fixtures.Options{Name: name})
+}
