@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/solroute/solroute/transport/internal/wire"
+
 	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/retrypolicy"
 )
@@ -72,7 +74,7 @@ func (c *Client) attempt(ctx context.Context, cs *callState, pm *pool.Permit) ou
 	switch {
 	case o.Cause == retrypolicy.Timeout && left < own && errors.Is(context.Cause(actx), errAttemptTimeout):
 		o.Fault = retrypolicy.LocalFault // the call's time ran out, not the endpoint's
-	case o.Cause == retrypolicy.MalformedResponse && errors.Is(o.err, errTooLarge):
+	case o.Cause == retrypolicy.MalformedResponse && errors.Is(o.err, wire.ErrTooLarge):
 		o.Fault = retrypolicy.LocalFault // over our own size limit
 	}
 	return o

@@ -8,7 +8,6 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -17,6 +16,7 @@ import (
 	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/registry"
 	"github.com/solroute/solroute/retrypolicy"
+	"github.com/solroute/solroute/transport/internal/wire"
 )
 
 // Connection pool sizing for one endpoint.
@@ -49,7 +49,7 @@ type Client struct {
 	// hedgeAfter is Settings.HedgeAfter; <= 0 means no hedging.
 	hedgeAfter time.Duration
 	nextID     atomic.Uint64
-	buffers    sync.Pool // *responseBuffer
+	buffers    wire.Buffers
 }
 
 // endpointClient is everything the transport needs to POST to one

@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/solroute/solroute/transport/internal/wire"
+
 	"github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"
 	"github.com/solroute/solroute/endpoint"
@@ -26,8 +28,8 @@ import (
 // twoPassDecode is intoExchange.decode as it was before the one-pass path
 // (decodeTwoPass, which decode still falls back to): the reference the
 // one-pass path must match, and the "before" of BenchmarkDecodeResult.
-func twoPassDecode(b *responseBuffer, body []byte, id uint64, out any) (retrypolicy.Cause, int, error) {
-	b.id = appendID(b.id, id)
+func twoPassDecode(b *wire.Buffer, body []byte, id uint64, out any) (retrypolicy.Cause, int, error) {
+	b.ID = wire.AppendID(b.ID, id)
 	return decodeTwoPass(b, body, out)
 }
 
@@ -79,8 +81,8 @@ func TestDirectResult(t *testing.T) {
 		{`{"result"`, false},
 		{`{"result`, false},
 	} {
-		if got := directResult([]byte(tt.body)); got != tt.want {
-			t.Errorf("directResult(%s) = %v, want %v", tt.body, got, tt.want)
+		if got := wire.DirectResult([]byte(tt.body)); got != tt.want {
+			t.Errorf("wire.DirectResult(%s) = %v, want %v", tt.body, got, tt.want)
 		}
 	}
 }
@@ -115,7 +117,7 @@ var outKinds = []struct {
 var decodeSeeds = []string{
 	balanceBody,
 	accountBody,
-	// Keys encoding/json folds into "result" that directResult cannot see
+	// Keys encoding/json folds into "result" that wire.DirectResult cannot see
 	// as such: an escape, and a non-ASCII letter (U+017F folds to s).
 	`{"re\u0073ult":{"A":1},"result":{"F":2},"id":1}`,
 	`{"reſult":{"A":1},"result":{"F":2},"id":1}`,
@@ -169,8 +171,8 @@ func compareDecode(t *testing.T, body []byte) {
 	t.Helper()
 	for _, k := range outKinds {
 		oldOut, newOut := k.make(), k.make()
-		oldCause, oldCode, oldErr := twoPassDecode(&responseBuffer{}, body, 1, oldOut)
-		b := &responseBuffer{}
+		oldCause, oldCode, oldErr := twoPassDecode(&wire.Buffer{}, body, 1, oldOut)
+		b := &wire.Buffer{}
 		x := &intoExchange{id: 1, out: newOut}
 		newCause, newCode, newErr := x.decode(b, body)
 		if oldCause != newCause || oldCode != newCode || fmt.Sprint(oldErr) != fmt.Sprint(newErr) {
@@ -188,14 +190,11 @@ func compareDecode(t *testing.T, body []byte) {
 		if !reflect.DeepEqual(oldOut, newOut) {
 			t.Fatalf("%s: body %q: out %#v, want %#v", k.name, body, newOut, oldOut)
 		}
-		if b.direct.Result != nil || b.direct.Error != nil {
-			t.Fatalf("%s: body %q: the buffer keeps %v, %v", k.name, body, b.direct.Result, b.direct.Error)
-		}
 	}
 }
 
 // TestOnePassMatchesTwoPass: for every seed body and out kind, the one-pass
-// decode gives the outcome and the out of parseEnvelope + json.Unmarshal.
+// decode gives the outcome and the out of wire.ParseEnvelope + json.Unmarshal.
 func TestOnePassMatchesTwoPass(t *testing.T) {
 	for _, s := range decodeSeeds {
 		compareDecode(t, []byte(s))
@@ -207,26 +206,6 @@ func FuzzOnePassMatchesTwoPass(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, body []byte) { compareDecode(t, body) })
-}
-
-// TestPooledBufferDropsOut: no pooled buffer keeps the caller's out.
-func TestPooledBufferDropsOut(t *testing.T) {
-	c := &Client{}
-	b := c.getBuffer()
-	var out rpc.GetBalanceResult
-	x := &intoExchange{id: 1, out: &out}
-	if cause, _, err := x.decode(b, []byte(balanceBody)); cause != 0 || err != nil || out.Value != 2039280 {
-		t.Fatalf("decode: %s %v, out %+v", cause, err, out)
-	}
-	if b.direct.Result != nil {
-		t.Fatal("the buffer holds out after the decode")
-	}
-	b.direct.Result = &out
-	b.direct.Error = &wireError{}
-	c.putBuffer(b)
-	if b.direct.Result != nil || b.direct.Error != nil {
-		t.Fatal("putBuffer kept out or the error in the pool")
-	}
 }
 
 // TestRetryResetsAFailedAttemptsResult: attempt 1 answers a result with F
@@ -276,7 +255,7 @@ func TestRetryResetsAFailedAttemptsResult(t *testing.T) {
 }
 
 // BenchmarkDecodeResult decodes a response into a fresh out the old way
-// (parseEnvelope, then json.Unmarshal of the result) and the new way
+// (wire.ParseEnvelope, then json.Unmarshal of the result) and the new way
 // (intoExchange.decode), for the recorded getBalance response and a
 // 1.5 KB getAccountInfo one.
 func BenchmarkDecodeResult(b *testing.B) {
@@ -290,7 +269,7 @@ func BenchmarkDecodeResult(b *testing.B) {
 	} {
 		b.Run(body.name+"/two-pass", func(b *testing.B) {
 			b.ReportAllocs()
-			buf := &responseBuffer{}
+			buf := &wire.Buffer{}
 			for b.Loop() {
 				if _, _, err := twoPassDecode(buf, body.body, 1, body.out()); err != nil {
 					b.Fatal(err)
@@ -299,7 +278,7 @@ func BenchmarkDecodeResult(b *testing.B) {
 		})
 		b.Run(body.name+"/one-pass", func(b *testing.B) {
 			b.ReportAllocs()
-			buf := &responseBuffer{}
+			buf := &wire.Buffer{}
 			for b.Loop() {
 				x := intoExchange{id: 1, out: body.out()}
 				if _, _, err := x.decode(buf, body.body); err != nil {

@@ -164,10 +164,6 @@ func (e *attemptError) Unwrap() error { return e.err }
 // secret-free.
 var (
 	errAttemptTimeout   = errors.New("attempt timed out")
-	errTooLarge         = errors.New("response larger than the limit")
-	errNotJSONRPC       = errors.New("response is not a JSON-RPC response")
-	errWrongID          = errors.New("response id does not match the request")
-	errNoResultOrError  = errors.New("response has neither result nor error")
 	errBatchMismatch    = errors.New("batch response does not match the requests")
 	errEmptyBatch       = errors.New("transport: empty batch")
 	errNoTimeLeft       = errors.New("no time left before the call's deadline")

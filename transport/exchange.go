@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"reflect"
 
+	"github.com/solroute/solroute/transport/internal/wire"
+
 	"github.com/gagliardetto/solana-go/rpc/jsonrpc"
 	"github.com/solroute/solroute/retrypolicy"
 )
@@ -19,12 +21,12 @@ type intoExchange struct {
 }
 
 func (x *intoExchange) handle(c *Client, _ *http.Request, resp *http.Response) (retrypolicy.Cause, int, error) {
-	b := c.getBuffer()
-	defer c.putBuffer(b)
-	body, err := readLimited(b.body, resp.Body, c.maxBody, resp.ContentLength)
-	b.body = body
+	b := c.buffers.Get()
+	defer c.buffers.Put(b)
+	body, err := wire.ReadLimited(b.Body, resp.Body, c.maxBody, resp.ContentLength)
+	b.Body = body
 	if err != nil {
-		if errors.Is(err, errTooLarge) {
+		if errors.Is(err, wire.ErrTooLarge) {
 			return retrypolicy.MalformedResponse, 0, err
 		}
 		return 0, 0, err
@@ -33,21 +35,21 @@ func (x *intoExchange) handle(c *Client, _ *http.Request, resp *http.Response) (
 }
 
 // decode checks body is the response to x.id and decodes its result into
-// out, with the outcome and the out of parseEnvelope followed by
+// out, with the outcome and the out of wire.ParseEnvelope followed by
 // json.Unmarshal(result, out).
 //
-// When directResult allows it and *out is its zero value, the envelope and
-// the result are decoded in one json.Unmarshal (parseDirect). That decode
+// When wire.DirectResult allows it and *out is its zero value, the envelope and
+// the result are decoded in one json.Unmarshal (wire.ParseDirect). That decode
 // writes into out before the id is checked: if the attempt then fails (a
 // wrong id, or an Unmarshal error), *out is reset to its zero value, what
 // it held before, so that neither the caller nor a retry into the same out
 // sees a rejected answer (encoding/json merges into what out holds). An
 // Unmarshal error then goes the two-pass way to be classified as before.
-func (x *intoExchange) decode(b *responseBuffer, body []byte) (retrypolicy.Cause, int, error) {
-	b.id = appendID(b.id, x.id)
-	if x.out != nil && directResult(body) {
+func (x *intoExchange) decode(b *wire.Buffer, body []byte) (retrypolicy.Cause, int, error) {
+	b.ID = wire.AppendID(b.ID, x.id)
+	if x.out != nil && wire.DirectResult(body) {
 		if out := reflect.ValueOf(x.out); out.Kind() == reflect.Pointer && !out.IsNil() && out.Elem().IsZero() {
-			fallback, err := parseDirect(b, body, x.out)
+			fallback, err := wire.ParseDirect(b, body, x.out)
 			if !fallback && err == nil {
 				return 0, 0, nil
 			}
@@ -61,14 +63,14 @@ func (x *intoExchange) decode(b *responseBuffer, body []byte) (retrypolicy.Cause
 }
 
 // decodeTwoPass checks body is the response to the request whose id is
-// b.id (parseEnvelope), then decodes its result into out (nil: none). It
+// b.ID (wire.ParseEnvelope), then decodes its result into out (nil: none). It
 // is the path every answer took before the one-pass decode, and the
 // reference that decode is fuzzed against.
-func decodeTwoPass(b *responseBuffer, body []byte, out any) (retrypolicy.Cause, int, error) {
-	if err := parseEnvelope(b, body); err != nil {
+func decodeTwoPass(b *wire.Buffer, body []byte, out any) (retrypolicy.Cause, int, error) {
+	if err := wire.ParseEnvelope(b, body); err != nil {
 		return retrypolicy.MalformedResponse, 0, err
 	}
-	if e := b.env.Error; e != nil {
+	if e := b.Env.Error; e != nil {
 		rpcErr := &RPCError{Code: e.Code, Message: e.Message}
 		if len(e.Data) != 0 {
 			rpcErr.Data = bytes.Clone(e.Data)
@@ -78,7 +80,7 @@ func decodeTwoPass(b *responseBuffer, body []byte, out any) (retrypolicy.Cause, 
 	if out == nil {
 		return 0, 0, nil
 	}
-	if err := json.Unmarshal(b.env.Result, out); err != nil {
+	if err := json.Unmarshal(b.Env.Result, out); err != nil {
 		return retrypolicy.InvalidResponse, 0, &decodeError{err: err}
 	}
 	return 0, 0, nil
@@ -104,7 +106,7 @@ func (x *callbackExchange) handle(c *Client, req *http.Request, resp *http.Respo
 		return 0, 0, nil
 	}
 	if lb.tooLarge {
-		return retrypolicy.MalformedResponse, 0, errTooLarge
+		return retrypolicy.MalformedResponse, 0, wire.ErrTooLarge
 	}
 	if lb.readErr != nil {
 		return 0, 0, lb.readErr // a transport read error: the attempt classifies it
@@ -124,7 +126,7 @@ type limitedBody struct {
 
 func (l *limitedBody) Read(p []byte) (int, error) {
 	if l.n < 0 {
-		return 0, errTooLarge
+		return 0, wire.ErrTooLarge
 	}
 	if int64(len(p)) > l.n+1 {
 		p = p[:l.n+1]
@@ -133,7 +135,7 @@ func (l *limitedBody) Read(p []byte) (int, error) {
 	l.n -= int64(n)
 	if l.n < 0 {
 		l.tooLarge = true
-		return n, errTooLarge
+		return n, wire.ErrTooLarge
 	}
 	if err != nil && err != io.EOF {
 		l.readErr = err
@@ -150,9 +152,9 @@ type batchExchange struct {
 }
 
 func (x *batchExchange) handle(c *Client, _ *http.Request, resp *http.Response) (retrypolicy.Cause, int, error) {
-	body, err := readLimited(nil, resp.Body, c.maxBody, resp.ContentLength)
+	body, err := wire.ReadLimited(nil, resp.Body, c.maxBody, resp.ContentLength)
 	if err != nil {
-		if errors.Is(err, errTooLarge) {
+		if errors.Is(err, wire.ErrTooLarge) {
 			return retrypolicy.MalformedResponse, 0, err
 		}
 		return 0, 0, err
@@ -161,18 +163,18 @@ func (x *batchExchange) handle(c *Client, _ *http.Request, resp *http.Response) 
 	if len(trimmed) > 0 && trimmed[0] == '{' {
 		// One error object for the whole batch (a server that refuses
 		// batches, or a rate limit).
-		b := &responseBuffer{}
-		if err := parseEnvelope(b, body); err != nil || b.env.Error == nil {
+		b := &wire.Buffer{}
+		if err := wire.ParseEnvelope(b, body); err != nil || b.Env.Error == nil {
 			return retrypolicy.MalformedResponse, 0, errBatchMismatch
 		}
-		e := b.env.Error
+		e := b.Env.Error
 		return retrypolicy.RPCCodeCause(e.Code), e.Code, &RPCError{Code: e.Code, Message: e.Message, Data: e.Data}
 	}
 	var out jsonrpc.RPCResponses
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber() // as solana-go's own client decodes ids
 	if err := dec.Decode(&out); err != nil {
-		return retrypolicy.MalformedResponse, 0, errNotJSONRPC
+		return retrypolicy.MalformedResponse, 0, wire.ErrNotJSONRPC
 	}
 	if len(out) != x.n {
 		return retrypolicy.MalformedResponse, 0, errBatchMismatch

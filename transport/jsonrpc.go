@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"net/http"
 
+	"github.com/solroute/solroute/transport/internal/wire"
+
 	"github.com/gagliardetto/solana-go/rpc"
 	"github.com/gagliardetto/solana-go/rpc/jsonrpc"
 	"github.com/solroute/solroute/endpoint"
@@ -22,7 +24,7 @@ var _ rpc.JSONRPCClient = (*Client)(nil)
 // *CallError.
 func (c *Client) CallForInto(ctx context.Context, out any, method string, params []any) error {
 	id := c.nextID.Add(1)
-	body, err := encodeRequest(id, method, params)
+	body, err := wire.EncodeRequest(id, method, params)
 	if err != nil {
 		return &CallError{Method: method, errs: []error{&encodeError{err: err}}}
 	}
@@ -41,7 +43,7 @@ func (c *Client) CallWithCallback(ctx context.Context, method string, params []a
 	if callback == nil {
 		return &CallError{Method: method, errs: []error{errCallbackRequired}}
 	}
-	body, err := encodeRequest(c.nextID.Add(1), method, params)
+	body, err := wire.EncodeRequest(c.nextID.Add(1), method, params)
 	if err != nil {
 		return &CallError{Method: method, errs: []error{&encodeError{err: err}}}
 	}

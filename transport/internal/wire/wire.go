@@ -1,92 +1,121 @@
-package transport
+// Package wire is the JSON-RPC 2.0 wire format as the transport speaks it:
+// encoding one request, reading a response body under a size limit, and
+// decoding a response envelope, in two passes (envelope, then result) or,
+// when the body allows it, in one (ParseDirect). It knows nothing of
+// endpoints, causes or retries: the transport classifies what it returns.
+package wire
 
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"io"
 	"strconv"
+	"sync"
 )
 
-// wireRequest is one JSON-RPC 2.0 request object.
-type wireRequest struct {
+// Failures of a response the wire format detects. Their text is fixed and
+// secret-free.
+var (
+	// ErrTooLarge: the body is longer than the limit.
+	ErrTooLarge = errors.New("response larger than the limit")
+	// ErrNotJSONRPC: the body is not a JSON-RPC response object.
+	ErrNotJSONRPC = errors.New("response is not a JSON-RPC response")
+	// ErrWrongID: the response's id is not the request's.
+	ErrWrongID = errors.New("response id does not match the request")
+	// ErrNoResultOrError: the response has neither member.
+	ErrNoResultOrError = errors.New("response has neither result nor error")
+)
+
+// request is one JSON-RPC 2.0 request object.
+type request struct {
 	JSONRPC string `json:"jsonrpc"`
 	ID      uint64 `json:"id"`
 	Method  string `json:"method"`
 	Params  []any  `json:"params,omitempty"`
 }
 
-// encodeRequest marshals one request with a numeric id.
-func encodeRequest(id uint64, method string, params []any) ([]byte, error) {
-	return json.Marshal(wireRequest{JSONRPC: "2.0", ID: id, Method: method, Params: params})
+// EncodeRequest marshals one request with a numeric id.
+func EncodeRequest(id uint64, method string, params []any) ([]byte, error) {
+	return json.Marshal(request{JSONRPC: "2.0", ID: id, Method: method, Params: params})
 }
 
-// wireError is a JSON-RPC error object.
-type wireError struct {
+// Error is a JSON-RPC error object.
+type Error struct {
 	Code    int             `json:"code"`
 	Message string          `json:"message"`
 	Data    json.RawMessage `json:"data"`
 }
 
-// envelope is one JSON-RPC response object. Its RawMessage fields keep
+// Envelope is one JSON-RPC response object. Its RawMessage fields keep
 // their capacity between uses (RawMessage.UnmarshalJSON appends to the
-// existing slice), so a pooled envelope decodes without allocating.
-type envelope struct {
+// existing slice), so a pooled Envelope decodes without allocating.
+type Envelope struct {
 	ID     json.RawMessage `json:"id"`
 	Result json.RawMessage `json:"result"`
-	Error  *wireError      `json:"error"`
+	Error  *Error      `json:"error"`
 }
 
-// directEnvelope is envelope with the result decoded in the same pass:
+// directEnvelope is Envelope with the result decoded in the same pass:
 // Result holds the caller's non-nil pointer out, and encoding/json's
 // indirect descends from the interface into out for any non-null value,
 // then decodes as json.Unmarshal(raw, out) would. A null would instead set
-// the interface to nil and never reach out, hence directResult. Result is
-// nil whenever parseDirect is not running.
+// the interface to nil and never reach out, hence DirectResult. Result is
+// nil whenever ParseDirect is not running.
 type directEnvelope struct {
 	ID     json.RawMessage `json:"id"`
 	Result any             `json:"result"`
-	Error  *wireError      `json:"error"`
+	Error  *Error      `json:"error"`
 }
 
-// responseBuffer is the pooled scratch of one attempt: the body and the
-// decoded envelope.
-type responseBuffer struct {
-	body   []byte
-	env    envelope
+// Buffer is the pooled scratch of one attempt: the body and the
+// decoded Envelope.
+type Buffer struct {
+	// Body is the response body read into it (ReadLimited).
+	Body []byte
+	// Env is the envelope ParseEnvelope decoded.
+	Env    Envelope
 	direct directEnvelope
-	id     []byte // the request id as JSON
+	// ID is the request's id as JSON (AppendID).
+	ID []byte
 }
 
 // maxPooledBuffer is the largest body buffer kept for reuse; a rare huge
 // response must not pin its memory.
 const maxPooledBuffer = 1 << 20
 
-func (c *Client) getBuffer() *responseBuffer {
-	if b, ok := c.buffers.Get().(*responseBuffer); ok {
+// Buffers reuses Buffers between attempts. The zero value is ready.
+type Buffers struct{ pool sync.Pool }
+
+// Get returns a Buffer, reused or new.
+func (p *Buffers) Get() *Buffer {
+	if b, ok := p.pool.Get().(*Buffer); ok {
 		return b
 	}
-	return &responseBuffer{}
+	return &Buffer{}
 }
 
-func (c *Client) putBuffer(b *responseBuffer) {
-	if cap(b.body) > maxPooledBuffer || cap(b.env.Result) > maxPooledBuffer ||
-		cap(b.env.ID) > maxPooledBuffer || cap(b.direct.ID) > maxPooledBuffer {
+// Put keeps b for reuse unless it grew past maxPooledBuffer; it never
+// keeps a caller's out or an error object.
+func (p *Buffers) Put(b *Buffer) {
+	if cap(b.Body) > maxPooledBuffer || cap(b.Env.Result) > maxPooledBuffer ||
+		cap(b.Env.ID) > maxPooledBuffer || cap(b.direct.ID) > maxPooledBuffer {
 		return
 	}
-	b.env.Error = nil
+	b.Env.Error = nil
 	b.direct.Result = nil // never keep the caller's out in the pool
 	b.direct.Error = nil
-	c.buffers.Put(b)
+	p.pool.Put(b)
 }
 
-// readLimited reads r to EOF into dst[:0], never holding more than limit+1
+// ReadLimited reads r to EOF into dst[:0], never holding more than limit+1
 // bytes: it reads through io.LimitReader(r, limit+1) and reports
-// errTooLarge as soon as the extra byte arrives. sizeHint (a
+// ErrTooLarge as soon as the extra byte arrives. sizeHint (a
 // Content-Length, or -1) pre-sizes dst when it fits the limit.
-func readLimited(dst []byte, r io.Reader, limit, sizeHint int64) ([]byte, error) {
+func ReadLimited(dst []byte, r io.Reader, limit, sizeHint int64) ([]byte, error) {
 	dst = dst[:0]
 	if sizeHint > limit {
-		return dst, errTooLarge
+		return dst, ErrTooLarge
 	}
 	if sizeHint >= 0 && int64(cap(dst)) < sizeHint+1 {
 		dst = make([]byte, 0, sizeHint+1) // +1 so the EOF read needs no growth
@@ -99,7 +128,7 @@ func readLimited(dst []byte, r io.Reader, limit, sizeHint int64) ([]byte, error)
 		n, err := lr.Read(dst[len(dst):cap(dst)])
 		dst = dst[:len(dst)+n]
 		if int64(len(dst)) > limit {
-			return dst, errTooLarge
+			return dst, ErrTooLarge
 		}
 		if err == io.EOF {
 			return dst, nil
@@ -110,40 +139,40 @@ func readLimited(dst []byte, r io.Reader, limit, sizeHint int64) ([]byte, error)
 	}
 }
 
-// parseEnvelope decodes body into b.env and checks it is a response to the
-// request whose id is b.id: an object with a matching id and exactly a
+// ParseEnvelope decodes body into b.Env and checks it is a response to the
+// request whose id is b.ID: an object with a matching id and exactly a
 // result or an error (an error may carry a null id, as servers answer when
 // they could not read the request's id).
-func parseEnvelope(b *responseBuffer, body []byte) error {
-	b.env.ID = b.env.ID[:0]
-	b.env.Result = b.env.Result[:0]
-	b.env.Error = nil
-	if err := json.Unmarshal(body, &b.env); err != nil {
-		return errNotJSONRPC
+func ParseEnvelope(b *Buffer, body []byte) error {
+	b.Env.ID = b.Env.ID[:0]
+	b.Env.Result = b.Env.Result[:0]
+	b.Env.Error = nil
+	if err := json.Unmarshal(body, &b.Env); err != nil {
+		return ErrNotJSONRPC
 	}
-	if b.env.Error != nil {
-		if len(b.env.ID) != 0 && !bytes.Equal(b.env.ID, b.id) && string(b.env.ID) != "null" {
-			return errWrongID
+	if b.Env.Error != nil {
+		if len(b.Env.ID) != 0 && !bytes.Equal(b.Env.ID, b.ID) && string(b.Env.ID) != "null" {
+			return ErrWrongID
 		}
 		return nil
 	}
-	if len(b.env.Result) == 0 {
-		return errNoResultOrError
+	if len(b.Env.Result) == 0 {
+		return ErrNoResultOrError
 	}
-	if !bytes.Equal(b.env.ID, b.id) {
-		return errWrongID
+	if !bytes.Equal(b.Env.ID, b.ID) {
+		return ErrWrongID
 	}
 	return nil
 }
 
-// parseDirect decodes body into b.direct with its result going straight
+// ParseDirect decodes body into b.direct with its result going straight
 // into out (a non-nil pointer) in one json.Unmarshal, then checks the id as
-// parseEnvelope does. It is only called when directResult(body) holds, so
+// ParseEnvelope does. It is only called when DirectResult(body) holds, so
 // the result is present, not null, and there is no error object. fallback
 // is true when the Unmarshal failed (a malformed body, or a result that does
-// not decode): parseEnvelope must classify body. out may hold part of the
+// not decode): ParseEnvelope must classify body. out may hold part of the
 // result whenever err != nil or fallback is true.
-func parseDirect(b *responseBuffer, body []byte, out any) (fallback bool, err error) {
+func ParseDirect(b *Buffer, body []byte, out any) (fallback bool, err error) {
 	b.direct.ID = b.direct.ID[:0]
 	b.direct.Result = out
 	b.direct.Error = nil
@@ -152,21 +181,21 @@ func parseDirect(b *responseBuffer, body []byte, out any) (fallback bool, err er
 	if err != nil || b.direct.Error != nil {
 		return true, nil
 	}
-	if !bytes.Equal(b.direct.ID, b.id) {
-		return false, errWrongID
+	if !bytes.Equal(b.direct.ID, b.ID) {
+		return false, ErrWrongID
 	}
 	return false, nil
 }
 
-// directResult reports whether body, if it is valid JSON, is an object
-// whose result parseDirect decodes exactly as parseEnvelope followed by
+// DirectResult reports whether body, if it is valid JSON, is an object
+// whose result ParseDirect decodes exactly as ParseEnvelope followed by
 // json.Unmarshal(result, out) would: every top-level key is plain ASCII
 // (no escape, so encoding/json's case-insensitive match is an ASCII one),
 // exactly one key matches "result" and its value is not null (a null
 // through an interface is not a null into out), and none matches "error".
 // It reads body without validating it; an invalid body makes
 // json.Unmarshal fail before it writes anything.
-func directResult(body []byte) bool {
+func DirectResult(body []byte) bool {
 	i := skipSpace(body, 0)
 	if i == len(body) || body[i] != '{' {
 		return false
@@ -295,5 +324,5 @@ func skipString(body []byte, i int) int {
 	}
 }
 
-// appendID appends the JSON form of a request id.
-func appendID(dst []byte, id uint64) []byte { return strconv.AppendUint(dst[:0], id, 10) }
+// AppendID appends the JSON form of a request id.
+func AppendID(dst []byte, id uint64) []byte { return strconv.AppendUint(dst[:0], id, 10) }
