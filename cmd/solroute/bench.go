@@ -3,7 +3,7 @@ package main
 import (
 	"context"
 
-	"github.com/solroute/solroute/bench"
+	"github.com/solroute/solroute/internal/bench"
 )
 
 // runBench hands the whole command line to bench.Main, which owns its flags
