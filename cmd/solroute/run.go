@@ -31,7 +31,6 @@ func commands() []command {
 		{name: "demo", summary: "watch the pool work on an embedded fake cluster (no network)", run: runDemo},
 		{name: "probe", summary: "check each configured endpoint alone: health, version, genesis hash, balance", run: runProbe},
 		{name: "call", summary: "make one JSON-RPC call through the pool and print the result", run: runCall},
-		{name: "bench", summary: "compare solroute with other clients on a loopback cluster; writes docs/benchmarks.md", run: runBench},
 	}
 }
 
