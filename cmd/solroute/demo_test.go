@@ -37,7 +37,7 @@ func TestDemoUsageErrors(t *testing.T) {
 		{"zero duration", []string{"demo", "--duration", "0s"}, "--duration must be positive"},
 		{"no callers", []string{"demo", "--callers", "0"}, "--callers must be between 1 and 256"},
 		{"too many callers", []string{"demo", "--callers", "100000"}, "--callers must be between 1 and 256"},
-		{"bad seed", []string{"demo", "--seed", "-1"}, `invalid value "-1" for flag -seed`},
+		{"bad seed", []string{"demo", "--seed", "-1"}, `invalid value "-1" for flag --seed`},
 		{"positional", []string{"demo", "now"}, `unexpected argument "now"`},
 	}
 	runUsageCases(t, tests)
