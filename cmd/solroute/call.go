@@ -8,6 +8,8 @@ import (
 
 	"github.com/jonboulle/clockwork"
 	"github.com/solroute/solroute/config"
+	"github.com/solroute/solroute/methods/registry"
+	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/transport"
 )
 
@@ -23,8 +25,8 @@ methods without any). With --attempts, each attempt is written to stderr
 as one JSON line: endpoint, tier, cause, dispatch, http_status, rpc_code,
 duration_ms, decision, reason and delay.
 
-Exit codes: 0 success, 1 the call failed, 2 a usage or configuration error,
-3 the call is never resent after dispatch (sendTransaction) and may have
+Exit codes: 0 success, 1 the call failed, 2 a usage or configuration error
+(a configuration with no endpoint for the method's role is one), 3 the call is never resent after dispatch (sendTransaction) and may have
 reached a server: find out whether it landed before sending it again.`
 
 const callExample = `
@@ -78,6 +80,9 @@ func runCall(ctx context.Context, e *env, args []string) int {
 	}
 	var result json.RawMessage
 	if err := client.CallForInto(ctx, &result, method, params); err != nil {
+		if errors.Is(err, pool.ErrNoEndpoint) {
+			return e.noEndpoint("call", *cfgPath, method, client.Registry(), err)
+		}
 		return e.callFailed("call", err)
 	}
 	if len(result) == 0 {
@@ -103,6 +108,27 @@ func parseParams(s string) ([]any, error) {
 		params[i] = it
 	}
 	return params, nil
+}
+
+// noEndpoint reports, on one line, a configuration that has no endpoint
+// for the method's role, and returns exitUsage: the configuration is wrong,
+// not the call, and no request was sent. err matches pool.ErrNoEndpoint;
+// the role comes from its *pool.NoEndpointError, or from reg when it
+// carries none. The method is the caller's: the pool's error may not name
+// it.
+func (e *env) noEndpoint(cmd, cfgPath, method string, reg *registry.Registry, err error) int {
+	entry, _ := reg.Lookup(method)
+	role, caps := entry.Role, ""
+	var noEP *pool.NoEndpointError
+	if errors.As(err, &noEP) {
+		role = noEP.Role
+		if len(noEP.Capabilities) > 0 {
+			caps = fmt.Sprintf(" with capabilities %q", noEP.Capabilities)
+		}
+	}
+	fmt.Fprintf(e.stderr, "solroute %s: configuration error: %s needs an endpoint that serves role %s%s, and none in %s does "+
+		"(give one an [endpoints.roles.%s] table)\n", cmd, method, role, caps, cfgPath, role)
+	return exitUsage
 }
 
 // callFailed reports a failed call on one line and returns its exit code:

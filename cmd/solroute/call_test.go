@@ -226,3 +226,38 @@ func TestCallAmbiguousSendExitsThree(t *testing.T) {
 		})
 	}
 }
+
+// TestCallWithNoEndpointForTheRoleIsAConfigError: a configuration that
+// cannot serve the method is wrong before any request (issue 11).
+func TestCallWithNoEndpointForTheRoleIsAConfigError(t *testing.T) {
+	s := startServer(t, fixtures.Options{})
+	sendOnly := writeConfig(t, "", testEndpoint{name: "sender", url: s.URL(), roles: "send"})
+	readOnly := writeConfig(t, "", testEndpoint{name: "reader", url: s.URL(), roles: "read"})
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"read", []string{"call", "--config", sendOnly, "getSlot"},
+			"solroute call: configuration error: getSlot needs an endpoint that serves role read, and none in " + sendOnly +
+				" does (give one an [endpoints.roles.read] table)"},
+		{"send", []string{"call", "--config", readOnly, "sendTransaction", `["AQ==",{"encoding":"base64"}]`},
+			"solroute call: configuration error: sendTransaction needs an endpoint that serves role send, and none in " + readOnly +
+				" does (give one an [endpoints.roles.send] table)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := runCmd(t, tt.args...)
+			r.wantCode(t, exitUsage)
+			if got := lines(r.stderr); len(got) != 1 || got[0] != tt.want {
+				t.Fatalf("stderr %q, want the one line %q", r.stderr, tt.want)
+			}
+			if r.stdout != "" {
+				t.Fatalf("stdout: %q", r.stdout)
+			}
+		})
+	}
+	if n := s.Stats().Requests; n != 0 {
+		t.Fatalf("the server received %d requests", n)
+	}
+}
