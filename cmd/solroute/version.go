@@ -10,10 +10,10 @@ import (
 
 const versionAbout = `
 Print the version of this solroute binary: the module version it was built
-from ("(devel)" when built from a work tree, as by go run or go build in a
-clone), the VCS revision when the build recorded one (with "modified"
-when the work tree had uncommitted changes), and the Go release that built
-it.`
+from ("(devel)" when built from a work tree without version control
+information, as by go run), the VCS revision when the build recorded one
+(with "modified" when the work tree had uncommitted changes), and the Go
+release that built it.`
 
 const versionExample = `
 solroute version`
