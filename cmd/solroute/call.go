@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/jonboulle/clockwork"
 	"github.com/solroute/solroute/config"
@@ -21,7 +23,10 @@ never resent once it may have reached a server. The JSON result is written
 to stdout as the endpoint sent it.
 
 PARAMS_JSON is the JSON array of the method's parameters (omit it for
-methods without any). With --attempts, each attempt is written to stderr
+methods without any). A method solroute does not know (nor the
+configuration's [methods] tables) is still called, and treated like a
+send: never resent once it may have reached a server; when a known
+method is close, a "did you mean" line goes to stderr first. With --attempts, each attempt is written to stderr
 as one JSON line: endpoint, tier, cause, dispatch, http_status, rpc_code,
 duration_ms, decision, reason and delay.
 
@@ -73,6 +78,9 @@ func runCall(ctx context.Context, e *env, args []string) int {
 		return exitUsage
 	}
 	defer client.Close()
+	if _, known := client.Registry().Lookup(method); !known {
+		e.didYouMean(method, cfg)
+	}
 	if *timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = clockwork.WithTimeout(ctx, e.clock, *timeout)
@@ -90,6 +98,18 @@ func runCall(ctx context.Context, e *env, args []string) int {
 	}
 	fmt.Fprintf(e.stdout, "%s\n", result)
 	return exitOK
+}
+
+// didYouMean writes a line on stderr when method, unknown to the
+// registry, is close to a known one: a typo would otherwise be sent, and
+// treated like a send (see registry.Registry.Lookup). The call goes on:
+// an unknown method may be a provider's own.
+func (e *env) didYouMean(method string, cfg *config.Config) {
+	known := append(registry.Methods(), slices.Collect(maps.Keys(cfg.Methods))...)
+	if s, ok := suggest(method, known); ok {
+		fmt.Fprintf(e.stderr, "solroute call: unknown method %q: did you mean %q? (calling %q as given, treated like a send)\n",
+			method, s, method)
+	}
 }
 
 // parseParams decodes PARAMS_JSON, which must be a JSON array. Each

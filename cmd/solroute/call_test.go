@@ -261,3 +261,57 @@ func TestCallWithNoEndpointForTheRoleIsAConfigError(t *testing.T) {
 		t.Fatalf("the server received %d requests", n)
 	}
 }
+
+// TestCallUnknownMethodDidYouMean: a typo gets a suggestion on stderr and
+// is still called as typed (issue 11).
+func TestCallUnknownMethodDidYouMean(t *testing.T) {
+	s := startServer(t, fixtures.Options{})
+	cfg := writeConfig(t, "", testEndpoint{name: "a", url: s.URL()})
+	tests := []struct {
+		method string
+		want   string // the first stderr line; "" for no suggestion
+	}{
+		{"getslot", `solroute call: unknown method "getslot": did you mean "getSlot"? (calling "getslot" as given, treated like a send)`},
+		{"getBalanse", `solroute call: unknown method "getBalanse": did you mean "getBalance"? (calling "getBalanse" as given, treated like a send)`},
+		{"getCompletelyMadeUp", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.method, func(t *testing.T) {
+			before := s.Count(tt.method)
+			r := runCmd(t, "call", "--config", cfg, tt.method, "[]")
+			got := lines(r.stderr)
+			switch {
+			case tt.want == "" && strings.Contains(r.stderr, "did you mean"):
+				t.Errorf("stderr suggests for a far name: %q", r.stderr)
+			case tt.want != "" && (len(got) == 0 || got[0] != tt.want):
+				t.Errorf("stderr %q, want first the line %q", r.stderr, tt.want)
+			}
+			if n := s.Count(tt.method) - before; n != 1 {
+				t.Errorf("the server received %s %d times, want 1: an unknown method is still called", tt.method, n)
+			}
+		})
+	}
+}
+
+func TestCallDeclaredMethodGetsNoSuggestion(t *testing.T) {
+	s := startServer(t, fixtures.Options{})
+	cfg := writeFile(t, "rpc.toml", `
+[methods.getSlots]
+role = "read"
+class = "idempotent"
+
+[[endpoints]]
+name = "a"
+url = "`+s.URL()+`"
+  [endpoints.roles.read]
+`)
+	r := runCmd(t, "call", "--config", cfg, "getSlots")
+	if strings.Contains(r.stderr, "did you mean") {
+		t.Fatalf("a method the configuration declares got a suggestion: %q", r.stderr)
+	}
+	// A typo of the declared method is suggested it.
+	r = runCmd(t, "call", "--config", cfg, "getslots")
+	if !strings.Contains(r.stderr, `did you mean "getSlots"?`) {
+		t.Fatalf("stderr %q does not suggest the declared method", r.stderr)
+	}
+}
