@@ -25,13 +25,14 @@ to stdout as the endpoint sent it.
 PARAMS_JSON is the JSON array of the method's parameters (omit it for
 methods without any). A method solroute does not know (nor the
 configuration's [methods] tables) is still called, and treated like a
-send: never resent once it may have reached a server; when a known
-method is close, a "did you mean" line goes to stderr first. With --attempts, each attempt is written to stderr
-as one JSON line: endpoint, tier, cause, dispatch, http_status, rpc_code,
-duration_ms, decision, reason and delay.
+send: never resent once it may have reached a server; when a known method
+is close, a "did you mean" line goes to stderr first. With --attempts,
+each attempt is written to stderr as one JSON line: endpoint, tier, cause,
+dispatch, http_status, rpc_code, duration_ms, decision, reason and delay.
 
-Exit codes: 0 success, 1 the call failed, 2 a usage or configuration error
-(a configuration with no endpoint for the method's role is one), 3 the call is never resent after dispatch (sendTransaction) and may have
+Exit codes: 0 success, 1 the call failed, 2 a usage or configuration
+error (a configuration with no endpoint for the method's role is one),
+3 the call is never resent after dispatch (sendTransaction) and may have
 reached a server: find out whether it landed before sending it again.`
 
 const callExample = `
