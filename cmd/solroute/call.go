@@ -5,9 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/jonboulle/clockwork"
 	"github.com/solroute/solroute/config"
+	"github.com/solroute/solroute/methods/registry"
+	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/transport"
 )
 
@@ -19,11 +23,15 @@ never resent once it may have reached a server. The JSON result is written
 to stdout as the endpoint sent it.
 
 PARAMS_JSON is the JSON array of the method's parameters (omit it for
-methods without any). With --attempts, each attempt is written to stderr
-as one JSON line: endpoint, tier, cause, dispatch, http_status, rpc_code,
-duration_ms, decision, reason and delay.
+methods without any). A method solroute does not know (nor the
+configuration's [methods] tables) is still called, and treated like a
+send: never resent once it may have reached a server; when a known method
+is close, a "did you mean" line goes to stderr first. With --attempts,
+each attempt is written to stderr as one JSON line: endpoint, tier, cause,
+dispatch, http_status, rpc_code, duration_ms, decision, reason and delay.
 
-Exit codes: 0 success, 1 the call failed, 2 a usage or configuration error,
+Exit codes: 0 success, 1 the call failed, 2 a usage or configuration
+error (a configuration with no endpoint for the method's role is one),
 3 the call is never resent after dispatch (sendTransaction) and may have
 reached a server: find out whether it landed before sending it again.`
 
@@ -71,6 +79,9 @@ func runCall(ctx context.Context, e *env, args []string) int {
 		return exitUsage
 	}
 	defer client.Close()
+	if _, known := client.Registry().Lookup(method); !known {
+		e.didYouMean(method, cfg)
+	}
 	if *timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = clockwork.WithTimeout(ctx, e.clock, *timeout)
@@ -78,6 +89,9 @@ func runCall(ctx context.Context, e *env, args []string) int {
 	}
 	var result json.RawMessage
 	if err := client.CallForInto(ctx, &result, method, params); err != nil {
+		if errors.Is(err, pool.ErrNoEndpoint) {
+			return e.noEndpoint("call", *cfgPath, method, client.Registry(), err)
+		}
 		return e.callFailed("call", err)
 	}
 	if len(result) == 0 {
@@ -85,6 +99,18 @@ func runCall(ctx context.Context, e *env, args []string) int {
 	}
 	fmt.Fprintf(e.stdout, "%s\n", result)
 	return exitOK
+}
+
+// didYouMean writes a line on stderr when method, unknown to the
+// registry, is close to a known one: a typo would otherwise be sent, and
+// treated like a send (see registry.Registry.Lookup). The call goes on:
+// an unknown method may be a provider's own.
+func (e *env) didYouMean(method string, cfg *config.Config) {
+	known := append(registry.Methods(), slices.Collect(maps.Keys(cfg.Methods))...)
+	if s, ok := suggest(method, known); ok {
+		fmt.Fprintf(e.stderr, "solroute call: unknown method %q: did you mean %q? (calling %q as given, treated like a send)\n",
+			method, s, method)
+	}
 }
 
 // parseParams decodes PARAMS_JSON, which must be a JSON array. Each
@@ -103,6 +129,27 @@ func parseParams(s string) ([]any, error) {
 		params[i] = it
 	}
 	return params, nil
+}
+
+// noEndpoint reports, on one line, a configuration that has no endpoint
+// for the method's role, and returns exitUsage: the configuration is wrong,
+// not the call, and no request was sent. err matches pool.ErrNoEndpoint;
+// the role comes from its *pool.NoEndpointError, or from reg when it
+// carries none. The method is the caller's: the pool's error may not name
+// it.
+func (e *env) noEndpoint(cmd, cfgPath, method string, reg *registry.Registry, err error) int {
+	entry, _ := reg.Lookup(method)
+	role, caps := entry.Role, ""
+	var noEP *pool.NoEndpointError
+	if errors.As(err, &noEP) {
+		role = noEP.Role
+		if len(noEP.Capabilities) > 0 {
+			caps = fmt.Sprintf(" with capabilities %q", noEP.Capabilities)
+		}
+	}
+	fmt.Fprintf(e.stderr, "solroute %s: configuration error: %s needs an endpoint that serves role %s%s, and none in %s does "+
+		"(give one an [endpoints.roles.%s] table)\n", cmd, method, role, caps, cfgPath, role)
+	return exitUsage
 }
 
 // callFailed reports a failed call on one line and returns its exit code:

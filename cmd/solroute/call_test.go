@@ -125,7 +125,7 @@ func TestCallUsageErrors(t *testing.T) {
 		{"params not JSON", []string{"call", "--config", cfg, "getBalance", `["abc`}, "PARAMS_JSON is not valid JSON"},
 		{"params not an array", []string{"call", "--config", cfg, "getBalance", `{"a":1}`}, "PARAMS_JSON must be a JSON array, not a JSON object"},
 		{"too many arguments", []string{"call", "--config", cfg, "getSlot", "[]", "[]"}, "too many arguments"},
-		{"bad timeout", []string{"call", "--config", cfg, "--timeout", "soon", "getSlot"}, `invalid value "soon" for flag -timeout`},
+		{"bad timeout", []string{"call", "--config", cfg, "--timeout", "soon", "getSlot"}, `invalid value "soon" for flag --timeout`},
 		{"negative timeout", []string{"call", "--config", cfg, "--timeout", "-1s", "getSlot"}, "--timeout must not be negative"},
 		{"missing file", []string{"call", "--config", filepath.Join(t.TempDir(), "nope.toml"), "getSlot"}, "cannot read config file"},
 	}
@@ -224,5 +224,94 @@ func TestCallAmbiguousSendExitsThree(t *testing.T) {
 				t.Fatalf("attempt %+v, want %s and no retry", att, want)
 			}
 		})
+	}
+}
+
+// TestCallWithNoEndpointForTheRoleIsAConfigError: a configuration that
+// cannot serve the method is wrong before any request (issue 11).
+func TestCallWithNoEndpointForTheRoleIsAConfigError(t *testing.T) {
+	s := startServer(t, fixtures.Options{})
+	sendOnly := writeConfig(t, "", testEndpoint{name: "sender", url: s.URL(), roles: "send"})
+	readOnly := writeConfig(t, "", testEndpoint{name: "reader", url: s.URL(), roles: "read"})
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"read", []string{"call", "--config", sendOnly, "getSlot"},
+			"solroute call: configuration error: getSlot needs an endpoint that serves role read, and none in " + sendOnly +
+				" does (give one an [endpoints.roles.read] table)"},
+		{"send", []string{"call", "--config", readOnly, "sendTransaction", `["AQ==",{"encoding":"base64"}]`},
+			"solroute call: configuration error: sendTransaction needs an endpoint that serves role send, and none in " + readOnly +
+				" does (give one an [endpoints.roles.send] table)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := runCmd(t, tt.args...)
+			r.wantCode(t, exitUsage)
+			if got := lines(r.stderr); len(got) != 1 || got[0] != tt.want {
+				t.Fatalf("stderr %q, want the one line %q", r.stderr, tt.want)
+			}
+			if r.stdout != "" {
+				t.Fatalf("stdout: %q", r.stdout)
+			}
+		})
+	}
+	if n := s.Stats().Requests; n != 0 {
+		t.Fatalf("the server received %d requests", n)
+	}
+}
+
+// TestCallUnknownMethodDidYouMean: a typo gets a suggestion on stderr and
+// is still called as typed (issue 11).
+func TestCallUnknownMethodDidYouMean(t *testing.T) {
+	s := startServer(t, fixtures.Options{})
+	cfg := writeConfig(t, "", testEndpoint{name: "a", url: s.URL()})
+	tests := []struct {
+		method string
+		want   string // the first stderr line; "" for no suggestion
+	}{
+		{"getslot", `solroute call: unknown method "getslot": did you mean "getSlot"? (calling "getslot" as given, treated like a send)`},
+		{"getBalanse", `solroute call: unknown method "getBalanse": did you mean "getBalance"? (calling "getBalanse" as given, treated like a send)`},
+		{"getCompletelyMadeUp", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.method, func(t *testing.T) {
+			before := s.Count(tt.method)
+			r := runCmd(t, "call", "--config", cfg, tt.method, "[]")
+			got := lines(r.stderr)
+			switch {
+			case tt.want == "" && strings.Contains(r.stderr, "did you mean"):
+				t.Errorf("stderr suggests for a far name: %q", r.stderr)
+			case tt.want != "" && (len(got) == 0 || got[0] != tt.want):
+				t.Errorf("stderr %q, want first the line %q", r.stderr, tt.want)
+			}
+			if n := s.Count(tt.method) - before; n != 1 {
+				t.Errorf("the server received %s %d times, want 1: an unknown method is still called", tt.method, n)
+			}
+		})
+	}
+}
+
+func TestCallDeclaredMethodGetsNoSuggestion(t *testing.T) {
+	s := startServer(t, fixtures.Options{})
+	cfg := writeFile(t, "rpc.toml", `
+[methods.getSlots]
+role = "read"
+class = "idempotent"
+
+[[endpoints]]
+name = "a"
+url = "`+s.URL()+`"
+  [endpoints.roles.read]
+`)
+	r := runCmd(t, "call", "--config", cfg, "getSlots")
+	if strings.Contains(r.stderr, "did you mean") {
+		t.Fatalf("a method the configuration declares got a suggestion: %q", r.stderr)
+	}
+	// A typo of the declared method is suggested it.
+	r = runCmd(t, "call", "--config", cfg, "getslots")
+	if !strings.Contains(r.stderr, `did you mean "getSlots"?`) {
+		t.Fatalf("stderr %q does not suggest the declared method", r.stderr)
 	}
 }

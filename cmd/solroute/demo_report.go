@@ -17,11 +17,14 @@ type demoResult struct {
 	elapsed   time.Duration
 	endpoints []endpointRow
 
-	calls, ok, retries int
-	byTier             map[int]int // successful attempts by tier
-	p50, p99           time.Duration
+	// calls = ok + failed + interrupted.
+	calls, ok, failed, interrupted, retries int
+	byTier                                  map[int]int // successful attempts by tier
+	p50, p99                                time.Duration
 
-	sends, landed, ambiguousSends int
+	// sends = landed + ambiguousSends + failedSends + interruptedSends;
+	// each is a part of its kind of call.
+	sends, landed, ambiguousSends, failedSends, interruptedSends int
 	// deliveries counts sendTransaction requests the fake endpoints read;
 	// forwarded those a real node would have acted on (all but the ones
 	// refused with 429 or a node-state error, which are resent elsewhere).
@@ -47,8 +50,9 @@ func newDemoResult(s *demoStats, c *fixtures.Cluster, snaps []endpoint.Snapshot,
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	r := &demoResult{
-		elapsed: elapsed, calls: s.calls, ok: s.ok, retries: s.retries, byTier: s.byTier,
-		sends: s.sends, landed: s.sendsLanded, ambiguousSends: s.sendsAmbiguous, ambiguous: s.ambiguous,
+		elapsed: elapsed, calls: s.calls, ok: s.ok, failed: s.failed, interrupted: s.interrupted, retries: s.retries,
+		byTier: s.byTier, sends: s.sends, landed: s.sendsLanded, ambiguousSends: s.sendsAmbiguous,
+		failedSends: s.sendsFailed, interruptedSends: s.sendsInterrupted, ambiguous: s.ambiguous,
 	}
 	lat := sortedCopy(s.latencies)
 	r.p50, r.p99 = percentile(lat, 50), percentile(lat, 99)
@@ -92,12 +96,23 @@ func (r *demoResult) write(w io.Writer) {
 		rate = float64(r.calls) / s
 	}
 	fmt.Fprintf(w, "calls: %d in %s (%.0f/s)\n", r.calls, short(r.elapsed), rate)
-	fmt.Fprintf(w, "success rate: %s (%d ok, %d failed)\n", percent(r.ok, r.calls), r.ok, r.calls-r.ok)
+	if r.interrupted == 0 {
+		fmt.Fprintf(w, "success rate: %s (%d ok, %d failed)\n", percent(r.ok, r.calls), r.ok, r.failed)
+	} else {
+		// A call cut short by the interrupt neither succeeded nor failed:
+		// the rate is over the calls that finished.
+		fmt.Fprintf(w, "success rate: %s of the %d finished calls (%d ok, %d failed); %d interrupted\n",
+			percent(r.ok, r.ok+r.failed), r.ok+r.failed, r.ok, r.failed, r.interrupted)
+	}
 	fmt.Fprintf(w, "retries: %d\n", r.retries)
 	fmt.Fprintf(w, "fallbacks by tier: %s\n", r.fallbacks())
 	fmt.Fprintf(w, "latency: p50 %s, p99 %s\n", short(r.p50), short(r.p99))
-	fmt.Fprintf(w, "transactions sent: %d (%d answered with their signature, %d ambiguous, %d failed)\n",
-		r.sends, r.landed, r.ambiguousSends, r.sends-r.landed-r.ambiguousSends)
+	fmt.Fprintf(w, "transactions sent: %d (%d answered with their signature, %d ambiguous, %d failed",
+		r.sends, r.landed, r.ambiguousSends, r.failedSends)
+	if r.interruptedSends > 0 {
+		fmt.Fprintf(w, ", %d interrupted", r.interruptedSends)
+	}
+	fmt.Fprintln(w, ")")
 	fmt.Fprintf(w, "send requests seen by the endpoints: %d (%d forwarded, %d refused before forwarding: rate limited or node behind)\n",
 		r.deliveries, r.forwarded, r.deliveries-r.forwarded)
 	fmt.Fprintf(w, "duplicates delivered: %d\n", r.duplicates)

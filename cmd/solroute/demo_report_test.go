@@ -2,12 +2,19 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"errors"
+	"fmt"
 	"net/http"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/jonboulle/clockwork"
 	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/transport"
 )
 
 // postSend delivers a sendTransaction of wire to s directly, bypassing the
@@ -55,8 +62,7 @@ func TestDemoResultCountsDuplicates(t *testing.T) {
 				postSend(s, wire)
 			}
 			stats := newDemoStats()
-			stats.sent(sig, nil)
-			stats.call(time.Millisecond, nil)
+			stats.call(time.Millisecond, sig, outcomeOK)
 			res := newDemoResult(stats, c, nil, time.Second)
 			if res.deliveries != tt.deliveries || res.forwarded != tt.forwarded || res.duplicates != tt.duplicates {
 				t.Fatalf("deliveries %d forwarded %d duplicates %d, want %d %d %d",
@@ -69,5 +75,105 @@ func TestDemoResultCountsDuplicates(t *testing.T) {
 				t.Fatalf("summary lacks %q:\n%s", want, out.String())
 			}
 		})
+	}
+}
+
+// TestDemoInterruptedTotalsAgree: a call that Ctrl-C cuts short is
+// counted once, as interrupted, in every total that holds it. The demo
+// used to drop it from the calls while its send stayed in the
+// transactions, so the summary contradicted itself (issue 11).
+func TestDemoInterruptedTotalsAgree(t *testing.T) {
+	ambiguous := fmt.Errorf("transport: sendTransaction failed: %w", transport.ErrAmbiguousDispatch)
+	type step struct {
+		signature string // "" for a read
+		err       error
+		interrupt bool // Ctrl-C arrives while the call is in flight
+	}
+	runs := [][]step{{
+		{"", nil, false},
+		{"sig-landed", nil, false},
+		{"sig-ambiguous", ambiguous, false},
+		{"", errors.New("HTTP 503"), false},
+		{"sig-refused", errors.New("HTTP 429"), false},
+		{"sig-cut", context.Canceled, true},
+	}, {
+		{"", context.Canceled, true},
+	}, {
+		// Told ambiguous as the interrupt came: what the caller was told.
+		{"sig-cut-ambiguous", ambiguous, true},
+	}}
+	stats := newDemoStats()
+	for i, script := range runs {
+		ctx, cancel := context.WithCancel(context.Background())
+		n := 0
+		w := &workload{clock: clockwork.NewFakeClock(), stats: stats, ops: []operation{{weight: 1,
+			do: func(context.Context, *workload) (string, error) {
+				s := script[n]
+				n++
+				if s.interrupt {
+					cancel()
+				}
+				return s.signature, s.err
+			}}}}
+		w.caller(ctx, i, make(chan struct{}))
+		cancel()
+		if n != len(script) {
+			t.Fatalf("run %d: the caller made %d calls, want %d", i, n, len(script))
+		}
+	}
+	c := fixtures.NewCluster([]fixtures.Member{{Name: "a"}})
+	defer c.Close()
+	var out bytes.Buffer
+	newDemoResult(stats, c, nil, time.Second).write(&out)
+	for _, want := range []string{
+		"calls: 8 in 1s (8/s)\n",
+		"success rate: 33.3% of the 6 finished calls (2 ok, 4 failed); 2 interrupted\n",
+		"transactions sent: 5 (1 answered with their signature, 2 ambiguous, 1 failed, 1 interrupted)\n",
+		"ambiguous outcomes reported: 2\n",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("summary lacks %q:\n%s", want, out.String())
+		}
+	}
+	checkDemoTotals(t, out.String())
+}
+
+// checkDemoTotals checks that the demo's summary adds up: its calls are
+// the ok, failed and interrupted ones, its transactions sent are their
+// parts, and no part of the transactions exceeds its kind of call.
+func checkDemoTotals(t *testing.T, summary string) {
+	t.Helper()
+	num := func(pattern string) []int {
+		t.Helper()
+		m := regexp.MustCompile(pattern).FindStringSubmatch(summary)
+		if m == nil {
+			t.Fatalf("summary lacks %s:\n%s", pattern, summary)
+		}
+		var out []int
+		for _, s := range m[1:] {
+			n := 0
+			if s != "" {
+				var err error
+				if n, err = strconv.Atoi(s); err != nil {
+					t.Fatal(err)
+				}
+			}
+			out = append(out, n)
+		}
+		return out
+	}
+	calls := num(`calls: (\d+) in`)[0]
+	rate := num(`success rate: .*\((\d+) ok, (\d+) failed\)(?:; (\d+) interrupted)?\n`)
+	ok, failed, interrupted := rate[0], rate[1], rate[2]
+	tx := num(`transactions sent: (\d+) \((\d+) answered with their signature, (\d+) ambiguous, (\d+) failed(?:, (\d+) interrupted)?\)`)
+	ambiguous := num(`ambiguous outcomes reported: (\d+)`)[0]
+	if ok+failed+interrupted != calls {
+		t.Errorf("%d ok + %d failed + %d interrupted != %d calls:\n%s", ok, failed, interrupted, calls, summary)
+	}
+	if tx[1]+tx[2]+tx[3]+tx[4] != tx[0] {
+		t.Errorf("the transactions' parts do not add up to %d:\n%s", tx[0], summary)
+	}
+	if tx[0] > calls || tx[1] > ok || tx[2] > ambiguous || tx[2]+tx[3] > failed || tx[4] > interrupted || ambiguous > failed {
+		t.Errorf("a part of the transactions exceeds its kind of call:\n%s", summary)
 	}
 }

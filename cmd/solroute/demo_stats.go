@@ -11,21 +11,58 @@ import (
 
 // demoStats collects what the demo's workload saw: one record per call
 // from the callers, one per attempt from the transport's OnAttempt hook.
-// Safe for concurrent use.
+// Every call started is recorded once, with one outcome, so the summary's
+// totals add up: calls = ok + failed + interrupted, and the sends are a
+// part of the calls. Safe for concurrent use.
 type demoStats struct {
-	mu        sync.Mutex
-	calls     int
-	ok        int
-	latencies []time.Duration // every call's, successful or not
-	retries   int             // attempts followed by a retry
-	byTier    map[int]int     // successful attempts by tier
-	endpoints map[string]*endpointStats
+	mu          sync.Mutex
+	calls       int
+	ok          int
+	failed      int // ambiguous included
+	interrupted int
+	latencies   []time.Duration // every finished call's, successful or not
+	retries     int             // attempts followed by a retry
+	byTier      map[int]int     // successful attempts by tier
+	endpoints   map[string]*endpointStats
 
-	sends          int      // sendTransaction calls
-	sendsLanded    int      // answered with the signature
-	sendsAmbiguous int      // failed with transport.ErrAmbiguousDispatch
-	signatures     []string // of every transaction sent
-	ambiguous      int      // calls failed with ErrAmbiguousDispatch, any method
+	sends            int      // sendTransaction calls, a part of calls
+	sendsLanded      int      // answered with the signature
+	sendsAmbiguous   int      // failed with transport.ErrAmbiguousDispatch
+	sendsFailed      int      // failed otherwise
+	sendsInterrupted int      // cut short by the interrupt
+	signatures       []string // of every transaction sent, interrupted ones included
+	ambiguous        int      // calls failed with ErrAmbiguousDispatch, any method
+}
+
+// outcome is how a call ended, as the summary counts it.
+type outcome int
+
+const (
+	// outcomeOK: the call succeeded.
+	outcomeOK outcome = iota
+	// outcomeAmbiguous: the call failed with transport.ErrAmbiguousDispatch:
+	// it may have reached a server, and was reported, not resent. That is
+	// what the caller was told, interrupted or not.
+	outcomeAmbiguous
+	// outcomeFailed: any other failure.
+	outcomeFailed
+	// outcomeInterrupted: the call failed once the run was interrupted
+	// (Ctrl-C): its error says nothing of the pool.
+	outcomeInterrupted
+)
+
+// outcomeOf classifies a finished call; interrupted reports whether the
+// run's context had ended when it returned.
+func outcomeOf(err error, interrupted bool) outcome {
+	switch {
+	case err == nil:
+		return outcomeOK
+	case errors.Is(err, transport.ErrAmbiguousDispatch):
+		return outcomeAmbiguous
+	case interrupted:
+		return outcomeInterrupted
+	}
+	return outcomeFailed
 }
 
 // endpointStats counts one endpoint's attempts.
@@ -67,31 +104,40 @@ func (s *demoStats) attempt(_ string, a transport.Attempt) {
 	}
 }
 
-// call records one finished call.
-func (s *demoStats) call(d time.Duration, err error) {
+// call records one finished call that took d and ended with o. signature
+// is the transaction's for a sendTransaction, "" for any other call.
+func (s *demoStats) call(d time.Duration, signature string, o outcome) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.calls++
-	s.latencies = append(s.latencies, d)
-	switch {
-	case err == nil:
+	switch o {
+	case outcomeOK:
 		s.ok++
-	case errors.Is(err, transport.ErrAmbiguousDispatch):
+	case outcomeAmbiguous:
+		s.failed++
 		s.ambiguous++
+	case outcomeFailed:
+		s.failed++
+	case outcomeInterrupted:
+		s.interrupted++
 	}
-}
-
-// sent records one sendTransaction, counted apart from call.
-func (s *demoStats) sent(signature string, err error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	if o != outcomeInterrupted {
+		s.latencies = append(s.latencies, d)
+	}
+	if signature == "" {
+		return
+	}
 	s.sends++
 	s.signatures = append(s.signatures, signature)
-	switch {
-	case err == nil:
+	switch o {
+	case outcomeOK:
 		s.sendsLanded++
-	case errors.Is(err, transport.ErrAmbiguousDispatch):
+	case outcomeAmbiguous:
 		s.sendsAmbiguous++
+	case outcomeFailed:
+		s.sendsFailed++
+	case outcomeInterrupted:
+		s.sendsInterrupted++
 	}
 }
 

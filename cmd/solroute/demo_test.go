@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"regexp"
 	"strconv"
 	"strings"
@@ -27,9 +29,24 @@ func TestDemoShortRun(t *testing.T) {
 	if n, _ := strconv.Atoi(m[1]); n == 0 {
 		t.Fatalf("the demo made no call:\n%s", r.stdout)
 	}
+	checkDemoTotals(t, r.stdout)
 	if r.stderr != "" {
 		t.Errorf("stderr: %q", r.stderr)
 	}
+}
+
+// TestDemoInterrupted runs the demo with its context already ended, as
+// Ctrl-C does: exit code 1, "interrupted" on stderr, and a summary that
+// still adds up.
+func TestDemoInterrupted(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var out, errb bytes.Buffer
+	code := run(ctx, []string{"demo", "--duration", "300ms", "--callers", "2"}, &out, &errb)
+	if code != exitFailed || errb.String() != "solroute demo: interrupted\n" {
+		t.Fatalf("exit code %d, stderr %q; want %d and interrupted", code, errb.String(), exitFailed)
+	}
+	checkDemoTotals(t, out.String())
 }
 
 func TestDemoUsageErrors(t *testing.T) {
@@ -37,7 +54,7 @@ func TestDemoUsageErrors(t *testing.T) {
 		{"zero duration", []string{"demo", "--duration", "0s"}, "--duration must be positive"},
 		{"no callers", []string{"demo", "--callers", "0"}, "--callers must be between 1 and 256"},
 		{"too many callers", []string{"demo", "--callers", "100000"}, "--callers must be between 1 and 256"},
-		{"bad seed", []string{"demo", "--seed", "-1"}, `invalid value "-1" for flag -seed`},
+		{"bad seed", []string{"demo", "--seed", "-1"}, `invalid value "-1" for flag --seed`},
 		{"positional", []string{"demo", "now"}, `unexpected argument "now"`},
 	}
 	runUsageCases(t, tests)

@@ -28,50 +28,60 @@ type workload struct {
 // operation is one kind of call and its share of the mix.
 type operation struct {
 	weight int
-	do     func(ctx context.Context, w *workload) error
+	// do makes one call. It returns the transaction's signature when the
+	// call is a sendTransaction, "" otherwise.
+	do func(ctx context.Context, w *workload) (signature string, err error)
+}
+
+// read makes a read operation of a call that returns only an error.
+func read(weight int, call func(ctx context.Context, w *workload) error) operation {
+	return operation{weight: weight, do: func(ctx context.Context, w *workload) (string, error) { return "", call(ctx, w) }}
 }
 
 // demoOperations is the mix, weights out of 100.
 func demoOperations() []operation {
 	return []operation{
-		{30, func(ctx context.Context, w *workload) error {
+		read(30, func(ctx context.Context, w *workload) error {
 			_, err := w.typed.GetBalance(ctx, solana.SystemProgramID, methods.BalanceOptions{})
 			return err
-		}},
-		{10, func(ctx context.Context, w *workload) error { return w.typed.GetHealth(ctx) }},
-		{5, func(ctx context.Context, w *workload) error {
+		}),
+		read(10, func(ctx context.Context, w *workload) error { return w.typed.GetHealth(ctx) }),
+		read(5, func(ctx context.Context, w *workload) error {
 			_, err := w.typed.GetVersion(ctx)
 			return err
-		}},
-		{5, func(ctx context.Context, w *workload) error {
+		}),
+		read(5, func(ctx context.Context, w *workload) error {
 			_, err := w.typed.GetGenesisHash(ctx)
 			return err
-		}},
-		{25, func(ctx context.Context, w *workload) error {
+		}),
+		read(25, func(ctx context.Context, w *workload) error {
 			_, err := w.sol.GetSlot(ctx, rpc.CommitmentConfirmed)
 			return err
-		}},
-		{15, func(ctx context.Context, w *workload) error {
+		}),
+		read(15, func(ctx context.Context, w *workload) error {
 			_, err := w.sol.GetLatestBlockhash(ctx, rpc.CommitmentConfirmed)
 			return err
-		}},
-		{10, func(ctx context.Context, w *workload) error { return w.send(ctx) }},
+		}),
+		{weight: 10, do: func(ctx context.Context, w *workload) (string, error) { return w.send(ctx) }},
 	}
 }
 
-// send signs a fresh transaction and sends it once through the pool.
-func (w *workload) send(ctx context.Context) error {
+// send signs a fresh transaction and sends it once through the pool. It
+// returns the signature even when the send failed: the transaction may
+// have reached an endpoint all the same.
+func (w *workload) send(ctx context.Context) (string, error) {
 	tx, err := fixtures.SignedTransaction(w.seed<<32 | w.txSeq.Add(1))
 	if err != nil {
-		return err
+		return "", err
 	}
 	_, err = w.sol.SendTransactionWithOpts(ctx, tx, rpc.TransactionOpts{SkipPreflight: true})
-	w.stats.sent(tx.Signatures[0].String(), err)
-	return err
+	return tx.Signatures[0].String(), err
 }
 
-// caller makes calls one after another until stop is closed. Its choice
-// of calls is a pure function of (seed, id).
+// caller makes calls one after another until stop is closed or ctx ends.
+// Its choice of calls is a pure function of (seed, id). Every call it
+// starts is recorded once, the one an interrupt cuts short included, so
+// that no total of the summary counts a call another total dropped.
 func (w *workload) caller(ctx context.Context, id int, stop <-chan struct{}) {
 	rng := rand.New(rand.NewPCG(w.seed, uint64(id)))
 	for {
@@ -84,11 +94,8 @@ func (w *workload) caller(ctx context.Context, id int, stop <-chan struct{}) {
 		}
 		op := pick(rng, w.ops)
 		start := w.clock.Now()
-		err := op.do(ctx, w)
-		if ctx.Err() != nil {
-			return // interrupted: the call's outcome says nothing
-		}
-		w.stats.call(w.clock.Since(start), err)
+		sig, err := op.do(ctx, w)
+		w.stats.call(w.clock.Since(start), sig, outcomeOf(err, ctx.Err() != nil))
 	}
 }
 

@@ -3,9 +3,10 @@
 //
 // Usage:
 //
-//	solroute demo  [--duration D] [--seed N] [--callers N]
-//	solroute probe --config FILE [--address PUBKEY] [--timeout D] [--json]
-//	solroute call  --config FILE [--timeout D] [--attempts] METHOD [PARAMS_JSON]
+//	solroute demo    [--duration D] [--seed N] [--callers N]
+//	solroute probe   --config FILE [--address PUBKEY] [--timeout D] [--json]
+//	solroute call    --config FILE [--timeout D] [--attempts] METHOD [PARAMS_JSON]
+//	solroute version
 //
 // demo needs no network and no configuration: it starts an embedded cluster
 // of fake endpoints (package fixtures) that rate-limit, stall and reset
@@ -19,6 +20,12 @@
 // whether every endpoint is on the configured cluster.
 //
 // call makes one call through the pool and prints the JSON result.
+//
+// version prints the module version and VCS revision the binary was built
+// from (runtime/debug.ReadBuildInfo).
+//
+// The benchmark is a separate command, cmd/solroute-bench, so that this
+// one links neither the benchmark harness nor the clients it compares.
 //
 // Exit codes: 0 success; 1 a call or a probe failed; 2 a usage or
 // configuration error; 3 a sendTransaction (or another call that is never

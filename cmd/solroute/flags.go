@@ -2,28 +2,24 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
-	"io"
-	"strings"
+
+	"github.com/solroute/solroute/internal/cliflag"
 )
 
-// cmdFlags is one command's flag set and help text. Flags and positional
-// arguments may come in any order ("call getSlot --attempts" works).
+// cmdFlags is one command's flag set and help text (package cliflag: flags
+// and positional arguments in any order, "call getSlot --attempts" works;
+// help and errors spell flags with two dashes).
 type cmdFlags struct {
-	*flag.FlagSet
-	name     string // the command, "call"
-	synopsis string // after "solroute ": "call --config FILE [flags] METHOD [PARAMS_JSON]"
-	about    string // what the command does, one paragraph or more
-	example  string // one or more example command lines
+	*cliflag.Set
+	name string // the command, "call"
 }
 
-// newFlags returns an empty flag set for the command. Its errors are not
-// printed by package flag: parse reports them on one line.
+// newFlags returns an empty flag set for the command. synopsis follows
+// "solroute " ("call --config FILE [flags] METHOD [PARAMS_JSON]"); about
+// says what the command does; example holds command lines, one a line.
 func newFlags(name, synopsis, about, example string) *cmdFlags {
-	fs := flag.NewFlagSet("solroute "+name, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	return &cmdFlags{FlagSet: fs, name: name, synopsis: synopsis, about: about, example: example}
+	return &cmdFlags{Set: cliflag.New("solroute "+name, "solroute "+synopsis, about, example), name: name}
 }
 
 // parse parses args. When it returns done, the command must return code at
@@ -31,45 +27,15 @@ func newFlags(name, synopsis, about, example string) *cmdFlags {
 // (one line on stderr, exit 2). Otherwise it returns the positional
 // arguments.
 func (f *cmdFlags) parse(e *env, args []string) (positional []string, code int, done bool) {
-	for {
-		if err := f.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				f.help(e.stdout)
-				return nil, exitOK, true
-			}
-			return nil, e.usageError(f.name, "%v", err), true
-		}
-		rest := f.Args()
-		if len(rest) == 0 {
-			return positional, exitOK, false
-		}
-		if len(args) > len(rest) && args[len(args)-len(rest)-1] == "--" {
-			// After "--" everything is positional.
-			return append(positional, rest...), exitOK, false
-		}
-		positional = append(positional, rest[0])
-		args = rest[1:]
+	positional, err := f.Parse(args)
+	switch {
+	case errors.Is(err, cliflag.ErrHelp):
+		f.WriteHelp(e.stdout)
+		return nil, exitOK, true
+	case err != nil:
+		return nil, e.usageError(f.name, "%v", err), true
 	}
-}
-
-// help writes the command's help: synopsis, description, flags, example.
-func (f *cmdFlags) help(w io.Writer) {
-	var b strings.Builder
-	fmt.Fprintf(&b, "Usage: solroute %s\n\n%s\n\nFlags:\n", f.synopsis, strings.TrimSpace(f.about))
-	f.VisitAll(func(fl *flag.Flag) {
-		name, usage := flag.UnquoteUsage(fl)
-		fmt.Fprintf(&b, "  --%s", fl.Name)
-		if name != "" {
-			fmt.Fprintf(&b, " %s", name)
-		}
-		fmt.Fprintf(&b, "\n      %s", usage)
-		if fl.DefValue != "" && fl.DefValue != "false" && fl.DefValue != "0" && fl.DefValue != "0s" {
-			fmt.Fprintf(&b, " (default %s)", fl.DefValue)
-		}
-		b.WriteByte('\n')
-	})
-	fmt.Fprintf(&b, "\nExample:\n%s\n", indent(strings.TrimSpace(f.example), "  "))
-	_, _ = io.WriteString(w, b.String())
+	return positional, exitOK, false
 }
 
 // usageError writes "solroute CMD: MESSAGE (see 'solroute CMD --help')" on
@@ -78,9 +44,4 @@ func (e *env) usageError(cmd, format string, args ...any) int {
 	msg := fmt.Sprintf(format, args...)
 	fmt.Fprintf(e.stderr, "solroute %s: %s (see 'solroute %s --help')\n", cmd, msg, cmd)
 	return exitUsage
-}
-
-// indent prefixes every line of s.
-func indent(s, prefix string) string {
-	return prefix + strings.ReplaceAll(s, "\n", "\n"+prefix)
 }

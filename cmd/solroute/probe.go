@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gagliardetto/solana-go"
@@ -13,12 +14,15 @@ import (
 	"github.com/solroute/solroute/config"
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/methods"
+	"github.com/solroute/solroute/methods/registry"
+	"github.com/solroute/solroute/retrypolicy"
+	"github.com/solroute/solroute/transport"
 )
 
 const probeAbout = `
-Check each configured endpoint on its own — no failover, no retries — with
-four canaries: getHealth, getVersion, getGenesisHash and getBalance of
---address. Each canary's latency is measured. The genesis hash of every
+Check each configured endpoint on its own — no failover, no retries: each
+canary is one request — with four canaries: getHealth, getVersion,
+getGenesisHash and getBalance of --address. Each canary's latency is measured. The genesis hash of every
 endpoint is checked against the configuration's cluster and against the
 other endpoints: an endpoint on the wrong cluster is flagged. An endpoint
 that serves no read role is skipped.
@@ -120,8 +124,24 @@ func (p *prober) run(ctx context.Context) *probeReport {
 	return r
 }
 
-// endpoint runs the four canaries against one endpoint, through a pool
-// that holds only it and a retry policy that never retries.
+// canaryRegistry is the method registry of the probe's clients: the
+// default, with every canary a read of class NotApplicable, which the retry
+// policy never retries. MaxRetries off is not enough: a connection that
+// never carried the request (a refused dial) is retried transparently,
+// uncounted, up to retrypolicy.MaxTransparentRetries times, and only
+// NotApplicable stops those too.
+func canaryRegistry() *registry.Registry {
+	r := registry.Default()
+	for _, m := range []string{"getHealth", "getVersion", "getGenesisHash", "getBalance"} {
+		r = r.With(m, registry.Entry{Role: endpoint.RoleRead, Class: retrypolicy.NotApplicable})
+	}
+	return r
+}
+
+// endpoint runs the four canaries against one endpoint, each one request:
+// through a pool that holds only it, with no retry of any kind, no hedge,
+// no doubt and no ejection, so that what one canary meets cannot change
+// how the next is sent.
 func (p *prober) endpoint(ctx context.Context, ep *config.Endpoint) endpointReport {
 	rep := endpointReport{Name: ep.Name, Tier: ep.Tier}
 	if _, ok := ep.Roles[endpoint.RoleRead]; !ok {
@@ -130,23 +150,35 @@ func (p *prober) endpoint(ctx context.Context, ep *config.Endpoint) endpointRepo
 	}
 	one := *p.cfg
 	one.Endpoints = []config.Endpoint{*ep}
-	one.Retry.MaxRetries = -1 // one attempt per canary: this probes the endpoint, not the policy
-	tc, err := config.NewClient(&one, config.ClientOptions{Clock: p.env.clock})
+	one.Methods = nil // the canaries' entries are canaryRegistry's
+	one.Retry.MaxRetries = -1
+	one.HedgeAfter = 0
+	one.DoubtWindow = -1
+	one.Ejection.After = -1
+	var attempts atomic.Int64 // of the canary running: they run one at a time
+	tc, err := config.NewClient(&one, config.ClientOptions{Clock: p.env.clock, Registry: canaryRegistry(),
+		OnAttempt: func(string, transport.Attempt) { attempts.Add(1) }})
 	if err != nil {
 		rep.Problems = append(rep.Problems, err.Error())
 		return rep
 	}
 	defer tc.Close()
 	mc := methods.New(tc)
+	canary := func(method string, call func(context.Context) (string, error)) canaryResult {
+		attempts.Store(0)
+		c := p.canary(ctx, method, call)
+		c.Attempts = int(attempts.Load())
+		return c
+	}
 
-	rep.canary(p.canary(ctx, "getHealth", func(ctx context.Context) (string, error) {
+	rep.canary(canary("getHealth", func(ctx context.Context) (string, error) {
 		if err := mc.GetHealth(ctx); err != nil {
 			return "", err
 		}
 		rep.Healthy = true
 		return "ok", nil
 	}))
-	rep.canary(p.canary(ctx, "getVersion", func(ctx context.Context) (string, error) {
+	rep.canary(canary("getVersion", func(ctx context.Context) (string, error) {
 		v, err := mc.GetVersion(ctx)
 		if err != nil {
 			return "", err
@@ -156,7 +188,7 @@ func (p *prober) endpoint(ctx context.Context, ep *config.Endpoint) endpointRepo
 		rep.FeatureSet = &fs
 		return fmt.Sprintf("solana-core %s, feature set %d", v.SolanaCore, v.FeatureSet), nil
 	}))
-	rep.canary(p.canary(ctx, "getGenesisHash", func(ctx context.Context) (string, error) {
+	rep.canary(canary("getGenesisHash", func(ctx context.Context) (string, error) {
 		h, err := mc.GetGenesisHash(ctx)
 		if err != nil {
 			return "", err
@@ -165,7 +197,7 @@ func (p *prober) endpoint(ctx context.Context, ep *config.Endpoint) endpointRepo
 		rep.GenesisCluster = clusterName(h.String())
 		return describeGenesis(h.String()), nil
 	}))
-	rep.canary(p.canary(ctx, "getBalance", func(ctx context.Context) (string, error) {
+	rep.canary(canary("getBalance", func(ctx context.Context) (string, error) {
 		b, err := mc.GetBalance(ctx, p.address, methods.BalanceOptions{})
 		if err != nil {
 			return "", err

@@ -58,6 +58,9 @@ type canaryResult struct {
 	Result string `json:"result,omitempty"`
 	// Error is the whole error text; it names endpoints by name only.
 	Error string `json:"error,omitempty"`
+	// Attempts is how many requests the canary made: 1, as probe makes
+	// no retry of any kind; 0 when the pool admitted none.
+	Attempts int `json:"attempts"`
 
 	latency time.Duration
 	brief   string // a short form of Error for the table
@@ -137,6 +140,10 @@ func (r *probeReport) writeTable(w io.Writer) {
 			} else if c.Method == "getGenesisHash" && ep.GenesisMismatch {
 				result += "  " + ep.mismatchNote
 			}
+			if c.Attempts != 1 {
+				// Never expected (one request per canary), never hidden.
+				result += fmt.Sprintf("  (%d attempts)", c.Attempts)
+			}
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", name, tier, c.Method, short(c.latency), result)
 		}
 		if len(ep.Canaries) == 0 && len(ep.Problems) > 0 {
@@ -204,13 +211,35 @@ func briefError(err error) string {
 	case errors.As(err, &status):
 		return strings.TrimPrefix(status.Error(), "transport: ")
 	case errors.As(err, &callErr):
+		detail := callDetail(callErr)
 		if n := len(callErr.Attempts); n > 0 {
 			a := callErr.Attempts[n-1]
-			return fmt.Sprintf("%s (%s)", a.Cause, a.Dispatch)
+			return fmt.Sprintf("%s (%s): %s", a.Cause, a.Dispatch, detail)
 		}
 		if callErr.Cause != 0 {
-			return callErr.Cause.String()
+			return callErr.Cause.String() + ": " + detail
 		}
+		return detail
 	}
 	return err.Error()
+}
+
+// callDetail is what ended a failed call, in the words of the error
+// underneath: "dial tcp 127.0.0.1:8899: connect: connection refused",
+// "attempt timed out", or the pool's reason when no attempt was made. Its
+// first error is the last attempt's, whose own text starts with the
+// endpoint's name: the table shows that already, so its cause is shown
+// instead. Every error a CallError unwraps to is secret-free.
+func callDetail(ce *transport.CallError) string {
+	errs := ce.Unwrap()
+	if len(errs) == 0 {
+		return ce.Error()
+	}
+	first := errs[0]
+	if len(ce.Attempts) > 0 {
+		if inner := errors.Unwrap(first); inner != nil {
+			first = inner
+		}
+	}
+	return strings.TrimPrefix(first.Error(), "transport: ")
 }

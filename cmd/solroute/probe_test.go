@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"net"
 	"strings"
 	"testing"
 
@@ -169,5 +170,56 @@ func TestProbeWithNothingToProbeFails(t *testing.T) {
 	r.wantCode(t, exitFailed)
 	if !strings.Contains(r.stdout, "no endpoint could be probed") {
 		t.Errorf("report does not say nothing was probed:\n%s", r.stdout)
+	}
+}
+
+// TestProbeMakesOneRequestPerCanary: "no failover, no retries", as the
+// help says, holds for a connection that never carried the request too,
+// which the transport would otherwise retry transparently (issue 11).
+func TestProbeMakesOneRequestPerCanary(t *testing.T) {
+	resetting := startServer(t, fixtures.Options{Script: fixtures.Always(fixtures.Fault{Kind: fixtures.ResetOnAccept})})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	refused := ln.Addr().String() // nothing listens there once closed
+	_ = ln.Close()
+	cfg := writeConfig(t, "mainnet-beta",
+		testEndpoint{name: "resetting", url: resetting.URL()},
+		testEndpoint{name: "refused", url: "http://" + refused + "/"})
+
+	r := runCmd(t, "probe", "--config", cfg, "--json")
+	r.wantCode(t, exitFailed)
+	var rep probeReport
+	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
+		t.Fatalf("--json output: %v\n%s", err, r.stdout)
+	}
+	for _, ep := range rep.Endpoints {
+		if len(ep.Canaries) != 4 {
+			t.Fatalf("%s: %d canaries, want 4", ep.Name, len(ep.Canaries))
+		}
+		for _, c := range ep.Canaries {
+			if c.OK || c.Attempts != 1 || !strings.Contains(c.Error, "after 1 attempt;") {
+				t.Errorf("%s %s: ok %v, %d attempts, error %q; want one failed attempt", ep.Name, c.Method, c.OK, c.Attempts, c.Error)
+			}
+		}
+	}
+	if n := resetting.Stats().Accepted; n != 4 {
+		t.Errorf("the resetting endpoint accepted %d connections, want 4 (one per canary)", n)
+	}
+
+	// The table shows what ended each canary, not only its category.
+	r = runCmd(t, "probe", "--config", cfg)
+	r.wantCode(t, exitFailed)
+	for _, want := range []string{
+		"FAILED: connection (not-dispatched): dial tcp " + refused + ": connect: connection refused",
+		"refused: FAILED: getHealth: connection (not-dispatched): dial tcp ",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("table lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	if strings.Contains(r.stdout, "attempts)") {
+		t.Errorf("table reports a canary with other than one attempt:\n%s", r.stdout)
 	}
 }

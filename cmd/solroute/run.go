@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"runtime/debug"
 	"strings"
 
 	"github.com/jonboulle/clockwork"
@@ -16,6 +17,9 @@ type env struct {
 	stderr io.Writer
 	// clock measures latencies and paces the demo's progress display.
 	clock clockwork.Clock
+	// buildInfo reads the binary's build information
+	// (debug.ReadBuildInfo), for "solroute version".
+	buildInfo func() (*debug.BuildInfo, bool)
 }
 
 // command is one subcommand.
@@ -31,14 +35,14 @@ func commands() []command {
 		{name: "demo", summary: "watch the pool work on an embedded fake cluster (no network)", run: runDemo},
 		{name: "probe", summary: "check each configured endpoint alone: health, version, genesis hash, balance", run: runProbe},
 		{name: "call", summary: "make one JSON-RPC call through the pool and print the result", run: runCall},
-		{name: "bench", summary: "compare solroute with other clients on a loopback cluster; writes docs/benchmarks.md", run: runBench},
+		{name: "version", summary: "print the module version and VCS revision this binary was built from", run: runVersion},
 	}
 }
 
 // run is the whole program: it dispatches args to a subcommand and returns
 // the process's exit code.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	e := &env{stdout: stdout, stderr: stderr, clock: clockwork.NewRealClock()}
+	e := &env{stdout: stdout, stderr: stderr, clock: clockwork.NewRealClock(), buildInfo: debug.ReadBuildInfo}
 	return e.dispatch(ctx, args)
 }
 
@@ -49,6 +53,8 @@ func (e *env) dispatch(ctx context.Context, args []string) int {
 	}
 	name := args[0]
 	switch name {
+	case "-version", "--version":
+		return e.dispatch(ctx, []string{"version"})
 	case "help", "-h", "-help", "--help":
 		if len(args) > 1 && name == "help" {
 			// "solroute help CMD" is "solroute CMD --help".

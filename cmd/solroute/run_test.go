@@ -55,18 +55,29 @@ func TestCommandHelp(t *testing.T) {
 	}
 }
 
+// TestBadFlagIsOneLine also holds errors to the help's spelling: a flag
+// is named with two dashes, however it was typed.
 func TestBadFlagIsOneLine(t *testing.T) {
 	for _, c := range commands() {
-		t.Run(c.name, func(t *testing.T) {
-			r := runCmd(t, c.name, "--no-such-flag")
-			r.wantCode(t, exitUsage)
-			got := lines(r.stderr)
-			if len(got) != 1 || !strings.Contains(got[0], "no-such-flag") || !strings.Contains(got[0], "solroute "+c.name+" --help") {
-				t.Fatalf("want one line naming the flag and the help, got %q", r.stderr)
-			}
-			if r.stdout != "" {
-				t.Fatalf("stdout: %q", r.stdout)
-			}
-		})
+		for _, flag := range []string{"--no-such-flag", "-no-such-flag"} {
+			t.Run(c.name+" "+flag, func(t *testing.T) {
+				r := runCmd(t, c.name, flag)
+				r.wantCode(t, exitUsage)
+				got := lines(r.stderr)
+				if len(got) != 1 || !strings.Contains(got[0], "unknown flag --no-such-flag") || !strings.Contains(got[0], "solroute "+c.name+" --help") {
+					t.Fatalf("want one line naming the flag with two dashes and the help, got %q", r.stderr)
+				}
+				if r.stdout != "" {
+					t.Fatalf("stdout: %q", r.stdout)
+				}
+			})
+		}
 	}
+}
+
+func TestFlagErrorsUseDoubleDashes(t *testing.T) {
+	runUsageCases(t, []usageCase{
+		{"missing value", []string{"call", "getSlot", "--timeout"}, "flag --timeout needs a value"},
+		{"invalid value, one dash typed", []string{"demo", "-duration", "soon"}, `invalid value "soon" for flag --duration: parse error`},
+	})
 }

@@ -12,9 +12,9 @@ import (
 	"sync"
 )
 
-// ChildEnv is the environment variable that makes Main (or a test's
-// TestMain, through ServeChild) serve one cell's cluster to its parent
-// instead of running a benchmark; see Options.Isolate.
+// ChildEnv is the environment variable that makes cmd/solroute-bench (or
+// a test's TestMain), through ServeChild, serve one cell's cluster to its
+// parent instead of running a benchmark; see Options.Isolate.
 const ChildEnv = "SOLROUTE_BENCH_CLUSTER_CHILD"
 
 // childMessage is one line of the parent/child protocol, both ways:
@@ -38,8 +38,9 @@ type childMessage struct {
 
 // ServeChild serves one cell's cluster to the parent process over in (the
 // parent's messages) and out (the child's), until the parent finishes or
-// in ends. Programs other than Main that run with Options.Isolate call it
-// when ChildEnv is set, before anything else, and exit.
+// in ends. A program that runs with Options.Isolate (cmd/solroute-bench,
+// a test binary) calls it when ChildEnv is set, before anything else, and
+// exits.
 func ServeChild(ctx context.Context, in io.Reader, out io.Writer) error {
 	l := startLocalCluster()
 	defer l.c.Close()

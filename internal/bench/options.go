@@ -63,7 +63,7 @@ type Options struct {
 	// Isolate runs each cell's cluster (a fresh one per round) in a child
 	// process, so that the allocation counts are the client's alone. The
 	// child is this program re-executed with the same arguments and
-	// ChildEnv set: the program must reach Main (or call ServeChild) before
+	// ChildEnv set: the program must call ServeChild before
 	// doing anything else. False runs the cluster in this process.
 	Isolate bool
 	// Progress receives one line per finished cell and round, and one per

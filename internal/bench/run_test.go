@@ -6,7 +6,6 @@ import (
 	"encoding/xml"
 	"errors"
 	"io"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -162,33 +161,5 @@ func TestUnknownNames(t *testing.T) {
 		if _, err := Run(context.Background(), o); err == nil || !strings.HasPrefix(err.Error(), "bench: unknown") {
 			t.Errorf("Run(%+v) = %v, want an unknown-name error", o, err)
 		}
-	}
-}
-
-func TestMainWritesFiles(t *testing.T) {
-	dir := t.TempDir()
-	var out, errOut bytes.Buffer
-	args := []string{"-md", dir + "/docs/benchmarks.md", "-img", dir + "/docs/img", "-quiet", "-isolate=false",
-		"-clients", "net/http,solroute", "-scenarios", "healthy", "-calls", "20", "-callers", "2", "-rounds", "2"}
-	if code := Main(context.Background(), args, &out, &errOut); code != 0 {
-		t.Fatalf("Main = %d, stderr: %s", code, errOut.String())
-	}
-	md, err := os.ReadFile(dir + "/docs/benchmarks.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(string(md), "](img/latency-healthy.svg)") || !strings.Contains(string(md), "go run ./cmd/solroute bench -md") {
-		t.Errorf("markdown lacks the chart link or the command:\n%s", md)
-	}
-	svg, err := os.ReadFile(dir + "/docs/img/latency-healthy.svg")
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkSVG(t, "healthy", svg, 2)
-	if !strings.Contains(string(md), "measures every cell (client × scenario) 2 times") {
-		t.Errorf("markdown does not state the 2 rounds:\n%s", md)
-	}
-	if code := Main(context.Background(), []string{"-calls", "x"}, &out, &errOut); code != 2 {
-		t.Errorf("Main with a bad flag = %d, want 2", code)
 	}
 }

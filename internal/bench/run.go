@@ -21,7 +21,7 @@ type Report struct {
 	Seed        uint64
 	Isolate     bool
 	// Command is the command line that produced the report, shown in the
-	// Markdown; Main sets it. Empty means not shown.
+	// Markdown; cmd/solroute-bench sets it. Empty means not shown.
 	Command string
 	// Environment describes the machine: Go version, GOOS/GOARCH and
 	// GOMAXPROCS.

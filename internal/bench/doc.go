@@ -4,8 +4,9 @@
 // percentiles, allocations per call and duplicate transaction deliveries
 // per client and scenario, as a Markdown table and SVG latency CDFs.
 //
-// It is tooling, like cmd/solroute and fixtures: no library package of
-// solroute imports it.
+// It is tooling, internal to the module: no library package of solroute
+// imports it, and only cmd/solroute-bench (not cmd/solroute, which users
+// install) runs it.
 //
 // # Model
 //
@@ -39,7 +40,7 @@
 // the deliveries that a real node would have acted on (fixtures'
 // Server.Forwarded rule) beyond the first, summed over the cluster.
 //
-// [Main] is the command-line entry point (solroute bench); [Run] is the
+// cmd/solroute-bench is the command-line entry point; [Run] is the
 // library form, and [Report.WriteMarkdown] and [Report.WriteSVG] render its
 // result.
 package bench
