@@ -10,7 +10,7 @@ import (
 
 	"github.com/jonboulle/clockwork"
 	"github.com/solroute/solroute/config"
-	"github.com/solroute/solroute/methods/registry"
+	"github.com/solroute/solroute/registry"
 	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/transport"
 )

@@ -14,7 +14,7 @@ import (
 	"github.com/solroute/solroute/config"
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/methods"
-	"github.com/solroute/solroute/methods/registry"
+	"github.com/solroute/solroute/registry"
 	"github.com/solroute/solroute/retrypolicy"
 	"github.com/solroute/solroute/transport"
 )

@@ -53,7 +53,7 @@ type Error struct {
 type Envelope struct {
 	ID     json.RawMessage `json:"id"`
 	Result json.RawMessage `json:"result"`
-	Error  *Error      `json:"error"`
+	Error  *Error          `json:"error"`
 }
 
 // directEnvelope is Envelope with the result decoded in the same pass:
@@ -65,7 +65,7 @@ type Envelope struct {
 type directEnvelope struct {
 	ID     json.RawMessage `json:"id"`
 	Result any             `json:"result"`
-	Error  *Error      `json:"error"`
+	Error  *Error          `json:"error"`
 }
 
 // Buffer is the pooled scratch of one attempt: the body and the
