@@ -23,6 +23,9 @@ type selection struct {
 	// exists. lastAt is when they may be used.
 	doubt  []bool
 	lastAt time.Time
+	// avoidsDoubt is Request.AvoidDoubt with doubt on: a permit says
+	// whether its endpoint was in doubt.
+	avoidsDoubt bool
 	// timeout is the smallest RequestTimeout of the compatible candidates.
 	timeout time.Duration
 	// ctxDeadline is set when the deadline is ctx's: reaching it is then
@@ -70,6 +73,7 @@ func (p *Pool) avoidDoubt(sel *selection, req *Request, now, deadline time.Time)
 	if !req.AvoidDoubt || p.doubtWindow == 0 {
 		return
 	}
+	sel.avoidsDoubt = true
 	var doubt []bool
 	preferred := false
 	for _, m := range sel.rs.ordered {
@@ -260,7 +264,7 @@ func (p *Pool) scan(sel *selection, now, deadline time.Time) (pm *Permit, wakeAt
 				}
 				a, b, ok := m.rt.AdmitAt(now, deadline)
 				if ok {
-					return p.permit(m, a, deadline), time.Time{}, false
+					return p.permit(sel, m, a, deadline), time.Time{}, false
 				}
 				if b.Reason == endpoint.BlockedByDeadline {
 					return nil, time.Time{}, true
@@ -303,7 +307,7 @@ func (p *Pool) panicScan(sel *selection, now, deadline time.Time) *Permit {
 					continue
 				}
 				if a, _, ok := m.rt.AdmitEjectedAt(now, deadline); ok {
-					return p.permit(m, a, deadline)
+					return p.permit(sel, m, a, deadline)
 				}
 			}
 		}
@@ -311,9 +315,11 @@ func (p *Pool) panicScan(sel *selection, now, deadline time.Time) *Permit {
 	return nil
 }
 
-// permit is the Permit for an admission a of m.
-func (p *Pool) permit(m *member, a rolestate.Admission, deadline time.Time) *Permit {
-	return &Permit{m: m, pool: p, admitted: a.At, deadline: deadline, gen: a.Generation}
+// permit is the Permit for an admission a of m. For a request that avoids
+// doubt it records whether m was in doubt: taken as a last resort.
+func (p *Pool) permit(sel *selection, m *member, a rolestate.Admission, deadline time.Time) *Permit {
+	inDoubt := sel.avoidsDoubt && m.rt.InDoubtAt(a.At)
+	return &Permit{m: m, pool: p, admitted: a.At, deadline: deadline, gen: a.Generation, inDoubt: inDoubt}
 }
 
 // deadlineError probes every candidate at now to say why it is blocked. A

@@ -268,7 +268,7 @@ func TestNoEndpoint(t *testing.T) {
 		if !errors.Is(err, pool.ErrNoEndpoint) || !errors.As(err, &ne) || ne.Method != req.Method {
 			t.Errorf("Acquire(%+v) = %v, want ErrNoEndpoint", req, err)
 		}
-		if _, err := p.DefaultTimeout(req.Role, req.Capabilities); !errors.Is(err, pool.ErrNoEndpoint) {
+		if _, err := p.DefaultTimeout(req); !errors.Is(err, pool.ErrNoEndpoint) {
 			t.Errorf("DefaultTimeout = %v, want ErrNoEndpoint", err)
 		}
 	}

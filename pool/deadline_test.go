@@ -56,7 +56,7 @@ func TestDeadlineNeverLate(t *testing.T) {
 		held = append(held, now(t, p, only("primary-b"), "primary-b"))
 	}
 	now(t, p, only("backup-a"), "backup-a").Done(success())
-	if d, _ := p.DefaultTimeout(endpoint.RoleRead, nil); d != 2*time.Second {
+	if d, _ := p.DefaultTimeout(read); d != 2*time.Second {
 		t.Fatalf("DefaultTimeout = %v, want the smallest, 2s", d)
 	}
 
@@ -117,7 +117,7 @@ func TestDeadlineSources(t *testing.T) {
 	p, fc := newPool(t, archive, ep("plain", 0, endpoint.Limits{MaxConcurrentRequests: 1, RequestTimeout: time.Second}))
 	withArchive := read
 	withArchive.Capabilities = []string{"archive"}
-	if d, _ := p.DefaultTimeout(endpoint.RoleRead, withArchive.Capabilities); d != 3*time.Second {
+	if d, _ := p.DefaultTimeout(withArchive); d != 3*time.Second {
 		t.Fatalf("DefaultTimeout(archive) = %v, want 3s", d)
 	}
 	held := []*pool.Permit{now(t, p, withArchive, "archive")}

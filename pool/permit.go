@@ -23,7 +23,9 @@ type Permit struct {
 	admitted time.Time
 	deadline time.Time
 	gen      uint64
-	done     atomic.Bool
+	// inDoubt: admitted as a last resort, in doubt (Request.AvoidDoubt).
+	inDoubt bool
+	done    atomic.Bool
 }
 
 // Endpoint returns the endpoint's Name.
@@ -34,6 +36,11 @@ func (pm *Permit) Tier() int { return pm.m.rt.Tier() }
 
 // Role returns the role the permit serves.
 func (pm *Permit) Role() endpoint.Role { return pm.m.rt.Role() }
+
+// InDoubt reports whether the permit's endpoint was in doubt when admitted
+// for a request that avoids doubt: a last resort, taken because no other
+// endpoint could be had.
+func (pm *Permit) InDoubt() bool { return pm.inDoubt }
 
 // Deadline returns the deadline the permit was acquired under.
 func (pm *Permit) Deadline() time.Time { return pm.deadline }

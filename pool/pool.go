@@ -175,13 +175,13 @@ func (p *Pool) roleSet(role endpoint.Role) *roleSet {
 }
 
 // DefaultTimeout is the smallest RequestTimeout among the endpoints that
-// serve role with caps (ErrNoEndpoint if none). Callers that make several
-// attempts compute one deadline from it and pass it in every Request.
-func (p *Pool) DefaultTimeout(role endpoint.Role, caps []string) (time.Duration, error) {
-	req := Request{Role: role, Capabilities: caps}
-	sel, ok := p.selection(&req)
+// serve req's role with its capabilities (a *NoEndpointError naming
+// req.Method if none). Callers that make several attempts compute one
+// deadline from it and pass it in every Request.
+func (p *Pool) DefaultTimeout(req Request) (time.Duration, error) {
+	sel, ok := p.selection(&Request{Role: req.Role, Capabilities: req.Capabilities})
 	if !ok {
-		return 0, &NoEndpointError{Role: role, Capabilities: caps}
+		return 0, &NoEndpointError{Method: req.Method, Role: req.Role, Capabilities: req.Capabilities}
 	}
 	return sel.timeout, nil
 }

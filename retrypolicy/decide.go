@@ -68,9 +68,9 @@ func decide(s *Settings, a Attempt, r Retries) Decision {
 
 	// From here on the failure is retryable; what remains is how and when.
 	// Never sent (gRFC A6 "never leaves the client"): retry at once,
-	// uncounted, up to MaxTransparentRetries so a dead pool cannot spin.
+	// uncounted, up to TransparentRetries so a dead pool cannot spin.
 	transparent := a.Dispatch == NotDispatched && a.Cause == Connection &&
-		r.Transparent < MaxTransparentRetries
+		r.Transparent < s.TransparentRetries
 	if !transparent && r.Counted >= s.MaxRetries {
 		return stop(RuleMaxRetries)
 	}

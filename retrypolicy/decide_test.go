@@ -254,7 +254,7 @@ func TestDecideTransparent(t *testing.T) {
 	s.MaxRetries = 0
 
 	t.Run("uncounted even with MaxRetries off", func(t *testing.T) {
-		for n := range MaxTransparentRetries {
+		for n := range 8 { // the default TransparentRetries
 			d := Decide(s, never, Retries{Transparent: n, Counted: 100})
 			if !d.Retry || !d.Transparent || d.Delay != 0 {
 				t.Fatalf("transparent retry %d: %+v", n, d)
@@ -262,7 +262,7 @@ func TestDecideTransparent(t *testing.T) {
 		}
 	})
 	t.Run("past the cap it counts", func(t *testing.T) {
-		capped := Retries{Transparent: MaxTransparentRetries}
+		capped := Retries{Transparent: 8}
 		if d := Decide(s, never, capped); d.Retry || d.Rule != RuleMaxRetries {
 			t.Fatalf("MaxRetries off: got %+v, want max-retries stop", d)
 		}

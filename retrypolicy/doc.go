@@ -25,7 +25,7 @@
 // Retries that provably never left the client (a connection error with
 // [NotDispatched]) are transparent, as in gRPC (gRFC A6): immediate,
 // uncounted against MaxRetries, outside the budget, and bounded by the
-// deadline and by [MaxTransparentRetries]. An operation that is not
+// deadline and by Settings.TransparentRetries. An operation that is not
 // [Idempotent] is never resent once a server may have acted on it
 // ([Outcome.MayHaveActed], [Attempt.Ambiguous]): the one rule of
 // never-after-dispatch, owned here. A counted

@@ -21,7 +21,7 @@ import "sync/atomic"
 // throttling (gRFC A6) with Envoy's retry-budget ratio and floor. A retry is
 // in flight from the Call.Next that granted it to that call's next Next or
 // End. A transparent retry takes nothing: it reached no server (gRFC A6
-// exempts such retries from throttling) and MaxTransparentRetries bounds
+// exempts such retries from throttling) and Settings.TransparentRetries bounds
 // it. Every counter is an atomic updated by compare-and-swap.
 type Policy struct {
 	s       Settings     // as given to New, Jitter set

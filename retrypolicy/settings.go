@@ -5,15 +5,6 @@ import (
 	"time"
 )
 
-// MaxTransparentRetries bounds the transparent retries of one call. A
-// request that provably never left the client (a connection error before
-// any byte was written) is retried at once and uncounted, as gRPC does
-// (gRFC A6); but when every endpoint refuses connections such retries
-// would loop without pause until the deadline. Past this many, a never-sent
-// attempt is retried like any other: counted against MaxRetries, with
-// backoff and a retry budget place.
-const MaxTransparentRetries = 8
-
 // Settings tune a Policy. Every value is taken as written: a zero means
 // zero (no retries, no backoff, no provider delay honoured, a budget that
 // holds nothing). DefaultSettings returns the defaults; start from it.
@@ -22,8 +13,16 @@ type Settings struct {
 	// MaxRetries bounds the counted retries of one call: those of an
 	// attempt that was answered or may have reached a server (an attempt
 	// that provably never left the client is retried transparently,
-	// uncounted, up to MaxTransparentRetries). 0: none.
+	// uncounted, up to TransparentRetries). 0: none.
 	MaxRetries int `toml:"max_retries"`
+	// TransparentRetries bounds the transparent retries of one call. A
+	// request that provably never left the client (a connection error
+	// before any byte was written) is retried at once and uncounted, as
+	// gRPC does (gRFC A6); but when every endpoint refuses connections such
+	// retries would loop without pause until the deadline. Past this many,
+	// a never-sent attempt is retried like any other: counted against
+	// MaxRetries, with backoff and a retry budget place. 0: none.
+	TransparentRetries int `toml:"transparent_retries"`
 	// InitialBackoff is the ceiling of the first backoff before a retry that
 	// revisits an endpoint the call already failed on (full jitter; the
 	// ceiling doubles per retry). 0: no backoff.
@@ -52,19 +51,21 @@ type Settings struct {
 	Jitter func(ceiling time.Duration) time.Duration `toml:"-"`
 }
 
-// DefaultSettings returns the defaults: 3 retries; backoff from 100 ms up
+// DefaultSettings returns the defaults: 3 retries, and 8 transparent ones
+// (a pool's worth of dead endpoints); backoff from 100 ms up
 // to 2 s; a provider's Retry-After honoured up to 60 s; a retry budget of
 // 20 % of recent calls (Envoy's ratio) above a floor of 3 retries in
 // flight (Envoy's floor), holding at most 100 tokens.
 func DefaultSettings() Settings {
 	return Settings{
-		MaxRetries:       3,
-		InitialBackoff:   100 * time.Millisecond,
-		MaxBackoff:       2 * time.Second,
-		MaxProviderDelay: 60 * time.Second,
-		BudgetRatio:      0.2,
-		BudgetMinRetries: 3,
-		BudgetBurst:      100,
+		MaxRetries:         3,
+		TransparentRetries: 8,
+		InitialBackoff:     100 * time.Millisecond,
+		MaxBackoff:         2 * time.Second,
+		MaxProviderDelay:   60 * time.Second,
+		BudgetRatio:        0.2,
+		BudgetMinRetries:   3,
+		BudgetBurst:        100,
 	}
 }
 
@@ -86,7 +87,8 @@ func (s Settings) Validate() error {
 	for _, c := range []struct {
 		key string
 		v   int
-	}{{"max_retries", s.MaxRetries}, {"retry_budget_min_retries", s.BudgetMinRetries}, {"retry_budget_burst", s.BudgetBurst}} {
+	}{{"max_retries", s.MaxRetries}, {"transparent_retries", s.TransparentRetries},
+		{"retry_budget_min_retries", s.BudgetMinRetries}, {"retry_budget_burst", s.BudgetBurst}} {
 		if c.v < 0 || c.v > MaxCount {
 			errs = append(errs, &FieldError{Key: c.key, Message: "must be between 0 and 1048576"})
 		}

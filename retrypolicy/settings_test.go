@@ -9,10 +9,10 @@ import (
 
 func TestDefaultSettings(t *testing.T) {
 	got := DefaultSettings()
-	want := Settings{MaxRetries: 3, InitialBackoff: 100 * time.Millisecond, MaxBackoff: 2 * time.Second,
+	want := Settings{MaxRetries: 3, TransparentRetries: 8, InitialBackoff: 100 * time.Millisecond, MaxBackoff: 2 * time.Second,
 		MaxProviderDelay: time.Minute, BudgetRatio: 0.2, BudgetMinRetries: 3, BudgetBurst: 100}
 	got.Jitter = nil
-	if got.MaxRetries != want.MaxRetries || got.InitialBackoff != want.InitialBackoff || got.MaxBackoff != want.MaxBackoff ||
+	if got.MaxRetries != want.MaxRetries || got.TransparentRetries != want.TransparentRetries || got.InitialBackoff != want.InitialBackoff || got.MaxBackoff != want.MaxBackoff ||
 		got.MaxProviderDelay != want.MaxProviderDelay || got.BudgetRatio != want.BudgetRatio ||
 		got.BudgetMinRetries != want.BudgetMinRetries || got.BudgetBurst != want.BudgetBurst {
 		t.Fatalf("DefaultSettings() = %+v, want %+v", got, want)
@@ -30,6 +30,10 @@ func TestZeroSettingsRetryNothing(t *testing.T) {
 	a := Attempt{Outcome: Outcome{Cause: TemporaryHTTP, Dispatch: Answered}, Class: Idempotent, TimeLeft: noDeadline}
 	if d := Decide(Settings{}, a, Retries{}); d.Retry || d.Rule != RuleMaxRetries {
 		t.Fatalf("zero settings: %+v", d)
+	}
+	never := Attempt{Outcome: Outcome{Cause: Connection, Dispatch: NotDispatched}, Class: Idempotent, TimeLeft: noDeadline}
+	if d := Decide(Settings{}, never, Retries{}); d.Retry {
+		t.Fatalf("zero settings, never sent: %+v", d)
 	}
 	s := Settings{MaxRetries: 1}
 	if d := Decide(s, a, Retries{}); !d.Retry || d.Delay != 0 {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -297,7 +298,8 @@ func TestNoEndpointForTheRole(t *testing.T) {
 	e := newEnv(t, []fixtures.Member{a}, conf{}, nil)
 	params, _ := signedTx(t, 1)
 	err := e.client.CallForInto(context.Background(), nil, "sendTransaction", params)
-	if !errors.Is(err, pool.ErrNoEndpoint) || len(callErr(t, err).Attempts) != 0 {
+	if !errors.Is(err, pool.ErrNoEndpoint) || len(callErr(t, err).Attempts) != 0 ||
+		!strings.Contains(err.Error(), "pool: sendTransaction: no endpoint serves role send") {
 		t.Fatalf("error %v", err)
 	}
 	if n := len(e.server("a").Requests()); n != 0 {

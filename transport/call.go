@@ -15,7 +15,7 @@ import (
 // stop.
 //
 // The deadline is computed once, on the pool's clock: now +
-// pool.DefaultTimeout(role, caps), cut to ctx's deadline when that is
+// pool.DefaultTimeout, cut to ctx's deadline when that is
 // sooner. It bounds every Acquire (passed as Request.Deadline), every
 // attempt (each gets min(permit.RequestTimeout(), the attempt bound of
 // Settings.AttemptTimeout, time left)) and every backoff. Each decision is
@@ -26,7 +26,7 @@ import (
 // attempt left it ambiguous (retrypolicy.Attempt.Ambiguous).
 func (c *Client) do(ctx context.Context, cs *callState, role endpoint.Role) error {
 	caps := capabilitiesFrom(ctx)
-	timeout, err := c.pool.DefaultTimeout(role, caps)
+	timeout, err := c.pool.DefaultTimeout(pool.Request{Role: role, Method: cs.method, Capabilities: caps})
 	if err != nil {
 		return &CallError{Method: cs.method, errs: []error{err}}
 	}
@@ -207,5 +207,6 @@ func (c *Client) attemptOf(r *attemptRun) Attempt {
 		Outcome:  r.o.Outcome,
 		Duration: r.end.Sub(r.start),
 		Hedge:    r.hedge,
+		InDoubt:  r.pm.InDoubt(),
 	}
 }

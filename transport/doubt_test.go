@@ -107,8 +107,12 @@ func TestSendUsesEndpointInDoubtAsLastResort(t *testing.T) {
 	if err := e.client.CallForInto(context.Background(), &got, "sendTransaction", params); err != nil {
 		t.Fatal(err)
 	}
-	if got := endpoints(rec.drain()); len(got) != 2 || got[0] != "b" || got[1] != "a" {
+	as := rec.drain()
+	if got := endpoints(as); len(got) != 2 || got[0] != "b" || got[1] != "a" {
 		t.Fatalf("send attempts %v, want [b a]", got)
+	}
+	if as[0].InDoubt || !as[1].InDoubt {
+		t.Fatalf("InDoubt %v %v, want false then true: a was taken as a last resort", as[0].InDoubt, as[1].InDoubt)
 	}
 	if n := e.server("a").Deliveries(sig); n != 1 {
 		t.Fatalf("deliveries to a %d, want 1", n)

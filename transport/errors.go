@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -49,6 +51,9 @@ type Attempt struct {
 	// Hedge is true for an attempt sent as a hedge (Settings.HedgeAfter)
 	// while an earlier attempt of the call was still running.
 	Hedge bool
+	// InDoubt is true for an attempt of a call that avoids doubt (a send)
+	// routed to an endpoint in doubt, as a last resort.
+	InDoubt bool
 }
 
 // CallError is a failed call: its method, final cause and every attempt.
@@ -70,40 +75,88 @@ type CallError struct {
 	errs []error // what Unwrap reaches; each is secret-free
 }
 
-// Error describes the call, naming endpoints only by Name.
+// Error is one short line: the method, what ended the call, how many
+// attempts, and the last attempt's error. A call that may have reached a
+// server and was not resent says so first, with what to do. %+v adds one
+// line per attempt (see Format). Endpoints are named by Name only.
 func (e *CallError) Error() string {
 	var b strings.Builder
 	b.WriteString("transport: ")
 	b.WriteString(e.Method)
-	b.WriteString(" failed")
-	if e.Cause != 0 {
-		b.WriteString(": ")
-		b.WriteString(e.Cause.String())
+	if e.ambiguous() {
+		b.WriteString(" may have reached a server and was not resent: check whether it landed before sending it again")
+	} else {
+		b.WriteString(" failed")
+		if e.Cause != 0 {
+			b.WriteString(": ")
+			b.WriteString(e.Cause.String())
+		}
 	}
-	fmt.Fprintf(&b, " after %d attempt", len(e.Attempts))
+	fmt.Fprintf(&b, " (%d attempt", len(e.Attempts))
 	if len(e.Attempts) != 1 {
 		b.WriteByte('s')
 	}
-	for i, a := range e.Attempts {
-		fmt.Fprintf(&b, "; [%d] %s (tier %d): %s, %s", i+1, a.Endpoint, a.Tier, a.Cause, a.Dispatch)
-		if a.HTTPStatus != 0 {
-			fmt.Fprintf(&b, ", HTTP %d", a.HTTPStatus)
-		}
-		if a.RPCCode != 0 {
-			fmt.Fprintf(&b, ", code %d", a.RPCCode)
-		}
-		fmt.Fprintf(&b, ", %s", a.Duration)
-		if a.Decision.Reason != "" {
-			b.WriteString(", ")
-			b.WriteString(a.Decision.Reason)
-			if a.Decision.Retry && a.Decision.Delay > 0 {
-				fmt.Fprintf(&b, " after %s", a.Decision.Delay)
-			}
-		}
+	if n := len(e.Attempts); n > 0 {
+		fmt.Fprintf(&b, ", last on %s", e.Attempts[n-1].Endpoint)
 	}
+	b.WriteByte(')')
 	for _, err := range e.errs {
+		if err == ErrAmbiguousDispatch {
+			continue // said above
+		}
 		b.WriteString(": ")
-		b.WriteString(err.Error())
+		b.WriteString(trimPrefix(err.Error()))
+	}
+	return b.String()
+}
+
+// Format writes Error for %v and %s, and for %+v also one line per
+// attempt: "[N] endpoint (tier T): cause, dispatch state, HTTP status,
+// JSON-RPC code, duration, what the call did next".
+func (e *CallError) Format(f fmt.State, verb rune) {
+	switch {
+	case verb == 'v' && f.Flag('+'):
+		_, _ = io.WriteString(f, e.Error())
+		for i := range e.Attempts {
+			_, _ = io.WriteString(f, "\n  ")
+			_, _ = io.WriteString(f, e.Attempts[i].describe(i+1))
+		}
+	case verb == 'q':
+		_, _ = fmt.Fprintf(f, "%q", e.Error())
+	default:
+		_, _ = io.WriteString(f, e.Error())
+	}
+}
+
+// ambiguous reports whether the call ended ambiguous.
+func (e *CallError) ambiguous() bool {
+	return slices.Contains(e.errs, ErrAmbiguousDispatch)
+}
+
+// describe is attempt n on one line.
+func (a *Attempt) describe(n int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "[%d] %s (tier %d", n, a.Endpoint, a.Tier)
+	if a.Hedge {
+		b.WriteString(", hedge")
+	}
+	if a.InDoubt {
+		b.WriteString(", in doubt, as a last resort")
+	}
+	fmt.Fprintf(&b, "): %s, %s", a.Cause, a.Dispatch)
+	if a.HTTPStatus != 0 {
+		fmt.Fprintf(&b, ", HTTP %d", a.HTTPStatus)
+	}
+	if a.RPCCode != 0 {
+		fmt.Fprintf(&b, ", code %d", a.RPCCode)
+	}
+	fmt.Fprintf(&b, ", %s", a.Duration)
+	if a.Decision.Reason != "" {
+		b.WriteString(", ")
+		b.WriteString(a.Decision.Reason)
+		if a.Decision.Retry && a.Decision.Delay > 0 {
+			fmt.Fprintf(&b, " after %s", a.Decision.Delay)
+		}
 	}
 	return b.String()
 }

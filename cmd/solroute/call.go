@@ -157,7 +157,8 @@ func (e *env) noEndpoint(cmd, cfgPath, method string, reg *registry.Registry, er
 // exitFailed otherwise. Transport errors name endpoints only by name.
 func (e *env) callFailed(cmd string, err error) int {
 	if errors.Is(err, transport.ErrAmbiguousDispatch) {
-		fmt.Fprintf(e.stderr, "solroute %s: %v; check whether it landed before sending it again\n", cmd, err)
+		// The error itself says to check whether it landed.
+		fmt.Fprintf(e.stderr, "solroute %s: %v\n", cmd, err)
 		return exitAmbiguous
 	}
 	fmt.Fprintf(e.stderr, "solroute %s: %v\n", cmd, err)

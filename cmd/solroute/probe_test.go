@@ -199,7 +199,7 @@ func TestProbeMakesOneRequestPerCanary(t *testing.T) {
 			t.Fatalf("%s: %d canaries, want 4", ep.Name, len(ep.Canaries))
 		}
 		for _, c := range ep.Canaries {
-			if c.OK || c.Attempts != 1 || !strings.Contains(c.Error, "after 1 attempt;") {
+			if c.OK || c.Attempts != 1 || !strings.Contains(c.Error, "(1 attempt, last on ") {
 				t.Errorf("%s %s: ok %v, %d attempts, error %q; want one failed attempt", ep.Name, c.Method, c.OK, c.Attempts, c.Error)
 			}
 		}
