@@ -10,8 +10,8 @@ import (
 
 	"github.com/jonboulle/clockwork"
 	"github.com/solroute/solroute/config"
-	"github.com/solroute/solroute/registry"
 	"github.com/solroute/solroute/pool"
+	"github.com/solroute/solroute/registry"
 	"github.com/solroute/solroute/transport"
 )
 
