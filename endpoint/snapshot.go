@@ -34,6 +34,18 @@ type Snapshot struct {
 	Successes  uint64
 	Failures   uint64
 	RateLimits uint64
+	// Admitted counts the requests admitted so far, and Share is that
+	// count's part of every admission of the role (0 to 1), both since the
+	// pool was built.
+	Admitted uint64
+	Share    float64
+	// Latency is the role's latency estimate now (peak EWMA, decayed on
+	// read; 0 before any sample), and Cost its balancing cost inside its
+	// tier: the estimate, or the mean age of the requests in flight when
+	// longer, times (in flight + 1). Of two admissible peers, the lower
+	// cost is taken.
+	Latency time.Duration
+	Cost    time.Duration
 }
 
 // snapshotJSON is the JSON shape of a Snapshot.
@@ -52,6 +64,10 @@ type snapshotJSON struct {
 	Successes         uint64   `json:"successes"`
 	Failures          uint64   `json:"failures"`
 	RateLimits        uint64   `json:"rate_limits"`
+	Admitted          uint64   `json:"admitted"`
+	Share             float64  `json:"share"`
+	Latency           string   `json:"latency"`
+	Cost              string   `json:"cost"`
 }
 
 // MarshalJSON renders the snapshot with snake_case keys, the role and state
@@ -72,6 +88,10 @@ func (s Snapshot) MarshalJSON() ([]byte, error) {
 		Successes:         s.Successes,
 		Failures:          s.Failures,
 		RateLimits:        s.RateLimits,
+		Admitted:          s.Admitted,
+		Share:             s.Share,
+		Latency:           s.Latency.String(),
+		Cost:              s.Cost.String(),
 	}
 	if !math.IsInf(s.Tokens, 0) && !math.IsNaN(s.Tokens) {
 		j.Tokens = &s.Tokens

@@ -225,43 +225,38 @@ func (p *Pool) wait(ctx context.Context, sel *selection, req *Request, deadline 
 	}
 }
 
-// scan tries every candidate once, by tier, round-robin inside each tier,
-// the last resorts (if any) in a second pass after every other candidate.
-// It returns a permit, or the earliest instant a cooldown ends or a token
-// refills among the blocked candidates (zero when only concurrency blocks
-// them), or late when now is at or past the deadline.
+// scan tries every candidate at most once, by tier, the last resorts (if
+// any) in a second pass after every other candidate. Inside a tier it
+// tries first the cheaper of two candidates drawn at random, then the
+// other, then the rest in round-robin order (see balance.go): balancing
+// chooses among the admissible, the limits decide who is. It returns a
+// permit, or the earliest instant a cooldown ends or a token refills
+// among the blocked candidates (zero when only concurrency blocks them),
+// or late when now is at or past the deadline.
 func (p *Pool) scan(sel *selection, now, deadline time.Time) (pm *Permit, wakeAt time.Time, late bool) {
 	// When ejections hold back more than half the candidates, the scan runs
 	// again in panic mode (Envoy's healthy panic threshold, 50 %): the few
 	// left, busy or throttled, cannot carry the role's traffic alone.
-	ejected, seen := 0, 0
+	t := tally{}
 	if sel.doubt != nil && now.Before(sel.lastAt) {
-		wakeAt = sel.lastAt // the last resorts' time comes
+		t.wakeAt = sel.lastAt // the last resorts' time comes
 		// Held back, the last resorts still count toward the panic
 		// threshold: a healthy endpoint in doubt must not let panic mode
 		// hand the request to an ejected one.
 		for _, m := range sel.rs.ordered {
 			if sel.admits(m) && sel.lastResort(m) {
-				seen++
+				t.seen++
 				if m.rt.ProbeAt(now, time.Time{}).Reason == endpoint.BlockedByEjection {
-					ejected++
+					t.ejected++
 				}
 			}
 		}
 	}
+	var buf [16]uint32
 	for pass := range sel.passes(now) {
 		for _, g := range sel.rs.tiers {
-			var n, start uint32
-			if pass == 0 {
-				n, start = g.rotate()
-			} else {
-				n, start = g.rotated()
-			}
-			for i := range n {
-				m := g.members[(start+i)%n]
-				if !sel.admits(m) || sel.lastResort(m) != (pass == 1) {
-					continue
-				}
+			for _, k := range g.order(buf[:0], sel, pass == 1, pass == 0, p.seed, now) {
+				m := g.members[k]
 				a, b, ok := m.rt.AdmitAt(now, deadline)
 				if ok {
 					return p.permit(sel, m, a, deadline), time.Time{}, false
@@ -269,22 +264,34 @@ func (p *Pool) scan(sel *selection, now, deadline time.Time) (pm *Permit, wakeAt
 				if b.Reason == endpoint.BlockedByDeadline {
 					return nil, time.Time{}, true
 				}
-				seen++
-				if b.Reason == endpoint.BlockedByEjection {
-					ejected++
-				}
-				if !b.Until.IsZero() && (wakeAt.IsZero() || b.Until.Before(wakeAt)) {
-					wakeAt = b.Until
-				}
+				t.blocked(b)
 			}
 		}
 	}
-	if 2*ejected > seen {
+	if 2*t.ejected > t.seen {
 		if pm := p.panicScan(sel, now, deadline); pm != nil {
 			return pm, time.Time{}, false
 		}
 	}
-	return nil, wakeAt, false
+	return nil, t.wakeAt, false
+}
+
+// tally is what a scan learnt from the candidates it could not admit.
+type tally struct {
+	seen, ejected int
+	// wakeAt is the earliest instant a block clears by itself.
+	wakeAt time.Time
+}
+
+// blocked counts one refusal.
+func (t *tally) blocked(b endpoint.Block) {
+	t.seen++
+	if b.Reason == endpoint.BlockedByEjection {
+		t.ejected++
+	}
+	if !b.Until.IsZero() && (t.wakeAt.IsZero() || b.Until.Before(t.wakeAt)) {
+		t.wakeAt = b.Until
+	}
 }
 
 // panicScan admits the first candidate, by tier and in the same round-robin
@@ -318,8 +325,8 @@ func (p *Pool) panicScan(sel *selection, now, deadline time.Time) *Permit {
 // permit is the Permit for an admission a of m. For a request that avoids
 // doubt it records whether m was in doubt: taken as a last resort.
 func (p *Pool) permit(sel *selection, m *member, a rolestate.Admission, deadline time.Time) *Permit {
-	inDoubt := sel.avoidsDoubt && m.rt.InDoubtAt(a.At)
-	return &Permit{m: m, pool: p, admitted: a.At, deadline: deadline, gen: a.Generation, inDoubt: inDoubt}
+	inDoubt := sel.avoidsDoubt && m.rt.InDoubtAt(m.rt.AdmittedAt(a))
+	return &Permit{m: m, pool: p, adm: a, deadline: deadline, inDoubt: inDoubt}
 }
 
 // deadlineError probes every candidate at now to say why it is blocked. A

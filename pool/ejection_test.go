@@ -18,21 +18,17 @@ var classic = endpoint.Ejection{After: 3, Base: ms(500), Max: ms(30_000)}
 // TestEjectionSendsEverythingToTheHealthyEndpoint: with two tier-0
 // endpoints where "bad" fails every request, three consecutive failures
 // eject it for 500 ms: every Acquire goes to "good" until the ejection
-// ends, the snapshot shows it, and then "bad" gets its share again.
+// ends, the snapshot shows it, and then "bad" gets its share again. (The
+// failures are sent to bad on purpose: after its first one, balancing
+// alone would keep bad out.)
 func TestEjectionSendsEverythingToTheHealthyEndpoint(t *testing.T) {
 	p, fc := newPoolWith(t, func(s *pool.Settings, _ *pool.Options) { s.Ejection = classic }, ep("bad", 0, endpoint.Limits{}), ep("good", 0, endpoint.Limits{}))
+	onlyBad := read
+	onlyBad.Avoid = []string{"good"}
 	failures := 0
 	for failures < 3 {
-		pm, err := p.Acquire(context.Background(), read)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if pm.Endpoint() == "bad" {
-			failures++
-			pm.Done(failure())
-		} else {
-			pm.Done(success())
-		}
+		now(t, p, onlyBad, "bad").Done(failure())
+		failures++
 		if s := snapshotOf(t, p, "bad"); (failures < 3) == (s.State == endpoint.Ejected) {
 			t.Fatalf("after %d failures: state %v", failures, s.State)
 		}
@@ -63,9 +59,9 @@ func TestEjectionSendsEverythingToTheHealthyEndpoint(t *testing.T) {
 	if s := snapshotOf(t, p, "bad"); s.State != endpoint.Degraded || s.CooldownRemaining != 0 {
 		t.Fatalf("snapshot after the ejection: %+v", s)
 	}
-	if got := tally(t, p, 4); got["bad"] != 2 || got["good"] != 2 {
-		t.Errorf("after the ejection: %v, want 2 each", got)
-	}
+	// Admissible again (balancing, not the ejection, decides how much it
+	// gets: its failures left a heavy latency penalty, plans/008).
+	now(t, p, onlyBad, "bad").Done(success())
 }
 
 // TestEjectionOption: Settings.Ejection reaches every endpoint.

@@ -84,6 +84,10 @@ type Options struct {
 	// result, means an in-process golang.org/x/time/rate bucket of the
 	// role's limits.
 	NewBucket func(spec *endpoint.Spec, role endpoint.Role) Bucket
+	// Seed seeds the random draws of the balancing inside a tier (two
+	// candidates per Acquire), for tests that want the same draws on every
+	// run. 0 means a random seed.
+	Seed uint64
 }
 
 // Bucket is the token bucket of one (endpoint, role). It is an interface so

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/pool/internal/rolestate"
 	"github.com/solroute/solroute/retrypolicy"
 )
 
@@ -20,9 +21,8 @@ type Permit struct {
 	// pool, not its clock: one word instead of an interface's two keeps
 	// the Permit, the fast path's only allocation, in the 80-byte class.
 	pool     *Pool
-	admitted time.Time
+	adm      rolestate.Admission
 	deadline time.Time
-	gen      uint64
 	// inDoubt: admitted as a last resort, in doubt (Request.AvoidDoubt).
 	inDoubt bool
 	done    atomic.Bool
@@ -47,7 +47,7 @@ func (pm *Permit) Deadline() time.Time { return pm.deadline }
 
 // AdmittedAt returns the instant the permit was granted at, on the pool's
 // clock; it is always before Deadline.
-func (pm *Permit) AdmittedAt() time.Time { return pm.admitted }
+func (pm *Permit) AdmittedAt() time.Time { return pm.m.rt.AdmittedAt(pm.adm) }
 
 // RequestTimeout returns the endpoint's configured (normalised) request
 // timeout for this role; the transport bounds one attempt by it and by
@@ -84,25 +84,27 @@ func (pm *Permit) Done(o retrypolicy.Outcome) {
 	rt := pm.m.rt
 	switch delay, pause := o.Pause(); {
 	case !o.Failed() || o.Fault == retrypolicy.RequestFault:
-		rt.SucceededAt(now, pm.gen)
+		rt.SucceededAt(now, pm.adm.Generation)
+		rt.ObserveAt(now, pm.adm, false)
 	case o.Fault != retrypolicy.EndpointFault:
 	case pause:
 		rt.RateLimitedAt(now, delay)
 	default:
-		rt.FailedAt(now, pm.gen)
+		rt.FailedAt(now, pm.adm.Generation)
+		rt.ObserveAt(now, pm.adm, true)
 	}
 	if o.Doubtful() {
 		for _, r := range pm.m.endpoint {
 			r.DoubtedAt(now)
 		}
 	}
-	rt.Release()
+	rt.Release(pm.adm)
 }
 
 // Release gives the slot back without an outcome: the permit was not used
 // (nothing was sent).
 func (pm *Permit) Release() {
 	if pm.finish() {
-		pm.m.rt.Release()
+		pm.m.rt.Release(pm.adm)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"math/rand/v2"
 	"slices"
 	"sync/atomic"
 	"time"
@@ -28,6 +29,8 @@ type Pool struct {
 	// doubtWindow and doubtPatience are Settings.DoubtWindow and
 	// DoubtPatience: 0 means off, and at once.
 	doubtWindow, doubtPatience time.Duration
+	// seed seeds the balancing's draws (Options.Seed, or a random one).
+	seed uint64
 }
 
 // roleSet holds the candidates of one role.
@@ -51,25 +54,11 @@ type tierGroup struct {
 	members []*member
 }
 
-// rotate returns the tier's size and the member a scan starts at, one
-// further than the previous scan's.
-func (g *tierGroup) rotate() (n, start uint32) {
-	n = uint32(len(g.members))
-	if n > 1 {
-		start = (g.next.Add(1) - 1) % n
-	}
-	return n, start
-}
-
-// rotated is rotate without moving on: the start the latest rotate handed
-// out (another Acquire's, if one rotated since; the rotation is a spread,
-// not a schedule).
+// rotated is the round-robin start the latest scan of the tier used (a
+// spread, not a schedule: another Acquire's, if one scanned since).
 func (g *tierGroup) rotated() (n, start uint32) {
 	n = uint32(len(g.members))
-	if n > 1 {
-		start = (g.next.Load() - 1) % n
-	}
-	return n, start
+	return n, (g.next.Load() - 1) % n
 }
 
 // member is one candidate of a role.
@@ -95,7 +84,10 @@ func New(specs []endpoint.Spec, s Settings, opts Options) (*Pool, error) {
 		return nil, fmt.Errorf("pool: invalid settings: %w", err)
 	}
 	p := &Pool{clock: opts.Clock, log: opts.Logger, specs: make([]endpoint.Spec, len(specs)),
-		doubtWindow: s.DoubtWindow, doubtPatience: s.DoubtPatience}
+		doubtWindow: s.DoubtWindow, doubtPatience: s.DoubtPatience, seed: opts.Seed}
+	if p.seed == 0 {
+		p.seed = rand.Uint64()
+	}
 	if p.clock == nil {
 		p.clock = clockwork.NewRealClock()
 	}

@@ -50,7 +50,7 @@ func (e *ejector) report(admit func(now, deadline time.Time) (Admission, endpoin
 		default:
 			e.t.Fatalf("unknown outcome %q", k)
 		}
-		e.r.Release()
+		e.r.Release(a)
 	}
 }
 
@@ -170,13 +170,13 @@ func TestStaleFailureDoesNotEject(t *testing.T) {
 	old, _, _ := e.r.AdmitAt(e.now, time.Time{}) // admitted while available
 	e.outcome("fail", "fail")                    // available -> degraded, count 2
 	e.r.FailedAt(e.now, old.Generation)
-	e.r.Release()
+	e.r.Release(Admission{})
 	e.notEjected()
 	// Ejected: every request admitted before is stale.
 	inFlight, _, _ := e.r.AdmitAt(e.now, time.Time{})
 	e.outcome("fail")
 	e.r.FailedAt(e.now, inFlight.Generation)
-	e.r.Release()
+	e.r.Release(Admission{})
 	e.ejectedFor(classic.Base)
 	// The stale failure during the ejection counted for nothing: After
 	// more failures are needed again.

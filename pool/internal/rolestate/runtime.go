@@ -33,16 +33,19 @@ type Options struct {
 }
 
 // Admission is what AdmitAt grants: a held concurrency slot and a spent
-// token.
+// token. Pass it back with the outcome and to Release.
 type Admission struct {
-	// At is the instant the request was admitted at (the instant passed to
-	// AdmitAt, or a later one another caller already used: time never goes
-	// backwards inside a Runtime).
-	At time.Time
-	// Generation is the health generation the request was admitted under;
-	// pass it back with the outcome.
+	// Generation is the health generation the request was admitted under.
 	Generation uint64
+	// n is the instant the request was admitted at, in nanoseconds since
+	// the Runtime's epoch: the instant passed to AdmitAt, or a later one
+	// another caller already used (time never goes backwards inside a
+	// Runtime). See AdmittedAt.
+	n int64
 }
+
+// AdmittedAt returns the instant a was admitted at.
+func (r *Runtime) AdmittedAt(a Admission) time.Time { return r.epoch.Add(time.Duration(a.n)) }
 
 // Runtime is the live state of one (endpoint, role): a token bucket, a
 // concurrency counter, a cooldown instant, outcome counters and the passive
@@ -86,6 +89,11 @@ type Runtime struct {
 	// doubt and doubtWindow: see DoubtedAt.
 	doubt       doubt
 	doubtWindow time.Duration
+	// lat is the latency estimate and starts the sum of the admission
+	// instants (ns since the epoch) of the requests in flight: see CostAt.
+	lat      latency
+	starts   atomic.Int64
+	admitted atomic.Uint64
 
 	ejection endpoint.Ejection
 	// streakMu serialises the ejection bookkeeping: reading the state,
@@ -236,10 +244,12 @@ func (r *Runtime) admitAt(now, deadline time.Time, panic bool) (a Admission, b e
 		}
 	}
 	if !r.bucket.TakeAt(at) {
-		r.Release()
+		r.releaseSlot()
 		return a, endpoint.Block{Reason: endpoint.BlockedByRate, Until: r.bucket.ReadyAt(at)}, false
 	}
-	return Admission{At: at, Generation: r.health.stateAt(n, &r.cool).generation()}, endpoint.Block{}, true
+	r.starts.Add(n)
+	r.admitted.Add(1)
+	return Admission{Generation: r.health.stateAt(n, &r.cool).generation(), n: n}, endpoint.Block{}, true
 }
 
 // ProbeAt reports what AdmitAt would answer at now, without taking or
@@ -277,10 +287,16 @@ func (r *Runtime) concurrencyBlock(v int64) endpoint.Block {
 	return endpoint.Block{Reason: endpoint.BlockedByConcurrency, InFlight: int(v), MaxConcurrent: int(r.maxConc)}
 }
 
-// Release gives back one concurrency slot taken by AdmitAt. Call it exactly
+// Release gives back the concurrency slot of admission a. Call it exactly
 // once per admission, after the outcome (if any) was recorded; it panics
 // when no slot is held, which is a caller bug.
-func (r *Runtime) Release() {
+func (r *Runtime) Release(a Admission) {
+	r.starts.Add(-a.n)
+	r.releaseSlot()
+}
+
+// releaseSlot gives back one concurrency slot.
+func (r *Runtime) releaseSlot() {
 	v := r.inFlight.Add(-1)
 	if v < 0 {
 		panic("endpoint: Release without a held slot")
@@ -402,5 +418,8 @@ func (r *Runtime) SnapshotAt(now time.Time) endpoint.Snapshot {
 		Successes:         r.successes.Load(),
 		Failures:          r.failures.Load(),
 		RateLimits:        r.rateLimits.Load(),
+		Admitted:          r.admitted.Load(),
+		Latency:           time.Duration(r.lat.decayed(n)),
+		Cost:              time.Duration(r.CostAt(now)),
 	}
 }

@@ -47,7 +47,7 @@ func TestAdmitOrder(t *testing.T) {
 	if _, b, _ := r.AdmitAt(t0, t0); b.Reason != endpoint.BlockedByDeadline {
 		t.Fatalf("block = %+v, want deadline", b)
 	}
-	r.Release()
+	r.Release(Admission{})
 	// Cooldown over, slot free, bucket refilled at +1s.
 	if _, _, ok := r.AdmitAt(t0.Add(time.Second), time.Time{}); !ok {
 		t.Fatal("admission after cooldown refused")
@@ -139,11 +139,11 @@ func TestOnSlotFreedOnlyFromFull(t *testing.T) {
 	freed := 0
 	r := newRuntime(t, endpoint.Limits{MaxConcurrentRequests: 2}, Options{OnSlotFreed: func() { freed++ }})
 	r.AdmitAt(t0, time.Time{})
-	r.Release() // 1 -> 0: never full
+	r.Release(Admission{}) // 1 -> 0: never full
 	r.AdmitAt(t0, time.Time{})
 	r.AdmitAt(t0, time.Time{})
-	r.Release() // 2 -> 1: was full
-	r.Release() // 1 -> 0
+	r.Release(Admission{}) // 2 -> 1: was full
+	r.Release(Admission{}) // 1 -> 0
 	if freed != 1 {
 		t.Errorf("freed = %d, want 1", freed)
 	}
@@ -152,7 +152,7 @@ func TestOnSlotFreedOnlyFromFull(t *testing.T) {
 			t.Error("Release without a slot did not panic")
 		}
 	}()
-	r.Release()
+	r.Release(Admission{})
 }
 
 func TestHealthTransitions(t *testing.T) {
@@ -197,13 +197,13 @@ func TestHealthTransitions(t *testing.T) {
 			gen = a.Generation
 		case "success":
 			r.SucceededAt(now, gen)
-			r.Release()
+			r.Release(Admission{})
 		case "failure":
 			r.FailedAt(now, gen)
-			r.Release()
+			r.Release(Admission{})
 		case "ratelimit":
 			r.RateLimitedAt(now, 0)
-			r.Release()
+			r.Release(Admission{})
 		}
 		if got := r.StateAt(now); got != s.want {
 			t.Fatalf("step %d (%s): state %v, want %v", i, s.do, got, s.want)
@@ -238,18 +238,18 @@ func TestStaleOutcomeIgnored(t *testing.T) {
 	old, _, _ := r.AdmitAt(t0, time.Time{})
 	failing, _, _ := r.AdmitAt(t0, time.Time{})
 	r.FailedAt(t0, failing.Generation)
-	r.Release()
+	r.Release(Admission{})
 	r.SucceededAt(t0, old.Generation) // admitted while available: says nothing now
-	r.Release()
+	r.Release(Admission{})
 	if got := r.StateAt(t0); got != endpoint.Degraded {
 		t.Fatalf("state after a stale success = %v, want degraded", got)
 	}
 	fresh, _, _ := r.AdmitAt(t0, time.Time{})
 	stale, _, _ := r.AdmitAt(t0, time.Time{})
 	r.SucceededAt(t0, fresh.Generation)
-	r.Release()
+	r.Release(Admission{})
 	r.FailedAt(t0, stale.Generation) // admitted while degraded, now available: stale
-	r.Release()
+	r.Release(Admission{})
 	if got := r.StateAt(t0); got != endpoint.Available {
 		t.Fatalf("state after a stale failure = %v, want available", got)
 	}
@@ -267,8 +267,8 @@ func TestTimeNeverGoesBackwards(t *testing.T) {
 	for _, at := range []time.Time{late, t0.Add(5 * time.Second), late, late, late} {
 		if a, _, ok := r.AdmitAt(at, time.Time{}); ok {
 			admitted++
-			if a.At.Before(late) {
-				t.Errorf("admitted at %v, before an instant already used", a.At.Sub(t0))
+			if at := r.AdmittedAt(a); at.Before(late) {
+				t.Errorf("admitted at %v, before an instant already used", at.Sub(t0))
 			}
 		}
 	}
@@ -282,11 +282,12 @@ func TestSnapshotAt(t *testing.T) {
 	a, _, _ := r.AdmitAt(t0, time.Time{})
 	r.AdmitAt(t0, time.Time{})
 	r.RateLimitedAt(t0, 0)
-	r.Release()
+	r.Release(Admission{})
 	_ = a
 	s := r.SnapshotAt(t0.Add(time.Second))
 	want := endpoint.Snapshot{Name: "ep", Role: endpoint.RoleRead, State: endpoint.RateLimited, RequestsPerSecond: 4, Burst: 4, Tokens: 4,
-		MaxConcurrent: 3, InFlight: 1, CooldownRemaining: 2 * time.Second, RateLimits: 1}
+		MaxConcurrent: 3, InFlight: 1, CooldownRemaining: 2 * time.Second, RateLimits: 1,
+		Admitted: 2, Cost: time.Hour} // one request in flight and no latency sample: unsampledCost
 	if s != want {
 		t.Errorf("snapshot = %+v\nwant       %+v", s, want)
 	}

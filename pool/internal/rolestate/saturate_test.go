@@ -101,7 +101,7 @@ func TestTinyRateWaiterDoesNotSpin(t *testing.T) {
 	if _, _, ok := r.AdmitAt(t0, time.Time{}); !ok {
 		t.Fatal("the first admission was refused")
 	}
-	r.Release()
+	r.Release(Admission{})
 	now, deadline := t0, t0.Add(time.Hour)
 	var refusals int
 	for ; refusals < 100; refusals++ {
@@ -164,7 +164,7 @@ func TestHugeEjectionSaturates(t *testing.T) {
 		t.Fatal("admission refused")
 	}
 	r.FailedAt(at, a.Generation)
-	r.Release()
+	r.Release(Admission{})
 	later := at.Add(24 * time.Hour)
 	if s := r.StateAt(later); s != endpoint.Ejected {
 		t.Errorf("state %v a day later, want ejected", s)
