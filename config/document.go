@@ -26,8 +26,9 @@ type Document struct {
 
 // layout is the document's top level: each key and the settings it fills.
 // The keys inside each table are the toml tags of the settings types;
-// these are the only key names config writes itself. A pointer field is
-// decoded into what it points to.
+// these top-level names (and movedKeys, those of an earlier layout) are
+// the only key names config writes itself. A pointer field is decoded
+// into what it points to.
 type layout struct {
 	Cluster   *string                    `toml:"cluster"`
 	Retry     *retrypolicy.Settings      `toml:"retry"`

@@ -66,7 +66,7 @@ func TestParseDurationValues(t *testing.T) {
 		t.Run(tt.value, func(t *testing.T) {
 			doc := "[pool]\ndoubt_window = " + tt.value + "\n[[endpoints]]\nname = \"a\"\nurl = \"https://a.example\"\n" +
 				"[endpoints.roles.read]\nrequest_timeout = " + tt.value + "\n"
-			cfg, err := Parse([]byte(doc), ParseOptions{})
+			d, err := Parse([]byte(doc), ParseOptions{})
 			var verr *ValidationError
 			if err != nil && !errors.As(err, &verr) {
 				t.Fatalf("err = %v", err)
@@ -87,8 +87,8 @@ func TestParseDurationValues(t *testing.T) {
 			if tt.positive == "" {
 				if timeoutProblem != "" {
 					t.Errorf("request_timeout: %s", timeoutProblem)
-				} else if cfg != nil && cfg.Endpoints[0].Roles[endpoint.RoleRead].RequestTimeout != tt.want {
-					t.Errorf("request_timeout = %v, want %v", cfg.Endpoints[0].Roles[endpoint.RoleRead].RequestTimeout, tt.want)
+				} else if d != nil && d.Endpoints[0].Roles[endpoint.RoleRead].RequestTimeout != tt.want {
+					t.Errorf("request_timeout = %v, want %v", d.Endpoints[0].Roles[endpoint.RoleRead].RequestTimeout, tt.want)
 				}
 			} else if !strings.Contains(timeoutProblem, tt.positive) {
 				t.Errorf("request_timeout problem %q, want ...%s...", timeoutProblem, tt.positive)

@@ -660,6 +660,9 @@ func TestParseEjection(t *testing.T) {
 		{3, "pool.ejection.max_time", "must not be below base_time (base_time is not in the document: its default is 250ms)"},
 		{4, "pool.ejection.after", "unknown key"},
 	})
+	// A base_time refused is not compared with max_time.
+	_, err = Parse([]byte("[pool.ejection]\nbase_time = \"-1s\"\nmax_time = \"100ms\"\n"+oneEndpoint), ParseOptions{})
+	checkProblems(t, err, []problemWant{{2, "pool.ejection.base_time", "must not be negative"}})
 	_, err = Parse([]byte("[pool.ejection]\nbase_time = \"0s\"\n"+oneEndpoint), ParseOptions{})
 	checkProblems(t, err, []problemWant{{2, "pool.ejection.base_time",
 		"must be positive when consecutive_failures is (consecutive_failures is not in the document: its default is 5)"}})

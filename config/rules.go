@@ -118,10 +118,10 @@ func (p *parser) checkHeaders(d *Document) {
 // checkEjectionOrder: in the document, a max_time below base_time is a
 // mistake (endpoint.Ejection reads it as base_time).
 func (p *parser) checkEjectionOrder(d *Document) {
-	maxKey := join(pathOf(reflect.TypeFor[endpoint.Ejection]()), fieldKeyOf[endpoint.Ejection]("Max"))
-	baseKey := fieldKeyOf[endpoint.Ejection]("Base")
+	table := pathOf(reflect.TypeFor[endpoint.Ejection]())
+	maxKey, baseKey := join(table, fieldKeyOf[endpoint.Ejection]("Max")), fieldKeyOf[endpoint.Ejection]("Base")
 	e := d.Pool.Ejection
-	if p.present[maxKey] && !p.hasAtOrBelow(maxKey) && e.Max < e.Base {
+	if p.present[maxKey] && !p.hasAtOrBelow(maxKey) && !p.hasAtOrBelow(join(table, baseKey)) && e.Max < e.Base {
 		msg := "must not be below " + baseKey
 		p.add(maxKey, msg+p.notes(maxKey, msg))
 	}
