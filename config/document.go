@@ -1,73 +1,59 @@
 package config
 
-// The document as go-toml decodes it. Tables are structs, so that
-// DisallowUnknownFields reports every unknown key with its line; every leaf
-// is an any, so that a value of the wrong type is reported by the checks
-// in check.go together with every other problem instead of stopping the
-// decoder at the first one.
+import (
+	"github.com/gagliardetto/solana-go"
+	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/pool"
+	"github.com/solroute/solroute/registry"
+	"github.com/solroute/solroute/retrypolicy"
+	"github.com/solroute/solroute/transport"
+)
 
-// document is the whole file.
-type document struct {
-	Cluster   any                   `toml:"cluster"`
-	Retry     *retryDoc             `toml:"retry"`
-	Transport *transportDoc         `toml:"transport"`
-	Ejection  *ejectionDoc          `toml:"ejection"`
-	Methods   map[string]*methodDoc `toml:"methods"`
-	Endpoints []endpointDoc         `toml:"endpoints"`
+// Document is a configuration document, parsed and checked: the settings of every package.
+//
+// Parse and Load fill it starting from the defaults (transport.DefaultSettings,
+// pool.DefaultSettings), with every key the document sets taken as written.
+// It is plain data: code may build or change one. Printing a Document with
+// any fmt verb or log/slog never shows a URL or a header value: those are
+// endpoint.Secrets, which encoding/json shows redacted too (a whole
+// Document does not encode to JSON: its retry settings hold a func).
+type Document struct {
+	Cluster   string                    // "" (not checked), mainnet-beta, devnet, testnet, or a base58 genesis hash
+	Endpoints []endpoint.Spec           // [[endpoints]], in document order, secrets ${VAR}-expanded
+	Transport transport.Settings        // [transport]; its Retry is the [retry] table
+	Pool      pool.Settings             // [pool] and [pool.ejection]
+	Methods   map[string]registry.Entry // [methods.NAME] (nil: none)
 }
 
-// methodDoc is one [methods.NAME] table.
-type methodDoc struct {
-	Role  any `toml:"role"`
-	Class any `toml:"class"`
+// layout is the document's top level: each key and the settings it fills.
+// The keys inside each table are the toml tags of the settings types;
+// these top-level names (and movedKeys, those of an earlier layout) are
+// the only key names config writes itself. A pointer field is decoded
+// into what it points to.
+type layout struct {
+	Cluster   *string                    `toml:"cluster"`
+	Retry     *retrypolicy.Settings      `toml:"retry"`
+	Transport *transport.Settings        `toml:"transport"`
+	Pool      *pool.Settings             `toml:"pool"`
+	Methods   *map[string]registry.Entry `toml:"methods"`
+	Endpoints *[]endpoint.Spec           `toml:"endpoints"`
 }
 
-// retryDoc is the [retry] table.
-type retryDoc struct {
-	MaxRetries            any `toml:"max_retries"`
-	InitialBackoff        any `toml:"initial_backoff"`
-	MaxBackoff            any `toml:"max_backoff"`
-	MaxProviderDelay      any `toml:"max_provider_delay"`
-	RetryBudgetRatio      any `toml:"retry_budget_ratio"`
-	RetryBudgetMinRetries any `toml:"retry_budget_min_retries"`
+// layoutOf points a layout at d's fields.
+func layoutOf(d *Document) *layout {
+	return &layout{
+		Cluster:   &d.Cluster,
+		Retry:     &d.Transport.Retry,
+		Transport: &d.Transport,
+		Pool:      &d.Pool,
+		Methods:   &d.Methods,
+		Endpoints: &d.Endpoints,
+	}
 }
 
-// transportDoc is the [transport] table.
-type transportDoc struct {
-	MaxResponseBytes any `toml:"max_response_bytes"`
-	DoubtWindow      any `toml:"doubt_window"`
-	DoubtPatience    any `toml:"doubt_patience"`
-	HedgeAfter       any `toml:"hedge_after"`
-}
-
-// ejectionDoc is the [ejection] table.
-type ejectionDoc struct {
-	ConsecutiveFailures any `toml:"consecutive_failures"`
-	BaseTime            any `toml:"base_time"`
-	MaxTime             any `toml:"max_time"`
-}
-
-// endpointDoc is one [[endpoints]] table.
-type endpointDoc struct {
-	Name         any       `toml:"name"`
-	URL          any       `toml:"url"`
-	Tier         any       `toml:"tier"`
-	Capabilities any       `toml:"capabilities"`
-	Headers      any       `toml:"headers"`
-	Roles        *rolesDoc `toml:"roles"`
-}
-
-// rolesDoc is the [endpoints.roles] table.
-type rolesDoc struct {
-	Read *limitsDoc `toml:"read"`
-	Send *limitsDoc `toml:"send"`
-}
-
-// limitsDoc is one [endpoints.roles.ROLE] table.
-type limitsDoc struct {
-	RequestsPerSecond     any `toml:"requests_per_second"`
-	BurstCapacity         any `toml:"burst_capacity"`
-	MaxConcurrentRequests any `toml:"max_concurrent_requests"`
-	RequestTimeout        any `toml:"request_timeout"`
-	PauseAfterRateLimit   any `toml:"pause_after_rate_limit"`
+// ExpectedGenesisHash resolves Cluster to the genesis hash every endpoint
+// must report. It reports false when Cluster is "" or not understood (Parse
+// rejects the latter).
+func (d *Document) ExpectedGenesisHash() (solana.Hash, bool) {
+	return GenesisOf(d.Cluster)
 }

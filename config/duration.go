@@ -9,8 +9,10 @@ import (
 // a timeout, a pause, a backoff, an ejection or a doubt setting. Longer
 // is more likely a unit typed wrong ("5000s" for "5000ms") than meant, and
 // near the longest time.Duration it would overflow the arithmetic that
-// adds it to an instant. It equals endpoint.MaxRequestTimeout and
-// endpoint.MaxPauseAfterRateLimit.
+// adds it to an instant. It equals the bound every settings type's
+// Validate applies to its durations (retrypolicy.MaxDelay,
+// transport.MaxTimeout, pool.MaxDoubt, endpoint.MaxEjection,
+// endpoint.MaxRequestTimeout, endpoint.MaxPauseAfterRateLimit).
 const MaxDuration = time.Hour
 
 // durationUnit is one unit of a document duration and how many decimals a

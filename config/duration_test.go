@@ -9,8 +9,9 @@ import (
 	"github.com/solroute/solroute/endpoint"
 )
 
-// TestParseDurationValues runs one positive key (request_timeout) and one
-// key whose "0s" means off (doubt_window) through the duration rules.
+// TestParseDurationValues runs one positive key (request_timeout: its 0
+// would mean the default) and one key whose "0s" means off (doubt_window)
+// through the duration rules.
 func TestParseDurationValues(t *testing.T) {
 	for _, tt := range []struct {
 		value    string
@@ -40,9 +41,9 @@ func TestParseDurationValues(t *testing.T) {
 		{`"99999999999999999999999ns"`, 0, "must be at most 1h", false},
 		{`"0s"`, 0, "must be positive", true},
 		{`"0h0m0.0s"`, 0, "must be positive", true},
-		{`"-5s"`, 0, "must be positive", false},
-		{`"-0s"`, 0, "must be positive", false},
-		{`"-99999999999h"`, 0, "must be positive", false},
+		{`"-5s"`, 0, "must not be negative", false},
+		{`"-0s"`, 0, "must not be negative", false},
+		{`"-99999999999h"`, 0, "must not be negative", false},
 		{`"0"`, 0, "is not a duration", false},
 		{`"5"`, 0, "is not a duration", false},
 		{`"+5s"`, 0, "is not a duration", false},
@@ -63,9 +64,9 @@ func TestParseDurationValues(t *testing.T) {
 		{`5`, 0, "must be a duration string", false},
 	} {
 		t.Run(tt.value, func(t *testing.T) {
-			doc := "[transport]\ndoubt_window = " + tt.value + "\n[[endpoints]]\nname = \"a\"\nurl = \"https://a.example\"\n" +
+			doc := "[pool]\ndoubt_window = " + tt.value + "\n[[endpoints]]\nname = \"a\"\nurl = \"https://a.example\"\n" +
 				"[endpoints.roles.read]\nrequest_timeout = " + tt.value + "\n"
-			cfg, err := Parse([]byte(doc), ParseOptions{})
+			d, err := Parse([]byte(doc), ParseOptions{})
 			var verr *ValidationError
 			if err != nil && !errors.As(err, &verr) {
 				t.Fatalf("err = %v", err)
@@ -76,7 +77,7 @@ func TestParseDurationValues(t *testing.T) {
 					switch p.Path {
 					case "endpoints[0].roles.read.request_timeout":
 						timeoutProblem = p.Message
-					case "transport.doubt_window":
+					case "pool.doubt_window":
 						windowProblem = p.Message
 					default:
 						t.Errorf("unexpected problem %v", p)
@@ -86,8 +87,8 @@ func TestParseDurationValues(t *testing.T) {
 			if tt.positive == "" {
 				if timeoutProblem != "" {
 					t.Errorf("request_timeout: %s", timeoutProblem)
-				} else if cfg != nil && cfg.Endpoints[0].Roles[endpoint.RoleRead].RequestTimeout != tt.want {
-					t.Errorf("request_timeout = %v, want %v", cfg.Endpoints[0].Roles[endpoint.RoleRead].RequestTimeout, tt.want)
+				} else if d != nil && d.Endpoints[0].Roles[endpoint.RoleRead].RequestTimeout != tt.want {
+					t.Errorf("request_timeout = %v, want %v", d.Endpoints[0].Roles[endpoint.RoleRead].RequestTimeout, tt.want)
 				}
 			} else if !strings.Contains(timeoutProblem, tt.positive) {
 				t.Errorf("request_timeout problem %q, want ...%s...", timeoutProblem, tt.positive)
@@ -109,11 +110,12 @@ func TestEveryDurationKeyIsBounded(t *testing.T) {
 		{"[retry]\nmax_backoff = \"1h\"", "initial_backoff", "retry.initial_backoff"},
 		{"[retry]", "max_backoff", "retry.max_backoff"},
 		{"[retry]", "max_provider_delay", "retry.max_provider_delay"},
-		{"[transport]", "doubt_window", "transport.doubt_window"},
-		{"[transport]", "doubt_patience", "transport.doubt_patience"},
+		{"[transport]", "attempt_timeout", "transport.attempt_timeout"},
 		{"[transport]", "hedge_after", "transport.hedge_after"},
-		{"[ejection]\nmax_time = \"1h\"", "base_time", "ejection.base_time"},
-		{"[ejection]", "max_time", "ejection.max_time"},
+		{"[pool]", "doubt_window", "pool.doubt_window"},
+		{"[pool]", "doubt_patience", "pool.doubt_patience"},
+		{"[pool.ejection]\nmax_time = \"1h\"", "base_time", "pool.ejection.base_time"},
+		{"[pool.ejection]", "max_time", "pool.ejection.max_time"},
 		{"[endpoints.roles.read]", "request_timeout", "endpoints[0].roles.read.request_timeout"},
 		{"[endpoints.roles.read]", "pause_after_rate_limit", "endpoints[0].roles.read.pause_after_rate_limit"},
 	}
@@ -136,18 +138,6 @@ func TestEveryDurationKeyIsBounded(t *testing.T) {
 					t.Errorf("%s = %s: err = %v, want one 'must be at most 1h'", k.path, value, err)
 				}
 			}
-		}
-	}
-}
-
-// TestBoundsAgree: the document's bounds are endpoint's.
-func TestBoundsAgree(t *testing.T) {
-	for name, d := range map[string]time.Duration{
-		"endpoint.MaxRequestTimeout":      endpoint.MaxRequestTimeout,
-		"endpoint.MaxPauseAfterRateLimit": endpoint.MaxPauseAfterRateLimit,
-	} {
-		if d != MaxDuration {
-			t.Errorf("%s = %v, MaxDuration %v", name, d, MaxDuration)
 		}
 	}
 }

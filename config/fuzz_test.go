@@ -7,15 +7,18 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/solroute/solroute/endpoint"
 )
 
 // fuzzSecret is what every ${VAR} expands to: no error may show it.
 const fuzzSecret = "FUZZENVSECRET"
 
 // FuzzParse parses fuzzed TOML. Whatever the bytes: no panic; an error is
-// a *ValidationError whose text never shows an expanded variable; a
-// Config returned converts to endpoint specs and to a method registry
-// without error, as Parse promises, and prints no secret.
+// a *ValidationError whose text never shows an expanded variable, and
+// whose unknown keys all have a line; a Document returned passes every
+// settings' Validate, endpoint.Validate and Registry(nil), as Parse
+// promises, and prints no secret.
 func FuzzParse(f *testing.F) {
 	for _, dir := range []string{"examples", filepath.Join("testdata", "invalid"), filepath.Join("testdata", "parity")} {
 		paths, _ := filepath.Glob(filepath.Join(dir, "*.toml"))
@@ -28,14 +31,14 @@ func FuzzParse(f *testing.F) {
 	for _, s := range []string{
 		"", "=", "[[endpoints]]", "[[endpoints]]\nname=\"a\"\nurl=\"${KEY}\"\n[endpoints.roles.read]\n",
 		"[[endpoints]]\nname=\"a\"\nurl=\"http://h/${KEY}\"\nheaders={Authorization=\"Bearer ${KEY}\"}\n[endpoints.roles.send]\nrequests_per_second=1e308\nburst_capacity=-1\n",
-		"[retry]\nmax_retries=0\ninitial_backoff=\"-1s\"\n", "[[endpoints]]\nroles=1\n", "cluster=\"x\"\n[transport]\nmax_response_bytes=9223372036854775807\n",
+		"[retry]\nmax_retries=0\ninitial_backoff=\"-1s\"\n[transport]\ndoubt_window=\"1s\"\n[ejection]\n", "[[endpoints]]\nroles=1\n", "cluster=\"x\"\n[transport]\nmax_response_bytes=9223372036854775807\n",
 		"[[endpoints]]\nname=\"\\u0000\"\n", "a.b.c.d=[[[[[[1]]]]]]\n",
 	} {
 		f.Add([]byte(s))
 	}
 	lookup := func(string) (string, bool) { return fuzzSecret, true }
 	f.Fuzz(func(t *testing.T, data []byte) {
-		cfg, err := Parse(data, ParseOptions{LookupEnv: lookup})
+		d, err := Parse(data, ParseOptions{LookupEnv: lookup})
 		if err != nil {
 			var ve *ValidationError
 			if !errors.As(err, &ve) {
@@ -44,20 +47,31 @@ func FuzzParse(f *testing.F) {
 			if strings.Contains(err.Error(), fuzzSecret) && !strings.Contains(string(data), fuzzSecret) {
 				t.Fatalf("error text shows an expanded variable: %v", err)
 			}
+			for _, p := range ve.Problems {
+				if (strings.HasPrefix(p.Message, "unknown key") || strings.HasPrefix(p.Message, "moved to")) && p.Line <= 0 {
+					t.Fatalf("an unknown key without a line: %+v", p)
+				}
+			}
 			return
 		}
-		if _, err := cfg.EndpointSpecs(); err != nil {
-			t.Fatalf("Parse accepted a document whose specs do not convert: %v", err)
+		if err := endpoint.Validate(d.Endpoints); err != nil {
+			t.Fatalf("Parse accepted endpoints endpoint.Validate refuses: %v", err)
 		}
-		if _, err := cfg.MethodRegistry(nil); err != nil {
+		if err := d.Transport.Validate(); err != nil {
+			t.Fatalf("Parse accepted transport settings their Validate refuses: %v", err)
+		}
+		if err := d.Pool.Validate(); err != nil {
+			t.Fatalf("Parse accepted pool settings their Validate refuses: %v", err)
+		}
+		if _, err := d.Registry(nil); err != nil {
 			t.Fatalf("Parse accepted methods the registry refuses: %v", err)
 		}
 		if strings.Contains(string(data), fuzzSecret) {
 			return // the document itself holds the marker in plain text
 		}
 		for _, verb := range []string{"%v", "%+v", "%#v", "%s"} {
-			if out := fmt.Sprintf(verb, cfg); strings.Contains(out, fuzzSecret) {
-				t.Fatalf("printing the Config with %s shows an expanded variable: %s", verb, out)
+			if out := fmt.Sprintf(verb, d); strings.Contains(out, fuzzSecret) {
+				t.Fatalf("printing the Document with %s shows an expanded variable: %s", verb, out)
 			}
 		}
 	})

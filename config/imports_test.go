@@ -1,6 +1,9 @@
 package config
 
 import (
+	"go/ast"
+	goparser "go/parser"
+	"go/token"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -14,7 +17,7 @@ func TestImportDirection(t *testing.T) {
 	if err != nil {
 		t.Skip("the go tool is not on PATH: cannot run go list -deps")
 	}
-	libraries := []string{"endpoint", "pool", "retrypolicy", "transport", "methods", "methods/registry"}
+	libraries := []string{"endpoint", "pool", "retrypolicy", "transport", "methods", "registry"}
 	for _, lib := range libraries {
 		t.Run(lib, func(t *testing.T) {
 			if files, _ := filepath.Glob(filepath.Join("..", filepath.FromSlash(lib), "*.go")); len(files) == 0 {
@@ -79,5 +82,41 @@ func TestForbiddenDep(t *testing.T) {
 		if got := forbiddenDep(tt.path); got != tt.bad {
 			t.Errorf("forbiddenDep(%s) = %v, want %v", tt.path, got, tt.bad)
 		}
+	}
+}
+
+// TestConfigBuildsNothing: config decodes into the settings types and
+// builds no pool, transport or client (the root package does): its
+// non-test files call no constructor of pool or transport and import no
+// client package.
+func TestConfigBuildsNothing(t *testing.T) {
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := goparser.ParseFile(fset, name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, imp := range f.Imports {
+			if p := strings.Trim(imp.Path.Value, `"`); p == "github.com/gagliardetto/solana-go/rpc" || p == module+"methods" {
+				t.Errorf("%s imports %s", name, p)
+			}
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			sel, ok := n.(*ast.SelectorExpr)
+			if !ok {
+				return true
+			}
+			if pkg, ok := sel.X.(*ast.Ident); ok && (pkg.Name == "pool" || pkg.Name == "transport") && sel.Sel.Name == "New" {
+				t.Errorf("%s: %s calls %s.New", fset.Position(sel.Pos()), name, pkg.Name)
+			}
+			return true
+		})
 	}
 }

@@ -2,8 +2,8 @@ package config
 
 import (
 	"maps"
+	"reflect"
 	"slices"
-	"strings"
 	"unicode"
 
 	"github.com/solroute/solroute/endpoint"
@@ -22,33 +22,34 @@ import (
 // registry.Default) cannot be declared as anything else, so that no
 // document can make a send retryable by mistake.
 
-// MethodRegistry returns the registry a client built from c routes by:
-// base, or registry.Default() when base is nil, plus every method of
-// c.Methods, each replacing the base's entry of the same name. base itself
-// is not changed. A method name must be non-empty, without spaces or
-// control characters; its role read or send; its class one of
-// retrypolicy.Classes; and a method base holds as NeverAfterDispatch
-// cannot be declared with another role or class. The error, when not nil,
-// is a *ValidationError whose problems name each method as
-// "methods.NAME" (Line 0).
-func (c *Config) MethodRegistry(base *registry.Registry) (*registry.Registry, error) {
+// Registry returns the registry a client built from d routes by: base, or
+// registry.Default() when base is nil, plus every method of d.Methods,
+// each replacing the base's entry of the same name. base itself is not
+// changed. A method name must be non-empty, without spaces or control
+// characters; its role read or send; its class idempotent,
+// never-after-dispatch or not-applicable; and a method base holds as
+// never-after-dispatch cannot be declared with another role or class. The
+// error, when not nil, is a *ValidationError whose problems name each
+// method as "methods.NAME" (Line 0).
+func (d *Document) Registry(base *registry.Registry) (*registry.Registry, error) {
 	if base == nil {
 		base = registry.Default()
 	}
+	table := pathOf(reflect.TypeFor[map[string]registry.Entry]())
 	var ps problems
 	out := base
-	for _, name := range slices.Sorted(maps.Keys(c.Methods)) {
-		e := c.Methods[name]
-		path := join("methods", name)
+	for _, name := range slices.Sorted(maps.Keys(d.Methods)) {
+		e := d.Methods[name]
+		path := join(table, name)
 		n := len(ps.list)
 		if !validMethodName(name) {
 			ps.add(path, methodNameRule)
 		}
 		if e.Role != endpoint.RoleRead && e.Role != endpoint.RoleSend {
-			ps.add(join(path, "role"), methodRoleRule)
+			ps.add(join(path, fieldKeyOf[registry.Entry]("Role")), methodRoleRule())
 		}
 		if !validClass(e.Class) {
-			ps.add(join(path, "class"), methodClassRule())
+			ps.add(join(path, fieldKeyOf[registry.Entry]("Class")), methodClassRule())
 		}
 		if len(ps.list) == n {
 			if msg, weakens := weakensSend(base, name, e); weakens {
@@ -69,17 +70,13 @@ func (c *Config) MethodRegistry(base *registry.Registry) (*registry.Registry, er
 const methodNameRule = "is not a method name: want a non-empty name without spaces or control characters, such as getAsset"
 
 // methodRoleRule says what a method's role must be.
-const methodRoleRule = `must be "read" or "send"`
+func methodRoleRule() string {
+	return "must be " + oneOf(textChoices(reflect.TypeFor[endpoint.Role]()))
+}
 
-// methodClassRule says what a method's class must be, naming every
-// retrypolicy.Class.
+// methodClassRule says what a method's class must be.
 func methodClassRule() string {
-	classes := []retrypolicy.Class{retrypolicy.Idempotent, retrypolicy.NeverAfterDispatch, retrypolicy.NotApplicable}
-	names := make([]string, 0, len(classes))
-	for _, c := range classes {
-		names = append(names, `"`+c.String()+`"`)
-	}
-	return "must be " + strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+	return "must be " + oneOf(textChoices(reflect.TypeFor[retrypolicy.Class]()))
 }
 
 // validMethodName reports whether name is non-empty and every character of
@@ -97,21 +94,14 @@ func validMethodName(name string) bool {
 	return true
 }
 
-// validClass reports whether c is one of retrypolicy.Classes (not the zero
-// "unknown").
-func validClass(c retrypolicy.Class) bool {
-	return c == retrypolicy.Idempotent || c == retrypolicy.NeverAfterDispatch || c == retrypolicy.NotApplicable
+// validClasses lists the classes a method may be declared with: every
+// retrypolicy.Class but the zero "unknown".
+func validClasses() []retrypolicy.Class {
+	return []retrypolicy.Class{retrypolicy.Idempotent, retrypolicy.NeverAfterDispatch, retrypolicy.NotApplicable}
 }
 
-// parseClass reads a class name as retrypolicy.Class.UnmarshalText does,
-// refusing "unknown".
-func parseClass(s string) (retrypolicy.Class, bool) {
-	var c retrypolicy.Class
-	if err := c.UnmarshalText([]byte(s)); err != nil || !validClass(c) {
-		return 0, false
-	}
-	return c, true
-}
+// validClass reports whether c is one of validClasses.
+func validClass(c retrypolicy.Class) bool { return slices.Contains(validClasses(), c) }
 
 // weakensSend reports whether declaring name as e would change a method
 // base holds as NeverAfterDispatch, and the message saying so.
@@ -124,63 +114,37 @@ func weakensSend(base *registry.Registry, name string, e registry.Entry) (string
 		" (never-after-dispatch): it cannot be declared otherwise; leave this table out", true
 }
 
-// methods checks the [methods] tables against registry.Default(), the
-// base a client uses unless its ClientOptions give another (then
-// NewClient checks again).
-func (c *checker) methods(docs map[string]*methodDoc) map[string]registry.Entry {
-	var out map[string]registry.Entry
+// checkMethods checks the [methods] tables against registry.Default(),
+// the base a client uses unless it is given another (then Registry checks
+// again): a method name, a role and a class (both required; "unknown" is
+// no class), and no built-in send declared otherwise.
+func (p *parser) checkMethods(d *Document) {
+	table := pathOf(reflect.TypeFor[map[string]registry.Entry]())
+	roleKey, classKey := fieldKeyOf[registry.Entry]("Role"), fieldKeyOf[registry.Entry]("Class")
 	base := registry.Default()
-	for _, name := range slices.Sorted(maps.Keys(docs)) {
-		path := join("methods", name)
-		d := docs[name]
-		if d == nil {
-			d = &methodDoc{}
+	for _, name := range slices.Sorted(maps.Keys(d.Methods)) {
+		path := join(table, name)
+		e := d.Methods[name]
+		if p.hasAt(path) {
+			continue // not a table
 		}
-		ok := true
 		if !validMethodName(name) {
-			c.add(path, methodNameRule)
-			ok = false
+			p.add(path, methodNameRule)
 		}
-		var e registry.Entry
-		switch s, isStr := c.str(join(path, "role"), d.Role); {
-		case d.Role == nil:
-			c.add(join(path, "role"), "is required: "+methodRoleRule)
-			ok = false
-		case !isStr:
-			ok = false
-		default:
-			r, err := endpoint.ParseRole(s)
-			if err != nil {
-				c.add(join(path, "role"), methodRoleRule)
-				ok = false
-			}
-			e.Role = r
+		if rp := join(path, roleKey); !p.present[rp] {
+			p.add(rp, "is required: "+methodRoleRule())
 		}
-		switch s, isStr := c.str(join(path, "class"), d.Class); {
-		case d.Class == nil:
-			c.add(join(path, "class"), "is required: "+methodClassRule())
-			ok = false
-		case !isStr:
-			ok = false
-		default:
-			cl, valid := parseClass(s)
-			if !valid {
-				c.add(join(path, "class"), methodClassRule())
-				ok = false
-			}
-			e.Class = cl
+		switch cp := join(path, classKey); {
+		case !p.present[cp]:
+			p.add(cp, "is required: "+methodClassRule())
+		case !p.hasAtOrBelow(cp) && !validClass(e.Class):
+			p.add(cp, methodClassRule())
 		}
-		if !ok {
+		if p.hasAtOrBelow(path) {
 			continue
 		}
 		if msg, weakens := weakensSend(base, name, e); weakens {
-			c.add(path, msg)
-			continue
+			p.add(path, msg)
 		}
-		if out == nil {
-			out = map[string]registry.Entry{}
-		}
-		out[name] = e
 	}
-	return out
 }

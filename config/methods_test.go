@@ -7,7 +7,6 @@ import (
 	"maps"
 	"os"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/solroute/solroute/endpoint"
@@ -53,15 +52,11 @@ func TestDeclaredReadFailsOver(t *testing.T) {
 			primary := fixtures.NewServer(fixtures.Options{Name: "primary", Script: fixtures.Always(fixtures.Status(503, ""))})
 			defer primary.Close()
 			backup := newRPCServer(t, `{"id":"asset-1"}`)
-			cfg, err := Parse(twoTierDoc(primary.URL(), backup.URL, "read", tt.extra), ParseOptions{})
+			d, err := Parse(twoTierDoc(primary.URL(), backup.URL, "read", tt.extra), ParseOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
-			c, err := NewClient(cfg, ClientOptions{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer c.Close()
+			c := newClient(t, d, nil)
 			var out struct {
 				ID string `json:"id"`
 			}
@@ -91,16 +86,12 @@ func TestDeclaredSendRoutesToSenders(t *testing.T) {
 	primary := fixtures.NewServer(fixtures.Options{Name: "primary", Script: fixtures.Always(fixtures.Status(503, ""))})
 	defer primary.Close()
 	backup := newRPCServer(t, `"bundle-id"`)
-	cfg, err := Parse(twoTierDoc(primary.URL(), backup.URL, "send",
+	d, err := Parse(twoTierDoc(primary.URL(), backup.URL, "send",
 		"[methods.sendBundle]\nrole = \"send\"\nclass = \"never-after-dispatch\"\n"), ParseOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := NewClient(cfg, ClientOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := newClient(t, d, nil)
 	if e, ok := c.Registry().Lookup("sendBundle"); !ok || e != (registry.Entry{Role: endpoint.RoleSend, Class: retrypolicy.NeverAfterDispatch}) {
 		t.Fatalf("the client's registry has sendBundle = %+v, %v", e, ok)
 	}
@@ -122,7 +113,7 @@ func TestDeclaredSendRoutesToSenders(t *testing.T) {
 // TestParseMethods: what the [methods] tables accept and refuse.
 func TestParseMethods(t *testing.T) {
 	const endpoints = "[[endpoints]]\nname = \"a\"\nurl = \"https://a.example\"\n[endpoints.roles.read]\n"
-	cfg, err := Parse([]byte(`[methods.getAsset]
+	d, err := Parse([]byte(`[methods.getAsset]
 role = "read"
 class = "idempotent"
 [methods.sendBundle]
@@ -148,11 +139,11 @@ class = "idempotent"
 		"getBalance":              {Role: endpoint.RoleRead, Class: retrypolicy.NotApplicable},
 		"qn_estimatePriorityFees": {Role: endpoint.RoleRead, Class: retrypolicy.Idempotent},
 	}
-	if !maps.Equal(cfg.Methods, want) {
-		t.Errorf("Methods = %v, want %v", cfg.Methods, want)
+	if !maps.Equal(d.Methods, want) {
+		t.Errorf("Methods = %v, want %v", d.Methods, want)
 	}
-	if cfg, err := Parse([]byte("[methods]\n"+endpoints), ParseOptions{}); err != nil || cfg.Methods != nil {
-		t.Errorf("an empty [methods] table: %v, %v; want nil", cfg.Methods, err)
+	if d, err := Parse([]byte("[methods]\n"+endpoints), ParseOptions{}); err != nil || d.Methods != nil {
+		t.Errorf("an empty [methods] table: %v, %v; want nil", d, err)
 	}
 
 	_, err = Parse([]byte(`[methods.sendTransaction]
@@ -193,15 +184,15 @@ class = "Idempotent"
 	})
 
 	_, err = Parse([]byte("[methods]\ngetAsset = \"read\"\n"+endpoints), ParseOptions{})
-	checkProblems(t, err, []problemWant{{2, "methods.getAsset", "must be a table, not a TOML string"}})
+	checkProblems(t, err, []problemWant{{2, "methods.getAsset", "must be a table, not a string"}})
 }
 
-// TestMethodRegistry: the registry a Config's client routes by, on either
-// base, and the same refusals for a Config built in code.
-func TestMethodRegistry(t *testing.T) {
+// TestRegistry: the registry a Document's client routes by, on either
+// base, and the same refusals for a Document built in code.
+func TestRegistry(t *testing.T) {
 	getAsset := registry.Entry{Role: endpoint.RoleRead, Class: retrypolicy.Idempotent}
-	cfg := &Config{Methods: map[string]registry.Entry{"getWidget": getAsset}}
-	reg, err := cfg.MethodRegistry(nil)
+	d := &Document{Methods: map[string]registry.Entry{"getWidget": getAsset}}
+	reg, err := d.Registry(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -213,7 +204,7 @@ func TestMethodRegistry(t *testing.T) {
 	}
 	// A caller's base replaces Default, and is left unchanged.
 	base := (&registry.Registry{}).With("sendBundle", registry.Entry{Role: endpoint.RoleSend, Class: retrypolicy.NeverAfterDispatch})
-	reg, err = cfg.MethodRegistry(base)
+	reg, err = d.Registry(base)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -221,24 +212,24 @@ func TestMethodRegistry(t *testing.T) {
 		t.Errorf("on a base of one method: Len %d (base %d), getBalance known %v", reg.Len(), base.Len(), ok)
 	}
 	// The base's own never-after-dispatch methods are protected too.
-	weak := &Config{Methods: map[string]registry.Entry{"sendBundle": getAsset}}
-	_, err = weak.MethodRegistry(base)
+	weak := &Document{Methods: map[string]registry.Entry{"sendBundle": getAsset}}
+	_, err = weak.Registry(base)
 	var verr *ValidationError
 	if !errors.As(err, &verr) || len(verr.Problems) != 1 || verr.Problems[0].Path != "methods.sendBundle" {
 		t.Fatalf("declaring the base's send idempotent: %v", err)
 	}
-	if _, err := weak.MethodRegistry(nil); !errors.As(err, &verr) {
+	if _, err := weak.Registry(nil); !errors.As(err, &verr) {
 		t.Errorf("sendBundle is built into Default as a send: %v", err)
 	}
 
-	bad := &Config{Methods: map[string]registry.Entry{
+	bad := &Document{Methods: map[string]registry.Entry{
 		"sendTransaction": {Role: endpoint.RoleSend, Class: retrypolicy.Idempotent},
 		"requestAirdrop":  {Role: endpoint.RoleRead, Class: retrypolicy.NeverAfterDispatch},
 		"a b":             getAsset,
 		"noRole":          {Role: endpoint.Role(9), Class: retrypolicy.Idempotent},
 		"noClass":         {Role: endpoint.RoleRead},
 	}}
-	_, err = bad.MethodRegistry(nil)
+	_, err = bad.Registry(nil)
 	if !errors.As(err, &verr) {
 		t.Fatalf("err = %v", err)
 	}
@@ -249,14 +240,6 @@ func TestMethodRegistry(t *testing.T) {
 	want := []string{`methods."a b"`, "methods.noClass.class", "methods.noRole.role", "methods.requestAirdrop", "methods.sendTransaction"}
 	if !slices.Equal(paths, want) {
 		t.Errorf("problems at %q, want %q:\n%v", paths, want, err)
-	}
-	// NewClient refuses it the same way, before building anything.
-	bad.Endpoints = []Endpoint{{Name: "a", URL: endpoint.NewSecret("https://a.example"), Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: {}}}}
-	if _, err := NewClient(bad, ClientOptions{}); !errors.As(err, &verr) || !strings.HasPrefix(err.Error(), "config: ") {
-		t.Errorf("NewClient = %v, want a config: *ValidationError", err)
-	}
-	if _, _, err := NewSolanaClient(weak, ClientOptions{Registry: base}); !errors.As(err, &verr) {
-		t.Errorf("NewSolanaClient = %v, want a *ValidationError", err)
 	}
 }
 

@@ -2,8 +2,10 @@ package config
 
 import (
 	"errors"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
 // valueMarker is planted in document values; no problem may show it.
@@ -39,13 +41,15 @@ func documentKeys() []docKey {
 		{"[retry]", "max_provider_delay", `"60s"`},
 		{"[retry]", "retry_budget_ratio", "0.2"},
 		{"[retry]", "retry_budget_min_retries", "3"},
+		{"[retry]", "retry_budget_burst", "100"},
 		{"[transport]", "max_response_bytes", "1024"},
-		{"[transport]", "doubt_window", `"30s"`},
-		{"[transport]", "doubt_patience", `"250ms"`},
+		{"[transport]", "attempt_timeout", `"1s"`},
 		{"[transport]", "hedge_after", `"300ms"`},
-		{"[ejection]", "consecutive_failures", "5"},
-		{"[ejection]", "base_time", `"250ms"`},
-		{"[ejection]", "max_time", `"2s"`},
+		{"[pool]", "doubt_window", `"30s"`},
+		{"[pool]", "doubt_patience", `"250ms"`},
+		{"[pool.ejection]", "consecutive_failures", "5"},
+		{"[pool.ejection]", "base_time", `"250ms"`},
+		{"[pool.ejection]", "max_time", `"2s"`},
 		{"[methods.getAsset]", "role", `"read"`},
 		{"[methods.getAsset]", "class", `"idempotent"`},
 		{"[[endpoints]]", "name", `"a"`},
@@ -184,26 +188,32 @@ func TestNoProblemQuotesAValue(t *testing.T) {
 }
 
 // TestComparisonsNameTheOtherKey: a duration compared with another key
-// names that key, and its value only when it is the default (not a value
-// of the document).
+// names that key, and quotes a value only when it is a default the
+// document left out (never a value of the document).
 func TestComparisonsNameTheOtherKey(t *testing.T) {
-	const endpoints = "[[endpoints]]\nname = \"a\"\nurl = \"https://a.example\"\n[endpoints.roles.read]\n"
 	for _, tt := range []struct{ doc, want string }{
 		{"[retry]\ninitial_backoff = \"1500ms\"\nmax_backoff = \"1200ms\"\n",
-			"retry.initial_backoff: must not exceed retry.max_backoff\n"},
+			"2: retry.initial_backoff: must not exceed max_backoff\n"},
 		{"[retry]\ninitial_backoff = \"3s\"\n",
-			"retry.initial_backoff: must not exceed retry.max_backoff (its default, 2s)\n"},
+			"2: retry.initial_backoff: must not exceed max_backoff (max_backoff is not in the document: its default is 2s)\n"},
 		{"[retry]\nmax_backoff = \"50ms\"\n",
-			"retry.max_backoff: must not be below retry.initial_backoff (its default, 100ms)\n"},
-		{"[ejection]\nbase_time = \"1500ms\"\nmax_time = \"1200ms\"\n",
-			"ejection.max_time: must not be below ejection.base_time\n"},
-		{"[ejection]\nmax_time = \"100ms\"\n",
-			"ejection.max_time: must not be below ejection.base_time (its default, 250ms)\n"},
+			"1: retry.initial_backoff: must not exceed max_backoff (not in the document: its default is 100ms)\n"},
+		{"[pool.ejection]\nbase_time = \"1500ms\"\nmax_time = \"1200ms\"\n",
+			"3: pool.ejection.max_time: must not be below base_time\n"},
+		{"[pool.ejection]\nmax_time = \"100ms\"\n",
+			"2: pool.ejection.max_time: must not be below base_time (base_time is not in the document: its default is 250ms)\n"},
 	} {
-		_, err := Parse([]byte(tt.doc+endpoints), ParseOptions{})
-		if err == nil || !strings.Contains(err.Error()+"\n", tt.want) || strings.Contains(err.Error(), "1200ms") ||
-			strings.Contains(err.Error(), "1.2s") {
+		_, err := Parse([]byte(tt.doc+oneEndpoint), ParseOptions{Filename: "f"})
+		if err == nil || !strings.Contains(err.Error()+"\n", "f:"+tt.want) {
 			t.Errorf("%s: err = %v, want ...%s", tt.doc, err, tt.want)
+			continue
+		}
+		// No value of the document, as written or as Go prints it.
+		for _, m := range regexp.MustCompile(`"([^"]+)"`).FindAllStringSubmatch(tt.doc, -1) {
+			d, _ := time.ParseDuration(m[1])
+			if strings.Contains(err.Error(), m[1]) || strings.Contains(err.Error(), d.String()) {
+				t.Errorf("%s: the error quotes %s:\n%v", tt.doc, m[1], err)
+			}
 		}
 	}
 }

@@ -1,14 +1,15 @@
 package config
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"os"
+	"reflect"
 	"strings"
 
 	"github.com/pelletier/go-toml/v2"
-	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/pool"
+	"github.com/solroute/solroute/transport"
 )
 
 // ParseOptions tune Parse. The zero value is valid.
@@ -23,7 +24,7 @@ type ParseOptions struct {
 // Load reads the TOML document at path and parses it with the process
 // environment. A document that is not valid yields a *ValidationError whose
 // File is path.
-func Load(path string) (*Config, error) {
+func Load(path string) (*Document, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("config: %w", err)
@@ -31,64 +32,58 @@ func Load(path string) (*Config, error) {
 	return Parse(data, ParseOptions{Filename: path})
 }
 
-// Parse decodes a TOML document strictly and checks all of it. It returns a
-// *ValidationError listing every problem at once — unknown keys, values of
-// the wrong type, bad durations, negative numbers, missing environment
-// variables, and every problem endpoint.Validate finds — each with its key
-// path and line. Only a TOML syntax error (or a table given where a value
-// belongs, or the reverse) stops the check early, as the only problem.
-func Parse(data []byte, opts ParseOptions) (*Config, error) {
+// Parse decodes a TOML document into the settings of every package and
+// checks all of it. Decoding starts from the defaults
+// (transport.DefaultSettings, pool.DefaultSettings) and sets the keys the
+// document has, as written. Parse returns a *ValidationError listing every
+// problem at once — unknown keys (with the key meant, when one is close,
+// or where a key of an earlier layout moved), values of the wrong type,
+// bad durations, missing environment variables, the document's own rules
+// and every problem the settings' Validate methods and endpoint.Validate
+// find — each with its key path and line. Only a TOML syntax error (a key
+// defined twice, a table where a value belongs, ...) stops the check
+// early, as the only problem. A Document returned passes
+// endpoint.Validate, transport.Settings.Validate, pool.Settings.Validate
+// and Registry(nil).
+func Parse(data []byte, opts ParseOptions) (*Document, error) {
 	lookup := opts.LookupEnv
 	if lookup == nil {
 		lookup = os.LookupEnv
 	}
-	c := &checker{problems: problems{pos: indexPositions(data)}, lookup: lookup}
-	if c.tooManyUnknown() {
-		return nil, &ValidationError{File: opts.Filename, Problems: c.sorted()}
+	pos := indexPositions(data)
+	var tree map[string]any
+	if err := toml.Unmarshal(data, &tree); err != nil {
+		var decode *toml.DecodeError
+		if !errors.As(err, &decode) {
+			return nil, fmt.Errorf("config: %w", err)
+		}
+		return nil, &ValidationError{File: opts.Filename, Problems: []Problem{decodeProblem(pos, decode)}}
 	}
 
-	var d document
-	err := toml.NewDecoder(bytes.NewReader(data)).DisallowUnknownFields().Decode(&d)
-	var strict *toml.StrictMissingError
-	var decode *toml.DecodeError
-	switch {
-	case err == nil:
-	case errors.As(err, &strict):
-		// Every unknown key at once; the rest of the document was decoded.
-		for i := range strict.Errors {
-			e := &strict.Errors[i]
-			line, _ := e.Position()
-			path := c.pos.pathAt(line, e.Key())
-			c.list = append(c.list, Problem{Path: path, Line: line, Message: "unknown key"})
-		}
-	case errors.As(err, &decode):
-		return nil, &ValidationError{File: opts.Filename, Problems: []Problem{decodeProblem(c.pos, decode)}}
-	default:
-		return nil, fmt.Errorf("config: %w", err)
+	d := &Document{Transport: transport.DefaultSettings(), Pool: pool.DefaultSettings()}
+	p := &parser{problems: problems{pos: pos}, lookup: lookup, present: map[string]bool{},
+		root: reflect.ValueOf(layoutOf(d)).Elem()}
+	p.value("", tree, p.root)
+	unknown, tooMany := p.unknownProblems()
+	if tooMany {
+		return nil, &ValidationError{File: opts.Filename, Problems: unknown}
 	}
-
-	cfg := c.config(&d)
-	var verr *endpoint.ValidationError
-	if _, err := cfg.EndpointSpecs(); errors.As(err, &verr) {
-		for _, p := range verr.Problems {
-			// A problem the checks above already reported at this key
-			// (a value they rejected and left at its zero) is not
-			// repeated.
-			if !c.has(p.Path) {
-				c.add(p.Path, p.Message)
-			}
-		}
-	} else if err != nil {
-		return nil, fmt.Errorf("config: %w", err)
+	p.list = append(p.list, unknown...)
+	p.checkCluster(d)
+	p.checkHeaders(d)
+	p.checkMethods(d)
+	p.checkEjectionOrder(d)
+	p.checkSettings(d)
+	p.checkWide()
+	if len(p.list) > 0 {
+		return nil, &ValidationError{File: opts.Filename, Problems: p.sorted()}
 	}
-	if len(c.list) > 0 {
-		return nil, &ValidationError{File: opts.Filename, Problems: c.sorted()}
-	}
-	return cfg, nil
+	return d, nil
 }
 
-// decodeProblem turns go-toml's error into a Problem. Its String() form is
-// never used: it shows lines of the document, which may hold secrets.
+// decodeProblem turns go-toml's error into a Problem: its line from
+// Position, its path from Key. Its String() form is never used: it shows
+// lines of the document, which may hold secrets.
 func decodeProblem(pos *positions, e *toml.DecodeError) Problem {
 	line, _ := e.Position()
 	// The message may name a key ("key a is already defined") as the
@@ -97,20 +92,5 @@ func decodeProblem(pos *positions, e *toml.DecodeError) Problem {
 	if key := e.Key(); len(key) > 0 {
 		p.Path = pos.pathAt(line, key)
 	}
-	// A type mismatch on a table (every leaf is decoded as any) reads
-	// "cannot decode TOML integer into struct field config.rolesDoc...":
-	// keep the TOML side and say what the document wants instead of naming
-	// Go types.
-	if msg, _, found := strings.Cut(p.Message, " into "); found && strings.HasPrefix(msg, "cannot decode TOML ") {
-		p.Message = "must be " + wantAt(p.Path) + ", not a TOML " + strings.TrimPrefix(msg, "cannot decode TOML ")
-	}
 	return p
-}
-
-// wantAt names what the document expects at a structural key.
-func wantAt(path string) string {
-	if stripIndexes(path) == "endpoints" {
-		return "an array of tables ([[endpoints]])"
-	}
-	return "a table"
 }

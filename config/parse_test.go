@@ -1,7 +1,6 @@
 package config
 
 import (
-	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -10,9 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jonboulle/clockwork"
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/pool"
+	"github.com/solroute/solroute/registry"
 	"github.com/solroute/solroute/retrypolicy"
 	"github.com/solroute/solroute/transport"
 )
@@ -25,6 +24,10 @@ func env(vars map[string]string) func(string) (string, bool) {
 	return func(name string) (string, bool) { v, ok := vars[name]; return v, ok }
 }
 
+// oneEndpoint is the smallest [[endpoints]] table, appended to documents
+// that test other tables.
+const oneEndpoint = "[[endpoints]]\nname = \"a\"\nurl = \"https://a.example\"\n[endpoints.roles.read]\n"
+
 func TestParseFullDocument(t *testing.T) {
 	doc := `cluster = "devnet"
 [retry]
@@ -34,10 +37,21 @@ max_backoff = "1s"
 max_provider_delay = "30s"
 retry_budget_ratio = 0.5
 retry_budget_min_retries = 0
+retry_budget_burst = 7
 [transport]
 max_response_bytes = 1024
-doubt_window = "10s"
+attempt_timeout = "2s"
 hedge_after = "300ms"
+[pool]
+doubt_window = "10s"
+doubt_patience = "0s"
+[pool.ejection]
+consecutive_failures = 0
+base_time = "1s"
+max_time = "30s"
+[methods.getAsset]
+role = "read"
+class = "idempotent"
 [[endpoints]]
 name = "primary-a"
 url = "https://a.example/?api-key=${KEY}"
@@ -58,24 +72,33 @@ url = "http://127.0.0.1:8899"
 tier = 2
   [endpoints.roles.send]
 `
-	cfg, err := Parse([]byte(doc), ParseOptions{LookupEnv: env(map[string]string{"KEY": "k", "TOKEN": "t"})})
+	d, err := Parse([]byte(doc), ParseOptions{LookupEnv: env(map[string]string{"KEY": "k", "TOKEN": "t"})})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := &Config{
+	want := &Document{
 		Cluster: "devnet",
-		Retry: Retry{
-			MaxRetries:       -1, // the document's explicit 0: no retries
-			InitialBackoff:   50 * time.Millisecond,
-			MaxBackoff:       time.Second,
-			MaxProviderDelay: 30 * time.Second,
-			BudgetRatio:      0.5,
-			BudgetMinRetries: -1, // the document's explicit 0: no floor
+		Transport: transport.Settings{
+			Retry: retrypolicy.Settings{
+				MaxRetries:       0, // as written: no retries
+				InitialBackoff:   50 * time.Millisecond,
+				MaxBackoff:       time.Second,
+				MaxProviderDelay: 30 * time.Second,
+				BudgetRatio:      0.5,
+				BudgetMinRetries: 0, // as written: no floor
+				BudgetBurst:      7,
+			},
+			MaxResponseBytes: 1024,
+			AttemptTimeout:   2 * time.Second,
+			HedgeAfter:       300 * time.Millisecond,
 		},
-		MaxResponseBytes: 1024,
-		DoubtWindow:      10 * time.Second,
-		HedgeAfter:       300 * time.Millisecond,
-		Endpoints: []Endpoint{{
+		Pool: pool.Settings{
+			Ejection:      endpoint.Ejection{After: 0, Base: time.Second, Max: 30 * time.Second},
+			DoubtWindow:   10 * time.Second,
+			DoubtPatience: 0,
+		},
+		Methods: map[string]registry.Entry{"getAsset": {Role: endpoint.RoleRead, Class: retrypolicy.Idempotent}},
+		Endpoints: []endpoint.Spec{{
 			Name:         "primary-a",
 			URL:          endpoint.NewSecret("https://a.example/?api-key=k"),
 			Tier:         0,
@@ -93,62 +116,92 @@ tier = 2
 			Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleSend: {}},
 		}},
 	}
-	if !reflect.DeepEqual(cfg, want) {
-		t.Fatalf("Parse:\n got %#v\nwant %#v", *cfg, *want)
+	if !reflect.DeepEqual(d, want) {
+		t.Fatalf("Parse:\n got %#v\nwant %#v", *d, *want)
 	}
 	// %#v prints Secrets redacted (DeepEqual compared them), so name the
 	// one that differs by hand.
 	for i := range want.Endpoints {
-		if !cfg.Endpoints[i].URL.Equal(want.Endpoints[i].URL) {
+		if !d.Endpoints[i].URL.Equal(want.Endpoints[i].URL) {
 			t.Errorf("endpoints[%d].url differs", i)
 		}
 	}
-
-	specs, err := cfg.EndpointSpecs()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if specs[0].URL.Reveal() != "https://a.example/?api-key=k" || specs[0].Headers["Authorization"].Reveal() != "Bearer t" ||
-		specs[1].Tier != 2 || !specs[1].Serves(endpoint.RoleSend) || specs[1].Serves(endpoint.RoleRead) {
-		t.Errorf("EndpointSpecs = %+v", specs)
-	}
-	// The specs are copies: changing them leaves the Config alone.
-	specs[0].Capabilities[0] = "changed"
-	specs[0].Roles[endpoint.RoleRead] = endpoint.Limits{}
-	if cfg.Endpoints[0].Capabilities[0] != "archive" || cfg.Endpoints[0].Roles[endpoint.RoleRead].BurstCapacity != 100 {
-		t.Error("EndpointSpecs shares memory with the Config")
-	}
-	wantRetry := retrypolicy.Settings{MaxRetries: 0, InitialBackoff: 50 * time.Millisecond, MaxBackoff: time.Second,
-		MaxProviderDelay: 30 * time.Second, BudgetRatio: 0.5, BudgetMinRetries: 0, BudgetBurst: 100}
-	if got := cfg.RetrySettings(); !reflect.DeepEqual(got, wantRetry) {
-		t.Errorf("RetrySettings = %+v, want %+v", got, wantRetry)
-	}
-	if got := cfg.TransportSettings(); got.MaxResponseBytes != 1024 || !reflect.DeepEqual(got.Retry, wantRetry) {
-		t.Errorf("TransportSettings = %+v", got)
-	}
-	if h, ok := cfg.ExpectedGenesisHash(); !ok || h.String() != DevnetGenesis {
+	if h, ok := d.ExpectedGenesisHash(); !ok || h.String() != DevnetGenesis {
 		t.Errorf("ExpectedGenesisHash = %v, %v", h, ok)
 	}
 }
 
+// TestParseDefaults: every key left out keeps its package's default.
 func TestParseDefaults(t *testing.T) {
-	cfg, err := Parse([]byte("[[endpoints]]\nname = \"a\"\nurl = \"https://a.example\"\n[endpoints.roles.read]\n"), ParseOptions{})
+	for _, doc := range []string{oneEndpoint, "[retry]\n[transport]\n[pool]\n[pool.ejection]\n[methods]\n" + oneEndpoint} {
+		d, err := Parse([]byte(doc), ParseOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(d.Transport, transport.DefaultSettings()) || d.Pool != pool.DefaultSettings() ||
+			d.Cluster != "" || d.Methods != nil {
+			t.Errorf("%q: %+v, want the defaults", doc, d)
+		}
+		if !reflect.DeepEqual(d.Endpoints[0].Roles, map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: {}}) ||
+			d.Endpoints[0].Headers != nil || d.Endpoints[0].Capabilities != nil {
+			t.Errorf("endpoint = %+v", d.Endpoints[0])
+		}
+		if _, ok := d.ExpectedGenesisHash(); ok {
+			t.Error("no cluster: no expected genesis hash")
+		}
+	}
+}
+
+// TestParseZerosAsWritten: an explicit zero means zero, where the settings
+// read it so.
+func TestParseZerosAsWritten(t *testing.T) {
+	d, err := Parse([]byte(`[retry]
+max_retries = 0
+initial_backoff = "0s"
+max_backoff = "0s"
+max_provider_delay = "0s"
+retry_budget_ratio = 0
+retry_budget_min_retries = 0
+retry_budget_burst = 0
+[transport]
+hedge_after = "0s"
+[pool]
+doubt_window = "0s"
+doubt_patience = "0h0m0s"
+[pool.ejection]
+consecutive_failures = 0
+base_time = "0s"
+max_time = "0s"
+`+oneEndpoint), ParseOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cfg.Retry != (Retry{}) || cfg.MaxResponseBytes != 0 || cfg.Cluster != "" {
-		t.Errorf("absent tables must leave zero settings (the defaults): %+v", cfg)
+	want := transport.DefaultSettings()
+	want.Retry = retrypolicy.Settings{}
+	if !reflect.DeepEqual(d.Transport, want) || d.Pool != (pool.Settings{}) {
+		t.Errorf("got %+v and %+v, want zeros", d.Transport, d.Pool)
 	}
-	if !reflect.DeepEqual(cfg.Endpoints[0].Roles, map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: {}}) ||
-		cfg.Endpoints[0].Headers != nil || cfg.Endpoints[0].Capabilities != nil {
-		t.Errorf("endpoint = %+v", cfg.Endpoints[0])
-	}
-	if _, ok := cfg.ExpectedGenesisHash(); ok {
-		t.Error("no cluster: no expected genesis hash")
-	}
-	if got := cfg.TransportSettings(); !reflect.DeepEqual(got, transport.DefaultSettings()) {
-		t.Errorf("TransportSettings = %+v, want the defaults", got)
-	}
+}
+
+// TestZeroMeansDefaultIsRefused: where a settings type reads 0 as its
+// default, the document refuses an explicit 0.
+func TestZeroMeansDefaultIsRefused(t *testing.T) {
+	_, err := Parse([]byte(`[transport]
+max_response_bytes = 0
+attempt_timeout = "0s"
+[[endpoints]]
+name = "a"
+url = "https://a.example"
+  [endpoints.roles.read]
+  request_timeout = "0ms"
+  pause_after_rate_limit = "0s"
+`), ParseOptions{})
+	checkProblems(t, err, []problemWant{
+		{2, "transport.max_response_bytes", "must be positive (leave the key out for the default)"},
+		{3, "transport.attempt_timeout", "must be positive (leave the key out for the default)"},
+		{8, "endpoints[0].roles.read.request_timeout", "must be positive (leave the key out for the default)"},
+		{9, "endpoints[0].roles.read.pause_after_rate_limit", "must be positive (leave the key out for the default)"},
+	})
 }
 
 func TestParseClusters(t *testing.T) {
@@ -160,12 +213,11 @@ func TestParseClusters(t *testing.T) {
 		{"testnet", TestnetGenesis},
 		{TestnetGenesis, TestnetGenesis},
 	} {
-		doc := "cluster = \"" + tt.cluster + "\"\n[[endpoints]]\nname = \"a\"\nurl = \"https://a.example\"\n[endpoints.roles.read]\n"
-		cfg, err := Parse([]byte(doc), ParseOptions{})
+		d, err := Parse([]byte("cluster = \""+tt.cluster+"\"\n"+oneEndpoint), ParseOptions{})
 		if err != nil {
 			t.Fatalf("%s: %v", tt.cluster, err)
 		}
-		if h, ok := cfg.ExpectedGenesisHash(); !ok || h.String() != tt.hash {
+		if h, ok := d.ExpectedGenesisHash(); !ok || h.String() != tt.hash {
 			t.Errorf("%s: ExpectedGenesisHash = %v, %v; want %s", tt.cluster, h, ok, tt.hash)
 		}
 	}
@@ -271,11 +323,11 @@ headers = "Authorization: ` + marker + `"
 max_retries = -1
 initial_backoff = "5s"
 max_backoff = "1s"
-max_provider_delay = "0s"
-retry_budget_ratio = 0
+max_provider_delay = "-1s"
+retry_budget_ratio = 1.5
 retry_budget_min_retries = -1
 [transport]
-max_response_bytes = 0
+max_response_bytes = 2000000000
 [[endpoints]]
 name = "a"
 url = "https://a.example"
@@ -293,22 +345,35 @@ headers = { "Bad Name" = "x", Good = "${NEWLINE}" }
 `,
 		want: []problemWant{
 			{1, "cluster", "is not a known cluster"},
-			{3, "retry.max_retries", "must not be negative"},
-			{4, "retry.initial_backoff", "must not exceed retry.max_backoff"},
-			{6, "retry.max_provider_delay", "must be positive"},
-			{7, "retry.retry_budget_ratio", "greater than 0 and at most 1"},
-			{8, "retry.retry_budget_min_retries", "must not be negative"},
-			{10, "transport.max_response_bytes", "must be positive"},
-			{14, "endpoints[0].tier", "must not be negative"},
+			{3, "retry.max_retries", "must be between 0 and 1048576"},
+			{4, "retry.initial_backoff", "must not exceed max_backoff"},
+			{6, "retry.max_provider_delay", "must not be negative"},
+			{7, "retry.retry_budget_ratio", "must be between 0 and 1"},
+			{8, "retry.retry_budget_min_retries", "must be between 0 and 1048576"},
+			{10, "transport.max_response_bytes", "must be between 1 and 1073741824"},
+			{14, "endpoints[0].tier", "must be 0 or more"},
 			{15, "endpoints[0].capabilities[1]", "must not be empty"},
 			{16, `endpoints[0].headers."Bad Name"`, "not a valid HTTP header name"},
 			{16, "endpoints[0].headers.Good", "control characters"},
-			{18, "endpoints[0].roles.read.requests_per_second", "must not be negative"},
-			{19, "endpoints[0].roles.read.burst_capacity", "must not be negative"},
-			{20, "endpoints[0].roles.read.max_concurrent_requests", "must not be negative"},
+			{18, "endpoints[0].roles.read.requests_per_second", "must be 0 (unlimited) or more"},
+			{19, "endpoints[0].roles.read.burst_capacity", "must be 0 (one second of requests_per_second) or more"},
+			{20, "endpoints[0].roles.read.max_concurrent_requests", "must be 0 (unlimited) or more"},
 			{21, "endpoints[0].roles.read.request_timeout", "is not a duration"},
-			{22, "endpoints[0].roles.read.pause_after_rate_limit", "must be positive"},
+			{22, "endpoints[0].roles.read.pause_after_rate_limit", "must not be negative"},
 			{24, "endpoints[0].roles.send.requests_per_second", "finite"},
+		},
+	}, {
+		name: "integers past 32 bits",
+		doc: `[[endpoints]]
+name = "a"
+url = "https://a.example"
+tier = 2147483648
+  [endpoints.roles.read]
+  max_concurrent_requests = -9223372036854775808
+`,
+		want: []problemWant{
+			{4, "endpoints[0].tier", "must be at most 2147483647"},
+			{6, "endpoints[0].roles.read.max_concurrent_requests", "must be 0 (unlimited) or more"},
 		},
 	}, {
 		name: "environment",
@@ -335,7 +400,7 @@ url = "https://` + marker + `:x:y/%zz"
   [endpoints.roles.read]
 [[endpoints]]
 name = "c"
-url = "/relative/` + marker + `"
+url = "https:///` + marker + `"
   [endpoints.roles.read]
 [[endpoints]]
 name = "d"
@@ -343,10 +408,11 @@ url = "${KEY}"
   [endpoints.roles.read]
 `,
 		want: []problemWant{
-			{3, "endpoints[0].url", "absolute http or https URL"},
-			{7, "endpoints[1].url", "absolute http or https URL"},
-			{11, "endpoints[2].url", "absolute http or https URL"},
-			{15, "endpoints[3].url", "absolute http or https URL"},
+			{3, "endpoints[0].url", "must use the http or https scheme"},
+			{7, "endpoints[1].url", "is not a valid URL"},
+			{11, "endpoints[2].url", "must name a host"},
+			{15, "endpoints[3].url", "must use the http or https scheme"},
+			{15, "endpoints[3].url", "must name a host"},
 		},
 	}, {
 		name: "endpoint.Validate's problems join the others",
@@ -368,14 +434,14 @@ url = "https://d.example"
 `,
 		want: []problemWant{
 			{1, "cluster", "is not a known cluster"},
-			{7, "endpoints[1].name", ""},
-			{10, "endpoints[2].name", ""},
+			{7, "endpoints[1].name", `"dup" is already the name of endpoints[0]`},
+			{10, "endpoints[2].name", "is required"},
 			{13, "endpoints[3].roles", "at least one role"},
 		},
 	}, {
 		name: "no endpoints",
 		doc:  `cluster = "devnet"`,
-		want: []problemWant{{0, "endpoints", "at least one [[endpoints]]"}},
+		want: []problemWant{{0, "endpoints", "at least one endpoint is required"}},
 	}, {
 		name: "syntax error stops early",
 		doc: `[[endpoints]]
@@ -400,22 +466,101 @@ name = "b"
 		name: "value where a table belongs",
 		doc: `[[endpoints]]
 name = "a"
+url = "https://a.example"
 roles = 5
 `,
-		want: []problemWant{{3, "endpoints[0].roles", "must be a table, not a TOML integer"}},
+		want: []problemWant{{4, "endpoints[0].roles", "must be a table, not an integer"}},
+	}, {
+		name: "value where a role's table belongs",
+		doc: `[[endpoints]]
+name = "a"
+url = "https://a.example"
+roles = { read = 5 }
+`,
+		want: []problemWant{{4, "endpoints[0].roles.read", "must be a table, not an integer"}},
 	}, {
 		name: "value where endpoints belong",
 		doc:  `endpoints = "` + marker + `"`,
-		want: []problemWant{{1, "endpoints", "must be an array of tables ([[endpoints]]), not a TOML string"}},
+		want: []problemWant{{1, "endpoints", "must be an array of tables ([[endpoints]]), not a string"}},
+	}, {
+		name: "not a table in endpoints",
+		doc:  `endpoints = [1]`,
+		want: []problemWant{{1, "endpoints[0]", "must be a table, not an integer"}},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cfg, err := Parse([]byte(tt.doc), ParseOptions{LookupEnv: lookup})
-			if cfg != nil {
-				t.Errorf("Parse returned a Config with an error")
+			d, err := Parse([]byte(tt.doc), ParseOptions{LookupEnv: lookup})
+			if d != nil {
+				t.Errorf("Parse returned a Document with an error")
 			}
 			checkProblems(t, err, tt.want)
 		})
+	}
+}
+
+// TestMovedKeys: a key of the earlier layout, in its old place, says where
+// it went.
+func TestMovedKeys(t *testing.T) {
+	_, err := Parse([]byte(`[transport]
+doubt_window = "30s"
+doubt_patience = "250ms"
+[ejection]
+consecutive_failures = 3
+base_time = "1s"
+`+oneEndpoint), ParseOptions{})
+	checkProblems(t, err, []problemWant{
+		{2, "transport.doubt_window", "moved to [pool]"},
+		{3, "transport.doubt_patience", "moved to [pool]"},
+		{4, "ejection", "moved to [pool.ejection]"},
+	})
+}
+
+// TestDidYouMean: an unknown key close to a known key of its table names
+// it; one that is not close gets none.
+func TestDidYouMean(t *testing.T) {
+	_, err := Parse([]byte(`Cluster = "devnet"
+endpoint = 1
+[retry]
+max-retries = 3
+initial_backof = "1s"
+retry_budget_bust = 1
+[transport]
+hedge_afterr = "1s"
+[pool.ejection]
+base_tim = "1s"
+[methods.getAsset]
+rol = "read"
+class = "idempotent"
+[[endpoints]]
+name = "a"
+uri = "https://a.example"
+teir = 1
+  [endpoints.roles.reads]
+  [endpoints.roles.read]
+  request_timout = "1s"
+  requests_per_minute = 60
+`), ParseOptions{})
+	checkProblems(t, err, []problemWant{
+		{1, "Cluster", "unknown key; did you mean cluster?"},
+		{2, "endpoint", "unknown key; did you mean endpoints?"},
+		{4, "retry.max-retries", "unknown key; did you mean max_retries?"},
+		{5, "retry.initial_backof", "unknown key; did you mean initial_backoff?"},
+		{6, "retry.retry_budget_bust", "unknown key; did you mean retry_budget_burst?"},
+		{8, "transport.hedge_afterr", "unknown key; did you mean hedge_after?"},
+		{10, "pool.ejection.base_tim", "unknown key; did you mean base_time?"},
+		{11, "methods.getAsset.role", "is required"},
+		{12, "methods.getAsset.rol", "unknown key; did you mean role?"},
+		{14, "endpoints[0].url", "is required"},
+		{16, "endpoints[0].uri", "unknown key; did you mean url?"},
+		{17, "endpoints[0].teir", "unknown key; did you mean tier?"},
+		{18, "endpoints[0].roles.reads", "unknown key; did you mean read?"},
+		{20, "endpoints[0].roles.read.request_timout", "unknown key; did you mean request_timeout?"},
+		{21, "endpoints[0].roles.read.requests_per_minute", "unknown key"},
+	})
+	var verr *ValidationError
+	errors.As(err, &verr)
+	if msg := verr.Problems[len(verr.Problems)-1].Message; msg != "unknown key" {
+		t.Errorf("requests_per_minute: %q, want no suggestion", msg)
 	}
 }
 
@@ -424,7 +569,7 @@ func TestValidationErrorText(t *testing.T) {
 		ParseOptions{Filename: "solroute.toml"})
 	const want = `config: solroute.toml: invalid configuration (2 problems):
   solroute.toml:1: colour: unknown key
-  solroute.toml:5: endpoints[0].tier: must not be negative`
+  solroute.toml:5: endpoints[0].tier: must be 0 or more`
 	if err == nil || err.Error() != want {
 		t.Fatalf("err =\n%v\nwant\n%s", err, want)
 	}
@@ -441,11 +586,11 @@ func TestLoad(t *testing.T) {
 	if err := os.WriteFile(good, []byte("[[endpoints]]\nname = \"a\"\nurl = \"https://a.example/${SOLROUTE_TEST_KEY}\"\n[endpoints.roles.read]\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := Load(good)
+	d, err := Load(good)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cfg.Endpoints[0].URL.Reveal() != "https://a.example/k" {
+	if d.Endpoints[0].URL.Reveal() != "https://a.example/k" {
 		t.Errorf("Load did not expand from the process environment")
 	}
 
@@ -474,117 +619,51 @@ func TestParseInlineForms(t *testing.T) {
 ]
 `
 	_, err := Parse([]byte(doc), ParseOptions{})
-	checkProblems(t, err, []problemWant{{3, "endpoints[1].roles.send.burst_capacity", "must not be negative"}})
+	checkProblems(t, err, []problemWant{{3, "endpoints[1].roles.send.burst_capacity", "or more"}})
 
-	cfg, err := Parse([]byte(strings.Replace(doc, "-3", "3, requests_per_second = 1", 1)), ParseOptions{})
+	d, err := Parse([]byte(strings.Replace(doc, "-3", "3, requests_per_second = 1", 1)), ParseOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := cfg.Endpoints[0].Roles[endpoint.RoleRead].RequestsPerSecond; got != 5 {
+	if got := d.Endpoints[0].Roles[endpoint.RoleRead].RequestsPerSecond; got != 5 {
 		t.Errorf("endpoints[0] read rate = %v", got)
 	}
-	if got := cfg.Endpoints[1].Roles[endpoint.RoleSend]; got.BurstCapacity != 3 || got.RequestsPerSecond != 1 {
+	if got := d.Endpoints[1].Roles[endpoint.RoleSend]; got.BurstCapacity != 3 || got.RequestsPerSecond != 1 {
 		t.Errorf("endpoints[1] send = %+v", got)
 	}
 }
 
-func TestParseDoubtWindow(t *testing.T) {
-	const endpoints = "[[endpoints]]\nname = \"a\"\nurl = \"https://a.example\"\n[endpoints.roles.send]\n"
-	for _, tc := range []struct {
-		value string
-		want  time.Duration
-	}{
-		{"", 0},                              // absent: the transport's default
-		{`doubt_window = "0s"`, -1},          // explicit zero: off
-		{`doubt_window = "1m"`, time.Minute}, // as written
-		{`doubt_window = "250ms"`, 250 * time.Millisecond},
-	} {
-		cfg, err := Parse([]byte("[transport]\n"+tc.value+"\n"+endpoints), ParseOptions{})
-		if err != nil {
-			t.Fatalf("%q: %v", tc.value, err)
-		}
-		if cfg.DoubtWindow != tc.want {
-			t.Errorf("%q: DoubtWindow %v, want %v", tc.value, cfg.DoubtWindow, tc.want)
-		}
-	}
-	_, err := Parse([]byte("[transport]\ndoubt_window = \"-1s\"\n"+endpoints), ParseOptions{})
-	checkProblems(t, err, []problemWant{{2, "transport.doubt_window", "must not be negative"}})
-	_, err = Parse([]byte("[transport]\ndoubt_window = 30\n"+endpoints), ParseOptions{})
-	checkProblems(t, err, []problemWant{{2, "transport.doubt_window", "must be a duration string"}})
-
-	for value, want := range map[string]time.Duration{"": 0, `"0s"`: -1, `"100ms"`: 100 * time.Millisecond} {
-		doc := "[transport]\n" + endpoints
-		if value != "" {
-			doc = "[transport]\ndoubt_patience = " + value + "\n" + endpoints
-		}
-		cfg, err := Parse([]byte(doc), ParseOptions{})
-		if err != nil {
-			t.Fatalf("doubt_patience %s: %v", value, err)
-		}
-		if cfg.DoubtPatience != want {
-			t.Errorf("doubt_patience %s: %v, want %v", value, cfg.DoubtPatience, want)
-		}
-	}
-	_, err = Parse([]byte("[transport]\ndoubt_patience = \"-5ms\"\n"+endpoints), ParseOptions{})
-	checkProblems(t, err, []problemWant{{2, "transport.doubt_patience", "must not be negative"}})
-}
-
+// TestParseEjection: [pool.ejection] as written, its own rules, and its
+// order rule with the defaults named.
 func TestParseEjection(t *testing.T) {
-	const endpoints = "[[endpoints]]\nname = \"a\"\nurl = \"https://a.example\"\n[endpoints.roles.read]\n"
 	for _, tc := range []struct {
 		table string
 		want  endpoint.Ejection
 	}{
-		{"", endpoint.Ejection{}}, // absent: the defaults
-		{"consecutive_failures = 0", endpoint.Ejection{After: -1}},
+		{"", endpoint.DefaultEjection()},
+		{"consecutive_failures = 0", endpoint.Ejection{After: 0, Base: 250 * time.Millisecond, Max: 2 * time.Second}},
 		{"consecutive_failures = 3\nbase_time = \"1s\"\nmax_time = \"30s\"",
 			endpoint.Ejection{After: 3, Base: time.Second, Max: 30 * time.Second}},
-		{"max_time = \"250ms\"", endpoint.Ejection{Max: 250 * time.Millisecond}}, // = the default base
+		{"max_time = \"250ms\"", endpoint.Ejection{After: 5, Base: 250 * time.Millisecond, Max: 250 * time.Millisecond}},
 	} {
-		cfg, err := Parse([]byte("[ejection]\n"+tc.table+"\n"+endpoints), ParseOptions{})
+		d, err := Parse([]byte("[pool.ejection]\n"+tc.table+"\n"+oneEndpoint), ParseOptions{})
 		if err != nil {
 			t.Fatalf("%q: %v", tc.table, err)
 		}
-		if cfg.Ejection != tc.want {
-			t.Errorf("%q: Ejection %+v, want %+v", tc.table, cfg.Ejection, tc.want)
+		if d.Pool.Ejection != tc.want {
+			t.Errorf("%q: Ejection %+v, want %+v", tc.table, d.Pool.Ejection, tc.want)
 		}
 	}
-	_, err := Parse([]byte("[ejection]\nconsecutive_failures = -1\nbase_time = \"0s\"\nmax_time = \"100ms\"\nafter = 3\n"+endpoints), ParseOptions{})
-	var verr *ValidationError
-	if !errors.As(err, &verr) {
-		t.Fatalf("err = %v, want a *ValidationError", err)
-	}
-	for _, want := range []string{
-		"ejection.consecutive_failures: must not be negative (0 means never eject)",
-		"ejection.base_time: must be positive",
-		"ejection.max_time: must not be below ejection.base_time (its default, 250ms)",
-		"ejection.after",
-	} {
-		if !strings.Contains(err.Error(), want) {
-			t.Errorf("error lacks %q:\n%v", want, err)
-		}
-	}
-}
-
-func TestNewPoolTakesEjection(t *testing.T) {
-	// consecutive_failures = 2: the second failure in a row ejects.
-	cfg, err := Parse([]byte("[ejection]\nconsecutive_failures = 2\n[[endpoints]]\nname = \"a\"\nurl = \"https://a.example\"\n[endpoints.roles.read]\n"), ParseOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := NewPool(cfg, ClientOptions{Clock: clockwork.NewFakeClock()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range 2 {
-		pm, err := p.Acquire(context.Background(), pool.Request{Role: endpoint.RoleRead, Method: "getSlot"})
-		if err != nil {
-			t.Fatalf("acquire %d: %v", i, err)
-		}
-		pm.Done(retrypolicy.Outcome{Cause: retrypolicy.Connection, Dispatch: retrypolicy.NotDispatched,
-			Fault: retrypolicy.EndpointFault})
-	}
-	if s := p.Snapshot()[0]; s.State != endpoint.Ejected {
-		t.Fatalf("after 2 failures the endpoint is %v, want ejected", s.State)
-	}
+	_, err := Parse([]byte("[pool.ejection]\nconsecutive_failures = -1\nmax_time = \"100ms\"\nafter = 3\n"+oneEndpoint), ParseOptions{})
+	checkProblems(t, err, []problemWant{
+		{2, "pool.ejection.consecutive_failures", "must be between 0 (never eject) and 1048576"},
+		{3, "pool.ejection.max_time", "must not be below base_time (base_time is not in the document: its default is 250ms)"},
+		{4, "pool.ejection.after", "unknown key"},
+	})
+	// A base_time refused is not compared with max_time.
+	_, err = Parse([]byte("[pool.ejection]\nbase_time = \"-1s\"\nmax_time = \"100ms\"\n"+oneEndpoint), ParseOptions{})
+	checkProblems(t, err, []problemWant{{2, "pool.ejection.base_time", "must not be negative"}})
+	_, err = Parse([]byte("[pool.ejection]\nbase_time = \"0s\"\n"+oneEndpoint), ParseOptions{})
+	checkProblems(t, err, []problemWant{{2, "pool.ejection.base_time",
+		"must be positive when consecutive_failures is (consecutive_failures is not in the document: its default is 5)"}})
 }

@@ -19,7 +19,8 @@ type Problem struct {
 	Path string
 	// Line is the 1-based line of the key in the document (or of its
 	// nearest enclosing table when the key is missing). 0 means unknown:
-	// the Config was not parsed from a document.
+	// the Document was not parsed from a document, or the key is missing
+	// from the top level.
 	Line int
 	// Message says what is wrong and what is expected. It never quotes a
 	// value of the document (a URL, a header value, a duration ...): the
@@ -101,14 +102,42 @@ func (ps *problems) add(path, message string) {
 	ps.list = append(ps.list, Problem{Path: path, Line: ps.pos.line(path), Message: message})
 }
 
-// has reports whether a problem was already recorded at path.
-func (ps *problems) has(path string) bool {
+// hasAtOrBelow reports whether a problem was already recorded at path or
+// at a path under it.
+func (ps *problems) hasAtOrBelow(path string) bool {
+	for _, p := range ps.list {
+		if p.Path == path || under(p.Path, path) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasAt reports whether a problem was already recorded at path itself.
+func (ps *problems) hasAt(path string) bool {
 	for _, p := range ps.list {
 		if p.Path == path {
 			return true
 		}
 	}
 	return false
+}
+
+// related reports whether one of the first n problems is at path, under
+// it, or at a table it is under.
+func (ps *problems) related(path string, n int) bool {
+	for _, p := range ps.list[:n] {
+		if p.Path == path || under(p.Path, path) || under(path, p.Path) {
+			return true
+		}
+	}
+	return false
+}
+
+// under reports whether path is below table ("a.b[0]" is below "a.b" and
+// "a"; "a.bc" is not below "a.b").
+func under(path, table string) bool {
+	return strings.HasPrefix(path, table+".") || strings.HasPrefix(path, table+"[")
 }
 
 // sorted returns the problems ordered by line (unknown lines last), then

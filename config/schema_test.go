@@ -6,7 +6,6 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -75,12 +74,8 @@ func TestExamplesMatchSchemaAndLoad(t *testing.T) {
 			if err := sch.Validate(asJSONInstance(t, data)); err != nil {
 				t.Errorf("schema: %v", err)
 			}
-			cfg, err := Parse(data, ParseOptions{LookupEnv: anyEnv, Filename: file})
-			if err != nil {
+			if _, err := Parse(data, ParseOptions{LookupEnv: anyEnv, Filename: file}); err != nil {
 				t.Fatalf("loader: %v", err)
-			}
-			if _, err := cfg.EndpointSpecs(); err != nil {
-				t.Fatalf("EndpointSpecs: %v", err)
 			}
 		})
 	}
@@ -141,61 +136,118 @@ func TestInvalidExamplesFailSchemaAndLoader(t *testing.T) {
 	}
 }
 
-// TestSchemaDescribesEveryKey keeps schema.json and the decoder in step: every
-// key the decoder knows has a description in the schema.
-func TestSchemaDescribesEveryKey(t *testing.T) {
+// schemaKey is one key schema.json describes.
+type schemaKey struct {
+	// table is true for a table (or an array of tables), false for a
+	// value.
+	table bool
+	// description is the key's description.
+	description string
+	// def is the key's default, as JSON; nil when it has none.
+	def json.RawMessage
+}
+
+// schemaKeys lists the keys schema.json describes, spelt as knownKeys
+// spells them: a path without indexes, "*" for the key of a table the
+// document names itself ([methods.NAME]).
+func schemaKeys(t *testing.T) map[string]schemaKey {
+	t.Helper()
 	raw, err := os.ReadFile("schema.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var s map[string]any
-	if err := json.Unmarshal(raw, &s); err != nil {
+	var root map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &root); err != nil {
 		t.Fatal(err)
 	}
-	defs := s["$defs"].(map[string]any)
-	props := func(m any) map[string]any { return m.(map[string]any)["properties"].(map[string]any) }
-	tables := map[string]map[string]any{
-		"document":  props(s),
-		"retry":     props(props(s)["retry"]),
-		"transport": props(props(s)["transport"]),
-		"endpoint":  props(defs["endpoint"]),
-		"roles":     props(props(defs["endpoint"])["roles"]),
-		"limits":    props(defs["limits"]),
-		"method":    props(defs["method"]),
+	var defs map[string]json.RawMessage
+	if err := json.Unmarshal(root["$defs"], &defs); err != nil {
+		t.Fatal(err)
 	}
-	want := map[string][]string{
-		"document":  tomlKeys(document{}),
-		"retry":     tomlKeys(retryDoc{}),
-		"transport": tomlKeys(transportDoc{}),
-		"endpoint":  tomlKeys(endpointDoc{}),
-		"roles":     tomlKeys(rolesDoc{}),
-		"limits":    tomlKeys(limitsDoc{}),
-		"method":    tomlKeys(methodDoc{}),
+	// node is the part of a schema the walk reads.
+	type node struct {
+		Ref                  string                     `json:"$ref"`
+		Description          string                     `json:"description"`
+		Default              json.RawMessage            `json:"default"`
+		Properties           map[string]json.RawMessage `json:"properties"`
+		PropertyNames        json.RawMessage            `json:"propertyNames"`
+		AdditionalProperties json.RawMessage            `json:"additionalProperties"`
+		Items                json.RawMessage            `json:"items"`
 	}
-	for table, keys := range want {
-		got := tables[table]
-		if len(got) != len(keys) {
-			t.Errorf("%s: schema has %d keys, decoder %d (%v)", table, len(got), len(keys), keys)
+	// resolve follows $ref until a schema with properties or items (a
+	// table), keeping the first description and default met.
+	var resolve func(raw json.RawMessage) node
+	resolve = func(raw json.RawMessage) node {
+		var n node
+		if err := json.Unmarshal(raw, &n); err != nil {
+			t.Fatalf("schema.json: %v", err)
 		}
-		for _, k := range keys {
-			p, ok := got[k].(map[string]any)
-			if !ok {
-				t.Errorf("%s.%s: not in schema.json", table, k)
-				continue
+		if n.Ref != "" && n.Properties == nil && n.Items == nil {
+			target := resolve(defs[strings.TrimPrefix(n.Ref, "#/$defs/")])
+			if n.Description == "" {
+				n.Description = target.Description
 			}
-			if d, _ := p["description"].(string); d == "" {
-				t.Errorf("%s.%s: no description in schema.json", table, k)
+			if n.Default == nil {
+				n.Default = target.Default
+			}
+			n.Properties, n.PropertyNames, n.AdditionalProperties, n.Items =
+				target.Properties, target.PropertyNames, target.AdditionalProperties, target.Items
+		}
+		return n
+	}
+	out := map[string]schemaKey{}
+	var walk func(prefix string, n node)
+	walk = func(prefix string, n node) {
+		if n.Items != nil {
+			n = resolve(n.Items)
+		}
+		if n.PropertyNames != nil && bytes.HasPrefix(bytes.TrimSpace(n.AdditionalProperties), []byte("{")) {
+			// A table the document names itself: the named properties
+			// (the built-in sends) are that schema again, tightened.
+			if sub := resolve(n.AdditionalProperties); sub.Properties != nil {
+				out[prefix+".*"] = schemaKey{table: true, description: n.Description}
+				walk(prefix+".*", sub)
+				return
+			}
+		}
+		for key, raw := range n.Properties {
+			sub := resolve(raw)
+			path := join(prefix, key)
+			if sub.Items != nil {
+				sub.Properties = resolve(sub.Items).Properties
+			}
+			table := sub.Properties != nil
+			out[path] = schemaKey{table: table, description: sub.Description, def: sub.Default}
+			if table {
+				walk(path, sub)
 			}
 		}
 	}
+	walk("", resolve(raw))
+	return out
 }
 
-// tomlKeys lists the toml tags of a document struct.
-func tomlKeys(v any) []string {
-	rt := reflect.TypeOf(v)
-	keys := make([]string, 0, rt.NumField())
-	for i := range rt.NumField() {
-		keys = append(keys, rt.Field(i).Tag.Get("toml"))
+// TestSchemaDescribesEveryKey keeps schema.json and the decoder in step:
+// the schema describes exactly the keys the struct tags of the settings
+// types give the decoder, each with a description, tables where the
+// decoder has tables.
+func TestSchemaDescribesEveryKey(t *testing.T) {
+	known := knownKeys()
+	schema := schemaKeys(t)
+	for path, leaf := range known {
+		k, ok := schema[path]
+		switch {
+		case !ok:
+			t.Errorf("%s: the decoder knows it, schema.json does not", path)
+		case k.description == "":
+			t.Errorf("%s: no description in schema.json", path)
+		case k.table == leaf:
+			t.Errorf("%s: a table in one and a value in the other (schema table %v)", path, k.table)
+		}
 	}
-	return keys
+	for path := range schema {
+		if _, ok := known[path]; !ok {
+			t.Errorf("%s: in schema.json, unknown to the decoder", path)
+		}
+	}
 }

@@ -1,137 +1,135 @@
 package config
 
 import (
-	"reflect"
-	"sort"
 	"strconv"
 	"strings"
 )
 
-// maxUnknownKeys is how many unknown keys Parse reports one by one. go-toml's
-// strict decoder spends time proportional to the whole document on each
-// unknown key it reports, so a large document made of unknown keys (not a
-// solroute config at all) would take seconds to minutes: past this many,
-// Parse reports the first ones from its own index and stops.
+// maxUnknownKeys is how many unknown keys Parse reports one by one. Past
+// this many, counting the keys under unknown tables, the document is
+// likely not a solroute configuration at all: Parse reports the first ones
+// and how many more there are, and nothing else.
 const maxUnknownKeys = 64
 
-// knownKeys lists the key paths of the document, without array indexes,
-// read from the struct tags in document.go. A path maps to true when its
-// value is a leaf of any type (decoded as any: what lies below it is the
-// value's business, checked later, never an unknown key). The keys of a
-// table the document names itself ([methods.NAME]) are spelt "*" (see
-// wildcard).
-func knownKeys() map[string]bool {
-	known := map[string]bool{}
-	var walk func(prefix string, t reflect.Type)
-	walk = func(prefix string, t reflect.Type) {
-		for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice {
-			t = t.Elem()
-		}
-		for f := range t.Fields() {
-			path := join(prefix, f.Tag.Get("toml"))
-			ft := f.Type
-			for ft.Kind() == reflect.Pointer || ft.Kind() == reflect.Slice {
-				ft = ft.Elem()
-			}
-			if ft.Kind() == reflect.Map {
-				// A table of tables named by the document ([methods.NAME]):
-				// any key, spelt "*" (a key "*" itself is quoted).
-				known[path] = false
-				path += ".*"
-				ft = ft.Elem()
-				for ft.Kind() == reflect.Pointer {
-					ft = ft.Elem()
-				}
-			}
-			leaf := ft.Kind() != reflect.Struct
-			known[path] = leaf
-			if !leaf {
-				walk(path, ft)
-			}
-		}
-	}
-	walk("", reflect.TypeFor[document]())
-	return known
+// unknownKey is a key of the document that names nothing.
+type unknownKey struct {
+	path, message string
+	// below counts the keys and array elements under it.
+	below int
 }
 
-// unknownKeys returns the indexed paths, in document order, that name no
-// key of the document: the path is not known, no ancestor is a leaf (below
-// headers, cluster, ... any key is the value's business), and no ancestor
-// in the document is itself unknown (below an unknown table or dotted key
-// only that key is returned). It may count differently from go-toml's
-// strict decoder (which reports every dotted key under an unknown one, and
-// skips an unknown table with no keys), but it finds some whenever the
-// decoder does, and none in a document Parse accepts. below counts the
-// indexed paths under the keys returned.
-func (ps *positions) unknownKeys(known map[string]bool) (unknown []string, below int) {
-	present := make(map[string]bool, len(ps.lines))
-	for path := range ps.lines {
-		present[wildcard(stripIndexes(path), known)] = true
+// movedKeys maps a key of an earlier layout, in its old place (a path
+// without indexes), to the table it moved to.
+func movedKeys() map[string]string {
+	return map[string]string{
+		"transport.doubt_window":   "pool",
+		"transport.doubt_patience": "pool",
+		"ejection":                 "pool.ejection",
 	}
-	for path := range ps.lines {
-		stripped := wildcard(stripIndexes(path), known)
-		if _, ok := known[stripped]; ok {
-			continue
-		}
-		// An element of an array ("key[0]") is its key's value.
-		_, isKey := ps.lines[parent(path)]
-		element := strings.HasSuffix(path, "]") && isKey
-		underUnknown, underLeaf := element, false
-		for p := parent(stripped); p != "" && !underLeaf; p = parent(p) {
-			leaf, ok := known[p]
-			underLeaf = leaf
-			underUnknown = underUnknown || !ok && present[p]
-		}
-		switch {
-		case underLeaf:
-		case underUnknown:
-			below++
-		default:
-			unknown = append(unknown, path)
-		}
-	}
-	sort.Slice(unknown, func(i, j int) bool {
-		li, lj := ps.lines[unknown[i]], ps.lines[unknown[j]]
-		return li < lj || li == lj && unknown[i] < unknown[j]
-	})
-	return unknown, below
 }
 
-// tooManyUnknown reports, when a document holds more than maxUnknownKeys
-// unknown keys counting those under unknown tables, the first
-// maxUnknownKeys of them and how many more there are, as problems; ok is
-// false when there are not that many.
-func (c *checker) tooManyUnknown() (ok bool) {
-	unknown, below := c.pos.unknownKeys(knownKeys())
-	if len(unknown)+below <= maxUnknownKeys {
-		return false
+// unknownKey records a key that names nothing in its table. A key of an
+// earlier layout says where it moved; another gets the known key it is
+// closest to, if one is close (see suggest).
+func (p *parser) unknownKey(path, key string, raw any, known []string) {
+	msg := "unknown key"
+	if to, ok := movedKeys()[stripIndexes(path)]; ok {
+		msg = "moved to [" + to + "]"
+	} else if s := suggest(key, known); s != "" {
+		msg += "; did you mean " + s + "?"
 	}
-	shown := unknown[:min(len(unknown), maxUnknownKeys)]
-	for _, path := range shown {
-		c.list = append(c.list, Problem{Path: path, Line: c.pos.lines[path], Message: "unknown key"})
+	p.unknown = append(p.unknown, unknownKey{path: path, message: msg, below: countKeys(raw)})
+}
+
+// countKeys counts the keys and array elements in a decoded value.
+func countKeys(raw any) int {
+	n := 0
+	switch v := raw.(type) {
+	case map[string]any:
+		for _, x := range v {
+			n += 1 + countKeys(x)
+		}
+	case []any:
+		for _, x := range v {
+			n += 1 + countKeys(x)
+		}
 	}
+	return n
+}
+
+// unknownProblems returns the unknown keys as problems, ordered by line,
+// and whether there are too many: more than maxUnknownKeys counting those
+// under unknown tables. Then only the first maxUnknownKeys are returned,
+// and one more problem says how many more there are.
+func (p *parser) unknownProblems() (out []Problem, tooMany bool) {
+	below := 0
+	for _, u := range p.unknown {
+		out = append(out, Problem{Path: u.path, Line: p.pos.line(u.path), Message: u.message})
+		below += u.below
+	}
+	if len(out)+below <= maxUnknownKeys {
+		return out, false
+	}
+	out = (&problems{list: out}).sorted()
+	shown := out[:min(len(out), maxUnknownKeys)]
 	at := shown[len(shown)-1]
-	if len(unknown) > len(shown) {
-		at = unknown[len(shown)]
+	if len(out) > len(shown) {
+		at = out[len(shown)]
 	}
-	c.list = append(c.list, Problem{Path: at, Line: c.pos.lines[at],
-		Message: "and " + strconv.Itoa(len(unknown)-len(shown)+below) + " more unknown keys from here on: is this a solroute configuration?"})
-	return true
+	more := Problem{Path: at.Path, Line: at.Line,
+		Message: "and " + strconv.Itoa(len(out)-len(shown)+below) + " more unknown keys from here on: is this a solroute configuration?"}
+	return append(shown, more), true
 }
 
-// wildcard spells stripped (a path without indexes) as knownKeys does:
-// the key below a table of named tables becomes "*".
-func wildcard(stripped string, known map[string]bool) string {
-	out := ""
-	for _, k := range pathKeys(stripped) {
-		if out == "" {
-			out = k
-			continue
+// suggest returns the known key that key is probably a misspelling of: one
+// that differs only in case or in - for _, or else the closest within an
+// edit distance of 2 (and less than key's length), the first in known
+// order on a tie. It returns "" when none is that close.
+func suggest(key string, known []string) string {
+	fold := func(s string) string { return strings.ReplaceAll(strings.ToLower(s), "-", "_") }
+	for _, k := range known {
+		if fold(k) == fold(key) {
+			return k
 		}
-		if _, named := known[out+".*"]; named {
-			k = "*"
-		}
-		out += "." + k
 	}
-	return out
+	best, bestD := "", 3
+	r := []rune(key)
+	for _, k := range known {
+		if d := editDistance(r, []rune(k), bestD); d < bestD && d < len(r) {
+			best, bestD = k, d
+		}
+	}
+	return best
+}
+
+// editDistance is the optimal string alignment distance between a and b
+// (insertions, deletions, substitutions and swaps of two neighbours, each
+// costing 1), or limit when it is limit or more.
+func editDistance(a, b []rune, limit int) int {
+	if d := len(a) - len(b); d >= limit || -d >= limit {
+		return limit
+	}
+	// rows[i%3][j] is the distance between a[:i] and b[:j].
+	var rows [3][]int
+	for i := range rows {
+		rows[i] = make([]int, len(b)+1)
+	}
+	for j := range rows[0] {
+		rows[0][j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur, prev := rows[i%3], rows[(i-1)%3]
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], rows[(i-2)%3][j-2]+1)
+			}
+		}
+	}
+	return min(rows[len(a)%3][len(b)], limit)
 }

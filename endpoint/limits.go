@@ -35,23 +35,24 @@ const (
 )
 
 // Limits are the per-role limits of one endpoint. Every zero value is valid
-// and documented.
+// and documented. The toml tags name each field in a configuration
+// document's [endpoints.roles.ROLE] table.
 type Limits struct {
 	// RequestsPerSecond is the token bucket's refill rate. 0 means unlimited
 	// (no bucket at all).
-	RequestsPerSecond float64
+	RequestsPerSecond float64 `toml:"requests_per_second"`
 	// BurstCapacity is the bucket's size. 0 means one second of
 	// RequestsPerSecond, at least 1. Ignored when RequestsPerSecond is 0.
-	BurstCapacity int
+	BurstCapacity int `toml:"burst_capacity"`
 	// MaxConcurrentRequests caps requests in flight for this role. 0 means
 	// unlimited.
-	MaxConcurrentRequests int
+	MaxConcurrentRequests int `toml:"max_concurrent_requests"`
 	// RequestTimeout bounds one whole call (every attempt and backoff) routed
 	// to this role. 0 means DefaultRequestTimeout.
-	RequestTimeout time.Duration
+	RequestTimeout time.Duration `toml:"request_timeout"`
 	// PauseAfterRateLimit is the cooldown after the provider refused a
 	// request with a rate limit. 0 means DefaultPauseAfterRateLimit.
-	PauseAfterRateLimit time.Duration
+	PauseAfterRateLimit time.Duration `toml:"pause_after_rate_limit"`
 }
 
 // Normalized returns l with every zero default filled in: BurstCapacity

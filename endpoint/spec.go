@@ -7,27 +7,28 @@ import (
 	"slices"
 )
 
-// Spec is one configured RPC endpoint.
+// Spec is one configured RPC endpoint. The toml tags name each field in a
+// configuration document's [[endpoints]] table (Roles by Role's text form).
 type Spec struct {
 	// Name is a unique, non-secret label: the only way the endpoint is ever
 	// named in errors, logs, snapshots and metrics. Required.
-	Name string
+	Name string `toml:"name"`
 	// URL is the endpoint's HTTP(S) address. Its user info, host name, path
 	// or query may carry an API key, so it is a Secret: it prints as
 	// "[redacted]" every way. User info is sent as Basic authentication
 	// unless Headers has an Authorization. Required.
-	URL Secret
+	URL Secret `toml:"url"`
 	// Headers are sent with every request (for example Authorization). Their
 	// values are Secrets; their names are not secret. Nil means none.
-	Headers map[string]Secret
+	Headers map[string]Secret `toml:"headers"`
 	// Tier orders endpoints by preference: 0 is tried first, then 1, and so
 	// on. Negative tiers are invalid.
-	Tier int
+	Tier int `toml:"tier"`
 	// Capabilities are tags a request may require, such as "archive".
-	Capabilities []string
+	Capabilities []string `toml:"capabilities"`
 	// Roles maps each role the endpoint serves to its limits. An endpoint
 	// serves exactly the roles present; at least one is required.
-	Roles map[Role]Limits
+	Roles map[Role]Limits `toml:"roles"`
 }
 
 // Serves reports whether the endpoint serves role r.

@@ -7,12 +7,13 @@ import (
 	"github.com/solroute/solroute/retrypolicy"
 )
 
-// Entry is what the registry knows of one method.
+// Entry is what the registry knows of one method. The toml tags name each
+// field in a configuration document's [methods.NAME] table.
 type Entry struct {
 	// Role is the role an endpoint must serve to answer the method.
-	Role endpoint.Role
+	Role endpoint.Role `toml:"role"`
 	// Class is how a call of the method may be retried.
-	Class retrypolicy.Class
+	Class retrypolicy.Class `toml:"class"`
 }
 
 // unknownEntry is the entry reported for a method the registry does not

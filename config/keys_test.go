@@ -1,0 +1,192 @@
+package config
+
+import (
+	"reflect"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/pool"
+	"github.com/solroute/solroute/retrypolicy"
+	"github.com/solroute/solroute/transport"
+)
+
+// knownKeys lists the key paths of the document, without array indexes,
+// read from the toml tags of the layout and the settings types the way the
+// decoder reads them. A path maps to true when its value is a leaf (below
+// it, any key is the value's business: a header name, say). The keys of a
+// table the document names itself ([methods.NAME]) are spelt "*"; those of
+// a table keyed by an enumeration (roles) by each of its names.
+func knownKeys() map[string]bool {
+	known := map[string]bool{}
+	var walk func(prefix string, t reflect.Type)
+	walk = func(prefix string, t reflect.Type) {
+		for i := range t.NumField() {
+			key, ok := fieldKey(t.Field(i))
+			if !ok {
+				continue
+			}
+			path := join(prefix, key)
+			ft := t.Field(i).Type
+			for ft.Kind() == reflect.Pointer {
+				ft = ft.Elem()
+			}
+			switch {
+			case ft.Kind() == reflect.Slice && isTable(ft.Elem()):
+				known[path] = false
+				walk(path, ft.Elem())
+			case ft.Kind() == reflect.Map && isTable(ft.Elem()):
+				known[path] = false
+				names := textChoices(ft.Key())
+				if ft.Key().Kind() == reflect.String {
+					names = []string{"*"}
+				}
+				for _, n := range names {
+					known[path+"."+n] = false
+					walk(path+"."+n, ft.Elem())
+				}
+			case isTable(ft):
+				known[path] = false
+				walk(path, ft)
+			default:
+				known[path] = true
+			}
+		}
+	}
+	walk("", reflect.TypeFor[layout]())
+	return known
+}
+
+// wildcard spells stripped (a path without indexes) as knownKeys does:
+// the key below a table of named tables becomes "*".
+func wildcard(stripped string, known map[string]bool) string {
+	out := ""
+	for _, k := range pathKeys(stripped) {
+		if out == "" {
+			out = k
+			continue
+		}
+		if _, named := known[out+".*"]; named {
+			k = "*"
+		}
+		out += "." + k
+	}
+	return out
+}
+
+// TestKnownKeys pins the document's layout as the struct tags spell it.
+func TestKnownKeys(t *testing.T) {
+	want := []string{
+		"cluster",
+		"endpoints", "endpoints.capabilities", "endpoints.headers", "endpoints.name",
+		"endpoints.roles", "endpoints.roles.read", "endpoints.roles.read.burst_capacity",
+		"endpoints.roles.read.max_concurrent_requests", "endpoints.roles.read.pause_after_rate_limit",
+		"endpoints.roles.read.request_timeout", "endpoints.roles.read.requests_per_second",
+		"endpoints.roles.send", "endpoints.roles.send.burst_capacity",
+		"endpoints.roles.send.max_concurrent_requests", "endpoints.roles.send.pause_after_rate_limit",
+		"endpoints.roles.send.request_timeout", "endpoints.roles.send.requests_per_second",
+		"endpoints.tier", "endpoints.url",
+		"methods", "methods.*", "methods.*.class", "methods.*.role",
+		"pool", "pool.doubt_patience", "pool.doubt_window",
+		"pool.ejection", "pool.ejection.base_time", "pool.ejection.consecutive_failures", "pool.ejection.max_time",
+		"retry", "retry.initial_backoff", "retry.max_backoff", "retry.max_provider_delay", "retry.max_retries",
+		"retry.retry_budget_burst", "retry.retry_budget_min_retries", "retry.retry_budget_ratio",
+		"transport", "transport.attempt_timeout", "transport.hedge_after", "transport.max_response_bytes",
+	}
+	known := knownKeys()
+	var got []string
+	for k := range known {
+		got = append(got, k)
+	}
+	slices.Sort(got)
+	if !slices.Equal(got, want) {
+		t.Errorf("known keys\n got %q\nwant %q", got, want)
+	}
+}
+
+// TestEveryKnobHasAKey: every exported field of the settings a document
+// fills has a toml key, but the two the document cannot hold (a function)
+// or holds elsewhere (transport.Settings.Retry is the [retry] table): a
+// new field is reachable from TOML or fails here.
+func TestEveryKnobHasAKey(tt *testing.T) {
+	elsewhere := map[string]bool{"retrypolicy.Settings.Jitter": true, "transport.Settings.Retry": true}
+	seen := map[reflect.Type]bool{}
+	var walk func(t reflect.Type)
+	walk = func(t reflect.Type) {
+		for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Map {
+			t = t.Elem()
+		}
+		if !isTable(t) || seen[t] {
+			return
+		}
+		seen[t] = true
+		for _, f := range reflect.VisibleFields(t) {
+			if !f.IsExported() {
+				continue
+			}
+			if _, ok := fieldKey(f); !ok && !elsewhere[t.String()+"."+f.Name] {
+				tt.Errorf("%s.%s has no toml key: a document cannot set it", t, f.Name)
+			}
+			walk(f.Type)
+		}
+	}
+	walk(reflect.TypeFor[layout]())
+	for _, want := range []reflect.Type{reflect.TypeFor[retrypolicy.Settings](), reflect.TypeFor[transport.Settings](),
+		reflect.TypeFor[pool.Settings](), reflect.TypeFor[endpoint.Ejection](), reflect.TypeFor[endpoint.Spec](),
+		reflect.TypeFor[endpoint.Limits]()} {
+		if !seen[want] {
+			tt.Errorf("the layout does not reach %s", want)
+		}
+	}
+}
+
+// TestZeroMeansDefaultFieldsExist keeps zeroMeansDefaultFields honest.
+func TestZeroMeansDefaultFieldsExist(t *testing.T) {
+	for _, f := range zeroMeansDefaultFields() {
+		sf, ok := f.t.FieldByName(f.name)
+		if !ok {
+			t.Errorf("%s has no field %s", f.t, f.name)
+			continue
+		}
+		if _, ok := fieldKey(sf); !ok {
+			t.Errorf("%s.%s has no toml key", f.t, f.name)
+		}
+	}
+}
+
+// TestMaxDurationIsEverySettingsBound: the duration parser's bound is the
+// bound of every duration the settings types validate, so that the
+// parser's "must be at most 1h" is never looser or stricter than theirs.
+func TestMaxDurationIsEverySettingsBound(t *testing.T) {
+	for name, d := range map[string]time.Duration{
+		"retrypolicy.MaxDelay":            retrypolicy.MaxDelay,
+		"transport.MaxTimeout":            transport.MaxTimeout,
+		"pool.MaxDoubt":                   pool.MaxDoubt,
+		"endpoint.MaxEjection":            endpoint.MaxEjection,
+		"endpoint.MaxRequestTimeout":      endpoint.MaxRequestTimeout,
+		"endpoint.MaxPauseAfterRateLimit": endpoint.MaxPauseAfterRateLimit,
+	} {
+		if d != MaxDuration {
+			t.Errorf("%s = %v, MaxDuration %v", name, d, MaxDuration)
+		}
+	}
+}
+
+// TestPathOf: the tables the checks name are found in the layout.
+func TestPathOf(t *testing.T) {
+	for typ, want := range map[reflect.Type]string{
+		reflect.TypeFor[string]():               "cluster",
+		reflect.TypeFor[retrypolicy.Settings](): "retry",
+		reflect.TypeFor[transport.Settings]():   "transport",
+		reflect.TypeFor[pool.Settings]():        "pool",
+		reflect.TypeFor[endpoint.Ejection]():    "pool.ejection",
+		reflect.TypeFor[[]endpoint.Spec]():      "endpoints",
+		reflect.TypeFor[map[string]struct{}]():  "",
+		reflect.TypeFor[transport.Options]():    "",
+	} {
+		if got := pathOf(typ); got != want {
+			t.Errorf("pathOf(%s) = %q, want %q", typ, got, want)
+		}
+	}
+}
