@@ -72,19 +72,21 @@ func Open(path string) (*Client, error) { return OpenWith(path, Hooks{}) }
 
 // OpenWith is Open with hooks: a clock, a logger, an attempt observer.
 func OpenWith(path string, h Hooks) (*Client, error) {
-	cfg, err := config.Load(path)
+	doc, err := config.Load(path)
 	if err != nil {
 		return nil, err
 	}
-	specs, err := cfg.EndpointSpecs()
+	return FromDocument(doc, h)
+}
+
+// FromDocument builds a Client from a parsed document (config.Parse,
+// config.Load), with hooks.
+func FromDocument(doc *config.Document, h Hooks) (*Client, error) {
+	reg, err := doc.Registry(nil)
 	if err != nil {
 		return nil, fmt.Errorf("solroute: %w", err)
 	}
-	reg, err := cfg.MethodRegistry(nil)
-	if err != nil {
-		return nil, fmt.Errorf("solroute: %w", err)
-	}
-	return build(specs, cfg.Cluster, cfg.TransportSettings(), cfg.PoolSettings(), reg, h)
+	return build(doc.Endpoints, doc.Cluster, doc.Transport, doc.Pool, reg, h)
 }
 
 // build is the one constructor behind New and Open.

@@ -14,9 +14,8 @@ import (
 // Parse and Load fill it starting from the defaults (transport.DefaultSettings,
 // pool.DefaultSettings), with every key the document sets taken as written.
 // It is plain data: code may build or change one. Printing a Document with
-// any fmt verb or log/slog never shows a URL or a header value: those are
-// endpoint.Secrets, which encoding/json shows redacted too (a whole
-// Document does not encode to JSON: its retry settings hold a func).
+// any fmt verb, log/slog or encoding/json never shows a URL or a header
+// value: those are endpoint.Secrets.
 type Document struct {
 	Cluster   string                    // "" (not checked), mainnet-beta, devnet, testnet, or a base58 genesis hash
 	Endpoints []endpoint.Spec           // [[endpoints]], in document order, secrets ${VAR}-expanded

@@ -91,7 +91,7 @@ func TestKnownKeys(t *testing.T) {
 		"pool", "pool.doubt_patience", "pool.doubt_window",
 		"pool.ejection", "pool.ejection.base_time", "pool.ejection.consecutive_failures", "pool.ejection.max_time",
 		"retry", "retry.initial_backoff", "retry.max_backoff", "retry.max_provider_delay", "retry.max_retries",
-		"retry.retry_budget_burst", "retry.retry_budget_min_retries", "retry.retry_budget_ratio",
+		"retry.retry_budget_burst", "retry.retry_budget_min_retries", "retry.retry_budget_ratio", "retry.transparent_retries",
 		"transport", "transport.attempt_timeout", "transport.hedge_after", "transport.max_response_bytes",
 	}
 	known := knownKeys()

@@ -80,13 +80,14 @@ tier = 2
 		Cluster: "devnet",
 		Transport: transport.Settings{
 			Retry: retrypolicy.Settings{
-				MaxRetries:       0, // as written: no retries
-				InitialBackoff:   50 * time.Millisecond,
-				MaxBackoff:       time.Second,
-				MaxProviderDelay: 30 * time.Second,
-				BudgetRatio:      0.5,
-				BudgetMinRetries: 0, // as written: no floor
-				BudgetBurst:      7,
+				MaxRetries:         0, // as written: no retries
+				TransparentRetries: 8, // absent: the default
+				InitialBackoff:     50 * time.Millisecond,
+				MaxBackoff:         time.Second,
+				MaxProviderDelay:   30 * time.Second,
+				BudgetRatio:        0.5,
+				BudgetMinRetries:   0, // as written: no floor
+				BudgetBurst:        7,
 			},
 			MaxResponseBytes: 1024,
 			AttemptTimeout:   2 * time.Second,
@@ -157,6 +158,7 @@ func TestParseDefaults(t *testing.T) {
 func TestParseZerosAsWritten(t *testing.T) {
 	d, err := Parse([]byte(`[retry]
 max_retries = 0
+transparent_retries = 0
 initial_backoff = "0s"
 max_backoff = "0s"
 max_provider_delay = "0s"

@@ -99,8 +99,8 @@ func TestEjectionOption(t *testing.T) {
 func TestPanicModeWhenEveryCandidateIsEjected(t *testing.T) {
 	opts := func(s *pool.Settings, _ *pool.Options) { s.Ejection = endpoint.Ejection{After: 1, Base: ms(500)} }
 	p, _ := newPoolWith(t, opts, ep("a", 0, endpoint.Limits{}), ep("b", 1, endpoint.Limits{}))
-	now(t, p, read, "a").Done(failure())
-	now(t, p, read, "b").Done(failure()) // a is ejected: both ejected
+	failOn(t, p, "a")
+	failOn(t, p, "b") // a is ejected: both ejected
 	for _, s := range p.Snapshot() {
 		if s.State != endpoint.Ejected {
 			t.Fatalf("%s: %v, want ejected", s.Name, s.State)
@@ -131,7 +131,7 @@ func TestPanicModeKeepsTheRotation(t *testing.T) {
 	p, _ := newPoolWith(t, func(s *pool.Settings, _ *pool.Options) { s.Ejection = endpoint.Ejection{After: 1, Base: ms(500)} },
 		ep("a", 0, endpoint.Limits{}), ep("b", 0, endpoint.Limits{}), ep("c", 0, endpoint.Limits{}))
 	for _, name := range []string{"a", "b", "c"} {
-		now(t, p, read, name).Done(failure())
+		failOn(t, p, name)
 	}
 	got := tally(t, p, 6)
 	for _, s := range p.Snapshot() {
@@ -153,8 +153,8 @@ func TestPanicThreshold(t *testing.T) {
 
 	// Two of three ejected, the third full: admitted by panic at once.
 	p, _ := newPoolWith(t, opts, ep("a", 0, endpoint.Limits{}), ep("b", 0, endpoint.Limits{}), ep("c", 0, busy))
-	now(t, p, read, "a").Done(failure())
-	now(t, p, read, "b").Done(failure())
+	failOn(t, p, "a")
+	failOn(t, p, "b")
 	held := now(t, p, read, "c")
 	pm, err := p.Acquire(context.Background(), read)
 	if err != nil || (pm.Endpoint() != "a" && pm.Endpoint() != "b") {
@@ -165,7 +165,7 @@ func TestPanicThreshold(t *testing.T) {
 
 	// One of two ejected, the other full: wait for the healthy one.
 	q, fc := newPoolWith(t, opts, ep("x", 0, endpoint.Limits{}), ep("y", 0, busy))
-	now(t, q, read, "x").Done(failure())
+	failOn(t, q, "x")
 	held = now(t, q, read, "y")
 	pd := start(context.Background(), q, read)
 	pd.mustWait(t, fc, 1)

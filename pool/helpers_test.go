@@ -42,7 +42,7 @@ func newPool(t *testing.T, specs ...endpoint.Spec) (*pool.Pool, *clockwork.FakeC
 func newPoolWith(t *testing.T, edit func(*pool.Settings, *pool.Options), specs ...endpoint.Spec) (*pool.Pool, *clockwork.FakeClock) {
 	t.Helper()
 	fc := clockwork.NewFakeClockAt(t0)
-	s, opts := pool.DefaultSettings(), pool.Options{}
+	s, opts := pool.DefaultSettings(), pool.Options{Seed: 1}
 	if edit != nil {
 		edit(&s, &opts)
 	}
@@ -197,4 +197,17 @@ func doubtful() retrypolicy.Outcome {
 func rateLimited(d time.Duration) retrypolicy.Outcome {
 	return retrypolicy.Outcome{Cause: retrypolicy.RateLimited, Dispatch: retrypolicy.Answered,
 		HTTPStatus: 429, ProviderDelay: d, Fault: retrypolicy.EndpointFault}
+}
+
+// failOn reports a failure of a read admitted on endpoint name, whatever
+// the balancing would have chosen: every other endpoint is avoided.
+func failOn(t *testing.T, p *pool.Pool, name string) {
+	t.Helper()
+	req := read
+	for _, s := range p.Snapshot() {
+		if s.Name != name && s.Role == endpoint.RoleRead {
+			req.Avoid = append(req.Avoid, s.Name)
+		}
+	}
+	now(t, p, req, name).Done(failure())
 }

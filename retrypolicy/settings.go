@@ -48,7 +48,7 @@ type Settings struct {
 	// Jitter returns a value in [0, ceiling] (full jitter). Nil means a
 	// uniform pseudo-random draw. Tests inject an exact source. A result
 	// outside [0, ceiling] is clamped into it.
-	Jitter func(ceiling time.Duration) time.Duration `toml:"-"`
+	Jitter func(ceiling time.Duration) time.Duration `toml:"-" json:"-"`
 }
 
 // DefaultSettings returns the defaults: 3 retries, and 8 transparent ones

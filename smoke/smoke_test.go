@@ -14,6 +14,7 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"
+	"github.com/solroute/solroute"
 	"github.com/solroute/solroute/config"
 	"github.com/solroute/solroute/methods"
 )
@@ -28,7 +29,7 @@ const smokeTimeout = 2 * time.Minute
 // loadConfig loads the document named by SOLROUTE_SMOKE_CONFIG, or skips
 // the test. A relative path is tried from this directory, then from the
 // repository root (where `go test ./smoke/...` is usually typed).
-func loadConfig(t *testing.T) *config.Config {
+func loadConfig(t *testing.T) *config.Document {
 	t.Helper()
 	path := os.Getenv(configEnv)
 	if path == "" {
@@ -48,14 +49,14 @@ func loadConfig(t *testing.T) *config.Config {
 
 // clients builds the pool's typed and solana-go clients, closed with the
 // test.
-func clients(t *testing.T, cfg *config.Config) (*methods.Client, *rpc.Client) {
+func clients(t *testing.T, cfg *config.Document) (*methods.Client, *rpc.Client) {
 	t.Helper()
-	sol, tc, err := config.NewSolanaClient(cfg, config.ClientOptions{})
+	c, err := solroute.FromDocument(cfg, solroute.Hooks{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = tc.Close() })
-	return methods.New(tc), sol
+	t.Cleanup(func() { _ = c.Close() })
+	return methods.New(c.Transport()), c.RPC()
 }
 
 func testContext(t *testing.T) context.Context {

@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	"github.com/jonboulle/clockwork"
+	"github.com/solroute/solroute"
 	"github.com/solroute/solroute/config"
 	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/registry"
@@ -69,16 +70,17 @@ func runCall(ctx context.Context, e *env, args []string) int {
 	if cfg == nil {
 		return code
 	}
-	var opts config.ClientOptions
+	var hooks solroute.Hooks
 	if *showAttempts {
-		opts.OnAttempt = newAttemptWriter(e.stderr).write
+		hooks.OnAttempt = newAttemptWriter(e.stderr).write
 	}
-	client, err := config.NewClient(cfg, opts)
+	c, err := solroute.FromDocument(cfg, hooks)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "solroute call: %v\n", err)
 		return exitUsage
 	}
-	defer client.Close()
+	defer c.Close()
+	client := c.Transport()
 	if _, known := client.Registry().Lookup(method); !known {
 		e.didYouMean(method, cfg)
 	}
@@ -105,7 +107,7 @@ func runCall(ctx context.Context, e *env, args []string) int {
 // registry, is close to a known one: a typo would otherwise be sent, and
 // treated like a send (see registry.Registry.Lookup). The call goes on:
 // an unknown method may be a provider's own.
-func (e *env) didYouMean(method string, cfg *config.Config) {
+func (e *env) didYouMean(method string, cfg *config.Document) {
 	known := append(registry.Methods(), slices.Collect(maps.Keys(cfg.Methods))...)
 	if s, ok := suggest(method, known); ok {
 		fmt.Fprintf(e.stderr, "solroute call: unknown method %q: did you mean %q? (calling %q as given, treated like a send)\n",

@@ -12,7 +12,7 @@ import (
 // what is wrong to stderr — one line, or one line per problem for an
 // invalid document — and returns exitUsage. Problems never quote a URL or a
 // header value (package config guarantees it).
-func (e *env) loadConfig(cmd, path string) (*config.Config, int) {
+func (e *env) loadConfig(cmd, path string) (*config.Document, int) {
 	if path == "" {
 		return nil, e.usageError(cmd, "--config FILE is required")
 	}

@@ -6,7 +6,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/solroute/solroute/config"
+	"github.com/solroute/solroute"
 	"github.com/solroute/solroute/fixtures"
 	"github.com/solroute/solroute/methods"
 )
@@ -81,12 +81,13 @@ func (d demo) run(ctx context.Context) int {
 	}
 	defer cluster.Close()
 	stats := newDemoStats()
-	sol, client, err := config.NewSolanaClient(demoConfig(cluster), config.ClientOptions{Clock: e.clock, OnAttempt: stats.attempt})
+	c, err := solroute.FromDocument(demoConfig(cluster), solroute.Hooks{Clock: e.clock, OnAttempt: stats.attempt})
 	if err != nil {
 		fmt.Fprintf(e.stderr, "solroute demo: %v\n", err)
 		return exitFailed
 	}
-	defer client.Close()
+	defer c.Close()
+	sol, client := c.RPC(), c.Transport()
 	w := &workload{clock: e.clock, typed: methods.New(client), sol: sol, stats: stats, seed: d.seed, ops: demoOperations()}
 
 	d.writeHeader()

@@ -8,6 +8,8 @@ import (
 	"github.com/solroute/solroute/config"
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/pool"
+	"github.com/solroute/solroute/transport"
 )
 
 // The demo's endpoints. Each misbehaves in its own way.
@@ -81,21 +83,14 @@ func demoMembers(seed uint64) []fixtures.Member {
 }
 
 // demoConfig is the configuration a user would write for the cluster: the
-// same document type config.Load returns.
-func demoConfig(c *fixtures.Cluster) *config.Config {
-	cfg := &config.Config{Cluster: "mainnet-beta"}
-	cfg.Retry.MaxRetries = 3
-	cfg.Retry.InitialBackoff = 20 * time.Millisecond
-	cfg.Retry.MaxBackoff = 200 * time.Millisecond
-	for _, s := range c.Specs {
-		cfg.Endpoints = append(cfg.Endpoints, config.Endpoint{
-			Name:  s.Name,
-			URL:   s.URL,
-			Tier:  s.Tier,
-			Roles: s.Roles,
-		})
-	}
-	return cfg
+// same document type config.Load returns, on the defaults but for a
+// shorter backoff.
+func demoConfig(c *fixtures.Cluster) *config.Document {
+	doc := &config.Document{Cluster: "mainnet-beta", Endpoints: c.Specs,
+		Transport: transport.DefaultSettings(), Pool: pool.DefaultSettings()}
+	doc.Transport.Retry.InitialBackoff = 20 * time.Millisecond
+	doc.Transport.Retry.MaxBackoff = 200 * time.Millisecond
+	return doc
 }
 
 // rateLimitWindow makes demoPrimaryA answer 429 from demoRateLimitFrom to

@@ -11,11 +11,10 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/jonboulle/clockwork"
+	"github.com/solroute/solroute"
 	"github.com/solroute/solroute/config"
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/methods"
-	"github.com/solroute/solroute/registry"
-	"github.com/solroute/solroute/retrypolicy"
 	"github.com/solroute/solroute/transport"
 )
 
@@ -86,7 +85,7 @@ func runProbe(ctx context.Context, e *env, args []string) int {
 // prober probes every endpoint of one configuration.
 type prober struct {
 	env     *env
-	cfg     *config.Config
+	cfg     *config.Document
 	address solana.PublicKey
 	timeout time.Duration
 }
@@ -124,46 +123,30 @@ func (p *prober) run(ctx context.Context) *probeReport {
 	return r
 }
 
-// canaryRegistry is the method registry of the probe's clients: the
-// default, with every canary a read of class NotApplicable, which the retry
-// policy never retries. MaxRetries off is not enough: a connection that
-// never carried the request (a refused dial) is retried transparently,
-// uncounted, up to retrypolicy.MaxTransparentRetries times, and only
-// NotApplicable stops those too.
-func canaryRegistry() *registry.Registry {
-	r := registry.Default()
-	for _, m := range []string{"getHealth", "getVersion", "getGenesisHash", "getBalance"} {
-		r = r.With(m, registry.Entry{Role: endpoint.RoleRead, Class: retrypolicy.NotApplicable})
-	}
-	return r
-}
-
 // endpoint runs the four canaries against one endpoint, each one request:
 // through a pool that holds only it, with no retry of any kind, no hedge,
 // no doubt and no ejection, so that what one canary meets cannot change
 // how the next is sent.
-func (p *prober) endpoint(ctx context.Context, ep *config.Endpoint) endpointReport {
+func (p *prober) endpoint(ctx context.Context, ep *endpoint.Spec) endpointReport {
 	rep := endpointReport{Name: ep.Name, Tier: ep.Tier}
 	if _, ok := ep.Roles[endpoint.RoleRead]; !ok {
 		rep.Skipped = "serves no read role: the canaries are reads"
 		return rep
 	}
-	one := *p.cfg
-	one.Endpoints = []config.Endpoint{*ep}
-	one.Methods = nil // the canaries' entries are canaryRegistry's
-	one.Retry.MaxRetries = -1
-	one.HedgeAfter = 0
-	one.DoubtWindow = -1
-	one.Ejection.After = -1
+	// One request per canary: no retry, transparent or counted, no hedge;
+	// no doubt and no ejection (the zero pool settings).
+	one := &config.Document{Cluster: p.cfg.Cluster, Endpoints: []endpoint.Spec{*ep}, Transport: p.cfg.Transport}
+	one.Transport.Retry.MaxRetries, one.Transport.Retry.TransparentRetries = 0, 0
+	one.Transport.HedgeAfter = 0
 	var attempts atomic.Int64 // of the canary running: they run one at a time
-	tc, err := config.NewClient(&one, config.ClientOptions{Clock: p.env.clock, Registry: canaryRegistry(),
+	c, err := solroute.FromDocument(one, solroute.Hooks{Clock: p.env.clock,
 		OnAttempt: func(string, transport.Attempt) { attempts.Add(1) }})
 	if err != nil {
 		rep.Problems = append(rep.Problems, err.Error())
 		return rep
 	}
-	defer tc.Close()
-	mc := methods.New(tc)
+	defer c.Close()
+	mc := methods.New(c.Transport())
 	canary := func(method string, call func(context.Context) (string, error)) canaryResult {
 		attempts.Store(0)
 		c := p.canary(ctx, method, call)
