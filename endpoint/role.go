@@ -38,7 +38,7 @@ func (r Role) MarshalText() ([]byte, error) {
 
 // UnmarshalText parses a configuration name ("read", "send").
 func (r *Role) UnmarshalText(text []byte) error {
-	v, err := ParseRole(string(text))
+	v, err := parseRole(string(text))
 	if err != nil {
 		return err
 	}
@@ -46,8 +46,8 @@ func (r *Role) UnmarshalText(text []byte) error {
 	return nil
 }
 
-// ParseRole maps a configuration name ("read", "send") to its Role.
-func ParseRole(s string) (Role, error) {
+// parseRole maps a configuration name ("read", "send") to its Role.
+func parseRole(s string) (Role, error) {
 	switch s {
 	case "read":
 		return RoleRead, nil

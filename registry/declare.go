@@ -31,7 +31,7 @@ func (e *DeclareError) Error() string {
 // it is held is allowed. r itself is unchanged.
 func (r *Registry) Declare(method string, e Entry) (*Registry, error) {
 	bad := func(msg string) (*Registry, error) { return nil, &DeclareError{Method: method, Message: msg} }
-	if !ValidName(method) {
+	if !validName(method) {
 		return bad("is not a method name: want a non-empty name without spaces or control characters")
 	}
 	if e.Role != endpoint.RoleRead && e.Role != endpoint.RoleSend {
@@ -46,9 +46,9 @@ func (r *Registry) Declare(method string, e Entry) (*Registry, error) {
 	return r.With(method, e), nil
 }
 
-// ValidName reports whether name can be a declared method's name:
+// validName reports whether name can be a declared method's name:
 // non-empty, every character printable and not a space.
-func ValidName(name string) bool {
+func validName(name string) bool {
 	if name == "" {
 		return false
 	}

@@ -88,7 +88,7 @@ func (o Outcome) Failed() bool { return o.Cause != 0 }
 //   - an HTTP 4xx that refuses the request as a whole before processing
 //     it (400, 411, 413, 414, 415, 431, 451; RFC 9110 §15.5), or a
 //     JSON-RPC error that agave returns before it executes or forwards
-//     (see [RejectedBeforeExecution]).
+//     (see rejectedBeforeExecution).
 //
 // Everything else may have been acted on: bytes written and no answer
 // (MaybeDispatched), a 5xx or 408, a broken, garbled or truncated body, a
@@ -110,7 +110,7 @@ func (o Outcome) MayHaveActed() bool {
 	case Request:
 		return !rejectedStatus(o.HTTPStatus)
 	case RPCApplication:
-		return !RejectedBeforeExecution(o.RPCCode)
+		return !rejectedBeforeExecution(o.RPCCode)
 	}
 	return true
 }
@@ -161,7 +161,7 @@ func rejectedStatus(code int) bool {
 	return false
 }
 
-// RejectedBeforeExecution reports whether a JSON-RPC error code is one
+// rejectedBeforeExecution reports whether a JSON-RPC error code is one
 // that agave returns before it executes or forwards a request, so that a
 // call answered with it was not acted on (agave rpc-client-api
 // custom_error.rs; rpc.rs sendTransaction: sanitize, then signature
@@ -178,7 +178,7 @@ func rejectedStatus(code int) bool {
 // -32016) are refusals too; the transport classifies them as
 // [RateLimited] and [NodeBehind]. Any other code, a provider's own
 // included, may follow execution.
-func RejectedBeforeExecution(code int) bool {
+func rejectedBeforeExecution(code int) bool {
 	switch code {
 	case -32700, -32600, -32601, -32602, -32002, -32003, -32006, -32013, -32015:
 		return true
