@@ -252,7 +252,7 @@ func (p *Pool) scan(sel *selection, now, deadline time.Time) (pm *Permit, wakeAt
 			}
 		}
 	}
-	var buf [16]uint32
+	var buf [32]uint32
 	for pass := range sel.passes(now) {
 		for _, g := range sel.rs.tiers {
 			for _, k := range g.order(buf[:0], sel, pass == 1, pass == 0, p.seed, now) {

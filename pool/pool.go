@@ -206,8 +206,15 @@ func (p *Pool) Specs() []endpoint.Spec {
 func (p *Pool) Snapshot() []endpoint.Snapshot {
 	now := p.clock.Now()
 	out := make([]endpoint.Snapshot, len(p.all))
+	var admitted [endpoint.RoleSend + 1]uint64
 	for i, rt := range p.all {
 		out[i] = rt.SnapshotAt(now)
+		admitted[out[i].Role] += out[i].Admitted
+	}
+	for i := range out {
+		if n := admitted[out[i].Role]; n > 0 {
+			out[i].Share = float64(out[i].Admitted) / float64(n)
+		}
 	}
 	return out
 }
