@@ -111,7 +111,10 @@ type member struct {
 	// tlsMismatch gives the endpoint an https:// URL to the plain
 	// listener: every attempt fails before a byte is written.
 	tlsMismatch bool
-	roles       map[endpoint.Role]endpoint.Limits
+	// slow delays every answer of the endpoint by at least this much, on
+	// top of the chaos: a peer that is merely slow (plans/008).
+	slow  time.Duration
+	roles map[endpoint.Role]endpoint.Limits
 }
 
 func limits(rps float64, burst, conc int) endpoint.Limits {
@@ -121,16 +124,30 @@ func limits(rps float64, burst, conc int) endpoint.Limits {
 	}
 }
 
-// members are five endpoints over three tiers, each role with its own
-// rate, burst and concurrency limit.
+// members are six endpoints over three tiers, each role with its own
+// rate, burst and concurrency limit; one of tier 0 answers everything at
+// least 60 ms late.
 func members() []member {
 	R, S := endpoint.RoleRead, endpoint.RoleSend
 	return []member{
 		{name: "t0-a", tier: 0, roles: map[endpoint.Role]endpoint.Limits{R: limits(400, 20, 8), S: limits(60, 5, 2)}},
 		{name: "t0-b", tier: 0, roles: map[endpoint.Role]endpoint.Limits{R: limits(300, 10, 6), S: limits(40, 4, 2)}},
+		{name: "t0-slow", tier: 0, slow: 60 * time.Millisecond, roles: map[endpoint.Role]endpoint.Limits{R: limits(300, 10, 6), S: limits(40, 4, 2)}},
 		{name: "t1-a", tier: 1, roles: map[endpoint.Role]endpoint.Limits{R: limits(200, 10, 4), S: limits(20, 2, 1)}},
 		{name: "t1-tls", tier: 1, tlsMismatch: true, roles: map[endpoint.Role]endpoint.Limits{R: limits(100, 5, 4)}},
 		{name: "t2-a", tier: 2, roles: map[endpoint.Role]endpoint.Limits{R: limits(800, 40, 16), S: limits(80, 8, 4)}},
+	}
+}
+
+// slowed delays every answer of sc by at least d.
+func slowed(sc fixtures.Script, d time.Duration) fixtures.Script {
+	if d == 0 {
+		return sc
+	}
+	return func(c fixtures.Call) fixtures.Fault {
+		f := sc(c)
+		f.Delay = max(f.Delay, d)
+		return f
 	}
 }
 
@@ -278,7 +295,7 @@ func newSoak(t *testing.T, seed uint64, calls, callers int) *soak {
 		ptr.Store(&none)
 		s.scripts[m.name] = ptr
 		fm[i] = fixtures.Member{Name: m.name, Tier: m.tier, Roles: m.roles,
-			Options: fixtures.Options{Script: s.arrive.recorder(m.name, ptr)}}
+			Options: fixtures.Options{Script: slowed(s.arrive.recorder(m.name, ptr), m.slow)}}
 	}
 	s.cluster = fixtures.NewCluster(fm)
 	t.Cleanup(s.cluster.Close)

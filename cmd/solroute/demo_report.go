@@ -42,6 +42,10 @@ type endpointRow struct {
 	attempts, ok, rateLimited, failed int
 	p50, p99                          time.Duration
 	state                             string
+	// share is the endpoint's part of the reads admitted, and cost its
+	// balancing cost at the end (plans/008-balancing.md).
+	share float64
+	cost  time.Duration
 }
 
 // newDemoResult gathers the report from the stats, the fake endpoints'
@@ -60,7 +64,7 @@ func newDemoResult(s *demoStats, c *fixtures.Cluster, snaps []endpoint.Snapshot,
 		if snap.Role != endpoint.RoleRead {
 			continue
 		}
-		row := endpointRow{name: snap.Name, tier: snap.Tier, state: snap.State.String()}
+		row := endpointRow{name: snap.Name, tier: snap.Tier, state: snap.State.String(), share: snap.Share, cost: snap.Cost}
 		if ep := s.endpoints[snap.Name]; ep != nil {
 			d := sortedCopy(ep.durations)
 			row.attempts, row.ok, row.rateLimited, row.failed = ep.attempts, ep.ok, ep.rateLimited, ep.failed
@@ -83,10 +87,11 @@ func newDemoResult(s *demoStats, c *fixtures.Cluster, snaps []endpoint.Snapshot,
 // write prints the per-endpoint table and the summary.
 func (r *demoResult) write(w io.Writer) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ENDPOINT\tTIER\tATTEMPTS\tOK\tRATE-LIMITED\tOTHER FAILURES\tP50\tP99\tSTATE")
+	fmt.Fprintln(tw, "ENDPOINT\tTIER\tATTEMPTS\tOK\tRATE-LIMITED\tOTHER FAILURES\tP50\tP99\tSHARE\tCOST\tSTATE")
 	for _, e := range r.endpoints {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t%s\n",
-			e.name, e.tier, e.attempts, e.ok, e.rateLimited, e.failed, short(e.p50), short(e.p99), e.state)
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t%.0f%%\t%s\t%s\n",
+			e.name, e.tier, e.attempts, e.ok, e.rateLimited, e.failed, short(e.p50), short(e.p99),
+			100*e.share, short(e.cost), e.state)
 	}
 	_ = tw.Flush()
 	fmt.Fprintln(w)
