@@ -20,9 +20,11 @@
 // deadline (the smallest request timeout of the endpoints that can serve
 // it, or the context's, if sooner) that bounds waiting for an endpoint,
 // every attempt and every backoff. A call goes to a free endpoint of the
-// best tier (round-robin inside it), to a peer when one is saturated or
-// cooling down, to a lower tier when a whole tier is, and waits for the
-// earliest refill, freed slot or cooldown end when all are blocked.
+// best tier (inside it, the cheaper of two drawn at random, by recent
+// latency and load: a slow or hanging peer gets almost nothing), to a peer
+// when one is saturated or cooling down, to a lower tier when a whole tier
+// is, and waits for the earliest refill, freed slot or cooldown end when
+// all are blocked.
 //
 // Every attempt's outcome feeds one retry policy: failures of an endpoint
 // (down, slow, rate-limited, erroring, behind) are retried on another,
