@@ -84,6 +84,11 @@ func checkReport(t *testing.T, r *Report) {
 			t.Errorf("%s/solana-go: %d successes against a faulty single endpoint, want 0", sc, c.Succeeded)
 		}
 	}
+	// The slow peer answers after 300 ms, later than tinyOptions' call
+	// timeout: a single endpoint that slow fails every call.
+	if c := r.Cell("slow-peer", "net/http"); c != nil && slowPeerLatency > r.CallTimeout && c.Succeeded != 0 {
+		t.Errorf("slow-peer/net/http: %d successes against an endpoint slower than the call timeout, want 0", c.Succeeded)
+	}
 	if c := r.Cell("resetting", "net/http"); c != nil && (c.Failed == 0 || c.Succeeded == 0) {
 		t.Errorf("resetting/net/http: %d ok, %d failed; want both (half the connections reset)", c.Succeeded, c.Failed)
 	}
