@@ -42,6 +42,12 @@ type Cell struct {
 	// cluster, so these are per-round counts summed.
 	Delivered  int
 	Duplicates int
+	// Requests counts the HTTP requests each endpoint of the cluster
+	// received during the measured phase, by endpoint ("a", "b", "c"),
+	// summed over the rounds: every attempt the client made, retries and
+	// hedges included, whatever the endpoint did with it (answered, hung,
+	// refused, reset). See RequestShares.
+	Requests []int
 	// Truncated reports that the cell hit its CellTimeout before making
 	// Options.Calls calls, in CutRounds of its rounds.
 	Truncated bool
@@ -79,6 +85,23 @@ func (c *Cell) GoodputRange() (lo, hi float64) {
 	return slices.Min(c.RoundGoodputs), slices.Max(c.RoundGoodputs)
 }
 
+// RequestShares returns each endpoint's share of Requests (0 to 1, by
+// endpoint, summing to 1), or nil when no endpoint received a request.
+func (c *Cell) RequestShares() []float64 {
+	total := 0
+	for _, n := range c.Requests {
+		total += n
+	}
+	if total == 0 {
+		return nil
+	}
+	s := make([]float64, len(c.Requests))
+	for i, n := range c.Requests {
+		s[i] = float64(n) / float64(total)
+	}
+	return s
+}
+
 // SuccessRate is Succeeded/Made, 0 when no call was made.
 func (c *Cell) SuccessRate() float64 {
 	if c.Made == 0 {
@@ -110,7 +133,7 @@ func (c *Cell) Percentile(q float64) time.Duration {
 // into one Cell: goodput per round (RoundGoodputs, whose median is
 // Goodput), every count, Elapsed and Mallocs summed, and the latencies of
 // every round in one sorted list, so that rates and percentiles are over
-// all the calls.
+// all the calls. Requests are summed endpoint by endpoint.
 func poolRounds(rounds []Cell) Cell {
 	var p Cell
 	if len(rounds) == 0 {
@@ -136,6 +159,12 @@ func poolRounds(rounds []Cell) Cell {
 		p.Mallocs += r.Mallocs
 		p.Delivered += r.Delivered
 		p.Duplicates += r.Duplicates
+		if len(p.Requests) < len(r.Requests) {
+			p.Requests = append(p.Requests, make([]int, len(r.Requests)-len(p.Requests))...)
+		}
+		for e, n := range r.Requests {
+			p.Requests[e] += n
+		}
 		if r.Truncated {
 			p.CutRounds++
 		}
@@ -197,7 +226,8 @@ func runCell(ctx context.Context, o *Options, sc scenario, kind clientKind, txs 
 	drive(ctx, o, o.Warmup, o.CellTimeout, func(ctx context.Context, _ int) {
 		_ = c.getBalance(ctx)
 	})
-	if err := cl.apply(sc.name, o.Seed); err != nil {
+	warm, err := cl.apply(sc.name, o.Seed)
+	if err != nil {
 		return cell, err
 	}
 
@@ -233,6 +263,12 @@ func runCell(ctx context.Context, o *Options, sc scenario, kind clientKind, txs 
 		return cell, err
 	}
 	cell.Delivered, cell.Duplicates = counts.Delivered, counts.Duplicates
+	// The warm-up's requests came before the fault: the measured phase's
+	// are the difference.
+	cell.Requests = make([]int, clusterSize)
+	for e := range cell.Requests {
+		cell.Requests[e] = counts.Requests[e] - warm[e]
+	}
 
 	cell.Latencies = make([]time.Duration, 0, o.Calls)
 	for i, out := range outcomes {

@@ -57,7 +57,12 @@ func (r *Report) WriteMarkdown(w io.Writer, imageDir string) error {
 	}
 	p(".\n")
 	p("- Duplicates are counted by the servers: per signature, the deliveries a real node would have acted on beyond the first (a delivery refused with HTTP 429 or a JSON-RPC error was not acted on).\n")
-	p("- *Ambiguous* counts sends that solroute reported as `transport.ErrAmbiguousDispatch`: the request may have reached a node, so it was not resent and the caller decides. The other clients have no such outcome.\n\n")
+	p("- *Ambiguous* counts sends that solroute reported as `transport.ErrAmbiguousDispatch`: the request may have reached a node, so it was not resent and the caller decides. The other clients have no such outcome.\n")
+	p("- *Requests per endpoint* is the share of the HTTP requests each endpoint received during the measured phase, counted by the endpoints themselves")
+	if r.rounds() > 1 {
+		p(" and summed over the rounds")
+	}
+	p(": every attempt, retries and hedges included, whatever the endpoint did with it (answered, hung, refused or reset; a connection reset at accept counts as one). It shows where a client sends its traffic when one endpoint is slow or failing.\n\n")
 
 	p("## Clients\n\n")
 	for _, name := range r.Clients {
@@ -83,8 +88,8 @@ func (r *Report) WriteMarkdown(w io.Writer, imageDir string) error {
 			goodput = "goodput (calls/s): median (min–max)"
 		}
 		p("| client | calls | %s | success |", goodput)
-		p(" p50 | p99 | p99.9 | allocs/call | sends ok | ambiguous | duplicates |\n")
-		p("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
+		p(" p50 | p99 | p99.9 | allocs/call | sends ok | ambiguous | duplicates | requests per endpoint |\n")
+		p("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
 		for _, cn := range r.Clients {
 			c := r.Cell(sc.name, cn)
 			if c == nil {
@@ -97,10 +102,10 @@ func (r *Report) WriteMarkdown(w io.Writer, imageDir string) error {
 			case c.Truncated:
 				calls += " (cut)"
 			}
-			p("| %s | %s | %s | %s | %s | %s | %s | %.1f | %d/%d | %d | %d |\n",
+			p("| %s | %s | %s | %s | %s | %s | %s | %.1f | %d/%d | %d | %d | %s |\n",
 				c.Client, calls, fmtGoodput(c), percent(c.SuccessRate()),
 				fmtLatency(c.Percentile(0.5)), fmtLatency(c.Percentile(0.99)), fmtLatency(c.Percentile(0.999)),
-				c.AllocsPerCall(), c.SendsSucceeded, c.Sends, c.Ambiguous, c.Duplicates)
+				c.AllocsPerCall(), c.SendsSucceeded, c.Sends, c.Ambiguous, c.Duplicates, fmtShares(c))
 		}
 		p("\n")
 	}
@@ -262,6 +267,38 @@ func percent(f float64) string {
 		s = fmt.Sprintf("%.3f %%", 100*f)
 	}
 	return s
+}
+
+// fmtShares prints each endpoint's share of a cell's requests,
+// "a 0.04 % · b 50.0 % · c 50.0 %", or "—" when no endpoint received one.
+func fmtShares(c *Cell) string {
+	shares := c.RequestShares()
+	if shares == nil {
+		return "—"
+	}
+	parts := make([]string, len(shares))
+	for i, s := range shares {
+		parts[i] = endpointName(i) + " " + fmtShare(s)
+	}
+	return strings.Join(parts, " · ")
+}
+
+// fmtShare prints a share (0 to 1) as a percentage with one decimal,
+// never rounding a share that is not 0 or 1 to "0.0 %" or "100.0 %": a
+// share below 0.1 % keeps one significant digit ("0.04 %"), one above
+// 99.9 % prints as "> 99.9 %".
+func fmtShare(f float64) string {
+	switch {
+	case f <= 0:
+		return "0 %"
+	case f >= 1:
+		return "100 %"
+	case f < 0.001:
+		return fmt.Sprintf("%.1g %%", 100*f)
+	case f > 0.999:
+		return "> 99.9 %"
+	}
+	return fmt.Sprintf("%.1f %%", 100*f)
 }
 
 // fmtLatency prints a latency in ms or µs with three significant digits.

@@ -105,6 +105,7 @@ func round1(succeeded, failed, ambiguous int, elapsed time.Duration, lat ...time
 		Made: made, Sends: made / 10, Succeeded: succeeded, Failed: failed, Ambiguous: ambiguous,
 		SendsSucceeded: succeeded / 10, Elapsed: elapsed, Mallocs: uint64(100 * made),
 		Delivered: made / 10, Duplicates: ambiguous, Latencies: slices.Sorted(slices.Values(lat)),
+		Requests: []int{made / 10, made / 2, made - made/10 - made/2},
 	}
 	return c
 }
@@ -145,6 +146,13 @@ func TestPoolRounds(t *testing.T) {
 	}
 	if p.Elapsed != 2300*ms {
 		t.Errorf("elapsed %s, want the sum 2.3s", p.Elapsed)
+	}
+	// Per endpoint: 10+10+6, 50+50+30, 40+40+24.
+	if want := []int{26, 130, 104}; !slices.Equal(p.Requests, want) {
+		t.Errorf("requests per endpoint %v, want the sums %v", p.Requests, want)
+	}
+	if got, want := p.RequestShares(), []float64{0.1, 0.5, 0.4}; !slices.Equal(got, want) {
+		t.Errorf("request shares %v, want %v", got, want)
 	}
 	if !p.Truncated || p.CutRounds != 1 {
 		t.Errorf("truncated %v in %d rounds, want true in 1", p.Truncated, p.CutRounds)
@@ -234,5 +242,28 @@ func TestMarkdownRounds(t *testing.T) {
 	}
 	if md := b.String(); !strings.Contains(md, "measures every cell (client × scenario) once") || strings.Contains(md, "median") {
 		t.Errorf("one-round markdown should say once and mention no median:\n%s", md)
+	}
+}
+
+func TestShares(t *testing.T) {
+	for _, tt := range []struct {
+		requests []int
+		want     string
+	}{
+		{nil, "—"},
+		{[]int{0, 0, 0}, "—"},
+		{[]int{40, 0, 0}, "a 100 % · b 0 % · c 0 %"},
+		{[]int{1, 1, 2}, "a 25.0 % · b 25.0 % · c 50.0 %"},
+		{[]int{1, 1, 1}, "a 33.3 % · b 33.3 % · c 33.3 %"},
+		// A trickle to the slow peer is not rounded to nothing, nor the
+		// rest to everything.
+		{[]int{4, 4998, 4998}, "a 0.04 % · b 50.0 % · c 50.0 %"},
+		{[]int{1, 9999, 0}, "a 0.01 % · b > 99.9 % · c 0 %"},
+		{[]int{1, 999, 0}, "a 0.1 % · b 99.9 % · c 0 %"},
+	} {
+		c := Cell{Requests: tt.requests}
+		if got := fmtShares(&c); got != tt.want {
+			t.Errorf("fmtShares(%v) = %q, want %q", tt.requests, got, tt.want)
+		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/xml"
 	"errors"
 	"io"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -62,6 +63,7 @@ func checkReport(t *testing.T, r *Report) {
 				t.Fatalf("%s/%s: latencies not sorted", c.Scenario, c.Client)
 			}
 		}
+		checkShares(t, &c)
 		solroute := strings.HasPrefix(c.Client, "solroute")
 		if solroute && c.Duplicates != 0 {
 			t.Errorf("%s/%s: %d duplicate deliveries, want 0", c.Scenario, c.Client, c.Duplicates)
@@ -111,6 +113,45 @@ func checkReport(t *testing.T, r *Report) {
 		if !strings.Contains(md.String(), "| "+cn+" |") {
 			t.Errorf("markdown has no row for %s", cn)
 		}
+	}
+	if got, want := strings.Count(md.String(), " duplicates | requests per endpoint |\n"), len(r.Scenarios); got != want {
+		t.Errorf("markdown has %d scenario tables with a requests-per-endpoint column, want %d", got, want)
+	}
+	for _, c := range r.Cells {
+		if !strings.Contains(md.String(), " | "+fmtShares(&c)+" |\n") {
+			t.Errorf("markdown lacks %s/%s's shares %q", c.Scenario, c.Client, fmtShares(&c))
+		}
+	}
+}
+
+// checkShares checks a cell's requests per endpoint: one count per
+// endpoint, some requests when calls were made, shares summing to 100 %,
+// and nothing sent to "b" or "c" by a client configured with "a" alone.
+func checkShares(t *testing.T, c *Cell) {
+	t.Helper()
+	if len(c.Requests) != clusterSize {
+		t.Fatalf("%s/%s: requests of %d endpoints, want %d", c.Scenario, c.Client, len(c.Requests), clusterSize)
+	}
+	total := 0
+	for _, n := range c.Requests {
+		if n < 0 {
+			t.Errorf("%s/%s: negative request count in %v", c.Scenario, c.Client, c.Requests)
+		}
+		total += n
+	}
+	shares := c.RequestShares()
+	if c.Made > 0 && (total == 0 || shares == nil) {
+		t.Fatalf("%s/%s: %d calls made, requests %v", c.Scenario, c.Client, c.Made, c.Requests)
+	}
+	sum := 0.0
+	for _, s := range shares {
+		sum += s
+	}
+	if math.Abs(sum-1) > 1e-9 {
+		t.Errorf("%s/%s: shares %v sum to %g, want 1", c.Scenario, c.Client, shares, sum)
+	}
+	if k, err := clientNamed(c.Client); err == nil && k.single && (c.Requests[1] != 0 || c.Requests[2] != 0) {
+		t.Errorf("%s/%s: a single-endpoint client's requests reached b and c: %v", c.Scenario, c.Client, c.Requests)
 	}
 }
 
