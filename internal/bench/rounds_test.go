@@ -267,3 +267,75 @@ func TestShares(t *testing.T) {
 		}
 	}
 }
+
+// TestMarkdownIssue12 renders a made-up report of three rounds with a
+// slow peer and a blackhole: issue 12's targets on plain solroute against
+// healthy, the share of requests sent to the faulty endpoint, hedging for
+// comparison, the line left for the owner, and issue 6's table still
+// there.
+func TestMarkdownIssue12(t *testing.T) {
+	ms := time.Millisecond
+	// cell pools three rounds of one client in one scenario, each round
+	// with goodput g (calls in one second), the given latencies, and
+	// requests a, b, c.
+	cell := func(sc, client string, g int, requests []int, lat ...time.Duration) Cell {
+		var rounds []Cell
+		for range 3 {
+			rc := round1(g, 0, 0, time.Second, lat...)
+			rc.Scenario, rc.Client, rc.Requests = sc, client, slices.Clone(requests)
+			rounds = append(rounds, rc)
+		}
+		return poolRounds(rounds)
+	}
+	even := []int{10, 10, 10}
+	r := &Report{
+		Callers: 4, Calls: 100, Rounds: 3, SendEvery: 10, CallTimeout: time.Second, CellTimeout: time.Second,
+		Clients:   []string{"net/http", "round-robin", "solroute", "solroute-hedged"},
+		Scenarios: []string{"healthy", "blackholed", "slow-peer"},
+		Cells: []Cell{
+			cell("healthy", "net/http", 1100, []int{30, 0, 0}, 1*ms),
+			cell("healthy", "round-robin", 1050, even, 1*ms),
+			cell("healthy", "solroute", 1000, even, 2*ms, 3*ms),
+			cell("healthy", "solroute-hedged", 800, even, 2*ms, 4*ms),
+			cell("blackholed", "net/http", 0, []int{30, 0, 0}, time.Second),
+			cell("blackholed", "round-robin", 20, even, 1*ms, time.Second),
+			cell("blackholed", "solroute", 500, []int{1, 50, 49}, 2*ms, time.Second),
+			cell("blackholed", "solroute-hedged", 760, []int{2, 49, 49}, 2*ms, 8*ms),
+			cell("slow-peer", "net/http", 100, []int{30, 0, 0}, 300*ms),
+			cell("slow-peer", "round-robin", 300, even, 1*ms, 300*ms),
+			cell("slow-peer", "solroute", 950, []int{1, 4998, 5001}, 2*ms, 5*ms),
+			cell("slow-peer", "solroute-hedged", 800, []int{0, 50, 50}, 2*ms, 6*ms),
+		},
+	}
+	var b bytes.Buffer
+	if err := r.WriteMarkdown(&b, ""); err != nil {
+		t.Fatal(err)
+	}
+	md := b.String()
+	for _, want := range []string{
+		"## Targets (issue 6)\n",
+		"| healthy goodput ≥ 0.9× net/http | 0.91× (1000 vs 1100 calls/s; medians of 3 rounds, per-round ratios 0.91–0.91×) | yes |",
+		"## Targets (issue 12): a slow or hanging peer, solroute without hedging\n",
+		"| slow-peer: goodput ≥ 0.9× healthy goodput | 0.95× (950 vs 1000 calls/s; medians of 3 rounds) | yes |",
+		"| slow-peer: p99 ≤ 3× healthy p99 | 5 ms vs 3 ms (1.67×; all 3 rounds' calls pooled) | yes |",
+		"| slow-peer: share of the requests sent to the slow endpoint a | solroute 0.01 % (3 of 30000), solroute-hedged 0 % (0 of 300), round-robin 33.3 % (30 of 90) | — |",
+		"| slow-peer: solroute-hedged, for comparison | goodput 1.00× its healthy (800 vs 800 calls/s), p99 6 ms (1.50× its healthy 4 ms) | — |",
+		"| blackholed: goodput ≥ 0.9× healthy goodput | 0.50× (500 vs 1000 calls/s; medians of 3 rounds) | no |",
+		"| blackholed: p99 ≤ 3× healthy p99 | 1.00 s vs 3 ms (333.33×; all 3 rounds' calls pooled) | no |",
+		"| blackholed: share of the requests sent to the hanging endpoint a | solroute 1.0 % (3 of 300), solroute-hedged 2.0 % (6 of 300), round-robin 33.3 % (30 of 90) | — |",
+		"| healthy goodput unchanged within noise (balancing costs nothing when every peer is fast) | solroute 1000 (1000–1000) calls/s, median of 3 rounds: to be read by the owner against the healthy solroute goodput of the report before balancing",
+		// The scenario tables carry the shares.
+		"| solroute | 2850 | 950 (950–950) | 100.00 % | 2 ms | 5 ms | 5 ms | 100.0 | 285/285 | 0 | 0 | a 0.01 % · b 50.0 % · c 50.0 % |",
+		"| net/http | 0 | 0 | 0.00 % | 1.00 s | 1.00 s | 1.00 s | 0.0 | 0/0 | 0 | 0 | a 100 % · b 0 % · c 0 % |",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("markdown lacks %q:\n%s", want, md)
+		}
+	}
+	if strings.Contains(md, "no target") {
+		t.Errorf("blackholed has a target now, the markdown still says it has none:\n%s", md)
+	}
+	if i, j := strings.Index(md, "## Targets (issue 12)"), strings.Index(md, "## One of three endpoints answers every call after 300 ms"); i < 0 || j < i {
+		t.Errorf("issue 12's targets should come before the scenario tables")
+	}
+}

@@ -117,6 +117,17 @@ func checkReport(t *testing.T, r *Report) {
 	if got, want := strings.Count(md.String(), " duplicates | requests per endpoint |\n"), len(r.Scenarios); got != want {
 		t.Errorf("markdown has %d scenario tables with a requests-per-endpoint column, want %d", got, want)
 	}
+	// Issue 12's rows, for the scenarios the run holds.
+	for _, sc := range []string{"slow-peer", "blackholed"} {
+		if r.Cell(sc, "solroute") == nil || r.Cell("healthy", "solroute") == nil {
+			continue
+		}
+		for _, target := range []string{": goodput ≥ 0.9× healthy goodput | ", ": p99 ≤ 3× healthy p99 | ", ": share of the requests sent to the "} {
+			if !strings.Contains(md.String(), "| "+sc+target) {
+				t.Errorf("markdown has no row %q", sc+target)
+			}
+		}
+	}
 	for _, c := range r.Cells {
 		if !strings.Contains(md.String(), " | "+fmtShares(&c)+" |\n") {
 			t.Errorf("markdown lacks %s/%s's shares %q", c.Scenario, c.Client, fmtShares(&c))
