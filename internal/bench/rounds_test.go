@@ -118,6 +118,13 @@ func TestPoolRounds(t *testing.T) {
 		round1(40, 15, 5, 800*time.Millisecond, 3*ms, 8*ms, 6*ms), // 50 calls/s, cut
 	}
 	rounds[2].Truncated, rounds[2].CutRounds = true, 1
+	// Before their drains: 80 in 0.8 s, 90 in 0.45 s, 40 in 0.8 s.
+	for i, st := range []struct {
+		d time.Duration
+		n int
+	}{{800 * ms, 80}, {450 * ms, 90}, {800 * ms, 40}} {
+		rounds[i].Steady, rounds[i].SteadySucceeded = st.d, st.n
+	}
 	p := poolRounds(rounds)
 
 	if p.Scenario != "healthy" || p.Client != "solroute" {
@@ -166,6 +173,15 @@ func TestPoolRounds(t *testing.T) {
 	}
 	if got := p.Percentile(0.99); got != 9*ms {
 		t.Errorf("pooled p99 %s, want 9ms", got)
+	}
+	if want := []float64{100, 200, 50}; !slices.Equal(p.RoundSteadyGoodputs, want) {
+		t.Errorf("round steady goodputs %v, want %v (round order)", p.RoundSteadyGoodputs, want)
+	}
+	if g := p.SteadyGoodput(); g != 100 {
+		t.Errorf("steady goodput %g, want the median 100", g)
+	}
+	if p.Steady != 2050*ms || p.SteadySucceeded != 210 {
+		t.Errorf("steady %s with %d successes, want the sums 2.05s and 210", p.Steady, p.SteadySucceeded)
 	}
 	if got := poolRounds(nil); got.Made != 0 || got.Goodput() != 0 {
 		t.Errorf("pool of no rounds = %+v", got)
@@ -283,6 +299,8 @@ func TestMarkdownIssue12(t *testing.T) {
 		for range 3 {
 			rc := round1(g, 0, 0, time.Second, lat...)
 			rc.Scenario, rc.Client, rc.Requests = sc, client, slices.Clone(requests)
+			// Steady goodput 1.5 g: a drain of a third of the phase.
+			rc.Steady, rc.SteadySucceeded = time.Second, g*3/2
 			rounds = append(rounds, rc)
 		}
 		return poolRounds(rounds)
@@ -317,6 +335,10 @@ func TestMarkdownIssue12(t *testing.T) {
 		"| healthy goodput ≥ 0.9× net/http | 0.91× (1000 vs 1100 calls/s; medians of 3 rounds, per-round ratios 0.91–0.91×) | yes |",
 		"## Targets (issue 12): a slow or hanging peer, solroute without hedging\n",
 		"| slow-peer: goodput ≥ 0.9× healthy goodput | 0.95× (950 vs 1000 calls/s; medians of 3 rounds) | yes |",
+		"| slow-peer: steady goodput (before the drain) ÷ healthy's, for reading the target above | 0.95× (1425 vs 1500 calls/s; medians of 3 rounds) | — |",
+		"| blackholed: steady goodput (before the drain) ÷ healthy's, for reading the target above | 0.50× (750 vs 1500 calls/s; medians of 3 rounds) | — |",
+		// 100 calls per round of 1 s; attempts of half the 1 s call timeout.
+		"healthy solroute makes its 100 calls in about 1.00 s per round, so a single call on the hanging endpoint bounds blackholed goodput by 100 calls ÷ 500 ms = 200 calls/s, whatever the balancing.",
 		"| slow-peer: p99 ≤ 3× healthy p99 | 5 ms vs 3 ms (1.67×; all 3 rounds' calls pooled) | yes |",
 		"| slow-peer: share of the requests sent to the slow endpoint a | solroute 0.01 % (3 of 30000), solroute-hedged 0 % (0 of 300), round-robin 33.3 % (30 of 90) | — |",
 		"| slow-peer: solroute-hedged, for comparison | goodput 1.00× its healthy (800 vs 800 calls/s), p99 6 ms (1.50× its healthy 4 ms) | — |",

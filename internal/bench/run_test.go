@@ -64,6 +64,11 @@ func checkReport(t *testing.T, r *Report) {
 			}
 		}
 		checkShares(t, &c)
+		// The last call starts before the phase ends, and no call ends
+		// before its start.
+		if c.Steady > c.Elapsed || c.SteadySucceeded > c.Succeeded || c.SteadyGoodput() < 0 {
+			t.Errorf("%s/%s: steady %s of %s elapsed, %d of %d successes", c.Scenario, c.Client, c.Steady, c.Elapsed, c.SteadySucceeded, c.Succeeded)
+		}
 		solroute := strings.HasPrefix(c.Client, "solroute")
 		if solroute && c.Duplicates != 0 {
 			t.Errorf("%s/%s: %d duplicate deliveries, want 0", c.Scenario, c.Client, c.Duplicates)
