@@ -140,7 +140,7 @@ func (r *Report) writeTargets(p func(string, ...any)) {
 	if rows := r.issue12Rows(); len(rows) > 0 {
 		writeTable(p, "Targets (issue 12): a slow or hanging peer, solroute without hedging", rows)
 		p("These targets are balancing's (inside a tier, plan 008), measured on the plain `solroute` client: no hedging. ")
-		p("Each compares a scenario with `healthy`, so the goodputs compared were measured in different rounds, minutes apart: ")
+		p("Each compares a scenario with `healthy`, so the goodputs compared were measured in different rounds, seconds to minutes apart: ")
 		if n > 1 {
 			p("the ratio is of the medians of %d rounds, and each scenario's table gives the range of its rounds. ", n)
 		} else {
