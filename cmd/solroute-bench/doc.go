@@ -1,7 +1,7 @@
 // Command solroute-bench runs one workload side by side through raw
 // net/http, solana-go, go-retryablehttp, a naive round-robin and solroute
 // (plain, and with hedged reads), against loopback clusters of fake
-// endpoints in six scenarios, and writes a Markdown report and one SVG
+// endpoints in seven scenarios, and writes a Markdown report and one SVG
 // latency chart per scenario.
 //
 // It is a command of its own, apart from cmd/solroute, so that the binary

@@ -42,6 +42,12 @@ type Cell struct {
 	// cluster, so these are per-round counts summed.
 	Delivered  int
 	Duplicates int
+	// Requests counts the HTTP requests each endpoint of the cluster
+	// received during the measured phase, by endpoint ("a", "b", "c"),
+	// summed over the rounds: every attempt the client made, retries and
+	// hedges included, whatever the endpoint did with it (answered, hung,
+	// refused, reset). See RequestShares.
+	Requests []int
 	// Truncated reports that the cell hit its CellTimeout before making
 	// Options.Calls calls, in CutRounds of its rounds.
 	Truncated bool
@@ -51,6 +57,18 @@ type Cell struct {
 	// second), in round order; nil for a single measure that was not
 	// pooled.
 	RoundGoodputs []float64
+	// Steady is the measured phase before its drain, summed over the
+	// rounds: from its start to the start of its last call. Until then
+	// every caller had a call to make; after it, a caller whose call
+	// ends has nothing left to do, and the phase lasts until its slowest
+	// remaining call ends, so one call on a slow or hanging endpoint can
+	// stretch Elapsed with idle time. SteadySucceeded counts the
+	// successful calls that ended within Steady, and RoundSteadyGoodputs
+	// holds each round's SteadySucceeded/Steady, in round order (nil for
+	// a single measure). See SteadyGoodput.
+	Steady              time.Duration
+	SteadySucceeded     int
+	RoundSteadyGoodputs []float64
 	// Latencies holds every measured call's duration, failed calls
 	// included, of every round, sorted ascending.
 	Latencies []time.Duration
@@ -69,6 +87,22 @@ func (c *Cell) Goodput() float64 {
 	return float64(c.Succeeded) / c.Elapsed.Seconds()
 }
 
+// SteadyGoodput is successful calls per second before the drain (see
+// Steady): the median of RoundSteadyGoodputs, or SteadySucceeded/Steady
+// when there are none. It is Goodput without the idle tail of a phase
+// whose last calls are slow, the rate a fixed-duration measure would
+// count; where every call is fast the two are within a fraction of a
+// percent. A phase with no Steady part (one call) falls back to Goodput.
+func (c *Cell) SteadyGoodput() float64 {
+	if len(c.RoundSteadyGoodputs) > 0 {
+		return median(c.RoundSteadyGoodputs)
+	}
+	if c.Steady <= 0 {
+		return c.Goodput()
+	}
+	return float64(c.SteadySucceeded) / c.Steady.Seconds()
+}
+
 // GoodputRange returns the lowest and highest of RoundGoodputs, or
 // Goodput twice when there are none.
 func (c *Cell) GoodputRange() (lo, hi float64) {
@@ -77,6 +111,23 @@ func (c *Cell) GoodputRange() (lo, hi float64) {
 		return g, g
 	}
 	return slices.Min(c.RoundGoodputs), slices.Max(c.RoundGoodputs)
+}
+
+// RequestShares returns each endpoint's share of Requests (0 to 1, by
+// endpoint, summing to 1), or nil when no endpoint received a request.
+func (c *Cell) RequestShares() []float64 {
+	total := 0
+	for _, n := range c.Requests {
+		total += n
+	}
+	if total == 0 {
+		return nil
+	}
+	s := make([]float64, len(c.Requests))
+	for i, n := range c.Requests {
+		s[i] = float64(n) / float64(total)
+	}
+	return s
 }
 
 // SuccessRate is Succeeded/Made, 0 when no call was made.
@@ -110,7 +161,7 @@ func (c *Cell) Percentile(q float64) time.Duration {
 // into one Cell: goodput per round (RoundGoodputs, whose median is
 // Goodput), every count, Elapsed and Mallocs summed, and the latencies of
 // every round in one sorted list, so that rates and percentiles are over
-// all the calls.
+// all the calls. Requests are summed endpoint by endpoint.
 func poolRounds(rounds []Cell) Cell {
 	var p Cell
 	if len(rounds) == 0 {
@@ -118,6 +169,7 @@ func poolRounds(rounds []Cell) Cell {
 	}
 	p.Scenario, p.Client = rounds[0].Scenario, rounds[0].Client
 	p.RoundGoodputs = make([]float64, 0, len(rounds))
+	p.RoundSteadyGoodputs = make([]float64, 0, len(rounds))
 	n := 0
 	for i := range rounds {
 		n += len(rounds[i].Latencies)
@@ -126,6 +178,9 @@ func poolRounds(rounds []Cell) Cell {
 	for i := range rounds {
 		r := &rounds[i]
 		p.RoundGoodputs = append(p.RoundGoodputs, r.Goodput())
+		p.RoundSteadyGoodputs = append(p.RoundSteadyGoodputs, r.SteadyGoodput())
+		p.Steady += r.Steady
+		p.SteadySucceeded += r.SteadySucceeded
 		p.Made += r.Made
 		p.Sends += r.Sends
 		p.Succeeded += r.Succeeded
@@ -136,6 +191,12 @@ func poolRounds(rounds []Cell) Cell {
 		p.Mallocs += r.Mallocs
 		p.Delivered += r.Delivered
 		p.Duplicates += r.Duplicates
+		if len(p.Requests) < len(r.Requests) {
+			p.Requests = append(p.Requests, make([]int, len(r.Requests)-len(p.Requests))...)
+		}
+		for e, n := range r.Requests {
+			p.Requests[e] += n
+		}
 		if r.Truncated {
 			p.CutRounds++
 		}
@@ -197,7 +258,8 @@ func runCell(ctx context.Context, o *Options, sc scenario, kind clientKind, txs 
 	drive(ctx, o, o.Warmup, o.CellTimeout, func(ctx context.Context, _ int) {
 		_ = c.getBalance(ctx)
 	})
-	if err := cl.apply(sc.name, o.Seed); err != nil {
+	warm, err := cl.apply(sc.name, o.Seed)
+	if err != nil {
 		return cell, err
 	}
 
@@ -206,12 +268,15 @@ func runCell(ctx context.Context, o *Options, sc scenario, kind clientKind, txs 
 		outcomes[i] = notMade
 	}
 	lat := make([]time.Duration, o.Calls)
+	// Each call's start and end, since the phase's start.
+	began, ended := make([]time.Duration, o.Calls), make([]time.Duration, o.Calls)
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
 	start := time.Now()
 	drive(ctx, o, o.Calls, o.CellTimeout, func(ctx context.Context, i int) {
 		t0 := time.Now()
+		began[i] = t0.Sub(start)
 		var err error
 		if o.isSend(i) {
 			err = c.sendTransaction(ctx, txs[i/o.SendEvery])
@@ -219,6 +284,7 @@ func runCell(ctx context.Context, o *Options, sc scenario, kind clientKind, txs 
 			err = c.getBalance(ctx)
 		}
 		lat[i] = time.Since(t0)
+		ended[i] = began[i] + lat[i]
 		outcomes[i] = outcomeOf(err)
 	})
 	cell.Elapsed = time.Since(start)
@@ -233,11 +299,25 @@ func runCell(ctx context.Context, o *Options, sc scenario, kind clientKind, txs 
 		return cell, err
 	}
 	cell.Delivered, cell.Duplicates = counts.Delivered, counts.Duplicates
+	// The warm-up's requests came before the fault: the measured phase's
+	// are the difference.
+	cell.Requests = make([]int, clusterSize)
+	for e := range cell.Requests {
+		cell.Requests[e] = counts.Requests[e] - warm[e]
+	}
 
+	for i, out := range outcomes {
+		if out != notMade {
+			cell.Steady = max(cell.Steady, began[i])
+		}
+	}
 	cell.Latencies = make([]time.Duration, 0, o.Calls)
 	for i, out := range outcomes {
 		if out == notMade {
 			continue
+		}
+		if out == succeeded && ended[i] <= cell.Steady {
+			cell.SteadySucceeded++
 		}
 		cell.Made++
 		cell.Latencies = append(cell.Latencies, lat[i])

@@ -21,19 +21,21 @@ const ChildEnv = "SOLROUTE_BENCH_CLUSTER_CHILD"
 //
 //	child:  {"urls": [...]}                  the cluster is up
 //	parent: {"apply": "resetting", "seed": 1} give "a" the scenario's fault
-//	child:  {"applied": true}
+//	child:  {"applied": true, "requests": [...]} with the requests each
+//	                                         endpoint had received until then
 //	parent: {"finish": true}
 //	child:  {"counts": {...}}                then the child exits
 //
 // A child whose stdin ends closes its cluster and exits.
 type childMessage struct {
-	URLs    []string      `json:"urls,omitempty"`
-	Apply   string        `json:"apply,omitempty"`
-	Seed    uint64        `json:"seed,omitempty"`
-	Applied bool          `json:"applied,omitempty"`
-	Finish  bool          `json:"finish,omitempty"`
-	Counts  *serverCounts `json:"counts,omitempty"`
-	Error   string        `json:"error,omitempty"`
+	URLs     []string      `json:"urls,omitempty"`
+	Apply    string        `json:"apply,omitempty"`
+	Seed     uint64        `json:"seed,omitempty"`
+	Applied  bool          `json:"applied,omitempty"`
+	Requests []int         `json:"requests,omitempty"`
+	Finish   bool          `json:"finish,omitempty"`
+	Counts   *serverCounts `json:"counts,omitempty"`
+	Error    string        `json:"error,omitempty"`
 }
 
 // ServeChild serves one cell's cluster to the parent process over in (the
@@ -62,10 +64,10 @@ func ServeChild(ctx context.Context, in io.Reader, out io.Writer) error {
 			counts, _ := l.finish()
 			return enc.Encode(childMessage{Counts: &counts})
 		case m.Apply != "":
-			if err := l.apply(m.Apply, m.Seed); err != nil {
+			if before, err := l.apply(m.Apply, m.Seed); err != nil {
 				reply.Error = err.Error()
 			} else {
-				reply.Applied = true
+				reply.Applied, reply.Requests = true, before
 			}
 		default:
 			reply.Error = "unknown message"
@@ -158,15 +160,20 @@ func (c *childCluster) read() (childMessage, error) {
 
 func (c *childCluster) urls() []string { return c.u }
 
-func (c *childCluster) apply(name string, seed uint64) error {
+func (c *childCluster) apply(name string, seed uint64) ([]int, error) {
 	if err := c.enc.Encode(childMessage{Apply: name, Seed: seed}); err != nil {
-		return &errChild{msg: err.Error()}
+		return nil, &errChild{msg: err.Error()}
 	}
 	m, err := c.read()
-	if err == nil && !m.Applied {
-		err = &errChild{msg: "scenario not applied"}
+	switch {
+	case err != nil:
+		return nil, err
+	case !m.Applied:
+		return nil, &errChild{msg: "scenario not applied"}
+	case len(m.Requests) != clusterSize:
+		return nil, &errChild{msg: fmt.Sprintf("request counts of %d endpoints, want %d", len(m.Requests), clusterSize)}
 	}
-	return err
+	return m.Requests, nil
 }
 
 func (c *childCluster) finish() (serverCounts, error) {
@@ -179,8 +186,8 @@ func (c *childCluster) finish() (serverCounts, error) {
 	if werr := c.cmd.Wait(); err == nil && werr != nil {
 		err = &errChild{msg: fmt.Sprintf("%v (stderr: %q)", werr, c.stderr.tail())}
 	}
-	if err == nil && m.Counts == nil {
-		err = &errChild{msg: "no counts"}
+	if err == nil && (m.Counts == nil || len(m.Counts.Requests) != clusterSize) {
+		err = &errChild{msg: "no counts, or not one per endpoint"}
 	}
 	if err != nil {
 		return serverCounts{}, err

@@ -18,8 +18,10 @@ func endpointName(i int) string { return string(rune('a' + i)) }
 type cluster interface {
 	// urls returns the endpoints' URLs, "a" first.
 	urls() []string
-	// apply gives endpoint "a" the scenario's fault.
-	apply(scenario string, seed uint64) error
+	// apply gives endpoint "a" the scenario's fault and returns the
+	// requests each endpoint had received until then, "a" first: what the
+	// measured phase's counts start from.
+	apply(scenario string, seed uint64) ([]int, error)
 	// finish stops the cluster and returns what its servers counted.
 	finish() (serverCounts, error)
 }
@@ -31,6 +33,10 @@ type serverCounts struct {
 	// Duplicates counts, over every signature, the deliveries a real node
 	// would have acted on beyond the first (see fixtures.Server.Forwarded).
 	Duplicates int `json:"duplicates"`
+	// Requests counts the HTTP requests each endpoint received, "a" first
+	// (fixtures.Stats.Requests: every request read in full, answered or
+	// not, plus every connection reset at accept).
+	Requests []int `json:"requests"`
 }
 
 // localCluster runs the servers in this process.
@@ -54,11 +60,12 @@ func (l *localCluster) urls() []string {
 	return u
 }
 
-func (l *localCluster) apply(name string, seed uint64) error {
+func (l *localCluster) apply(name string, seed uint64) ([]int, error) {
 	sc, err := scenarioNamed(name)
 	if err != nil {
-		return err
+		return nil, err
 	}
+	before := requestCounts(l.c)
 	if sc.script != nil {
 		l.c.Server(endpointName(0)).SetScript(sc.script(seed))
 	}
@@ -67,12 +74,24 @@ func (l *localCluster) apply(name string, seed uint64) error {
 			s.SetScript(sc.everywhere)
 		}
 	}
-	return nil
+	return before, nil
 }
 
 func (l *localCluster) finish() (serverCounts, error) {
 	defer l.c.Close()
-	return countDeliveries(l.c), nil
+	n := countDeliveries(l.c)
+	n.Requests = requestCounts(l.c)
+	return n, nil
+}
+
+// requestCounts returns the requests each endpoint has received so far,
+// "a" first.
+func requestCounts(c *fixtures.Cluster) []int {
+	n := make([]int, clusterSize)
+	for i := range n {
+		n[i] = c.Server(endpointName(i)).Stats().Requests
+	}
+	return n
 }
 
 // countDeliveries counts sendTransaction deliveries over the cluster and

@@ -40,6 +40,14 @@
 // the deliveries that a real node would have acted on (fixtures'
 // Server.Forwarded rule) beyond the first, summed over the cluster.
 //
+// Each endpoint counts the HTTP requests it receives; the counts from the
+// moment the fault is applied to the end of the cell, summed over the
+// rounds, give each endpoint's share of a client's traffic
+// ([Cell.RequestShares]): where a balancing client sends its calls when
+// one endpoint is slow or hangs. Goodput runs to the end of a phase's last
+// call; [Cell.SteadyGoodput] stops where the last call starts, leaving out
+// the drain that one slow call at the end stretches with idle time.
+//
 // cmd/solroute-bench is the command-line entry point; [Run] is the
 // library form, and [Report.WriteMarkdown] and [Report.WriteSVG] render its
 // result.

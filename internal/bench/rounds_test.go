@@ -105,6 +105,7 @@ func round1(succeeded, failed, ambiguous int, elapsed time.Duration, lat ...time
 		Made: made, Sends: made / 10, Succeeded: succeeded, Failed: failed, Ambiguous: ambiguous,
 		SendsSucceeded: succeeded / 10, Elapsed: elapsed, Mallocs: uint64(100 * made),
 		Delivered: made / 10, Duplicates: ambiguous, Latencies: slices.Sorted(slices.Values(lat)),
+		Requests: []int{made / 10, made / 2, made - made/10 - made/2},
 	}
 	return c
 }
@@ -117,6 +118,13 @@ func TestPoolRounds(t *testing.T) {
 		round1(40, 15, 5, 800*time.Millisecond, 3*ms, 8*ms, 6*ms), // 50 calls/s, cut
 	}
 	rounds[2].Truncated, rounds[2].CutRounds = true, 1
+	// Before their drains: 80 in 0.8 s, 90 in 0.45 s, 40 in 0.8 s.
+	for i, st := range []struct {
+		d time.Duration
+		n int
+	}{{800 * ms, 80}, {450 * ms, 90}, {800 * ms, 40}} {
+		rounds[i].Steady, rounds[i].SteadySucceeded = st.d, st.n
+	}
 	p := poolRounds(rounds)
 
 	if p.Scenario != "healthy" || p.Client != "solroute" {
@@ -146,6 +154,13 @@ func TestPoolRounds(t *testing.T) {
 	if p.Elapsed != 2300*ms {
 		t.Errorf("elapsed %s, want the sum 2.3s", p.Elapsed)
 	}
+	// Per endpoint: 10+10+6, 50+50+30, 40+40+24.
+	if want := []int{26, 130, 104}; !slices.Equal(p.Requests, want) {
+		t.Errorf("requests per endpoint %v, want the sums %v", p.Requests, want)
+	}
+	if got, want := p.RequestShares(), []float64{0.1, 0.5, 0.4}; !slices.Equal(got, want) {
+		t.Errorf("request shares %v, want %v", got, want)
+	}
 	if !p.Truncated || p.CutRounds != 1 {
 		t.Errorf("truncated %v in %d rounds, want true in 1", p.Truncated, p.CutRounds)
 	}
@@ -158,6 +173,15 @@ func TestPoolRounds(t *testing.T) {
 	}
 	if got := p.Percentile(0.99); got != 9*ms {
 		t.Errorf("pooled p99 %s, want 9ms", got)
+	}
+	if want := []float64{100, 200, 50}; !slices.Equal(p.RoundSteadyGoodputs, want) {
+		t.Errorf("round steady goodputs %v, want %v (round order)", p.RoundSteadyGoodputs, want)
+	}
+	if g := p.SteadyGoodput(); g != 100 {
+		t.Errorf("steady goodput %g, want the median 100", g)
+	}
+	if p.Steady != 2050*ms || p.SteadySucceeded != 210 {
+		t.Errorf("steady %s with %d successes, want the sums 2.05s and 210", p.Steady, p.SteadySucceeded)
 	}
 	if got := poolRounds(nil); got.Made != 0 || got.Goodput() != 0 {
 		t.Errorf("pool of no rounds = %+v", got)
@@ -234,5 +258,106 @@ func TestMarkdownRounds(t *testing.T) {
 	}
 	if md := b.String(); !strings.Contains(md, "measures every cell (client × scenario) once") || strings.Contains(md, "median") {
 		t.Errorf("one-round markdown should say once and mention no median:\n%s", md)
+	}
+}
+
+func TestShares(t *testing.T) {
+	for _, tt := range []struct {
+		requests []int
+		want     string
+	}{
+		{nil, "—"},
+		{[]int{0, 0, 0}, "—"},
+		{[]int{40, 0, 0}, "a 100 % · b 0 % · c 0 %"},
+		{[]int{1, 1, 2}, "a 25.0 % · b 25.0 % · c 50.0 %"},
+		{[]int{1, 1, 1}, "a 33.3 % · b 33.3 % · c 33.3 %"},
+		// A trickle to the slow peer is not rounded to nothing, nor the
+		// rest to everything.
+		{[]int{4, 4998, 4998}, "a 0.04 % · b 50.0 % · c 50.0 %"},
+		{[]int{1, 9999, 0}, "a 0.01 % · b > 99.9 % · c 0 %"},
+		{[]int{1, 999, 0}, "a 0.1 % · b 99.9 % · c 0 %"},
+	} {
+		c := Cell{Requests: tt.requests}
+		if got := fmtShares(&c); got != tt.want {
+			t.Errorf("fmtShares(%v) = %q, want %q", tt.requests, got, tt.want)
+		}
+	}
+}
+
+// TestMarkdownIssue12 renders a made-up report of three rounds with a
+// slow peer and a blackhole: issue 12's targets on plain solroute against
+// healthy, the share of requests sent to the faulty endpoint, hedging for
+// comparison, the line left for the owner, and issue 6's table still
+// there.
+func TestMarkdownIssue12(t *testing.T) {
+	ms := time.Millisecond
+	// cell pools three rounds of one client in one scenario, each round
+	// with goodput g (calls in one second), the given latencies, and
+	// requests a, b, c.
+	cell := func(sc, client string, g int, requests []int, lat ...time.Duration) Cell {
+		var rounds []Cell
+		for range 3 {
+			rc := round1(g, 0, 0, time.Second, lat...)
+			rc.Scenario, rc.Client, rc.Requests = sc, client, slices.Clone(requests)
+			// Steady goodput 1.5 g: a drain of a third of the phase.
+			rc.Steady, rc.SteadySucceeded = time.Second, g*3/2
+			rounds = append(rounds, rc)
+		}
+		return poolRounds(rounds)
+	}
+	even := []int{10, 10, 10}
+	r := &Report{
+		Callers: 4, Calls: 100, Rounds: 3, SendEvery: 10, CallTimeout: time.Second, CellTimeout: time.Second,
+		Clients:   []string{"net/http", "round-robin", "solroute", "solroute-hedged"},
+		Scenarios: []string{"healthy", "blackholed", "slow-peer"},
+		Cells: []Cell{
+			cell("healthy", "net/http", 1100, []int{30, 0, 0}, 1*ms),
+			cell("healthy", "round-robin", 1050, even, 1*ms),
+			cell("healthy", "solroute", 1000, even, 2*ms, 3*ms),
+			cell("healthy", "solroute-hedged", 800, even, 2*ms, 4*ms),
+			cell("blackholed", "net/http", 0, []int{30, 0, 0}, time.Second),
+			cell("blackholed", "round-robin", 20, even, 1*ms, time.Second),
+			cell("blackholed", "solroute", 500, []int{1, 50, 49}, 2*ms, time.Second),
+			cell("blackholed", "solroute-hedged", 760, []int{2, 49, 49}, 2*ms, 8*ms),
+			cell("slow-peer", "net/http", 100, []int{30, 0, 0}, 300*ms),
+			cell("slow-peer", "round-robin", 300, even, 1*ms, 300*ms),
+			cell("slow-peer", "solroute", 950, []int{1, 4998, 5001}, 2*ms, 5*ms),
+			cell("slow-peer", "solroute-hedged", 800, []int{0, 50, 50}, 2*ms, 6*ms),
+		},
+	}
+	var b bytes.Buffer
+	if err := r.WriteMarkdown(&b, ""); err != nil {
+		t.Fatal(err)
+	}
+	md := b.String()
+	for _, want := range []string{
+		"## Targets (issue 6)\n",
+		"| healthy goodput ≥ 0.9× net/http | 0.91× (1000 vs 1100 calls/s; medians of 3 rounds, per-round ratios 0.91–0.91×) | yes |",
+		"## Targets (issue 12): a slow or hanging peer, solroute without hedging\n",
+		"| slow-peer: goodput ≥ 0.9× healthy goodput | 0.95× (950 vs 1000 calls/s; medians of 3 rounds) | yes |",
+		"| slow-peer: steady goodput (before the drain) ÷ healthy's, for reading the target above | 0.95× (1425 vs 1500 calls/s; medians of 3 rounds) | — |",
+		"| blackholed: steady goodput (before the drain) ÷ healthy's, for reading the target above | 0.50× (750 vs 1500 calls/s; medians of 3 rounds) | — |",
+		// 100 calls per round of 1 s; attempts of half the 1 s call timeout.
+		"healthy solroute makes its 100 calls in about 1.00 s per round, so a single call on the hanging endpoint bounds blackholed goodput by 100 calls ÷ 500 ms = 200 calls/s, whatever the balancing.",
+		"| slow-peer: p99 ≤ 3× healthy p99 | 5 ms vs 3 ms (1.67×; all 3 rounds' calls pooled) | yes |",
+		"| slow-peer: share of the requests sent to the slow endpoint a | solroute 0.01 % (3 of 30000), solroute-hedged 0 % (0 of 300), round-robin 33.3 % (30 of 90) | — |",
+		"| slow-peer: solroute-hedged, for comparison | goodput 1.00× its healthy (800 vs 800 calls/s), p99 6 ms (1.50× its healthy 4 ms) | — |",
+		"| blackholed: goodput ≥ 0.9× healthy goodput | 0.50× (500 vs 1000 calls/s; medians of 3 rounds) | no |",
+		"| blackholed: p99 ≤ 3× healthy p99 | 1.00 s vs 3 ms (333.33×; all 3 rounds' calls pooled) | no |",
+		"| blackholed: share of the requests sent to the hanging endpoint a | solroute 1.0 % (3 of 300), solroute-hedged 2.0 % (6 of 300), round-robin 33.3 % (30 of 90) | — |",
+		"| healthy goodput unchanged within noise (balancing costs nothing when every peer is fast) | solroute 1000 (1000–1000) calls/s, median of 3 rounds: to be read by the owner against the healthy solroute goodput of the report before balancing",
+		// The scenario tables carry the shares.
+		"| solroute | 2850 | 950 (950–950) | 100.00 % | 2 ms | 5 ms | 5 ms | 100.0 | 285/285 | 0 | 0 | a 0.01 % · b 50.0 % · c 50.0 % |",
+		"| net/http | 0 | 0 | 0.00 % | 1.00 s | 1.00 s | 1.00 s | 0.0 | 0/0 | 0 | 0 | a 100 % · b 0 % · c 0 % |",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("markdown lacks %q:\n%s", want, md)
+		}
+	}
+	if strings.Contains(md, "no target") {
+		t.Errorf("blackholed has a target now, the markdown still says it has none:\n%s", md)
+	}
+	if i, j := strings.Index(md, "## Targets (issue 12)"), strings.Index(md, "## One of three endpoints answers every call after 300 ms"); i < 0 || j < i {
+		t.Errorf("issue 12's targets should come before the scenario tables")
 	}
 }

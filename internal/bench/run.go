@@ -111,10 +111,10 @@ func roundOrder(round, k int) []int {
 
 // progressLine prints a cell's figures on one line.
 func progressLine(c *Cell) string {
-	return fmt.Sprintf("%7.0f calls/s  success %7.3f%%  p50 %8s  p99 %8s  p99.9 %8s  allocs/call %6.1f  ambiguous %d  duplicates %d",
-		c.Goodput(), 100*c.SuccessRate(),
+	return fmt.Sprintf("%7.0f calls/s (steady %7.0f)  success %7.3f%%  p50 %8s  p99 %8s  p99.9 %8s  allocs/call %6.1f  ambiguous %d  duplicates %d  requests %s",
+		c.Goodput(), c.SteadyGoodput(), 100*c.SuccessRate(),
 		round(c.Percentile(0.5)), round(c.Percentile(0.99)), round(c.Percentile(0.999)),
-		c.AllocsPerCall(), c.Ambiguous, c.Duplicates)
+		c.AllocsPerCall(), c.Ambiguous, c.Duplicates, fmtShares(c))
 }
 
 // lookUp resolves every name, in order, stopping at the first unknown one.

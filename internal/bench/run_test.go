@@ -6,6 +6,7 @@ import (
 	"encoding/xml"
 	"errors"
 	"io"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -62,6 +63,12 @@ func checkReport(t *testing.T, r *Report) {
 				t.Fatalf("%s/%s: latencies not sorted", c.Scenario, c.Client)
 			}
 		}
+		checkShares(t, &c)
+		// The last call starts before the phase ends, and no call ends
+		// before its start.
+		if c.Steady > c.Elapsed || c.SteadySucceeded > c.Succeeded || c.SteadyGoodput() < 0 {
+			t.Errorf("%s/%s: steady %s of %s elapsed, %d of %d successes", c.Scenario, c.Client, c.Steady, c.Elapsed, c.SteadySucceeded, c.Succeeded)
+		}
 		solroute := strings.HasPrefix(c.Client, "solroute")
 		if solroute && c.Duplicates != 0 {
 			t.Errorf("%s/%s: %d duplicate deliveries, want 0", c.Scenario, c.Client, c.Duplicates)
@@ -83,6 +90,11 @@ func checkReport(t *testing.T, r *Report) {
 		if c := r.Cell(sc, "solana-go"); c != nil && c.Succeeded != 0 {
 			t.Errorf("%s/solana-go: %d successes against a faulty single endpoint, want 0", sc, c.Succeeded)
 		}
+	}
+	// The slow peer answers after 300 ms, later than tinyOptions' call
+	// timeout: a single endpoint that slow fails every call.
+	if c := r.Cell("slow-peer", "net/http"); c != nil && slowPeerLatency > r.CallTimeout && c.Succeeded != 0 {
+		t.Errorf("slow-peer/net/http: %d successes against an endpoint slower than the call timeout, want 0", c.Succeeded)
 	}
 	if c := r.Cell("resetting", "net/http"); c != nil && (c.Failed == 0 || c.Succeeded == 0) {
 		t.Errorf("resetting/net/http: %d ok, %d failed; want both (half the connections reset)", c.Succeeded, c.Failed)
@@ -106,6 +118,56 @@ func checkReport(t *testing.T, r *Report) {
 		if !strings.Contains(md.String(), "| "+cn+" |") {
 			t.Errorf("markdown has no row for %s", cn)
 		}
+	}
+	if got, want := strings.Count(md.String(), " duplicates | requests per endpoint |\n"), len(r.Scenarios); got != want {
+		t.Errorf("markdown has %d scenario tables with a requests-per-endpoint column, want %d", got, want)
+	}
+	// Issue 12's rows, for the scenarios the run holds.
+	for _, sc := range []string{"slow-peer", "blackholed"} {
+		if r.Cell(sc, "solroute") == nil || r.Cell("healthy", "solroute") == nil {
+			continue
+		}
+		for _, target := range []string{": goodput ≥ 0.9× healthy goodput | ", ": p99 ≤ 3× healthy p99 | ", ": share of the requests sent to the "} {
+			if !strings.Contains(md.String(), "| "+sc+target) {
+				t.Errorf("markdown has no row %q", sc+target)
+			}
+		}
+	}
+	for _, c := range r.Cells {
+		if !strings.Contains(md.String(), " | "+fmtShares(&c)+" |\n") {
+			t.Errorf("markdown lacks %s/%s's shares %q", c.Scenario, c.Client, fmtShares(&c))
+		}
+	}
+}
+
+// checkShares checks a cell's requests per endpoint: one count per
+// endpoint, some requests when calls were made, shares summing to 100 %,
+// and nothing sent to "b" or "c" by a client configured with "a" alone.
+func checkShares(t *testing.T, c *Cell) {
+	t.Helper()
+	if len(c.Requests) != clusterSize {
+		t.Fatalf("%s/%s: requests of %d endpoints, want %d", c.Scenario, c.Client, len(c.Requests), clusterSize)
+	}
+	total := 0
+	for _, n := range c.Requests {
+		if n < 0 {
+			t.Errorf("%s/%s: negative request count in %v", c.Scenario, c.Client, c.Requests)
+		}
+		total += n
+	}
+	shares := c.RequestShares()
+	if c.Made > 0 && (total == 0 || shares == nil) {
+		t.Fatalf("%s/%s: %d calls made, requests %v", c.Scenario, c.Client, c.Made, c.Requests)
+	}
+	sum := 0.0
+	for _, s := range shares {
+		sum += s
+	}
+	if math.Abs(sum-1) > 1e-9 {
+		t.Errorf("%s/%s: shares %v sum to %g, want 1", c.Scenario, c.Client, shares, sum)
+	}
+	if k, err := clientNamed(c.Client); err == nil && k.single && (c.Requests[1] != 0 || c.Requests[2] != 0) {
+		t.Errorf("%s/%s: a single-endpoint client's requests reached b and c: %v", c.Scenario, c.Client, c.Requests)
 	}
 }
 

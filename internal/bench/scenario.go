@@ -18,6 +18,11 @@ type scenario struct {
 	everywhere fixtures.Script
 }
 
+// slowPeerLatency is how long the slow-peer scenario's endpoint "a" takes
+// to answer every call (issue 12: a provider degraded to hundreds of
+// milliseconds long before it fails outright).
+const slowPeerLatency = 300 * time.Millisecond
+
 // scenarios lists every scenario, in report order.
 func scenarios() []scenario {
 	return []scenario{
@@ -42,6 +47,13 @@ func scenarios() []scenario {
 			},
 		},
 		{
+			name:  "slow-peer",
+			title: "One of three endpoints answers every call after 300 ms",
+			script: func(uint64) fixtures.Script {
+				return fixtures.Always(fixtures.Latency(slowPeerLatency))
+			},
+		},
+		{
 			name:  "resetting",
 			title: "One of three endpoints resets half its connections (at accept, or after reading the request)",
 			script: func(seed uint64) fixtures.Script {
@@ -61,7 +73,7 @@ func scenarios() []scenario {
 }
 
 // ScenarioNames lists every scenario name, in report order: healthy,
-// healthy-2ms, rate-limited, blackholed, resetting, lagging.
+// healthy-2ms, rate-limited, blackholed, slow-peer, resetting, lagging.
 func ScenarioNames() []string {
 	all := scenarios()
 	names := make([]string, len(all))
