@@ -167,7 +167,7 @@ func (r *Report) writeDrainNote(p func(string, ...any), h *Cell) {
 	p("That idle time is a cost per phase, not per call: healthy solroute makes its %d calls in about %s per round, ", r.Calls, fmtLatency(phase))
 	p("so a single call on the hanging endpoint bounds blackholed goodput by %d calls ÷ %s = %.0f calls/s, whatever the balancing. ",
 		r.Calls, fmtLatency(attempt), float64(r.Calls)/attempt.Seconds())
-	p("Steady goodput leaves the drain out, as issue 12's measure over a fixed time did; the targets are read on goodput, like every other figure in this report.\n\n")
+	p("Steady goodput leaves the drain out, as issue 12's measure over a fixed time did, and as a bot that runs without stopping sees it; issue 12's goodput target is read on it, and the whole phase's goodput is shown beside it.\n\n")
 }
 
 // writeTable writes one targets table under a second-level heading.
@@ -275,15 +275,16 @@ func (r *Report) issue12Rows() []targetRow {
 	} {
 		c := r.Cell(sc.name, "solroute")
 		if c != nil && healthy != nil {
-			hg, cg := healthy.Goodput(), c.Goodput()
-			q := cg / max(hg, 1e-9)
-			rows = append(rows, row(sc.name+": goodput ≥ 0.9× healthy goodput",
-				fmt.Sprintf("%.2f× (%.0f vs %.0f calls/s%s)", q, cg, hg, medians), hg > 0 && q >= 0.9))
-			// The same ratio without the drain, for reading the one
-			// above (see the note under the table).
+			// Judged on steady goodput, as issue 12 measured it (calls
+			// over a fixed time, no drain; see the note under the table),
+			// with the whole phase's goodput beside it.
 			hs, cs := healthy.SteadyGoodput(), c.SteadyGoodput()
-			rows = append(rows, targetRow{sc.name + ": steady goodput (before the drain) ÷ healthy's, for reading the target above",
-				fmt.Sprintf("%.2f× (%.0f vs %.0f calls/s%s)", cs/max(hs, 1e-9), cs, hs, medians), "—"})
+			q := cs / max(hs, 1e-9)
+			rows = append(rows, row(sc.name+": steady goodput ≥ 0.9× healthy's",
+				fmt.Sprintf("%.2f× (%.0f vs %.0f calls/s%s)", q, cs, hs, medians), hs > 0 && q >= 0.9))
+			hg, cg := healthy.Goodput(), c.Goodput()
+			rows = append(rows, targetRow{sc.name + ": goodput of the whole phase, drain included, ÷ healthy's",
+				fmt.Sprintf("%.2f× (%.0f vs %.0f calls/s%s)", cg/max(hg, 1e-9), cg, hg, medians), "—"})
 			hp, cp := healthy.Percentile(0.99), c.Percentile(0.99)
 			rows = append(rows, row(sc.name+": p99 ≤ 3× healthy p99",
 				fmt.Sprintf("%s vs %s (%.2f×%s)", fmtLatency(cp), fmtLatency(hp), float64(cp)/float64(max(hp, 1)), pooled), cp <= 3*hp))

@@ -127,7 +127,7 @@ func checkReport(t *testing.T, r *Report) {
 		if r.Cell(sc, "solroute") == nil || r.Cell("healthy", "solroute") == nil {
 			continue
 		}
-		for _, target := range []string{": goodput ≥ 0.9× healthy goodput | ", ": p99 ≤ 3× healthy p99 | ", ": share of the requests sent to the "} {
+		for _, target := range []string{": steady goodput ≥ 0.9× healthy's | ", ": p99 ≤ 3× healthy p99 | ", ": share of the requests sent to the "} {
 			if !strings.Contains(md.String(), "| "+sc+target) {
 				t.Errorf("markdown has no row %q", sc+target)
 			}
