@@ -45,7 +45,7 @@ func New(opts Options) (*Client, error) {
 		specs[i] = opts.Endpoints[i].spec()
 	}
 	if opts.Cluster != "" {
-		if _, ok := config.GenesisOf(opts.Cluster); !ok {
+		if _, ok := endpoint.GenesisOf(opts.Cluster); !ok {
 			return nil, errors.New("solroute: unknown Options.Cluster: want mainnet-beta, devnet, testnet or a base58 genesis hash")
 		}
 	}
@@ -95,7 +95,11 @@ func build(specs []endpoint.Spec, cluster string, ts transport.Settings, ps pool
 	if err != nil {
 		return nil, fmt.Errorf("solroute: %w", err)
 	}
-	tc, err := transport.New(p, ts, transport.Options{Logger: h.Logger, OnAttempt: h.OnAttempt, Registry: reg})
+	to := transport.Options{Logger: h.Logger, OnAttempt: h.OnAttempt, Registry: reg}
+	if g, ok := endpoint.GenesisOf(cluster); ok {
+		to.Genesis = g.String()
+	}
+	tc, err := transport.New(p, ts, to)
 	if err != nil {
 		return nil, fmt.Errorf("solroute: %w", err)
 	}
@@ -118,7 +122,7 @@ func (c *Client) Snapshot() []endpoint.Snapshot { return c.pool.Snapshot() }
 // Cluster returns the cluster the options or the document name ("" when
 // none) and its genesis hash (false when none).
 func (c *Client) Cluster() (string, solana.Hash, bool) {
-	h, ok := config.GenesisOf(c.cluster)
+	h, ok := endpoint.GenesisOf(c.cluster)
 	return c.cluster, h, ok
 }
 

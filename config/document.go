@@ -54,5 +54,5 @@ func layoutOf(d *Document) *layout {
 // must report. It reports false when Cluster is "" or not understood (Parse
 // rejects the latter).
 func (d *Document) ExpectedGenesisHash() (solana.Hash, bool) {
-	return GenesisOf(d.Cluster)
+	return endpoint.GenesisOf(d.Cluster)
 }

@@ -90,9 +90,11 @@ func TestKnownKeys(t *testing.T) {
 		"methods", "methods.*", "methods.*.class", "methods.*.role",
 		"pool", "pool.doubt_patience", "pool.doubt_window",
 		"pool.ejection", "pool.ejection.base_time", "pool.ejection.consecutive_failures", "pool.ejection.max_time",
+		"pool.max_slot_lag",
 		"retry", "retry.initial_backoff", "retry.max_backoff", "retry.max_provider_delay", "retry.max_retries",
 		"retry.retry_budget_burst", "retry.retry_budget_min_retries", "retry.retry_budget_ratio", "retry.transparent_retries",
 		"transport", "transport.attempt_timeout", "transport.hedge_after", "transport.max_response_bytes",
+		"transport.monotonic_reads", "transport.slot_probe_interval",
 	}
 	known := knownKeys()
 	var got []string

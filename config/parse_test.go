@@ -42,9 +42,12 @@ retry_budget_burst = 7
 max_response_bytes = 1024
 attempt_timeout = "2s"
 hedge_after = "300ms"
+monotonic_reads = false
+slot_probe_interval = "2s"
 [pool]
 doubt_window = "10s"
 doubt_patience = "0s"
+max_slot_lag = 32
 [pool.ejection]
 consecutive_failures = 0
 base_time = "1s"
@@ -89,14 +92,16 @@ tier = 2
 				BudgetMinRetries:   0, // as written: no floor
 				BudgetBurst:        7,
 			},
-			MaxResponseBytes: 1024,
-			AttemptTimeout:   2 * time.Second,
-			HedgeAfter:       300 * time.Millisecond,
+			MaxResponseBytes:  1024,
+			AttemptTimeout:    2 * time.Second,
+			HedgeAfter:        300 * time.Millisecond,
+			SlotProbeInterval: 2 * time.Second,
 		},
 		Pool: pool.Settings{
 			Ejection:      endpoint.Ejection{After: 0, Base: time.Second, Max: 30 * time.Second},
 			DoubtWindow:   10 * time.Second,
 			DoubtPatience: 0,
+			MaxSlotLag:    32,
 		},
 		Methods: map[string]registry.Entry{"getAsset": {Role: endpoint.RoleRead, Class: retrypolicy.Idempotent}},
 		Endpoints: []endpoint.Spec{{
@@ -127,7 +132,7 @@ tier = 2
 			t.Errorf("endpoints[%d].url differs", i)
 		}
 	}
-	if h, ok := d.ExpectedGenesisHash(); !ok || h.String() != DevnetGenesis {
+	if h, ok := d.ExpectedGenesisHash(); !ok || h.String() != "EtWTRABZaYq6iMfeYKouRu166VU2xqa1wcaWoxPkrZBG" {
 		t.Errorf("ExpectedGenesisHash = %v, %v", h, ok)
 	}
 }
@@ -167,9 +172,12 @@ retry_budget_min_retries = 0
 retry_budget_burst = 0
 [transport]
 hedge_after = "0s"
+monotonic_reads = false
+slot_probe_interval = "0s"
 [pool]
 doubt_window = "0s"
 doubt_patience = "0h0m0s"
+max_slot_lag = 0
 [pool.ejection]
 consecutive_failures = 0
 base_time = "0s"
@@ -180,6 +188,7 @@ max_time = "0s"
 	}
 	want := transport.DefaultSettings()
 	want.Retry = retrypolicy.Settings{}
+	want.MonotonicReads = false
 	if !reflect.DeepEqual(d.Transport, want) || d.Pool != (pool.Settings{}) {
 		t.Errorf("got %+v and %+v, want zeros", d.Transport, d.Pool)
 	}
@@ -210,10 +219,12 @@ func TestParseClusters(t *testing.T) {
 	for _, tt := range []struct {
 		cluster, hash string
 	}{
-		{"mainnet-beta", MainnetBetaGenesis},
-		{"devnet", DevnetGenesis},
-		{"testnet", TestnetGenesis},
-		{TestnetGenesis, TestnetGenesis},
+		// Literal hashes (solana-rpc-facts.md), not the package's constants:
+		// a typo there must fail here.
+		{"mainnet-beta", "5eykt4UsFv8P8NJdTREpY1vzqKqZKvdpKuc147dw2N9d"},
+		{"devnet", "EtWTRABZaYq6iMfeYKouRu166VU2xqa1wcaWoxPkrZBG"},
+		{"testnet", "4uhcVJyU9pJkvQyS88uRDiswHXSCkY3zQawwpjk2NsNY"},
+		{"4uhcVJyU9pJkvQyS88uRDiswHXSCkY3zQawwpjk2NsNY", "4uhcVJyU9pJkvQyS88uRDiswHXSCkY3zQawwpjk2NsNY"},
 	} {
 		d, err := Parse([]byte("cluster = \""+tt.cluster+"\"\n"+oneEndpoint), ParseOptions{})
 		if err != nil {

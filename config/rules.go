@@ -85,7 +85,7 @@ func (p *parser) checkCluster(d *Document) {
 	if !p.present[path] || p.hasAtOrBelow(path) {
 		return
 	}
-	if _, known := GenesisOf(d.Cluster); !known {
+	if _, known := endpoint.GenesisOf(d.Cluster); !known {
 		p.add(path, "is not a known cluster: want mainnet-beta, devnet, testnet or a cluster's genesis hash (32 bytes in base58)")
 	}
 }

@@ -25,10 +25,16 @@ const (
 	// BlockedByEjection means the endpoint is ejected after consecutive
 	// failures (its state is Ejected) and the ejection still runs.
 	BlockedByEjection
+	// BlockedByVerification means the cluster guard has not yet verified
+	// the endpoint's genesis hash.
+	BlockedByVerification
+	// BlockedByCluster means the endpoint serves another cluster than the
+	// configured one: it is out for good.
+	BlockedByCluster
 )
 
-// String returns "admitted", "deadline", "cooldown", "concurrency", "rate"
-// or "ejection".
+// String returns "admitted", "deadline", "cooldown", "concurrency",
+// "rate", "ejection", "verification" or "wrong-cluster".
 func (r BlockReason) String() string {
 	switch r {
 	case NotBlocked:
@@ -43,6 +49,10 @@ func (r BlockReason) String() string {
 		return "rate"
 	case BlockedByEjection:
 		return "ejection"
+	case BlockedByVerification:
+		return "verification"
+	case BlockedByCluster:
+		return "wrong-cluster"
 	}
 	return fmt.Sprintf("block reason(%d)", uint8(r))
 }
@@ -77,6 +87,10 @@ func (b Block) Describe(now time.Time) string {
 		return "no token for " + roundForHumans(b.Until.Sub(now)).String()
 	case BlockedByEjection:
 		return "ejected " + roundForHumans(b.Until.Sub(now)).String() + " left"
+	case BlockedByVerification:
+		return "cluster not yet verified"
+	case BlockedByCluster:
+		return "serves another cluster"
 	}
 	return b.Reason.String()
 }

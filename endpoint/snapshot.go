@@ -46,6 +46,21 @@ type Snapshot struct {
 	// cost is taken.
 	Latency time.Duration
 	Cost    time.Duration
+	// Slot is the latest slot the endpoint answered at, at
+	// SlotCommitment (its freshest mark; 0: no slot seen). SlotLag is how
+	// many slots it is behind the pool's reference (negative: ahead), at
+	// the commitment where that distance is largest; 0 when not known.
+	// SlotStanding says whether that makes it a last resort. Every role
+	// of an endpoint shows the same.
+	Slot           uint64
+	SlotCommitment Commitment
+	SlotLag        int64
+	SlotStanding   SlotStanding
+	// Verification is where the endpoint stands with the cluster guard,
+	// and Excluded, for WrongCluster, why ("serves devnet; the
+	// configuration says mainnet-beta").
+	Verification Verification
+	Excluded     string
 }
 
 // snapshotJSON is the JSON shape of a Snapshot.
@@ -68,6 +83,12 @@ type snapshotJSON struct {
 	Share             float64  `json:"share"`
 	Latency           string   `json:"latency"`
 	Cost              string   `json:"cost"`
+	Slot              uint64   `json:"slot"`
+	SlotCommitment    string   `json:"slot_commitment"`
+	SlotLag           int64    `json:"slot_lag"`
+	SlotStanding      string   `json:"slot_standing"`
+	Verification      string   `json:"verification"`
+	Excluded          string   `json:"excluded,omitempty"`
 }
 
 // MarshalJSON renders the snapshot with snake_case keys, the role and state
@@ -92,6 +113,12 @@ func (s Snapshot) MarshalJSON() ([]byte, error) {
 		Share:             s.Share,
 		Latency:           s.Latency.String(),
 		Cost:              s.Cost.String(),
+		Slot:              s.Slot,
+		SlotCommitment:    s.SlotCommitment.String(),
+		SlotLag:           s.SlotLag,
+		SlotStanding:      s.SlotStanding.String(),
+		Verification:      s.Verification.String(),
+		Excluded:          s.Excluded,
 	}
 	if !math.IsInf(s.Tokens, 0) && !math.IsNaN(s.Tokens) {
 		j.Tokens = &s.Tokens

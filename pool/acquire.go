@@ -17,12 +17,17 @@ type selection struct {
 	rs    *roleSet
 	caps  []string
 	avoid []string
-	// doubt marks, by member index, the candidates in doubt that a request
-	// with AvoidDoubt uses only as a last resort; nil when there are none,
-	// or when no compatible candidate outside doubt (and outside avoid)
-	// exists. lastAt is when they may be used.
-	doubt  []bool
-	lastAt time.Time
+	// only is Request.Endpoint: the one endpoint the request may use, one
+	// awaiting verification included ("": any).
+	only string
+	// last marks, by member index, the candidates the request uses only
+	// as a last resort, and why (lastDoubt, lastSlot); nil when there are
+	// none, or when no other compatible candidate (outside avoid) exists.
+	// lastAt is when those in doubt may be used; those off the slot
+	// reference may be at once, in a second pass.
+	last     []uint8
+	lastAt   time.Time
+	slotLast bool
 	// avoidsDoubt is Request.AvoidDoubt with doubt on: a permit says
 	// whether its endpoint was in doubt.
 	avoidsDoubt bool
@@ -33,6 +38,13 @@ type selection struct {
 	ctxDeadline bool
 }
 
+// Why a candidate is a last resort.
+const (
+	notLast   uint8 = iota
+	lastDoubt       // in doubt, for a request that avoids doubt
+	lastSlot        // lagging or an outlier (slots.go)
+)
+
 // selection filters the role's candidates by capabilities and decides
 // whether Avoid applies (only when a compatible, non-avoided candidate
 // exists). ok is false when no candidate is compatible.
@@ -42,14 +54,14 @@ func (p *Pool) selection(req *Request) (sel selection, ok bool) {
 		return sel, false
 	}
 	sel.rs = rs
-	if len(req.Capabilities) == 0 && len(req.Avoid) == 0 {
+	if len(req.Capabilities) == 0 && len(req.Avoid) == 0 && req.Endpoint == "" {
 		sel.timeout = rs.timeout
 		return sel, true
 	}
-	sel.caps = req.Capabilities
+	sel.caps, sel.only = req.Capabilities, req.Endpoint
 	compatible, spare := false, false
 	for _, m := range rs.ordered {
-		if !m.spec.HasCapabilities(sel.caps) {
+		if !m.spec.HasCapabilities(sel.caps) || (sel.only != "" && m.spec.Name != sel.only) {
 			continue
 		}
 		if !compatible || m.timeout < sel.timeout {
@@ -64,36 +76,51 @@ func (p *Pool) selection(req *Request) (sel selection, ok bool) {
 	return sel, compatible
 }
 
-// avoidDoubt fills sel.doubt with the candidates in doubt at now, when
-// req asks to avoid them and a candidate the selection admits is not in
-// doubt, and sets lastAt: now plus the patience, or half the time left
-// before deadline if that is sooner. It allocates only when some
-// candidate is in doubt.
-func (p *Pool) avoidDoubt(sel *selection, req *Request, now, deadline time.Time) {
-	if !req.AvoidDoubt || p.doubtWindow == 0 {
+// lastResorts marks the candidates to use only as a last resort: those
+// in doubt at now, when req asks to avoid them, and those off the slot
+// reference; provided a candidate the selection admits is neither. It
+// sets lastAt: now plus the doubt patience, or half the time left before
+// deadline if that is sooner. It allocates only when some candidate is a
+// last resort.
+func (p *Pool) lastResorts(sel *selection, req *Request, now, deadline time.Time) {
+	doubt := req.AvoidDoubt && p.doubtWindow > 0
+	slots := p.slots.maxLag > 0 && p.slots.lastResorts.Load() > 0
+	if slots {
+		p.slots.maybeRestand(now)
+		slots = p.slots.lastResorts.Load() > 0
+	}
+	sel.avoidsDoubt = doubt
+	if !doubt && !slots {
 		return
 	}
-	sel.avoidsDoubt = true
-	var doubt []bool
-	preferred := false
+	var last []uint8
+	preferred, inDoubt := false, false
 	for _, m := range sel.rs.ordered {
 		if !sel.admits(m) {
 			continue
 		}
-		if !m.rt.InDoubtAt(now) {
+		why := notLast
+		switch {
+		case doubt && m.rt.InDoubtAt(now):
+			why, inDoubt = lastDoubt, true
+		case slots && m.rt.Shared().Off():
+			why, sel.slotLast = lastSlot, true
+		}
+		if why == notLast {
 			preferred = true
 			continue
 		}
-		if doubt == nil {
-			doubt = make([]bool, len(sel.rs.ordered))
+		if last == nil {
+			last = make([]uint8, len(sel.rs.ordered))
 		}
-		doubt[m.idx] = true
+		last[m.idx] = why
 	}
-	if doubt == nil || !preferred {
+	if last == nil || !preferred {
+		sel.slotLast = false
 		return
 	}
-	sel.doubt = doubt
-	if p.doubtPatience > 0 {
+	sel.last = last
+	if inDoubt && p.doubtPatience > 0 {
 		sel.lastAt = now.Add(min(p.doubtPatience, deadline.Sub(now)/2))
 	}
 }
@@ -103,22 +130,57 @@ func (s *selection) admits(m *member) bool {
 	if len(s.caps) > 0 && !m.spec.HasCapabilities(s.caps) {
 		return false
 	}
+	if s.only != "" && m.spec.Name != s.only {
+		return false
+	}
 	return len(s.avoid) == 0 || !slices.Contains(s.avoid, m.spec.Name)
 }
 
-// lastResort reports whether m is one of the selection's last resorts (in
-// doubt, for a request that avoids doubt).
-func (s *selection) lastResort(m *member) bool {
-	return s.doubt != nil && s.doubt[m.idx]
+// lastResort says why m is one of the selection's last resorts
+// (notLast: it is not).
+func (s *selection) lastResort(m *member) uint8 {
+	if s.last == nil {
+		return notLast
+	}
+	return s.last[m.idx]
+}
+
+// tries reports whether a pass at now tries m: the first pass every
+// candidate that is not a last resort, the second the last resorts whose
+// time has come.
+func (s *selection) tries(m *member, second bool, now time.Time) bool {
+	if !s.admits(m) {
+		return false
+	}
+	switch s.lastResort(m) {
+	case notLast:
+		return !second
+	case lastDoubt:
+		return second && !now.Before(s.lastAt)
+	}
+	return second
 }
 
 // passes is how many passes a scan at now makes: a second one, over the
-// last resorts only, when there are any and their time has come.
+// last resorts only, when there are any whose time has come.
 func (s *selection) passes(now time.Time) int {
-	if s.doubt != nil && !now.Before(s.lastAt) {
+	if s.last != nil && (s.slotLast || !now.Before(s.lastAt)) {
 		return 2
 	}
 	return 1
+}
+
+// gate is the block of a candidate the cluster guard holds back (ok
+// false: none).
+func (s *selection) gate(m *member) (b endpoint.Block, held bool) {
+	sh := m.rt.Shared()
+	if sh.Admissible(s.only != "") {
+		return b, false
+	}
+	if v, _ := sh.Verification(); v == endpoint.WrongCluster {
+		return endpoint.Block{Reason: endpoint.BlockedByCluster}, true
+	}
+	return endpoint.Block{Reason: endpoint.BlockedByVerification}, true
 }
 
 // Acquire returns a permit for one request, or an error: ErrNoEndpoint at
@@ -149,7 +211,7 @@ func (p *Pool) Acquire(ctx context.Context, req Request) (*Permit, error) {
 		deadline = d
 		sel.ctxDeadline = true
 	}
-	p.avoidDoubt(&sel, &req, now, deadline)
+	p.lastResorts(&sel, &req, now, deadline)
 	// The fast path: one scan, no channel, no timer.
 	if pm, _, late := p.scan(&sel, now, deadline); pm != nil {
 		return pm, nil
@@ -174,7 +236,7 @@ func (p *Pool) TryAcquire(req Request) *Permit {
 	if deadline.IsZero() {
 		deadline = now.Add(sel.timeout)
 	}
-	p.avoidDoubt(&sel, &req, now, deadline)
+	p.lastResorts(&sel, &req, now, deadline)
 	pm, _, _ := p.scan(&sel, now, deadline)
 	return pm
 }
@@ -238,13 +300,13 @@ func (p *Pool) scan(sel *selection, now, deadline time.Time) (pm *Permit, wakeAt
 	// again in panic mode (Envoy's healthy panic threshold, 50 %): the few
 	// left, busy or throttled, cannot carry the role's traffic alone.
 	t := tally{}
-	if sel.doubt != nil && now.Before(sel.lastAt) {
-		t.wakeAt = sel.lastAt // the last resorts' time comes
-		// Held back, the last resorts still count toward the panic
-		// threshold: a healthy endpoint in doubt must not let panic mode
-		// hand the request to an ejected one.
+	if sel.last != nil && now.Before(sel.lastAt) {
+		t.wakeAt = sel.lastAt // the doubtful last resorts' time comes
+		// Held back, they still count toward the panic threshold: a
+		// healthy endpoint in doubt must not let panic mode hand the
+		// request to an ejected one.
 		for _, m := range sel.rs.ordered {
-			if sel.admits(m) && sel.lastResort(m) {
+			if sel.admits(m) && sel.lastResort(m) == lastDoubt {
 				t.seen++
 				if m.rt.ProbeAt(now, time.Time{}).Reason == endpoint.BlockedByEjection {
 					t.ejected++
@@ -257,6 +319,10 @@ func (p *Pool) scan(sel *selection, now, deadline time.Time) (pm *Permit, wakeAt
 		for _, g := range sel.rs.tiers {
 			for _, k := range g.order(buf[:0], sel, pass == 1, pass == 0, p.seed, now) {
 				m := g.members[k]
+				if b, held := sel.gate(m); held {
+					t.blocked(b)
+					continue
+				}
 				a, b, ok := m.rt.AdmitAt(now, deadline)
 				if ok {
 					return p.permit(sel, m, a, deadline), time.Time{}, false
@@ -310,7 +376,10 @@ func (p *Pool) panicScan(sel *selection, now, deadline time.Time) *Permit {
 			n, start := g.rotated()
 			for i := range n {
 				m := g.members[(start+i)%n]
-				if !sel.admits(m) || sel.lastResort(m) != (pass == 1) {
+				if !sel.tries(m, pass == 1, now) {
+					continue
+				}
+				if _, held := sel.gate(m); held {
 					continue
 				}
 				if a, _, ok := m.rt.AdmitEjectedAt(now, deadline); ok {
@@ -342,8 +411,12 @@ func (p *Pool) deadlineError(sel *selection, req *Request, now, deadline time.Ti
 	e := &DeadlineError{Method: req.Method, Role: req.Role, Deadline: deadline, At: now, Context: ctxErr}
 	for _, m := range sel.rs.ordered {
 		if sel.admits(m) {
+			b, held := sel.gate(m)
+			if !held {
+				b = m.rt.ProbeAt(now, time.Time{})
+			}
 			e.Candidates = append(e.Candidates, Candidate{Endpoint: m.spec.Name, Tier: m.spec.Tier,
-				Block: m.rt.ProbeAt(now, time.Time{}), InDoubt: sel.lastResort(m)})
+				Block: b, InDoubt: sel.lastResort(m) == lastDoubt, OffSlot: sel.lastResort(m) == lastSlot})
 		}
 	}
 	return e

@@ -31,7 +31,7 @@ func (g *tierGroup) order(dst []uint32, sel *selection, lastResorts, advance boo
 	start := (x - 1) % n
 	for i := range n {
 		k := (start + i) % n
-		if m := g.members[k]; sel.admits(m) && sel.lastResort(m) == lastResorts {
+		if sel.tries(g.members[k], lastResorts, now) {
 			dst = append(dst, k)
 		}
 	}

@@ -44,6 +44,10 @@ type Candidate struct {
 	// InDoubt is true for an endpoint in doubt that the request, which
 	// avoids doubt (Request.AvoidDoubt), used only as a last resort.
 	InDoubt bool
+	// OffSlot is true for an endpoint lagging behind, or an outlier ahead
+	// of, the pool's reference slot (Settings.MaxSlotLag), which the
+	// request used only as a last resort.
+	OffSlot bool
 }
 
 // DeadlineError is returned by Acquire when no candidate could be admitted
@@ -79,6 +83,9 @@ func (e *DeadlineError) Error() string {
 		b.WriteString(": ")
 		if c.InDoubt {
 			b.WriteString("in doubt, ")
+		}
+		if c.OffSlot {
+			b.WriteString("off the reference slot, ")
 		}
 		b.WriteString(c.Block.Describe(e.At))
 	}

@@ -29,6 +29,11 @@ type Settings struct {
 	// or cooling down, before it takes one in doubt; at most half the time
 	// left before its deadline. 0: it takes one at once.
 	DoubtPatience time.Duration `toml:"doubt_patience"`
+	// MaxSlotLag is how many slots an endpoint may be behind (or ahead
+	// of) the pool's reference slot before requests use it only as a
+	// last resort (see slots.go, plans/009-consistency.md). 0 turns
+	// lag-aware routing off; slots are still tracked and shown.
+	MaxSlotLag int `toml:"max_slot_lag"`
 }
 
 // DefaultSettings returns the defaults: endpoint.DefaultEjection; a doubt
@@ -36,12 +41,14 @@ type Settings struct {
 // request in ten thousand is avoided by sends most of the time, at no cost
 // while peers are up); a doubt patience of 250 ms (well under a slot,
 // far under what an ambiguous send costs its caller: polling its signature
-// until the blockhash expires, about a minute).
+// until the blockhash expires, about a minute); a max slot lag of
+// DefaultMaxSlotLag.
 func DefaultSettings() Settings {
 	return Settings{
 		Ejection:      endpoint.DefaultEjection(),
 		DoubtWindow:   30 * time.Second,
 		DoubtPatience: 250 * time.Millisecond,
+		MaxSlotLag:    DefaultMaxSlotLag,
 	}
 }
 
@@ -67,8 +74,14 @@ func (s Settings) Validate() error {
 			errs = append(errs, &endpoint.Problem{Path: d.key, Message: "must be between 0s and 1h"})
 		}
 	}
+	if s.MaxSlotLag < 0 || s.MaxSlotLag > MaxMaxSlotLag {
+		errs = append(errs, &endpoint.Problem{Path: "max_slot_lag", Message: "must be between 0 and 100000"})
+	}
 	return errors.Join(errs...)
 }
+
+// MaxMaxSlotLag bounds MaxSlotLag: about 11 hours of slots.
+const MaxMaxSlotLag = 100_000
 
 // Options carry what code supplies and a document does not: time, logging
 // and a bucket factory. The zero value is valid.

@@ -31,6 +31,10 @@ type Pool struct {
 	doubtWindow, doubtPatience time.Duration
 	// seed seeds the balancing's draws (Options.Seed, or a random one).
 	seed uint64
+	// slots tracks where each endpoint is on the chain (slots.go).
+	slots slotBook
+	// byName finds an endpoint's shared state by Spec.Name.
+	byName map[string]*rolestate.Shared
 }
 
 // roleSet holds the candidates of one role.
@@ -84,7 +88,8 @@ func New(specs []endpoint.Spec, s Settings, opts Options) (*Pool, error) {
 		return nil, fmt.Errorf("pool: invalid settings: %w", err)
 	}
 	p := &Pool{clock: opts.Clock, log: opts.Logger, specs: make([]endpoint.Spec, len(specs)),
-		doubtWindow: s.DoubtWindow, doubtPatience: s.DoubtPatience, seed: opts.Seed}
+		doubtWindow: s.DoubtWindow, doubtPatience: s.DoubtPatience, seed: opts.Seed,
+		slots: slotBook{maxLag: uint64(max(s.MaxSlotLag, 0))}, byName: make(map[string]*rolestate.Shared, len(specs))}
 	if p.seed == 0 {
 		p.seed = rand.Uint64()
 	}
@@ -107,6 +112,9 @@ func New(specs []endpoint.Spec, s Settings, opts Options) (*Pool, error) {
 	start := p.clock.Now()
 	for _, i := range order {
 		spec := &p.specs[i]
+		shared := &rolestate.Shared{}
+		p.slots.shared = append(p.slots.shared, shared)
+		p.byName[spec.Name] = shared
 		var roles []*member
 		for _, role := range endpoint.AllRoles() {
 			if !spec.Serves(role) {
@@ -114,7 +122,7 @@ func New(specs []endpoint.Spec, s Settings, opts Options) (*Pool, error) {
 			}
 			rs := p.roles[role]
 			ro := rolestate.Options{OnSlotFreed: rs.wake.broadcast, Ejection: s.Ejection,
-				DoubtWindow: p.doubtWindow}
+				DoubtWindow: p.doubtWindow, Shared: shared}
 			if opts.NewBucket != nil {
 				ro.Bucket = opts.NewBucket(spec, role)
 			}

@@ -28,6 +28,12 @@ type Request struct {
 	// compatible candidate is in doubt, it changes nothing. The transport
 	// sets it for calls that must never be sent twice.
 	AvoidDoubt bool
+	// Endpoint, when set, restricts the request to the endpoint of that
+	// Name (Capabilities and Avoid still apply): the transport's own
+	// checks of one endpoint (the cluster guard's genesis check, the slot
+	// probe) use it, paid from that endpoint's limits like any request.
+	// Such a request may use an endpoint still awaiting verification.
+	Endpoint string
 	// Deadline bounds the wait. Zero means now + DefaultTimeout for this
 	// role and these capabilities. A deadline later than ctx's is cut to it.
 	Deadline time.Time

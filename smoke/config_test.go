@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/solroute/solroute/config"
+	"github.com/solroute/solroute/endpoint"
 )
 
 // TestMainnetPublicConfigLoads runs without the smoke tag and without the
@@ -13,7 +14,7 @@ func TestMainnetPublicConfigLoads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want, ok := cfg.ExpectedGenesisHash(); !ok || want.String() != config.MainnetBetaGenesis {
+	if want, ok := cfg.ExpectedGenesisHash(); !ok || want.String() != endpoint.MainnetBetaGenesis {
 		t.Fatalf("cluster %q, want mainnet-beta", cfg.Cluster)
 	}
 	if len(cfg.Endpoints) != 1 {

@@ -24,13 +24,18 @@ const drainLimit = 64 << 10
 type outcome struct {
 	retrypolicy.Outcome
 	err error // secret-free; nil on success
+	// slot is the slot the endpoint answered or refused at, when the call
+	// tracks slots (slotPlan); 0: none.
+	slot uint64
 }
 
 // exchange is what one kind of call does with a 2xx response.
 type exchange interface {
-	// handle reads resp (a 2xx) and reports cause, rpcCode and a raw error;
-	// the attempt classifies transport-level read errors itself.
-	handle(c *Client, req *http.Request, resp *http.Response) (cause retrypolicy.Cause, rpcCode int, err error)
+	// handle reads resp (a 2xx) and reports cause, rpcCode, the slot the
+	// endpoint answered (or refused) at when the call tracks slots (0:
+	// none) and a raw error; the attempt classifies transport-level read
+	// errors itself.
+	handle(c *Client, req *http.Request, resp *http.Response) (cause retrypolicy.Cause, rpcCode int, slot uint64, err error)
 }
 
 // callState is one call: what is sent and how it may be retried.
@@ -42,6 +47,8 @@ type callState struct {
 	// attemptMax bounds one attempt; 0 means no bound of its own.
 	attemptMax time.Duration
 	x          exchange
+	// slots is what the call does with slots; nil: nothing.
+	slots *slotPlan
 }
 
 // attempt makes one attempt on pm's endpoint under a per-attempt timeout
@@ -50,9 +57,9 @@ type callState struct {
 func (c *Client) attempt(ctx context.Context, cs *callState, pm *pool.Permit) outcome {
 	ep := c.endpoints[pm.Endpoint()]
 	if ep == nil { // the pool named an endpoint it did not list in Specs
-		return outcome{retrypolicy.Outcome{Cause: retrypolicy.Connection, Dispatch: retrypolicy.NotDispatched,
+		return outcome{Outcome: retrypolicy.Outcome{Cause: retrypolicy.Connection, Dispatch: retrypolicy.NotDispatched,
 			Fault: retrypolicy.LocalFault},
-			&attemptError{endpoint: pm.Endpoint(), cause: retrypolicy.Connection, msg: "endpoint unknown to the transport"}}
+			err: &attemptError{endpoint: pm.Endpoint(), cause: retrypolicy.Connection, msg: "endpoint unknown to the transport"}}
 	}
 	own := pm.RequestTimeout()
 	if cs.attemptMax > 0 {
@@ -61,8 +68,8 @@ func (c *Client) attempt(ctx context.Context, cs *callState, pm *pool.Permit) ou
 	left := cs.deadline.Sub(c.clock.Now())
 	timeout := min(own, left)
 	if timeout <= 0 {
-		return outcome{retrypolicy.Outcome{Cause: retrypolicy.Timeout, Dispatch: retrypolicy.NotDispatched,
-			Fault: retrypolicy.LocalFault}, ep.wrapErr(retrypolicy.Timeout, errNoTimeLeft)}
+		return outcome{Outcome: retrypolicy.Outcome{Cause: retrypolicy.Timeout, Dispatch: retrypolicy.NotDispatched,
+			Fault: retrypolicy.LocalFault}, err: ep.wrapErr(retrypolicy.Timeout, errNoTimeLeft)}
 	}
 	actx, cancel := context.WithCancelCause(ctx)
 	timer := c.clock.AfterFunc(timeout, func() { cancel(errAttemptTimeout) })
@@ -71,6 +78,9 @@ func (c *Client) attempt(ctx context.Context, cs *callState, pm *pool.Permit) ou
 		cancel(nil)
 	}()
 	o := c.post(ctx, actx, cs, ep)
+	if o.slot > 0 && cs.slots != nil {
+		pm.SawSlot(cs.slots.commitment, o.slot)
+	}
 	switch {
 	case o.Cause == retrypolicy.Timeout && left < own && errors.Is(context.Cause(actx), errAttemptTimeout):
 		o.Fault = retrypolicy.LocalFault // the call's time ran out, not the endpoint's
@@ -105,8 +115,8 @@ func (c *Client) post(ctx, actx context.Context, cs *callState, ep *endpointClie
 		o.fail(ep, cause, &StatusError{StatusCode: resp.StatusCode, RetryAfter: o.ProviderDelay})
 		return o
 	}
-	cause, code, err := cs.x.handle(c, req, resp)
-	o.RPCCode = code
+	cause, code, slot, err := cs.x.handle(c, req, resp)
+	o.RPCCode, o.slot = code, slot
 	if err == nil {
 		return o
 	}

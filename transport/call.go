@@ -73,6 +73,9 @@ func (c *Client) do(ctx context.Context, cs *callState, role endpoint.Role) erro
 		pm.Done(o.Outcome)
 		a := c.attemptOf(&run)
 		if !o.Failed() {
+			if cs.slots != nil && cs.slots.session != nil && o.slot > 0 {
+				cs.slots.session.raise(cs.slots.commitment, o.slot)
+			}
 			c.notify(ctx, cs.method, n, &a, nil)
 			return nil
 		}

@@ -50,6 +50,12 @@ type Client struct {
 	hedgeAfter time.Duration
 	nextID     atomic.Uint64
 	buffers    wire.Buffers
+	// monotonic is Settings.MonotonicReads; session is the client's own
+	// high-water marks (used when monotonic, or when a call asks).
+	monotonic bool
+	session   Session
+	// bg runs the cluster guard and the slot probe (background.go).
+	bg background
 }
 
 // endpointClient is everything the transport needs to POST to one
@@ -90,6 +96,7 @@ func New(p *pool.Pool, s Settings, o Options) (*Client, error) {
 		onAttempt: o.OnAttempt,
 	}
 	c.hedgeAfter = s.HedgeAfter
+	c.monotonic = s.MonotonicReads
 	if c.registry == nil {
 		c.registry = registry.Default()
 	}
@@ -106,6 +113,10 @@ func New(p *pool.Pool, s Settings, o Options) (*Client, error) {
 		}
 		c.endpoints[ep.name] = ep
 		c.endpointList = append(c.endpointList, ep)
+	}
+	if err := c.startBackground(o.Genesis, s.SlotProbeInterval); err != nil {
+		c.closeIdle()
+		return nil, err
 	}
 	return c, nil
 }
@@ -202,9 +213,12 @@ func connLimits(spec *endpoint.Spec) (idle, maxConns int) {
 	return sum, sum
 }
 
-// Close releases every idle connection. The Client stays usable: a later
-// call dials again.
+// Close stops the transport's own requests (the cluster guard, the slot
+// probe) and waits for them, and releases every idle connection. Calls
+// still work after it (they dial again), but an endpoint the guard had
+// not verified stays unusable, and slots are learnt from answers only.
 func (c *Client) Close() error {
+	c.stopBackground()
 	c.closeIdle()
 	return nil
 }

@@ -21,3 +21,25 @@ func capabilitiesFrom(ctx context.Context) []string {
 	caps, _ := ctx.Value(capabilitiesKey{}).([]string)
 	return caps
 }
+
+// monotonicKey is the context key of WithMonotonicReads.
+type monotonicKey struct{}
+
+// WithMonotonicReads returns a context under which a call's reads are
+// monotonic (on) or not (off), whatever Settings.MonotonicReads says; a
+// Session in the context (WithSession) is used only when on.
+func WithMonotonicReads(ctx context.Context, on bool) context.Context {
+	return context.WithValue(ctx, monotonicKey{}, on)
+}
+
+// sessionKey is the context key of WithSession.
+type sessionKey struct{}
+
+// WithSession returns a context under which calls keep their high-water
+// marks in s instead of the client's: reads never go back in time within
+// s, and are not held to the slots other callers saw. s may be shared by
+// any number of goroutines. It turns monotonic reads on for these calls
+// unless WithMonotonicReads(ctx, false) turns them off.
+func WithSession(ctx context.Context, s *Session) context.Context {
+	return context.WithValue(ctx, sessionKey{}, s)
+}

@@ -18,21 +18,49 @@ import (
 type intoExchange struct {
 	id  uint64
 	out any
+	// slots, when not nil, is the call's slot plan (read-only).
+	slots *slotPlan
 }
 
-func (x *intoExchange) handle(c *Client, _ *http.Request, resp *http.Response) (retrypolicy.Cause, int, error) {
+func (x *intoExchange) handle(c *Client, _ *http.Request, resp *http.Response) (retrypolicy.Cause, int, uint64, error) {
 	b := c.buffers.Get()
 	defer c.buffers.Put(b)
 	body, err := wire.ReadLimited(b.Body, resp.Body, c.maxBody, resp.ContentLength)
 	b.Body = body
 	if err != nil {
 		if errors.Is(err, wire.ErrTooLarge) {
-			return retrypolicy.MalformedResponse, 0, err
+			return retrypolicy.MalformedResponse, 0, 0, err
 		}
-		return 0, 0, err
+		return 0, 0, 0, err
 	}
-	return x.decode(b, body)
+	if x.slots == nil {
+		cause, code, err := x.decode(b, body)
+		return cause, code, 0, err
+	}
+	// The answer's slot is read before anything is decoded into out: a
+	// stale answer never reaches it.
+	slot, ok := uint64(0), false
+	if x.slots.slots.Result {
+		slot, ok = wire.ResultSlot(body)
+	} else {
+		slot, ok = wire.ContextSlot(body)
+	}
+	if ok && slot < x.slots.floor {
+		return retrypolicy.NodeBehind, 0, slot, &StaleError{Commitment: x.slots.commitment, Slot: slot, Floor: x.slots.floor}
+	}
+	cause, code, err := x.decode(b, body)
+	if code == codeMinContextSlotNotReached {
+		if e, isRPC := err.(*RPCError); isRPC {
+			slot, _ = wire.ErrorContextSlot(e.Data)
+		}
+	}
+	return cause, code, slot, err
 }
+
+// codeMinContextSlotNotReached is agave's -32016: the node's bank at the
+// requested commitment is below the minContextSlot asked for; its data
+// carries the bank's slot.
+const codeMinContextSlotNotReached = -32016
 
 // decode checks body is the response to x.id and decodes its result into
 // out, with the outcome and the out of wire.ParseEnvelope followed by
@@ -98,7 +126,13 @@ type callbackExchange struct {
 	callback func(*http.Request, *http.Response) error
 }
 
-func (x *callbackExchange) handle(c *Client, req *http.Request, resp *http.Response) (retrypolicy.Cause, int, error) {
+func (x *callbackExchange) handle(c *Client, req *http.Request, resp *http.Response) (retrypolicy.Cause, int, uint64, error) {
+	cause, code, err := x.call(c, req, resp)
+	return cause, code, 0, err
+}
+
+// call runs the callback over resp with its body bounded.
+func (x *callbackExchange) call(c *Client, req *http.Request, resp *http.Response) (retrypolicy.Cause, int, error) {
 	lb := &limitedBody{r: resp.Body, n: c.maxBody}
 	resp.Body = lb
 	err := x.callback(req, resp)
@@ -151,7 +185,13 @@ type batchExchange struct {
 	out jsonrpc.RPCResponses
 }
 
-func (x *batchExchange) handle(c *Client, _ *http.Request, resp *http.Response) (retrypolicy.Cause, int, error) {
+func (x *batchExchange) handle(c *Client, req *http.Request, resp *http.Response) (retrypolicy.Cause, int, uint64, error) {
+	cause, code, err := x.read(c, resp)
+	return cause, code, 0, err
+}
+
+// read decodes the batch response in resp.
+func (x *batchExchange) read(c *Client, resp *http.Response) (retrypolicy.Cause, int, error) {
 	body, err := wire.ReadLimited(nil, resp.Body, c.maxBody, resp.ContentLength)
 	if err != nil {
 		if errors.Is(err, wire.ErrTooLarge) {

@@ -74,7 +74,7 @@ func (c *Client) hedged(ctx context.Context, cs *callState, first attemptRun, re
 	if hpm == nil {
 		return <-results, nil
 	}
-	hx := &intoExchange{id: x.id}
+	hx := &intoExchange{id: x.id, slots: x.slots}
 	var fresh reflect.Value
 	if x.out != nil {
 		fresh = reflect.New(out.Type().Elem())

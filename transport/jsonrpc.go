@@ -20,17 +20,21 @@ var _ rpc.JSONRPCClient = (*Client)(nil)
 // CallForInto calls method with params and decodes the result into out
 // with encoding/json (a JSON null result sets a pointer out to nil, as
 // solana-go's own client does). out may be nil to discard the result.
+// For a read that carries a slot (registry.SlotsOf), the answer's slot
+// feeds the pool's lag tracking and, with monotonic reads, the caller's
+// high-water mark (see Settings.MonotonicReads).
 // The method's role and retry class come from the registry. A failure is a
 // *CallError.
 func (c *Client) CallForInto(ctx context.Context, out any, method string, params []any) error {
 	id := c.nextID.Add(1)
+	plan, params := c.planSlots(ctx, method, params)
 	body, err := wire.EncodeRequest(id, method, params)
 	if err != nil {
 		return &CallError{Method: method, errs: []error{&encodeError{err: err}}}
 	}
 	e, _ := c.registry.Lookup(method)
-	return c.do(ctx, &callState{method: method, body: body, class: e.Class,
-		x: &intoExchange{id: id, out: out}}, e.Role)
+	return c.do(ctx, &callState{method: method, body: body, class: e.Class, slots: plan,
+		x: &intoExchange{id: id, out: out, slots: plan}}, e.Role)
 }
 
 // CallWithCallback calls method and hands the raw HTTP exchange to

@@ -36,6 +36,20 @@ type Settings struct {
 	// the slowest method's normal latency. 0: no hedging. See
 	// plans/006-hedged-reads.md.
 	HedgeAfter time.Duration `toml:"hedge_after"`
+	// MonotonicReads keeps, for the client (or for a Session carried in a
+	// call's context), the highest context slot returned per commitment,
+	// and never returns an older one: a read of a method that takes
+	// minContextSlot asks for it (when the caller did not), and an answer
+	// below the mark is retried elsewhere or fails with a *StaleError. See
+	// plans/009-consistency.md. A context from WithMonotonicReads(ctx,
+	// false) turns it off for one call.
+	MonotonicReads bool `toml:"monotonic_reads"`
+	// SlotProbeInterval, when positive, asks every read endpoint for its
+	// slot (getSlot at confirmed) once per interval, paid from its own
+	// read limits (a round is skipped for an endpoint that has no token
+	// or slot free at once), so that lag is known before a read meets it.
+	// 0: no probe; slots are learnt from answers alone.
+	SlotProbeInterval time.Duration `toml:"slot_probe_interval"`
 }
 
 // DefaultMaxResponseBytes is the response size limit when
@@ -44,11 +58,13 @@ const DefaultMaxResponseBytes = 64 << 20
 
 // DefaultSettings returns the defaults: retrypolicy.DefaultSettings, a 64
 // MiB response limit, attempts bounded by half the call's budget, no
-// hedging (providers bill per request).
+// hedging (providers bill per request), monotonic reads on (their cost is
+// in docs/benchmarks.md), no slot probe (it costs requests).
 func DefaultSettings() Settings {
 	return Settings{
 		Retry:            retrypolicy.DefaultSettings(),
 		MaxResponseBytes: DefaultMaxResponseBytes,
+		MonotonicReads:   true,
 	}
 }
 
@@ -72,7 +88,7 @@ func (s Settings) Validate() error {
 	for _, d := range []struct {
 		key string
 		v   time.Duration
-	}{{"attempt_timeout", s.AttemptTimeout}, {"hedge_after", s.HedgeAfter}} {
+	}{{"attempt_timeout", s.AttemptTimeout}, {"hedge_after", s.HedgeAfter}, {"slot_probe_interval", s.SlotProbeInterval}} {
 		if d.v < 0 || d.v > MaxTimeout {
 			errs = append(errs, &FieldError{Key: d.key, Message: "must be between 0s and 1h"})
 		}
@@ -103,4 +119,9 @@ type Options struct {
 	// Registry maps method names to role and class. Nil means
 	// registry.Default().
 	Registry *registry.Registry
+	// Genesis, when set, is the base58 genesis hash every endpoint must
+	// report (the cluster guard): each endpoint is held until one
+	// getGenesisHash through its own limits says so, and excluded for good
+	// when it says otherwise. "" checks nothing.
+	Genesis string
 }

@@ -31,8 +31,10 @@ func TestCallPrintsTheResult(t *testing.T) {
 	if r.stderr != "" {
 		t.Fatalf("stderr without --attempts: %q", r.stderr)
 	}
+	// The cluster guard's one check, then the call, once.
 	reqs := s.Requests()
-	if len(reqs) != 1 || reqs[0].Method != "getBalance" || string(reqs[0].Params) != `["11111111111111111111111111111111"]` {
+	if len(reqs) != 2 || reqs[0].Method != "getGenesisHash" || reqs[1].Method != "getBalance" ||
+		string(reqs[1].Params) != `["11111111111111111111111111111111"]` {
 		t.Fatalf("server received %+v", reqs)
 	}
 }

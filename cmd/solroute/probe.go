@@ -134,10 +134,12 @@ func (p *prober) endpoint(ctx context.Context, ep *endpoint.Spec) endpointReport
 		return rep
 	}
 	// One request per canary: no retry, transparent or counted, no hedge;
-	// no doubt and no ejection (the zero pool settings).
-	one := &config.Document{Cluster: p.cfg.Cluster, Endpoints: []endpoint.Spec{*ep}, Transport: p.cfg.Transport}
+	// no doubt, no ejection and no lag routing (the zero pool settings); no
+	// cluster guard and no slot probe, which would send requests of their
+	// own (the getGenesisHash canary is the guard's check, reported).
+	one := &config.Document{Endpoints: []endpoint.Spec{*ep}, Transport: p.cfg.Transport}
 	one.Transport.Retry.MaxRetries, one.Transport.Retry.TransparentRetries = 0, 0
-	one.Transport.HedgeAfter = 0
+	one.Transport.HedgeAfter, one.Transport.SlotProbeInterval = 0, 0
 	var attempts atomic.Int64 // of the canary running: they run one at a time
 	c, err := solroute.FromDocument(one, solroute.Hooks{Clock: p.env.clock,
 		OnAttempt: func(string, transport.Attempt) { attempts.Add(1) }})

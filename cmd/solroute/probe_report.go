@@ -8,7 +8,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/solroute/solroute/config"
+	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/methods"
 	"github.com/solroute/solroute/transport"
 )
@@ -178,11 +178,11 @@ func (r *probeReport) writeTable(w io.Writer) {
 // clusterName names a public cluster's genesis hash ("" when unknown).
 func clusterName(hash string) string {
 	switch hash {
-	case config.MainnetBetaGenesis:
+	case endpoint.MainnetBetaGenesis:
 		return "mainnet-beta"
-	case config.DevnetGenesis:
+	case endpoint.DevnetGenesis:
 		return "devnet"
-	case config.TestnetGenesis:
+	case endpoint.TestnetGenesis:
 		return "testnet"
 	}
 	return ""

@@ -30,6 +30,10 @@ type Options struct {
 	// DoubtWindow is how long the role stays in doubt after DoubtedAt.
 	// 0 or negative means it is never in doubt.
 	DoubtWindow time.Duration
+	// Shared is the state the endpoint's roles share (slots, cluster
+	// verification); the pool gives every role of one endpoint the same.
+	// Nil means a Shared of the role's own.
+	Shared *Shared
 }
 
 // Admission is what AdmitAt grants: a held concurrency slot and a spent
@@ -94,6 +98,9 @@ type Runtime struct {
 	lat      latency
 	starts   atomic.Int64
 	admitted atomic.Uint64
+	// shared is the state every role of the endpoint shares: slots, lag,
+	// cluster verification.
+	shared *Shared
 
 	ejection endpoint.Ejection
 	// streakMu serialises the ejection bookkeeping: reading the state,
@@ -134,6 +141,10 @@ func New(spec *endpoint.Spec, role endpoint.Role, start time.Time, opts Options)
 		onSlotFreed: opts.OnSlotFreed,
 		ejection:    opts.Ejection,
 		doubtWindow: max(opts.DoubtWindow, 0),
+		shared:      opts.Shared,
+	}
+	if r.shared == nil {
+		r.shared = &Shared{}
 	}
 	r.doubt.at.Store(math.MinInt64)
 	r.health.onChange = opts.OnStateChange
@@ -155,6 +166,9 @@ func (r *Runtime) Role() endpoint.Role { return r.role }
 
 // Limits returns the normalised limits (see Limits.Normalized).
 func (r *Runtime) Limits() endpoint.Limits { return r.limits }
+
+// Shared returns the state the endpoint's roles share.
+func (r *Runtime) Shared() *Shared { return r.shared }
 
 // InFlight returns the concurrency slots held now.
 func (r *Runtime) InFlight() int { return int(r.inFlight.Load()) }
@@ -403,7 +417,7 @@ func (r *Runtime) StateAt(now time.Time) endpoint.Health {
 func (r *Runtime) SnapshotAt(now time.Time) endpoint.Snapshot {
 	at, n := r.peek(now)
 	_, until := r.cool.activeAt(n)
-	return endpoint.Snapshot{
+	snap := endpoint.Snapshot{
 		Name:              r.name,
 		Tier:              r.tier,
 		Role:              r.role,
@@ -422,4 +436,14 @@ func (r *Runtime) SnapshotAt(now time.Time) endpoint.Snapshot {
 		Latency:           time.Duration(r.lat.decayed(n)),
 		Cost:              time.Duration(r.CostAt(now)),
 	}
+	snap.SlotLag, snap.SlotStanding = r.shared.Standing()
+	snap.Verification, snap.Excluded = r.shared.Verification()
+	// The freshest mark, the highest commitment on a tie.
+	var newest time.Duration
+	for c := endpoint.Commitment(0); c < endpoint.Commitments; c++ {
+		if slot, age, ok := r.shared.Slot(at, c); ok && (snap.Slot == 0 || age <= newest) {
+			snap.Slot, snap.SlotCommitment, newest = slot, c, age
+		}
+	}
+	return snap
 }

@@ -1,0 +1,56 @@
+package endpoint
+
+import "github.com/gagliardetto/solana-go"
+
+// Genesis hashes of the public clusters.
+const (
+	// MainnetBetaGenesis is mainnet-beta's genesis hash.
+	MainnetBetaGenesis = "5eykt4UsFv8P8NJdTREpY1vzqKqZKvdpKuc147dw2N9d"
+	// DevnetGenesis is devnet's genesis hash.
+	DevnetGenesis = "EtWTRABZaYq6iMfeYKouRu166VU2xqa1wcaWoxPkrZBG"
+	// TestnetGenesis is testnet's genesis hash.
+	TestnetGenesis = "4uhcVJyU9pJkvQyS88uRDiswHXSCkY3zQawwpjk2NsNY"
+)
+
+// GenesisOf resolves a cluster as a configuration names it:
+// "mainnet-beta", "devnet", "testnet" or a base58 genesis hash. It reports
+// false for anything else, including "".
+func GenesisOf(cluster string) (solana.Hash, bool) {
+	switch cluster {
+	case "mainnet-beta":
+		cluster = MainnetBetaGenesis
+	case "devnet":
+		cluster = DevnetGenesis
+	case "testnet":
+		cluster = TestnetGenesis
+	}
+	h, err := solana.HashFromBase58(cluster)
+	if err != nil || h.IsZero() {
+		return solana.Hash{}, false
+	}
+	return h, true
+}
+
+// ClusterName returns the name of the public cluster whose genesis hash
+// is h, or "" when it is none of them.
+func ClusterName(h solana.Hash) string {
+	switch h.String() {
+	case MainnetBetaGenesis:
+		return "mainnet-beta"
+	case DevnetGenesis:
+		return "devnet"
+	case TestnetGenesis:
+		return "testnet"
+	}
+	return ""
+}
+
+// DescribeGenesis names a genesis hash for people: the cluster's name
+// when it is a public cluster's, "the cluster with genesis HASH"
+// otherwise.
+func DescribeGenesis(h solana.Hash) string {
+	if name := ClusterName(h); name != "" {
+		return name
+	}
+	return "the cluster with genesis " + h.String()
+}

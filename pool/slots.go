@@ -1,0 +1,237 @@
+package pool
+
+import (
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/pool/internal/rolestate"
+)
+
+// Slot tracking and lag-aware routing (plans/009-consistency.md).
+//
+// Every answer that carries a slot raises its endpoint's mark at that
+// commitment (Permit.SawSlot). From the marks seen in the last
+// slotFreshness, each extrapolated to now at one slot per slotTime, the
+// pool derives a reference slot per commitment: the highest mark that
+// another endpoint corroborates (is within MaxSlotLag of). An endpoint
+// more than MaxSlotLag behind the reference is Lagging, more than
+// MaxSlotLag ahead of it an Outlier; both are last resorts, for reads and
+// sends alike, as doubt is for sends. One endpoint claiming a slot no
+// other comes near is never the reference: one liar cannot make every
+// other endpoint lag. With no corroborated mark (one endpoint, or two
+// that disagree) there is no reference and nothing lags.
+
+const (
+	// slotTime is Solana's target slot time, used to extrapolate a mark
+	// seen some time ago to now.
+	slotTime = 400 * time.Millisecond
+	// slotFreshness is how long a mark counts: past it the endpoint's slot
+	// is not known (an idle endpoint's extrapolated mark drifts; an
+	// endpoint avoided because it lagged is tried again after it, and its
+	// answer or its -32016 tells where it is now).
+	slotFreshness = 30 * time.Second
+	// restandEvery is how often an Acquire recomputes the standings while
+	// some endpoint is a last resort, so that a lag ages out even when no
+	// answer arrives.
+	restandEvery = time.Second
+)
+
+// slotBook is the pool's view of where its endpoints are.
+type slotBook struct {
+	// maxLag is Settings.MaxSlotLag; 0 turns lag-aware routing off (the
+	// marks are still kept and shown).
+	maxLag uint64
+	// shared holds each endpoint's Shared, in configuration order.
+	shared []*rolestate.Shared
+	mu     sync.Mutex // serialises restand
+	// ref and refAt are the reference slot per commitment (0: none) and
+	// when it was computed (UnixNano).
+	ref   [endpoint.Commitments]atomic.Uint64
+	refAt [endpoint.Commitments]atomic.Int64
+	// standAt is when restand last ran (UnixNano), and lastResorts how
+	// many endpoints it left Lagging or Outlier.
+	standAt     atomic.Int64
+	lastResorts atomic.Int32
+}
+
+// resetBelow is how far a mark may fall before it is reset rather than
+// kept: a node restarted from an older snapshot. Processed slots may step
+// back a few slots when a node switches forks; those keep the mark.
+func (b *slotBook) resetBelow() uint64 {
+	if b.maxLag == 0 {
+		return DefaultMaxSlotLag
+	}
+	return b.maxLag
+}
+
+// saw records slot s at commitment c on sh at now, and recomputes the
+// standings when the mark moved.
+func (b *slotBook) saw(now time.Time, sh *rolestate.Shared, c endpoint.Commitment, s uint64) {
+	if sh.SawSlot(now, c, s, b.resetBelow()) && b.maxLag > 0 {
+		b.restand(now)
+	}
+}
+
+// maybeRestand recomputes the standings when some endpoint is a last
+// resort and the last recompute is older than restandEvery.
+func (b *slotBook) maybeRestand(now time.Time) {
+	if b.lastResorts.Load() > 0 && now.UnixNano()-b.standAt.Load() >= int64(restandEvery) {
+		b.restand(now)
+	}
+}
+
+// estimate is one endpoint's mark at one commitment, extrapolated to now.
+type estimate struct {
+	slot  uint64
+	known bool
+}
+
+// restand recomputes the reference per commitment and every endpoint's
+// standing.
+func (b *slotBook) restand(now time.Time) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	n := len(b.shared)
+	var est [endpoint.Commitments][]estimate
+	var refs [endpoint.Commitments]uint64
+	for c := endpoint.Commitment(0); c < endpoint.Commitments; c++ {
+		est[c] = make([]estimate, n)
+		for i, sh := range b.shared {
+			if slot, age, ok := sh.Slot(now, c); ok && age < slotFreshness {
+				est[c][i] = estimate{slot: slot + uint64(age/slotTime), known: true}
+			}
+		}
+		refs[c] = corroborated(est[c], b.maxLag)
+		b.ref[c].Store(refs[c])
+		b.refAt[c].Store(now.UnixNano())
+	}
+	last := int32(0)
+	for i, sh := range b.shared {
+		off, standing := int64(0), endpoint.InStep
+		for c := range endpoint.Commitment(endpoint.Commitments) {
+			e := est[c][i]
+			if !e.known || refs[c] == 0 {
+				continue
+			}
+			d := int64(refs[c] - e.slot) // two's complement: ahead is negative
+			if abs(d) > abs(off) {
+				off = d
+			}
+		}
+		switch {
+		case off > int64(b.maxLag):
+			standing = endpoint.Lagging
+		case -off > int64(b.maxLag):
+			standing = endpoint.Outlier
+		}
+		if standing != endpoint.InStep {
+			last++
+		}
+		sh.SetStanding(off, standing)
+	}
+	b.lastResorts.Store(last)
+	b.standAt.Store(now.UnixNano())
+}
+
+// corroborated returns the highest known estimate that another known
+// estimate comes within maxLag of, or 0 when there is none.
+func corroborated(est []estimate, maxLag uint64) uint64 {
+	var ref uint64
+	for i, e := range est {
+		if !e.known || e.slot <= ref {
+			continue
+		}
+		for j, f := range est {
+			if j != i && f.known && f.slot+maxLag >= e.slot {
+				ref = e.slot
+				break
+			}
+		}
+	}
+	return ref
+}
+
+// abs is |d|.
+func abs(d int64) int64 {
+	if d < 0 {
+		return -d
+	}
+	return d
+}
+
+// DefaultMaxSlotLag is Settings.MaxSlotLag's default: 16 slots, about
+// 6.4 s. Healthy nodes differ by a few slots (a leader's 4-slot window,
+// replay and gossip delays, a processed fork); 16 leaves room for that
+// and for the drift of a mark extrapolated over a few seconds without
+// answers, and still catches a node long before the 128-slot health
+// distance at which agave itself calls it behind.
+const DefaultMaxSlotLag = 16
+
+// SawSlot records that the permit's endpoint answered at slot, commitment
+// c (a response's context.slot, getSlot's result, or the contextSlot of a
+// -32016). It may be called before or after Done.
+func (pm *Permit) SawSlot(c endpoint.Commitment, slot uint64) {
+	pm.pool.slots.saw(pm.pool.clock.Now(), pm.m.rt.Shared(), c, slot)
+}
+
+// ReferenceSlot returns the pool's reference slot at commitment c,
+// extrapolated to now: the highest slot an endpoint answered at that
+// another endpoint corroborates. ok is false when there is none (lag-aware
+// routing off, fewer than two endpoints seen, or none within MaxSlotLag
+// of another). The transport caps the minContextSlot it asks for with it,
+// so that a slot no other endpoint corroborates cannot make every other
+// endpoint refuse.
+func (p *Pool) ReferenceSlot(c endpoint.Commitment) (slot uint64, ok bool) {
+	if c >= endpoint.Commitments || p.slots.maxLag == 0 {
+		return 0, false
+	}
+	ref := p.slots.ref[c].Load()
+	if ref == 0 {
+		return 0, false
+	}
+	age := time.Duration(max(p.clock.Now().UnixNano()-p.slots.refAt[c].Load(), 0))
+	if age >= slotFreshness {
+		return 0, false
+	}
+	return ref + uint64(age/slotTime), true
+}
+
+// Hold keeps the named endpoint from every request but those that name
+// it (Request.Endpoint) until Verify or Exclude: the cluster guard holds
+// every endpoint until its genesis hash is checked. It reports false for
+// an unknown name.
+func (p *Pool) Hold(name string) bool {
+	sh := p.byName[name]
+	if sh != nil {
+		sh.Hold()
+	}
+	return sh != nil
+}
+
+// Verify lets a held endpoint serve, and wakes the requests waiting for
+// one.
+func (p *Pool) Verify(name string) {
+	if sh := p.byName[name]; sh != nil && sh.Verify() {
+		p.wakeAll()
+	}
+}
+
+// Exclude takes the named endpoint out for good: no request uses it
+// again, and snapshots show reason (secret-free: it is printed as is).
+func (p *Pool) Exclude(name, reason string) {
+	if sh := p.byName[name]; sh != nil {
+		sh.Exclude(reason)
+		p.wakeAll() // waiters re-scan, and may give up sooner
+	}
+}
+
+// wakeAll wakes every request waiting in Acquire.
+func (p *Pool) wakeAll() {
+	for _, rs := range p.roles {
+		if rs != nil {
+			rs.wake.broadcast()
+		}
+	}
+}

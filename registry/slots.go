@@ -1,0 +1,64 @@
+package registry
+
+import "github.com/solroute/solroute/endpoint"
+
+// Slots says how a method's request and answer relate to slots (agave's
+// rpc.rs and rpc-client-types' config.rs; plans/009-consistency.md).
+type Slots struct {
+	// Context is true when the result is {context: {slot, ...}, value}
+	// (for getProgramAccounts, only with withContext: true; the answer
+	// tells).
+	Context bool
+	// Result is true when the result is the slot itself (getSlot).
+	Result bool
+	// Config is the index, in params, of the config object that holds
+	// commitment (and minContextSlot); -1 when the method has none.
+	Config int
+	// MinContextSlot is true when that config accepts minContextSlot.
+	MinContextSlot bool
+	// Pinned is true when the answer's slot is always at commitment Fixed,
+	// whatever the request asks (getSignatureStatuses reads the processed
+	// bank).
+	Pinned bool
+	Fixed  endpoint.Commitment
+}
+
+// Tracked reports whether the method carries a slot either way.
+func (s Slots) Tracked() bool { return s.Context || s.Result || s.MinContextSlot }
+
+// SlotsOf returns how method relates to slots: the zero Slots with Config
+// -1 for a method that carries none. Sends are left out (a send's
+// minContextSlot is the caller's to set), and so are getBlocks and
+// getBlocksWithLimit (they refuse processed, and their range is the
+// caller's).
+func SlotsOf(method string) Slots {
+	s := Slots{Config: -1}
+	switch method {
+	// Accept minContextSlot; answer {context, value}.
+	case "getBalance", "getAccountInfo", "getMultipleAccounts", "isBlockhashValid", "getFeeForMessage",
+		"simulateTransaction":
+		s.Context, s.MinContextSlot, s.Config = true, true, 1
+	case "getLatestBlockhash", "getStakeMinimumDelegation":
+		s.Context, s.MinContextSlot, s.Config = true, true, 0
+	case "getTokenAccountsByOwner", "getTokenAccountsByDelegate":
+		s.Context, s.MinContextSlot, s.Config = true, true, 2
+	// Accept minContextSlot; answer a plain value (getProgramAccounts a
+	// context with withContext).
+	case "getSlot":
+		s.Result, s.MinContextSlot, s.Config = true, true, 0
+	case "getBlockHeight", "getTransactionCount", "getSlotLeader", "getEpochInfo":
+		s.MinContextSlot, s.Config = true, 0
+	case "getSignaturesForAddress", "getInflationReward", "getProgramAccounts":
+		s.MinContextSlot, s.Config = true, 1
+	// Answer {context, value}; take no minContextSlot. (getLargestAccounts
+	// is left out: its context.slot may be its result cache's, older than
+	// the bank's.)
+	case "getTokenAccountBalance", "getTokenSupply", "getTokenLargestAccounts":
+		s.Context, s.Config = true, 1
+	case "getSupply", "getBlockProduction":
+		s.Context, s.Config = true, 0
+	case "getSignatureStatuses":
+		s.Context, s.Pinned, s.Fixed = true, true, endpoint.Processed
+	}
+	return s
+}
