@@ -136,7 +136,7 @@ func (b *slotBook) restand(now time.Time) {
 }
 
 // corroborated returns the highest known estimate that another known
-// estimate comes within maxLag of, or 0 when there is none.
+// estimate comes within maxLag of (either side), or 0 when there is none.
 func corroborated(est []estimate, maxLag uint64) uint64 {
 	var ref uint64
 	for i, e := range est {
@@ -144,7 +144,7 @@ func corroborated(est []estimate, maxLag uint64) uint64 {
 			continue
 		}
 		for j, f := range est {
-			if j != i && f.known && f.slot+maxLag >= e.slot {
+			if j != i && f.known && max(e.slot, f.slot)-min(e.slot, f.slot) <= maxLag {
 				ref = e.slot
 				break
 			}

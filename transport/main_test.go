@@ -1,7 +1,6 @@
 package transport_test
 
 import (
-	"bytes"
 	"context"
 	"log/slog"
 	"testing"
@@ -33,7 +32,7 @@ type env struct {
 	pool    *pool.Pool
 	client  *transport.Client
 	clock   *clockwork.FakeClock
-	logs    *bytes.Buffer
+	logs    *syncBuffer
 }
 
 // member is a cluster member with default limits (RequestTimeout 1 s).
@@ -54,6 +53,11 @@ type conf struct {
 	HedgeAfter       time.Duration
 	// Retry edits the default retry settings (Jitter already noJitter).
 	Retry func(*retrypolicy.Settings)
+	// NoMonotonic turns monotonic reads off; Genesis and SlotProbe set
+	// the cluster guard and the slot probe.
+	NoMonotonic bool
+	Genesis     string
+	SlotProbe   time.Duration
 }
 
 // build returns the settings and options of c.
@@ -67,7 +71,9 @@ func (c conf) build() (transport.Settings, transport.Options) {
 		s.MaxResponseBytes = c.MaxResponseBytes
 	}
 	s.AttemptTimeout, s.HedgeAfter = c.AttemptTimeout, c.HedgeAfter
-	return s, transport.Options{Logger: c.Logger, OnAttempt: c.OnAttempt, Registry: c.Registry}
+	s.MonotonicReads = !c.NoMonotonic
+	s.SlotProbeInterval = c.SlotProbe
+	return s, transport.Options{Logger: c.Logger, OnAttempt: c.OnAttempt, Registry: c.Registry, Genesis: c.Genesis}
 }
 
 // newClient builds a transport client over p with c, failing the test on
@@ -105,7 +111,7 @@ func newEnvWith(t *testing.T, members []fixtures.Member, s conf, ps pool.Setting
 		edit(specs)
 	}
 	clock := clockwork.NewFakeClockAt(epoch)
-	logs := &bytes.Buffer{}
+	logs := &syncBuffer{}
 	p, err := pool.New(specs, ps, pool.Options{Clock: clock,
 		Logger: slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))})
 	if err != nil {
