@@ -107,20 +107,20 @@ func (c *Client) verify(name string, role endpoint.Role, want solana.Hash) bool 
 				return true
 			}
 			reason := "serves " + endpoint.DescribeGenesis(h) + "; the configuration says " + endpoint.DescribeGenesis(want)
+			c.pool.Exclude(name, reason) // before the line that says so
 			if c.logger != nil {
 				c.logger.LogAttrs(c.bg.ctx, slog.LevelError, "transport: endpoint excluded: wrong cluster",
 					slog.String("endpoint", name), slog.String("reason", reason))
 			}
-			c.pool.Exclude(name, reason)
 			return false
 		case ok && o.RPCCode == codeMethodNotFound:
 			// A send-only service (a block engine) may not serve it: the
 			// guard cannot check it, and says so.
+			c.pool.Verify(name)
 			if c.logger != nil {
 				c.logger.LogAttrs(c.bg.ctx, slog.LevelWarn, "transport: cluster not checked: the endpoint does not serve getGenesisHash",
 					slog.String("endpoint", name))
 			}
-			c.pool.Verify(name)
 			return true
 		}
 		t := c.clock.NewTimer(wait)
