@@ -9,7 +9,9 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"
+	"github.com/jonboulle/clockwork"
 	"github.com/solroute/solroute"
 	"github.com/solroute/solroute/fixtures"
 )
@@ -81,4 +83,51 @@ func ExampleNew() {
 // fakeEndpoint is a fake Solana RPC endpoint on loopback.
 func fakeEndpoint(name string) *fixtures.Server {
 	return fixtures.NewServer(fixtures.Options{Name: name})
+}
+
+// Reads that never go back in time, per worker: a Session is a
+// high-water mark of the slots its reads returned. One of the three
+// endpoints is 100 slots behind; its answers never reach the worker once
+// the others have answered, and the snapshot shows how far it lags.
+func ExampleWithSession() {
+	clock := clockwork.NewFakeClock() // the fake endpoints' slots advance on it
+	members := []fixtures.Member{{Name: "a"}, {Name: "b"}, {Name: "behind"}}
+	for i := range members {
+		members[i].Options = fixtures.Options{Clock: clock, Slots: &fixtures.SlotOptions{}}
+	}
+	members[2].Options.Slots.Lag = 100
+	cluster := fixtures.NewCluster(members)
+	defer cluster.Close()
+	var eps []solroute.Endpoint
+	for _, s := range cluster.Specs {
+		eps = append(eps, solroute.Endpoint{Name: s.Name, URL: s.URL.Reveal(), Read: &solroute.Limits{}})
+	}
+	c, err := solroute.New(solroute.Options{Endpoints: eps})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer c.Close()
+
+	worker := solroute.WithSession(context.Background(), solroute.NewSession())
+	var last uint64
+	backwards := 0
+	for range 12 {
+		out, err := c.RPC().GetBalance(worker, solana.MustPublicKeyFromBase58(fixtures.RecordedTokenOwner), rpc.CommitmentConfirmed)
+		if err != nil {
+			log.Fatal(err)
+		}
+		if out.Context.Slot < last {
+			backwards++
+		}
+		last = out.Context.Slot
+	}
+	fmt.Println("reads that went back in time:", backwards)
+	for _, s := range c.Snapshot() {
+		if s.Name == "behind" {
+			fmt.Println(s.Name, s.SlotStanding, s.SlotLag)
+		}
+	}
+	// Output:
+	// reads that went back in time: 0
+	// behind lagging 100
 }
