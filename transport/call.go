@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"slices"
 
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/pool"
@@ -43,8 +44,9 @@ func (c *Client) do(ctx context.Context, cs *callState, role endpoint.Role) erro
 	defer call.End()
 
 	rec := callRecord{method: cs.method}
+	avoid, _ := ctx.Value(avoidKey{}).([]string)
 	req := pool.Request{Role: role, Method: cs.method, Capabilities: caps, Deadline: cs.deadline,
-		AvoidDoubt: cs.class != retrypolicy.Idempotent}
+		AvoidDoubt: cs.class != retrypolicy.Idempotent, Avoid: slices.Clip(avoid)}
 	for n := 1; ; n++ {
 		pm, err := c.pool.Acquire(ctx, req)
 		if err != nil {
@@ -168,6 +170,9 @@ func (r *callRecord) err(extra error) error {
 func (c *Client) notify(ctx context.Context, method string, n int, a *Attempt, err error) {
 	if c.onAttempt != nil {
 		c.onAttempt(method, *a)
+	}
+	if f, _ := ctx.Value(observerKey{}).(func(string, Attempt)); f != nil {
+		f(method, *a)
 	}
 	if c.logger == nil {
 		return

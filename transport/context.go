@@ -43,3 +43,23 @@ type sessionKey struct{}
 func WithSession(ctx context.Context, s *Session) context.Context {
 	return context.WithValue(ctx, sessionKey{}, s)
 }
+
+// observerKey is the context key of WithAttemptObserver.
+type observerKey struct{}
+
+// WithAttemptObserver returns a context whose calls report every attempt
+// to f, after Options.OnAttempt, from the calling goroutine: which
+// endpoint answered one call, and how. f must not block.
+func WithAttemptObserver(ctx context.Context, f func(method string, a Attempt)) context.Context {
+	return context.WithValue(ctx, observerKey{}, f)
+}
+
+// avoidKey is the context key of WithAvoid.
+type avoidKey struct{}
+
+// WithAvoid returns a context whose calls avoid the named endpoints while
+// another endpoint that can serve them exists (pool.Request.Avoid): to ask
+// a second endpoint what the first said.
+func WithAvoid(ctx context.Context, names ...string) context.Context {
+	return context.WithValue(ctx, avoidKey{}, slices.Clone(names))
+}

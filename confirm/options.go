@@ -1,0 +1,68 @@
+package confirm
+
+import (
+	"errors"
+	"time"
+
+	"github.com/gagliardetto/solana-go/rpc"
+)
+
+// Options tune Resolve and SendAndConfirm. The zero value is valid.
+type Options struct {
+	// Commitment is the commitment a transaction must reach to count as
+	// landed: processed, confirmed or finalized. "" means confirmed.
+	Commitment rpc.CommitmentType
+	// PollInterval is the time between two polls. 0 means one slot,
+	// 400 ms.
+	PollInterval time.Duration
+	// Rebroadcast, for SendAndConfirm, re-sends the identical signed bytes
+	// every Rebroadcast while the transaction is not found at confirmed or
+	// better and its blockhash is valid (see the package doc). 0 (the
+	// default) never re-sends.
+	Rebroadcast time.Duration
+	// SkipPreflight and PreflightCommitment are sendTransaction's
+	// skipPreflight and preflightCommitment for the first send ("": the
+	// node's default, finalized). Rebroadcasts always skip preflight (a
+	// landed transaction fails it as already processed).
+	SkipPreflight       bool
+	PreflightCommitment rpc.CommitmentType
+	// MaxRetries is sendTransaction's maxRetries, the node's own
+	// rebroadcasting; nil leaves the node's default.
+	MaxRetries *uint
+}
+
+// DefaultPollInterval is Options.PollInterval's default: one slot.
+const DefaultPollInterval = 400 * time.Millisecond
+
+// normalized returns o with its defaults filled in, or an error naming
+// the first bad field.
+func (o Options) normalized() (Options, error) {
+	switch o.Commitment {
+	case "":
+		o.Commitment = rpc.CommitmentConfirmed
+	case rpc.CommitmentProcessed, rpc.CommitmentConfirmed, rpc.CommitmentFinalized:
+	default:
+		return o, errors.New("confirm: Options.Commitment must be processed, confirmed or finalized")
+	}
+	if o.PollInterval < 0 || o.Rebroadcast < 0 {
+		return o, errors.New("confirm: Options.PollInterval and Rebroadcast must not be negative")
+	}
+	if o.PollInterval == 0 {
+		o.PollInterval = DefaultPollInterval
+	}
+	return o, nil
+}
+
+// rank orders confirmation statuses: processed 1, confirmed 2, finalized
+// 3; anything else 0.
+func rank(s string) int {
+	switch s {
+	case "processed":
+		return 1
+	case "confirmed":
+		return 2
+	case "finalized":
+		return 3
+	}
+	return 0
+}
