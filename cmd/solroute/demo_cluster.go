@@ -39,7 +39,8 @@ const demoRetryAfter = "1"
 
 // demoMembers describes the embedded cluster. Every fault is a pure
 // function of (seed, request number), so a seed replays the same faults
-// for the same request order.
+// for the same request order. Every member runs the fixtures' slot model
+// on one clock, so they share a tip: their slots differ by their lag only.
 func demoMembers(seed uint64) []fixtures.Member {
 	read := endpoint.Limits{
 		RequestsPerSecond:     120,
@@ -73,12 +74,15 @@ func demoMembers(seed uint64) []fixtures.Member {
 	both := func(r, s endpoint.Limits) map[endpoint.Role]endpoint.Limits {
 		return map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: r, endpoint.RoleSend: s}
 	}
+	readOnly := func(r endpoint.Limits) map[endpoint.Role]endpoint.Limits {
+		return map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: r}
+	}
+	slots := func() *fixtures.SlotOptions { return &fixtures.SlotOptions{} }
 	return []fixtures.Member{
-		{Name: demoPrimaryA, Tier: 0, Roles: both(read, send)},
-		{Name: demoPrimaryB, Tier: 0, Roles: both(read, send), Options: fixtures.Options{Script: primaryB}},
-		{Name: demoBackup, Tier: 1, Roles: both(backupRead, backupSend)},
-		{Name: demoLastResort, Tier: 2, Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: lastRead},
-			Options: fixtures.Options{Script: resets}},
+		{Name: demoPrimaryA, Tier: 0, Roles: both(read, send), Options: fixtures.Options{Slots: slots()}},
+		{Name: demoPrimaryB, Tier: 0, Roles: both(read, send), Options: fixtures.Options{Script: primaryB, Slots: slots()}},
+		{Name: demoBackup, Tier: 1, Roles: both(backupRead, backupSend), Options: fixtures.Options{Slots: slots()}},
+		{Name: demoLastResort, Tier: 2, Roles: readOnly(lastRead), Options: fixtures.Options{Script: resets, Slots: slots()}},
 	}
 }
 
