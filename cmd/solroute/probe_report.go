@@ -77,7 +77,9 @@ func (r *endpointReport) canary(c canaryResult) {
 // checkGenesis flags every endpoint whose genesis hash differs from the
 // reference: the configured cluster's hash, or, when the configuration
 // names no cluster, the hash most endpoints answered (the first of those in
-// configuration order on a tie).
+// configuration order on a tie). The table's note is issue 13's sentence,
+// "backup serves devnet; the document says mainnet-beta"; the problem
+// says the same of the endpoint it belongs to.
 func (r *probeReport) checkGenesis() {
 	ref := r.ExpectedGenesis
 	if ref == "" {
@@ -99,16 +101,24 @@ func (r *probeReport) checkGenesis() {
 			continue
 		}
 		ep.GenesisMismatch = true
+		says := "the other endpoints serve " + clusterOf(ref)
 		if r.ExpectedGenesis != "" {
-			ep.mismatchNote = "MISMATCH: the configured cluster is " + r.Cluster
-			ep.Problems = append(ep.Problems, fmt.Sprintf("wrong cluster: genesis hash %s is not the configured cluster %s's",
-				describeGenesis(ep.GenesisHash), r.Cluster))
-			continue
+			says = "the document says " + clusterOf(ref)
 		}
-		ep.mismatchNote = "MISMATCH: the other endpoints answer " + describeGenesis(ref)
-		ep.Problems = append(ep.Problems, fmt.Sprintf("wrong cluster: genesis hash %s differs from the other endpoints' %s",
-			describeGenesis(ep.GenesisHash), describeGenesis(ref)))
+		serves := "serves " + clusterOf(ep.GenesisHash) + "; " + says
+		ep.mismatchNote = "MISMATCH: " + ep.Name + " " + serves
+		ep.Problems = append(ep.Problems, "wrong cluster: "+serves)
 	}
+}
+
+// clusterOf names the cluster of a genesis hash for a sentence: its name
+// when it is a public cluster's ("devnet"), "the cluster with genesis
+// HASH" otherwise.
+func clusterOf(hash string) string {
+	if name := clusterName(hash); name != "" {
+		return name
+	}
+	return "the cluster with genesis " + hash
 }
 
 // writeTable writes the report for people: one row per canary, then one

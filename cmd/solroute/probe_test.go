@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"net"
+	"slices"
 	"strings"
 	"testing"
 
@@ -36,14 +37,21 @@ func TestProbeAllHealthy(t *testing.T) {
 	}
 }
 
+// TestProbeFlagsAnEndpointOnTheWrongCluster: a devnet endpoint in a
+// mainnet-beta document is flagged in issue 13's words, "backup serves
+// devnet; the document says mainnet-beta", and fails the probe.
 func TestProbeFlagsAnEndpointOnTheWrongCluster(t *testing.T) {
 	right := startServer(t, fixtures.Options{})
 	wrong := startServer(t, fixtures.Options{Cluster: fixtures.ClusterDevnet})
-	cfg := writeConfig(t, "mainnet-beta", testEndpoint{name: "main", url: right.URL()}, testEndpoint{name: "wrong", url: wrong.URL()})
+	cfg := writeConfig(t, "mainnet-beta", testEndpoint{name: "main", url: right.URL()}, testEndpoint{name: "backup", url: wrong.URL(), tier: 1})
 
 	r := runCmd(t, "probe", "--config", cfg)
 	r.wantCode(t, exitFailed)
-	for _, want := range []string{"MISMATCH", "wrong: FAILED: wrong cluster: genesis hash " + fixtures.GenesisDevnet + " (devnet)", "main: ok", "1 of 2 endpoint(s) FAILED: wrong"} {
+	for _, want := range []string{
+		fixtures.GenesisDevnet + " (devnet)  MISMATCH: backup serves devnet; the document says mainnet-beta\n",
+		"backup: FAILED: wrong cluster: serves devnet; the document says mainnet-beta\n",
+		"main: ok", "1 of 2 endpoint(s) FAILED: backup",
+	} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("report lacks %q:\n%s", want, r.stdout)
 		}
@@ -62,11 +70,26 @@ func TestProbeFlagsAnEndpointOnTheWrongCluster(t *testing.T) {
 	if !m.OK || m.GenesisMismatch || m.GenesisCluster != "mainnet-beta" || len(m.Canaries) != 4 {
 		t.Errorf("main endpoint %+v", m)
 	}
-	if w.OK || !w.GenesisMismatch || w.GenesisHash != fixtures.GenesisDevnet || w.GenesisCluster != "devnet" || len(w.Problems) != 1 {
+	if w.OK || !w.GenesisMismatch || w.GenesisHash != fixtures.GenesisDevnet || w.GenesisCluster != "devnet" ||
+		!slices.Equal(w.Problems, []string{"wrong cluster: serves devnet; the document says mainnet-beta"}) {
 		t.Errorf("wrong endpoint %+v", w)
 	}
 	if m.BalanceLamports == nil || *m.BalanceLamports != fixtures.RecordedBalance || m.SolanaCore != fixtures.RecordedSolanaCore {
 		t.Errorf("main endpoint's balance or version: %+v", m)
+	}
+}
+
+// TestProbeNamesAnUnknownCluster: a cluster known by its genesis hash only
+// is named by it.
+func TestProbeNamesAnUnknownCluster(t *testing.T) {
+	const localnet = "4sGjMW1sUnHzSxGspuhpqLDx6wiyjNtZAMdL4VZHirAn" // a 32-byte hash of no public cluster
+	s := startServer(t, fixtures.Options{})
+	cfg := writeConfig(t, localnet, testEndpoint{name: "main", url: s.URL()})
+	r := runCmd(t, "probe", "--config", cfg)
+	r.wantCode(t, exitFailed)
+	want := "main: FAILED: wrong cluster: serves mainnet-beta; the document says the cluster with genesis " + localnet + "\n"
+	if !strings.Contains(r.stdout, want) {
+		t.Errorf("report lacks %q:\n%s", want, r.stdout)
 	}
 }
 
@@ -86,8 +109,8 @@ func TestProbeWithoutClusterComparesEndpoints(t *testing.T) {
 			t.Errorf("%s: genesis_mismatch %v", ep.Name, ep.GenesisMismatch)
 		}
 	}
-	if !strings.Contains(strings.Join(rep.Endpoints[1].Problems, ";"), "the other endpoints") {
-		t.Errorf("odd's problems %q do not say what it differs from", rep.Endpoints[1].Problems)
+	if want := []string{"wrong cluster: serves testnet; the other endpoints serve mainnet-beta"}; !slices.Equal(rep.Endpoints[1].Problems, want) {
+		t.Errorf("odd's problems %q, want %q", rep.Endpoints[1].Problems, want)
 	}
 }
 
