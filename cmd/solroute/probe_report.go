@@ -158,7 +158,8 @@ const probeSlotTime = 400 * time.Millisecond
 // is a problem. With maxLag 0 (the pool's lag routing off) the window is
 // pool.DefaultMaxSlotLag and nothing is flagged. Without a reference (one
 // endpoint answered, or none within the window of another) no lag is
-// known.
+// known. An endpoint on another cluster (checkGenesis runs first) is left
+// out: its slots are another chain's, and the pool never routes to it.
 func (r *probeReport) checkSlots(maxLag int) {
 	r.MaxSlotLag = maxLag
 	window := uint64(max(maxLag, 0))
@@ -167,13 +168,13 @@ func (r *probeReport) checkSlots(maxLag int) {
 	}
 	var last time.Time
 	for _, ep := range r.Endpoints {
-		if ep.Slot != nil && ep.slotAt.After(last) {
+		if ep.Slot != nil && !ep.GenesisMismatch && ep.slotAt.After(last) {
 			last = ep.slotAt
 		}
 	}
 	est := make([]uint64, len(r.Endpoints))
 	for i, ep := range r.Endpoints {
-		if ep.Slot != nil {
+		if ep.Slot != nil && !ep.GenesisMismatch { // another chain's slots compare with nothing
 			est[i] = *ep.Slot + uint64(max(last.Sub(ep.slotAt), 0)/probeSlotTime)
 		}
 	}

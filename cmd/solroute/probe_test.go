@@ -78,7 +78,8 @@ func TestProbeFlagsAnEndpointOnTheWrongCluster(t *testing.T) {
 		t.Errorf("main endpoint %+v", m)
 	}
 	if w.OK || !w.GenesisMismatch || w.GenesisHash != fixtures.GenesisDevnet || w.GenesisCluster != "devnet" ||
-		!slices.Equal(w.Problems, []string{"wrong cluster: serves devnet; the document says mainnet-beta"}) {
+		!slices.Equal(w.Problems, []string{"wrong cluster: serves devnet; the document says mainnet-beta"}) ||
+		w.SlotLag != nil || w.SlotStanding != "" { // another chain's slot is compared with nothing
 		t.Errorf("wrong endpoint %+v", w)
 	}
 	if m.BalanceLamports == nil || *m.BalanceLamports != fixtures.RecordedBalance || m.SolanaCore != fixtures.RecordedSolanaCore {
@@ -398,7 +399,7 @@ func TestProbeLagUnknownWithoutCorroboration(t *testing.T) {
 // slot read earlier is extrapolated at one slot per 400 ms to the last
 // answer's instant, so an endpoint whose canaries ran late is not taken
 // for one ahead; an endpoint far ahead that none corroborates is an
-// outlier; one that did not answer has no lag.
+// outlier; one that did not answer, or is on another cluster, has no lag.
 func TestCheckSlots(t *testing.T) {
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	slot := func(s uint64) *uint64 { return &s }
@@ -408,6 +409,7 @@ func TestCheckSlots(t *testing.T) {
 		{Name: "behind", Slot: slot(960), slotAt: t0.Add(time.Second)},
 		{Name: "ahead", Slot: slot(1100), slotAt: t0.Add(2 * time.Second)},
 		{Name: "silent"},
+		{Name: "devnet", Slot: slot(2000), slotAt: t0, GenesisMismatch: true}, // another chain: compared with nothing
 	}}
 	r.checkSlots(16)
 	if r.SlotReference == nil || *r.SlotReference != 1005 {
@@ -417,7 +419,7 @@ func TestCheckSlots(t *testing.T) {
 		lag      any
 		standing string
 		problems int
-	}{{int64(0), "in-step", 0}, {int64(0), "in-step", 0}, {int64(43), "lagging", 1}, {int64(-95), "outlier", 1}, {nil, "", 0}}
+	}{{int64(0), "in-step", 0}, {int64(0), "in-step", 0}, {int64(43), "lagging", 1}, {int64(-95), "outlier", 1}, {nil, "", 0}, {nil, "", 0}}
 	for i, ep := range r.Endpoints {
 		var lag any
 		if ep.SlotLag != nil {
