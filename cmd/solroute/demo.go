@@ -13,21 +13,24 @@ import (
 
 const demoAbout = `
 Run the pool against an embedded cluster of fake endpoints on loopback —
-no network, no configuration. Two tier-0 endpoints: one starts answering
-HTTP 429 with Retry-After part-way through, the other has latency spikes
-and resets or never answers some sendTransaction requests after reading
-them. A tier-1 backup behaves; a tier-2 last resort resets some
-connections.
+no network, no configuration. Three tier-0 endpoints: one starts answering
+HTTP 429 with Retry-After part-way through, one has latency spikes and
+resets or never answers some sendTransaction requests after reading them,
+and one, serving reads only, falls 100 slots behind the others a fifth of
+the way through. A tier-1 backup behaves; a tier-2 last resort resets some
+connections. Every endpoint's slots advance as a node's do.
 
 Callers run a mixed workload through one pool: typed reads (getBalance,
 getHealth, getVersion, getGenesisHash), reads through solana-go's client
 (getSlot, getLatestBlockhash) and real signed transactions
 (sendTransaction). A progress line shows calls/s, success, retries,
-fallbacks and each endpoint's state. The summary gives a per-endpoint table,
-the success rate, retries, fallbacks by tier, p50/p99 latency, transactions
-sent, ambiguous outcomes reported to callers and — read from the fake
-endpoints themselves — duplicates delivered, which must be 0: a
-transaction that may have reached a server is never sent again.
+fallbacks and the endpoints that are not ok (rate-limited, degraded,
+lagging...). The summary gives a per-endpoint table with each endpoint's
+slot and lag as the pool sees them, the success rate, retries, fallbacks
+by tier, p50/p99 latency, the share of reads the lagging endpoint took once
+behind, transactions sent, ambiguous outcomes reported to callers and —
+read from the fake endpoints themselves — duplicates delivered, which must
+be 0: a transaction that may have reached a server is never sent again.
 
 Exit code 0, or 1 if a transaction was delivered twice or the run was
 interrupted.`
@@ -96,6 +99,7 @@ func (d demo) run(ctx context.Context) int {
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Go(func() { rateLimitWindow(runCtx, e.clock, cluster.Server(demoPrimaryA), d.duration) })
+	wg.Go(func() { fallBehind(runCtx, e.clock, cluster.Server(demoPrimaryC), d.duration, stats) })
 	start := e.clock.Now()
 	for id := range d.callers {
 		wg.Go(func() { w.caller(ctx, id, stop) })
@@ -125,9 +129,11 @@ func (d demo) writeHeader() {
 	from := time.Duration(float64(d.duration) * demoRateLimitFrom)
 	until := time.Duration(float64(d.duration) * demoRateLimitUntil)
 	w := d.env.stdout
-	fmt.Fprintf(w, "solroute demo: 4 fake endpoints on loopback, %d callers, %s, seed %d\n", d.callers, d.duration, d.seed)
+	lagAt := time.Duration(float64(d.duration) * demoLagFrom)
+	fmt.Fprintf(w, "solroute demo: 5 fake endpoints on loopback, %d callers, %s, seed %d\n", d.callers, d.duration, d.seed)
 	fmt.Fprintf(w, "  %-12s tier 0  answers HTTP 429 (Retry-After: %ss) from %s to %s\n", demoPrimaryA, demoRetryAfter, short(from), short(until))
 	fmt.Fprintf(w, "  %-12s tier 0  latency spikes; resets or never answers some sendTransaction after reading it\n", demoPrimaryB)
+	fmt.Fprintf(w, "  %-12s tier 0  reads only; falls %d slots behind the others at %s\n", demoPrimaryC, demoLagSlots, short(lagAt))
 	fmt.Fprintf(w, "  %-12s tier 1  behaves\n", demoBackup)
 	fmt.Fprintf(w, "  %-12s tier 2  reads only; resets some connections\n\n", demoLastResort)
 }

@@ -21,6 +21,10 @@ const (
 	// or never answers some sendTransaction requests after reading them:
 	// the sender cannot know whether the transaction was forwarded.
 	demoPrimaryB = "primary-b"
+	// demoPrimaryC (tier 0) serves reads only; at demoLagFrom of the run
+	// it falls demoLagSlots behind the others, as a node that restarted
+	// from an older snapshot does.
+	demoPrimaryC = "primary-c"
 	// demoBackup (tier 1) behaves.
 	demoBackup = "backup"
 	// demoLastResort (tier 2) serves reads only and resets some
@@ -37,9 +41,19 @@ const (
 // demoRetryAfter is the Retry-After demoPrimaryA sends with its 429s.
 const demoRetryAfter = "1"
 
+// When demoPrimaryC falls behind, as a fraction of the run, and by how
+// many slots: far more than the pool's default max_slot_lag (16), well
+// short of agave's health distance (128), so that its getHealth still
+// answers ok and only its slots give it away.
+const (
+	demoLagFrom  = 0.20
+	demoLagSlots = 100
+)
+
 // demoMembers describes the embedded cluster. Every fault is a pure
 // function of (seed, request number), so a seed replays the same faults
-// for the same request order.
+// for the same request order. Every member runs the fixtures' slot model
+// on one clock, so they share a tip: their slots differ by their lag only.
 func demoMembers(seed uint64) []fixtures.Member {
 	read := endpoint.Limits{
 		RequestsPerSecond:     120,
@@ -73,12 +87,16 @@ func demoMembers(seed uint64) []fixtures.Member {
 	both := func(r, s endpoint.Limits) map[endpoint.Role]endpoint.Limits {
 		return map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: r, endpoint.RoleSend: s}
 	}
+	readOnly := func(r endpoint.Limits) map[endpoint.Role]endpoint.Limits {
+		return map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: r}
+	}
+	slots := func() *fixtures.SlotOptions { return &fixtures.SlotOptions{} }
 	return []fixtures.Member{
-		{Name: demoPrimaryA, Tier: 0, Roles: both(read, send)},
-		{Name: demoPrimaryB, Tier: 0, Roles: both(read, send), Options: fixtures.Options{Script: primaryB}},
-		{Name: demoBackup, Tier: 1, Roles: both(backupRead, backupSend)},
-		{Name: demoLastResort, Tier: 2, Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: lastRead},
-			Options: fixtures.Options{Script: resets}},
+		{Name: demoPrimaryA, Tier: 0, Roles: both(read, send), Options: fixtures.Options{Slots: slots()}},
+		{Name: demoPrimaryB, Tier: 0, Roles: both(read, send), Options: fixtures.Options{Script: primaryB, Slots: slots()}},
+		{Name: demoPrimaryC, Tier: 0, Roles: readOnly(read), Options: fixtures.Options{Slots: slots()}},
+		{Name: demoBackup, Tier: 1, Roles: both(backupRead, backupSend), Options: fixtures.Options{Slots: slots()}},
+		{Name: demoLastResort, Tier: 2, Roles: readOnly(lastRead), Options: fixtures.Options{Script: resets, Slots: slots()}},
 	}
 }
 
@@ -105,6 +123,18 @@ func rateLimitWindow(ctx context.Context, clock clockwork.Clock, s *fixtures.Ser
 	s.SetFault(fixtures.Status(429, demoRetryAfter))
 	defer s.SetScript(nil)
 	sleep(ctx, clock, until-from)
+}
+
+// fallBehind makes demoPrimaryC fall demoLagSlots behind at demoLagFrom of
+// the run, after telling stats, so that every read attempt counted since
+// may have met the lag. It returns at once when ctx ends first.
+func fallBehind(ctx context.Context, clock clockwork.Clock, s *fixtures.Server, duration time.Duration, stats *demoStats) {
+	at := time.Duration(float64(duration) * demoLagFrom)
+	if !sleep(ctx, clock, at) {
+		return
+	}
+	stats.markLag(demoPrimaryC, demoLagSlots, at)
+	s.SetLag(demoLagSlots)
 }
 
 // sleep waits d on clock; false means ctx ended first.

@@ -91,13 +91,36 @@ func (p *progressPrinter) finish() {
 	fmt.Fprintln(p.w)
 }
 
-// endpointStates lists each endpoint's read-role state in a few letters:
-// "ok" (available), "degraded", or "limited" and the cooldown left
-// ("primary-a limited 600ms").
+// endpointStates lists, in a few words each, the read-role endpoints that
+// are not plainly ok: "limited" and the cooldown left, "degraded",
+// "ejected"; "lagging" or "outlier" and the slots off the pool's
+// reference; "unverified" or "wrong-cluster" while the cluster guard
+// holds it ("primary-a limited 600ms  primary-c lagging 100"). "all ok"
+// when none is: five endpoints in full would not fit a line.
 func endpointStates(snaps []endpoint.Snapshot) string {
 	var b strings.Builder
 	for _, s := range snaps {
 		if s.Role != endpoint.RoleRead {
+			continue
+		}
+		var words []string
+		switch s.State {
+		case endpoint.Available:
+		case endpoint.RateLimited:
+			words = append(words, "limited")
+		default:
+			words = append(words, s.State.String())
+		}
+		if s.CooldownRemaining > 0 {
+			words = append(words, short(s.CooldownRemaining))
+		}
+		if s.SlotStanding != endpoint.InStep {
+			words = append(words, s.SlotStanding.String(), fmt.Sprint(s.SlotLag))
+		}
+		if s.Verification != endpoint.Verified {
+			words = append(words, s.Verification.String())
+		}
+		if len(words) == 0 {
 			continue
 		}
 		if b.Len() > 0 {
@@ -105,18 +128,10 @@ func endpointStates(snaps []endpoint.Snapshot) string {
 		}
 		b.WriteString(s.Name)
 		b.WriteByte(' ')
-		switch s.State {
-		case endpoint.Available:
-			b.WriteString("ok")
-		case endpoint.RateLimited:
-			b.WriteString("limited")
-		default:
-			b.WriteString(s.State.String())
-		}
-		if s.CooldownRemaining > 0 {
-			b.WriteByte(' ')
-			b.WriteString(short(s.CooldownRemaining))
-		}
+		b.WriteString(strings.Join(words, " "))
+	}
+	if b.Len() == 0 {
+		return "all ok"
 	}
 	return b.String()
 }

@@ -7,12 +7,14 @@ import (
 	"fmt"
 	"net/http"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/jonboulle/clockwork"
+	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
 	"github.com/solroute/solroute/transport"
 )
@@ -175,5 +177,100 @@ func checkDemoTotals(t *testing.T, summary string) {
 	}
 	if tx[0] > calls || tx[1] > ok || tx[2] > ambiguous || tx[2]+tx[3] > failed || tx[4] > interrupted || ambiguous > failed {
 		t.Errorf("a part of the transactions exceeds its kind of call:\n%s", summary)
+	}
+}
+
+// TestDemoTableShowsSlots: the table's SLOT, LAG and STATE cells, from the
+// pool's snapshots.
+func TestDemoTableShowsSlots(t *testing.T) {
+	read := func(name string, f func(*endpoint.Snapshot)) endpoint.Snapshot {
+		s := endpoint.Snapshot{Name: name, Role: endpoint.RoleRead, State: endpoint.Available,
+			Slot: 1000, SlotCommitment: endpoint.Confirmed}
+		f(&s)
+		return s
+	}
+	snaps := []endpoint.Snapshot{
+		read("in-step", func(s *endpoint.Snapshot) { s.SlotLag = 1 }),
+		read("behind", func(s *endpoint.Snapshot) {
+			s.Slot, s.SlotLag, s.SlotStanding, s.State = 900, 100, endpoint.Lagging, endpoint.Degraded
+		}),
+		read("ahead", func(s *endpoint.Snapshot) { s.Slot, s.SlotLag, s.SlotStanding = 1040, -40, endpoint.Outlier }),
+		read("finalized", func(s *endpoint.Snapshot) { s.Slot, s.SlotCommitment = 968, endpoint.Finalized }),
+		read("unseen", func(s *endpoint.Snapshot) { s.Slot, s.Verification = 0, endpoint.Unverified }),
+		read("devnet", func(s *endpoint.Snapshot) {
+			s.Slot, s.Verification, s.Excluded = 0, endpoint.WrongCluster, "serves devnet; the configuration says mainnet-beta"
+		}),
+		{Name: "in-step", Role: endpoint.RoleSend, Slot: 1000}, // the send role's row is not shown
+	}
+	c := fixtures.NewCluster([]fixtures.Member{{Name: "a"}})
+	defer c.Close()
+	var out bytes.Buffer
+	newDemoResult(newDemoStats(), c, snaps, time.Second).write(&out)
+	want := map[string][]string{
+		"in-step":   {"1000", "1", "available"},
+		"behind":    {"900", "100", "lagging", "degraded"},
+		"ahead":     {"1040", "-40", "outlier", "available"},
+		"finalized": {"968", "(finalized)", "0", "available"},
+		"unseen":    {"-", "-", "unverified"},
+		"devnet":    {"-", "-", "wrong-cluster"},
+	}
+	seen := 0
+	for _, line := range lines(out.String()) {
+		f := strings.Fields(line)
+		if len(f) == 0 || want[f[0]] == nil {
+			continue
+		}
+		seen++
+		if got := f[10:]; !slices.Equal(got, want[f[0]]) {
+			t.Errorf("%s: SLOT, LAG, STATE read %q, want %q\n%s", f[0], got, want[f[0]], out.String())
+		}
+	}
+	if seen != len(want) {
+		t.Errorf("%d rows, want %d:\n%s", seen, len(want), out.String())
+	}
+	if strings.Contains(out.String(), "slot lag:") {
+		t.Errorf("a slot lag line without a lag:\n%s", out.String())
+	}
+}
+
+// TestDemoResultLagShare: the slot lag line counts the read attempts made
+// after the endpoint fell behind, its own and all, sends left out.
+func TestDemoResultLagShare(t *testing.T) {
+	stats := newDemoStats()
+	attempt := func(method, name string) { stats.attempt(method, transport.Attempt{Endpoint: name}) }
+	attempt("getBalance", "slow")
+	attempt("getSlot", "fast")
+	stats.markLag("slow", 100, 2*time.Second)
+	attempt("getSlot", "fast")
+	attempt("getHealth", "slow")
+	attempt("sendTransaction", "slow")
+	attempt("getBalance", "fast")
+	attempt("getBalance", "fast")
+	c := fixtures.NewCluster([]fixtures.Member{{Name: "a"}})
+	defer c.Close()
+	var out bytes.Buffer
+	newDemoResult(stats, c, nil, 3*time.Second).write(&out)
+	want := "slot lag: slow fell 100 slots behind at 2s; since then it took 1 of 4 read attempts (25.0%), as a last resort\n"
+	if !strings.Contains(out.String(), want) {
+		t.Errorf("summary lacks %q:\n%s", want, out.String())
+	}
+}
+
+// TestEndpointStates: the progress line names the endpoints that are not
+// plainly ok, and says why in a few words.
+func TestEndpointStates(t *testing.T) {
+	snaps := []endpoint.Snapshot{
+		{Name: "fine", Role: endpoint.RoleRead},
+		{Name: "limited", Role: endpoint.RoleRead, State: endpoint.RateLimited, CooldownRemaining: 600 * time.Millisecond},
+		{Name: "behind", Role: endpoint.RoleRead, State: endpoint.Degraded, SlotStanding: endpoint.Lagging, SlotLag: 101},
+		{Name: "held", Role: endpoint.RoleRead, Verification: endpoint.Unverified},
+		{Name: "sender", Role: endpoint.RoleSend, State: endpoint.Degraded},
+	}
+	want := "limited limited 600ms  behind degraded lagging 101  held unverified"
+	if got := endpointStates(snaps); got != want {
+		t.Errorf("endpointStates = %q, want %q", got, want)
+	}
+	if got := endpointStates(snaps[:1]); got != "all ok" {
+		t.Errorf("endpointStates of an endpoint that is ok = %q, want %q", got, "all ok")
 	}
 }

@@ -24,6 +24,8 @@ type demoStats struct {
 	retries     int             // attempts followed by a retry
 	byTier      map[int]int     // successful attempts by tier
 	endpoints   map[string]*endpointStats
+	reads       int      // read attempts (every method but sendTransaction)
+	lag         *lagMark // set when an endpoint fell behind; nil before
 
 	sends            int      // sendTransaction calls, a part of calls
 	sendsLanded      int      // answered with the signature
@@ -72,7 +74,18 @@ type endpointStats struct {
 	ok          int
 	rateLimited int
 	failed      int // every other failure
+	reads       int // attempts of a read method
 	durations   []time.Duration
+}
+
+// lagMark is the moment an endpoint fell behind: the read attempts
+// counted by then, its own and all.
+type lagMark struct {
+	endpoint string
+	slots    uint64        // how far behind it fell
+	at       time.Duration // into the run
+	reads    int           // its read attempts by then
+	allReads int           // every endpoint's
 }
 
 func newDemoStats() *demoStats {
@@ -80,7 +93,7 @@ func newDemoStats() *demoStats {
 }
 
 // attempt is a transport.Settings.OnAttempt hook.
-func (s *demoStats) attempt(_ string, a transport.Attempt) {
+func (s *demoStats) attempt(method string, a transport.Attempt) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	ep := s.endpoints[a.Endpoint]
@@ -90,6 +103,10 @@ func (s *demoStats) attempt(_ string, a transport.Attempt) {
 	}
 	ep.attempts++
 	ep.durations = append(ep.durations, a.Duration)
+	if method != "sendTransaction" {
+		ep.reads++
+		s.reads++
+	}
 	switch a.Cause {
 	case 0:
 		ep.ok++
@@ -102,6 +119,18 @@ func (s *demoStats) attempt(_ string, a transport.Attempt) {
 	if a.Decision.Retry {
 		s.retries++
 	}
+}
+
+// markLag records that endpoint fell slots behind, at into the run: the
+// read attempts counted from now on are those that may have met the lag.
+func (s *demoStats) markLag(endpoint string, slots uint64, at time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m := &lagMark{endpoint: endpoint, slots: slots, at: at, allReads: s.reads}
+	if ep := s.endpoints[endpoint]; ep != nil {
+		m.reads = ep.reads
+	}
+	s.lag = m
 }
 
 // call records one finished call that took d and ended with o. signature

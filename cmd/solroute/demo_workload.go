@@ -42,7 +42,7 @@ func read(weight int, call func(ctx context.Context, w *workload) error) operati
 func demoOperations() []operation {
 	return []operation{
 		read(30, func(ctx context.Context, w *workload) error {
-			_, err := w.typed.GetBalance(ctx, solana.SystemProgramID, methods.BalanceOptions{})
+			_, err := w.typed.GetBalance(ctx, solana.SystemProgramID, methods.BalanceOptions{Commitment: rpc.CommitmentConfirmed})
 			return err
 		}),
 		read(10, func(ctx context.Context, w *workload) error { return w.typed.GetHealth(ctx) }),

@@ -9,15 +9,17 @@
 //	solroute version
 //
 // demo needs no network and no configuration: it starts an embedded cluster
-// of fake endpoints (package fixtures) that rate-limit, stall and reset
-// connections on a schedule, runs a mixed workload of reads and signed
-// transactions through one pool for about ten seconds, and prints what
-// happened: calls, retries, fallbacks by tier, latency and — the point —
-// that no transaction was delivered twice.
+// of fake endpoints (package fixtures) that rate-limit, stall, reset
+// connections and fall behind on a schedule, runs a mixed workload of reads
+// and signed transactions through one pool for about ten seconds, and
+// prints what happened: calls, retries, fallbacks by tier, latency, each
+// endpoint's slot lag and — the point — that no transaction was delivered
+// twice.
 //
 // probe checks each configured endpoint on its own, with no failover: the
-// four canaries getHealth, getVersion, getGenesisHash and getBalance, and
-// whether every endpoint is on the configured cluster.
+// five canaries getHealth, getVersion, getGenesisHash, getBalance and
+// getSlot, whether every endpoint is on the configured cluster, and how
+// far each one's slot is behind the others'.
 //
 // call makes one call through the pool and prints the JSON result.
 //

@@ -4,8 +4,9 @@ package main
 const (
 	// exitOK: the command did what was asked.
 	exitOK = 0
-	// exitFailed: a call failed, or a probed endpoint failed or is on the
-	// wrong cluster, or the demo saw a transaction delivered twice.
+	// exitFailed: a call failed, or a probed endpoint failed, is on the
+	// wrong cluster or is off the others' slot, or the demo saw a
+	// transaction delivered twice.
 	exitFailed = 1
 	// exitUsage: a bad flag or argument, a missing or invalid configuration.
 	exitUsage = 2

@@ -20,15 +20,19 @@ import (
 
 const probeAbout = `
 Check each configured endpoint on its own — no failover, no retries: each
-canary is one request — with four canaries: getHealth, getVersion,
-getGenesisHash and getBalance of --address. Each canary's latency is measured. The genesis hash of every
-endpoint is checked against the configuration's cluster and against the
-other endpoints: an endpoint on the wrong cluster is flagged. An endpoint
-that serves no read role is skipped.
+canary is one request — with five canaries: getHealth, getVersion,
+getGenesisHash, getBalance of --address and getSlot (confirmed). Each
+canary's latency is measured. The genesis hash of every endpoint is checked
+against the configuration's cluster and against the other endpoints: an
+endpoint on the wrong cluster is flagged. Each endpoint's slot is compared
+with the others' as the pool compares them: LAG is how many slots it is
+behind the highest slot another endpoint is within max_slot_lag of, and an
+endpoint more than max_slot_lag behind that (lagging) or ahead of it
+(outlier) is flagged. An endpoint that serves no read role is skipped.
 
 The report is a table for people, or JSON with --json. The exit code is 0
-when every probed endpoint passed, 1 when any failed or is on the wrong
-cluster, 2 for a usage or configuration error.`
+when every probed endpoint passed, 1 when any failed, is on the wrong
+cluster or is off the others' slot, 2 for a usage or configuration error.`
 
 const probeExample = `
 solroute probe --config rpc.toml
@@ -107,6 +111,7 @@ func (p *prober) run(ctx context.Context) *probeReport {
 	}
 	wg.Wait()
 	r.checkGenesis()
+	r.checkSlots(p.cfg.Pool.MaxSlotLag)
 	probed := 0
 	r.OK = true
 	for i := range r.Endpoints {
@@ -123,10 +128,10 @@ func (p *prober) run(ctx context.Context) *probeReport {
 	return r
 }
 
-// endpoint runs the four canaries against one endpoint, each one request:
+// endpoint runs the five canaries against one endpoint, each one request:
 // through a pool that holds only it, with no retry of any kind, no hedge,
-// no doubt and no ejection, so that what one canary meets cannot change
-// how the next is sent.
+// no doubt, no ejection and no monotonic reads, so that what one canary
+// meets cannot change how the next is sent.
 func (p *prober) endpoint(ctx context.Context, ep *endpoint.Spec) endpointReport {
 	rep := endpointReport{Name: ep.Name, Tier: ep.Tier}
 	if _, ok := ep.Roles[endpoint.RoleRead]; !ok {
@@ -136,10 +141,13 @@ func (p *prober) endpoint(ctx context.Context, ep *endpoint.Spec) endpointReport
 	// One request per canary: no retry, transparent or counted, no hedge;
 	// no doubt, no ejection and no lag routing (the zero pool settings); no
 	// cluster guard and no slot probe, which would send requests of their
-	// own (the getGenesisHash canary is the guard's check, reported).
+	// own (the getGenesisHash canary is the guard's check, reported); no
+	// monotonic reads, which would add a minContextSlot the endpoint did
+	// not ask for.
 	one := &config.Document{Endpoints: []endpoint.Spec{*ep}, Transport: p.cfg.Transport}
 	one.Transport.Retry.MaxRetries, one.Transport.Retry.TransparentRetries = 0, 0
 	one.Transport.HedgeAfter, one.Transport.SlotProbeInterval = 0, 0
+	one.Transport.MonotonicReads = false
 	var attempts atomic.Int64 // of the canary running: they run one at a time
 	c, err := solroute.FromDocument(one, solroute.Hooks{Clock: p.env.clock,
 		OnAttempt: func(string, transport.Attempt) { attempts.Add(1) }})
@@ -191,6 +199,19 @@ func (p *prober) endpoint(ctx context.Context, ep *endpoint.Spec) endpointReport
 		rep.BalanceLamports, rep.BalanceSlot = &lamports, &slot
 		return fmt.Sprintf("%d lamports at slot %d", lamports, slot), nil
 	}))
+	// The canaries before it take each endpoint its own time, so the
+	// endpoints' slots are read at different instants: checkSlots
+	// extrapolates each to the last one.
+	slot := canary("getSlot", func(ctx context.Context) (string, error) {
+		var slot uint64
+		if err := c.Transport().CallForInto(ctx, &slot, "getSlot", []any{map[string]any{"commitment": "confirmed"}}); err != nil {
+			return "", err
+		}
+		rep.Slot, rep.SlotCommitment = &slot, endpoint.Confirmed.String()
+		return fmt.Sprintf("%d (confirmed)", slot), nil
+	})
+	rep.canary(slot)
+	rep.slotAt = slot.at
 	return rep
 }
 
@@ -203,7 +224,8 @@ func (p *prober) canary(ctx context.Context, method string, call func(context.Co
 	}
 	start := p.env.clock.Now()
 	summary, err := call(ctx)
-	c := canaryResult{Method: method, latency: p.env.clock.Since(start)}
+	at := p.env.clock.Now()
+	c := canaryResult{Method: method, latency: at.Sub(start), at: at}
 	c.LatencyMS = milliseconds(c.latency)
 	if err != nil {
 		c.Error = err.Error()

@@ -10,6 +10,7 @@ import (
 
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/methods"
+	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/transport"
 )
 
@@ -23,8 +24,17 @@ type probeReport struct {
 	// ExpectedGenesis is the genesis hash Cluster stands for.
 	ExpectedGenesis string `json:"expected_genesis_hash,omitempty"`
 	// Address is the account getBalance asked for.
-	Address   string           `json:"address"`
-	Endpoints []endpointReport `json:"endpoints"`
+	Address string `json:"address"`
+	// MaxSlotLag is the document's pool.max_slot_lag: how far off the
+	// reference slot an endpoint may be before it is flagged (0: never
+	// flagged, as the pool then never routes by lag).
+	MaxSlotLag int `json:"max_slot_lag"`
+	// SlotReference is the slot the endpoints' lags are counted from, at
+	// confirmed, extrapolated to the last getSlot answer; absent when no
+	// two endpoints answered within the corroboration window of each
+	// other.
+	SlotReference *uint64          `json:"slot_reference,omitempty"`
+	Endpoints     []endpointReport `json:"endpoints"`
 }
 
 // endpointReport is what the canaries found on one endpoint.
@@ -36,17 +46,29 @@ type endpointReport struct {
 	// Skipped says why the endpoint was not probed ("" when it was).
 	Skipped string `json:"skipped,omitempty"`
 	// Problems lists every failed canary and a genesis mismatch.
-	Problems        []string       `json:"problems,omitempty"`
-	Healthy         bool           `json:"healthy"`
-	SolanaCore      string         `json:"solana_core,omitempty"`
-	FeatureSet      *uint64        `json:"feature_set,omitempty"`
-	GenesisHash     string         `json:"genesis_hash,omitempty"`
-	GenesisCluster  string         `json:"genesis_cluster,omitempty"`
-	GenesisMismatch bool           `json:"genesis_mismatch"`
-	BalanceLamports *uint64        `json:"balance_lamports,omitempty"`
-	BalanceSlot     *uint64        `json:"balance_slot,omitempty"`
-	Canaries        []canaryResult `json:"canaries,omitempty"`
-	mismatchNote    string         // the table's note on a mismatch
+	Problems        []string `json:"problems,omitempty"`
+	Healthy         bool     `json:"healthy"`
+	SolanaCore      string   `json:"solana_core,omitempty"`
+	FeatureSet      *uint64  `json:"feature_set,omitempty"`
+	GenesisHash     string   `json:"genesis_hash,omitempty"`
+	GenesisCluster  string   `json:"genesis_cluster,omitempty"`
+	GenesisMismatch bool     `json:"genesis_mismatch"`
+	BalanceLamports *uint64  `json:"balance_lamports,omitempty"`
+	BalanceSlot     *uint64  `json:"balance_slot,omitempty"`
+	// Slot is getSlot's answer at SlotCommitment ("confirmed"). SlotLag
+	// is how many slots the endpoint is behind the report's
+	// SlotReference (negative: ahead), absent when there is none, and
+	// SlotStanding "in-step", "lagging" or "outlier", as the pool would
+	// rank it.
+	Slot           *uint64        `json:"slot,omitempty"`
+	SlotCommitment string         `json:"slot_commitment,omitempty"`
+	SlotLag        *int64         `json:"slot_lag,omitempty"`
+	SlotStanding   string         `json:"slot_standing,omitempty"`
+	Canaries       []canaryResult `json:"canaries,omitempty"`
+	mismatchNote   string         // the table's note on a mismatch
+	slotNote       string         // the table's note on a lag
+	// slotAt is when getSlot's answer came, on the probe's clock.
+	slotAt time.Time
 }
 
 // canaryResult is one canary call.
@@ -63,7 +85,8 @@ type canaryResult struct {
 	Attempts int `json:"attempts"`
 
 	latency time.Duration
-	brief   string // a short form of Error for the table
+	at      time.Time // when the call returned, on the probe's clock
+	brief   string    // a short form of Error for the table
 }
 
 // canary records a canary and, when it failed, a problem.
@@ -77,7 +100,9 @@ func (r *endpointReport) canary(c canaryResult) {
 // checkGenesis flags every endpoint whose genesis hash differs from the
 // reference: the configured cluster's hash, or, when the configuration
 // names no cluster, the hash most endpoints answered (the first of those in
-// configuration order on a tie).
+// configuration order on a tie). The table's note is issue 13's sentence,
+// "backup serves devnet; the document says mainnet-beta"; the problem
+// says the same of the endpoint it belongs to.
 func (r *probeReport) checkGenesis() {
 	ref := r.ExpectedGenesis
 	if ref == "" {
@@ -99,16 +124,111 @@ func (r *probeReport) checkGenesis() {
 			continue
 		}
 		ep.GenesisMismatch = true
+		says := "the other endpoints serve " + clusterOf(ref)
 		if r.ExpectedGenesis != "" {
-			ep.mismatchNote = "MISMATCH: the configured cluster is " + r.Cluster
-			ep.Problems = append(ep.Problems, fmt.Sprintf("wrong cluster: genesis hash %s is not the configured cluster %s's",
-				describeGenesis(ep.GenesisHash), r.Cluster))
+			says = "the document says " + clusterOf(ref)
+		}
+		serves := "serves " + clusterOf(ep.GenesisHash) + "; " + says
+		ep.mismatchNote = "MISMATCH: " + ep.Name + " " + serves
+		ep.Problems = append(ep.Problems, "wrong cluster: "+serves)
+	}
+}
+
+// clusterOf names the cluster of a genesis hash for a sentence: its name
+// when it is a public cluster's ("devnet"), "the cluster with genesis
+// HASH" otherwise.
+func clusterOf(hash string) string {
+	if name := clusterName(hash); name != "" {
+		return name
+	}
+	return "the cluster with genesis " + hash
+}
+
+// probeSlotTime is Solana's target slot time: checkSlots extrapolates a
+// slot read earlier to a later instant at one slot per probeSlotTime, as
+// the pool does.
+const probeSlotTime = 400 * time.Millisecond
+
+// checkSlots counts each endpoint's lag by the pool's rule
+// (pool/slots.go): every getSlot answer is extrapolated to the instant of
+// the last one (the endpoints are probed in parallel, but each answers
+// after its own earlier canaries), the reference is the highest of those
+// slots that another comes within maxLag of, and an endpoint more than
+// maxLag behind it is lagging, more than maxLag ahead an outlier; either
+// is a problem. With maxLag 0 (the pool's lag routing off) the window is
+// pool.DefaultMaxSlotLag and nothing is flagged. Without a reference (one
+// endpoint answered, or none within the window of another) no lag is
+// known. An endpoint on another cluster (checkGenesis runs first) is left
+// out: its slots are another chain's, and the pool never routes to it.
+func (r *probeReport) checkSlots(maxLag int) {
+	r.MaxSlotLag = maxLag
+	window := uint64(max(maxLag, 0))
+	if window == 0 {
+		window = pool.DefaultMaxSlotLag
+	}
+	var last time.Time
+	for _, ep := range r.Endpoints {
+		if ep.Slot != nil && !ep.GenesisMismatch && ep.slotAt.After(last) {
+			last = ep.slotAt
+		}
+	}
+	est := make([]uint64, len(r.Endpoints))
+	for i, ep := range r.Endpoints {
+		if ep.Slot != nil && !ep.GenesisMismatch { // another chain's slots compare with nothing
+			est[i] = *ep.Slot + uint64(max(last.Sub(ep.slotAt), 0)/probeSlotTime)
+		}
+	}
+	ref := corroborated(est, window)
+	if ref == 0 {
+		return
+	}
+	r.SlotReference = &ref
+	for i := range r.Endpoints {
+		ep := &r.Endpoints[i]
+		if est[i] == 0 {
 			continue
 		}
-		ep.mismatchNote = "MISMATCH: the other endpoints answer " + describeGenesis(ref)
-		ep.Problems = append(ep.Problems, fmt.Sprintf("wrong cluster: genesis hash %s differs from the other endpoints' %s",
-			describeGenesis(ep.GenesisHash), describeGenesis(ref)))
+		lag := int64(ref - est[i]) // two's complement: ahead is negative
+		ep.SlotLag = &lag
+		standing := endpoint.InStep
+		switch {
+		case maxLag > 0 && lag > int64(maxLag):
+			standing = endpoint.Lagging
+			ep.slotNote = fmt.Sprintf("LAGGING: %d slots behind the others", lag)
+			ep.Problems = append(ep.Problems, fmt.Sprintf("lagging: %d slots behind the others (max_slot_lag %d)", lag, maxLag))
+		case maxLag > 0 && -lag > int64(maxLag):
+			standing = endpoint.Outlier
+			ep.slotNote = fmt.Sprintf("OUTLIER: %d slots ahead of the others", -lag)
+			ep.Problems = append(ep.Problems, fmt.Sprintf("outlier: %d slots ahead of the others, which none comes near (max_slot_lag %d)", -lag, maxLag))
+		}
+		ep.SlotStanding = standing.String()
 	}
+}
+
+// corroborated is the reference rule of pool/slots.go: the highest slot
+// that another is within window of, either way, or 0 when there is none
+// (fewer than two slots known, or no two within window of each other). A 0
+// in slots is an endpoint whose slot is not known.
+//
+// Either way, as that file's comment says ("two that disagree" give no
+// reference): the pool's corroborated checks only that the other slot is
+// not more than window below, so a slot far above another counts as
+// corroborating it, and of two endpoints 100 slots apart the pool takes
+// the lower for the reference and ranks the higher an outlier.
+func corroborated(slots []uint64, window uint64) uint64 {
+	var ref uint64
+	for i, s := range slots {
+		if s == 0 || s <= ref {
+			continue
+		}
+		for j, o := range slots {
+			if j != i && o != 0 && o+window >= s && o <= s+window {
+				ref = s
+				break
+			}
+		}
+	}
+	return ref
 }
 
 // writeTable writes the report for people: one row per canary, then one
@@ -123,35 +243,43 @@ func (r *probeReport) writeTable(w io.Writer) {
 	}
 	fmt.Fprintf(w, "probe: %d endpoint(s), each alone; cluster %s; address %s\n\n", len(r.Endpoints), cluster, r.Address)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ENDPOINT\tTIER\tCANARY\tLATENCY\tRESULT")
+	fmt.Fprintln(tw, "ENDPOINT\tTIER\tLAG\tCANARY\tLATENCY\tRESULT")
 	for _, ep := range r.Endpoints {
 		if ep.Skipped != "" {
-			fmt.Fprintf(tw, "%s\t%d\t-\t-\tskipped: %s\n", ep.Name, ep.Tier, ep.Skipped)
+			fmt.Fprintf(tw, "%s\t%d\t-\t-\t-\tskipped: %s\n", ep.Name, ep.Tier, ep.Skipped)
 			continue
 		}
+		lag := "-"
+		if ep.SlotLag != nil {
+			lag = fmt.Sprint(*ep.SlotLag)
+		}
 		for i, c := range ep.Canaries {
-			name, tier := "", ""
+			name, tier, lagCell := "", "", ""
 			if i == 0 {
-				name, tier = ep.Name, fmt.Sprint(ep.Tier)
+				name, tier, lagCell = ep.Name, fmt.Sprint(ep.Tier), lag
 			}
 			result := c.Result
-			if !c.OK {
+			switch {
+			case !c.OK:
 				result = "FAILED: " + c.brief
-			} else if c.Method == "getGenesisHash" && ep.GenesisMismatch {
+			case c.Method == "getGenesisHash" && ep.GenesisMismatch:
 				result += "  " + ep.mismatchNote
+			case c.Method == "getSlot" && ep.slotNote != "":
+				result += "  " + ep.slotNote
 			}
 			if c.Attempts != 1 {
 				// Never expected (one request per canary), never hidden.
 				result += fmt.Sprintf("  (%d attempts)", c.Attempts)
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", name, tier, c.Method, short(c.latency), result)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", name, tier, lagCell, c.Method, short(c.latency), result)
 		}
 		if len(ep.Canaries) == 0 && len(ep.Problems) > 0 {
-			fmt.Fprintf(tw, "%s\t%d\t-\t-\tFAILED: %s\n", ep.Name, ep.Tier, ep.Problems[0])
+			fmt.Fprintf(tw, "%s\t%d\t-\t-\t-\tFAILED: %s\n", ep.Name, ep.Tier, ep.Problems[0])
 		}
 	}
 	_ = tw.Flush()
 	fmt.Fprintln(w)
+	r.writeSlotLine(w)
 	var failed []string
 	for _, ep := range r.Endpoints {
 		switch {
@@ -173,6 +301,24 @@ func (r *probeReport) writeTable(w io.Writer) {
 		return
 	}
 	fmt.Fprintf(w, "probe: %d of %d endpoint(s) FAILED: %s\n", len(failed), len(r.Endpoints), strings.Join(failed, ", "))
+}
+
+// writeSlotLine says what LAG is counted from, or why it is not known.
+func (r *probeReport) writeSlotLine(w io.Writer) {
+	window := r.MaxSlotLag
+	if window <= 0 {
+		window = pool.DefaultMaxSlotLag
+	}
+	switch {
+	case r.SlotReference != nil && r.MaxSlotLag > 0:
+		fmt.Fprintf(w, "LAG: slots behind %d (confirmed), the highest slot another endpoint is within %d of (max_slot_lag)\n\n",
+			*r.SlotReference, window)
+	case r.SlotReference != nil:
+		fmt.Fprintf(w, "LAG: slots behind %d (confirmed), the highest slot another endpoint is within %d of; "+
+			"max_slot_lag is 0, so no lag is flagged\n\n", *r.SlotReference, window)
+	default:
+		fmt.Fprintf(w, "LAG: not known: no two endpoints answered getSlot within %d slots of each other\n\n", window)
+	}
 }
 
 // clusterName names a public cluster's genesis hash ("" when unknown).

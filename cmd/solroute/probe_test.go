@@ -1,11 +1,19 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
+	"fmt"
 	"net"
+	"os"
+	"runtime/debug"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/jonboulle/clockwork"
 	"github.com/solroute/solroute/fixtures"
 )
 
@@ -28,7 +36,7 @@ func TestProbeAllHealthy(t *testing.T) {
 	}
 	// Each endpoint alone: every canary reached each server once.
 	for _, s := range []*fixtures.Server{a, b} {
-		for _, m := range []string{"getHealth", "getVersion", "getGenesisHash", "getBalance"} {
+		for _, m := range []string{"getHealth", "getVersion", "getGenesisHash", "getBalance", "getSlot"} {
 			if n := s.Count(m); n != 1 {
 				t.Errorf("%s received %s %d times, want 1", s.Name(), m, n)
 			}
@@ -36,14 +44,21 @@ func TestProbeAllHealthy(t *testing.T) {
 	}
 }
 
+// TestProbeFlagsAnEndpointOnTheWrongCluster: a devnet endpoint in a
+// mainnet-beta document is flagged in issue 13's words, "backup serves
+// devnet; the document says mainnet-beta", and fails the probe.
 func TestProbeFlagsAnEndpointOnTheWrongCluster(t *testing.T) {
 	right := startServer(t, fixtures.Options{})
 	wrong := startServer(t, fixtures.Options{Cluster: fixtures.ClusterDevnet})
-	cfg := writeConfig(t, "mainnet-beta", testEndpoint{name: "main", url: right.URL()}, testEndpoint{name: "wrong", url: wrong.URL()})
+	cfg := writeConfig(t, "mainnet-beta", testEndpoint{name: "main", url: right.URL()}, testEndpoint{name: "backup", url: wrong.URL(), tier: 1})
 
 	r := runCmd(t, "probe", "--config", cfg)
 	r.wantCode(t, exitFailed)
-	for _, want := range []string{"MISMATCH", "wrong: FAILED: wrong cluster: genesis hash " + fixtures.GenesisDevnet + " (devnet)", "main: ok", "1 of 2 endpoint(s) FAILED: wrong"} {
+	for _, want := range []string{
+		fixtures.GenesisDevnet + " (devnet)  MISMATCH: backup serves devnet; the document says mainnet-beta\n",
+		"backup: FAILED: wrong cluster: serves devnet; the document says mainnet-beta\n",
+		"main: ok", "1 of 2 endpoint(s) FAILED: backup",
+	} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("report lacks %q:\n%s", want, r.stdout)
 		}
@@ -59,14 +74,30 @@ func TestProbeFlagsAnEndpointOnTheWrongCluster(t *testing.T) {
 		t.Fatalf("report %+v", rep)
 	}
 	m, w := rep.Endpoints[0], rep.Endpoints[1]
-	if !m.OK || m.GenesisMismatch || m.GenesisCluster != "mainnet-beta" || len(m.Canaries) != 4 {
+	if !m.OK || m.GenesisMismatch || m.GenesisCluster != "mainnet-beta" || len(m.Canaries) != 5 {
 		t.Errorf("main endpoint %+v", m)
 	}
-	if w.OK || !w.GenesisMismatch || w.GenesisHash != fixtures.GenesisDevnet || w.GenesisCluster != "devnet" || len(w.Problems) != 1 {
+	if w.OK || !w.GenesisMismatch || w.GenesisHash != fixtures.GenesisDevnet || w.GenesisCluster != "devnet" ||
+		!slices.Equal(w.Problems, []string{"wrong cluster: serves devnet; the document says mainnet-beta"}) ||
+		w.SlotLag != nil || w.SlotStanding != "" { // another chain's slot is compared with nothing
 		t.Errorf("wrong endpoint %+v", w)
 	}
 	if m.BalanceLamports == nil || *m.BalanceLamports != fixtures.RecordedBalance || m.SolanaCore != fixtures.RecordedSolanaCore {
 		t.Errorf("main endpoint's balance or version: %+v", m)
+	}
+}
+
+// TestProbeNamesAnUnknownCluster: a cluster known by its genesis hash only
+// is named by it.
+func TestProbeNamesAnUnknownCluster(t *testing.T) {
+	const localnet = "4sGjMW1sUnHzSxGspuhpqLDx6wiyjNtZAMdL4VZHirAn" // a 32-byte hash of no public cluster
+	s := startServer(t, fixtures.Options{})
+	cfg := writeConfig(t, localnet, testEndpoint{name: "main", url: s.URL()})
+	r := runCmd(t, "probe", "--config", cfg)
+	r.wantCode(t, exitFailed)
+	want := "main: FAILED: wrong cluster: serves mainnet-beta; the document says the cluster with genesis " + localnet + "\n"
+	if !strings.Contains(r.stdout, want) {
+		t.Errorf("report lacks %q:\n%s", want, r.stdout)
 	}
 }
 
@@ -86,8 +117,8 @@ func TestProbeWithoutClusterComparesEndpoints(t *testing.T) {
 			t.Errorf("%s: genesis_mismatch %v", ep.Name, ep.GenesisMismatch)
 		}
 	}
-	if !strings.Contains(strings.Join(rep.Endpoints[1].Problems, ";"), "the other endpoints") {
-		t.Errorf("odd's problems %q do not say what it differs from", rep.Endpoints[1].Problems)
+	if want := []string{"wrong cluster: serves testnet; the other endpoints serve mainnet-beta"}; !slices.Equal(rep.Endpoints[1].Problems, want) {
+		t.Errorf("odd's problems %q, want %q", rep.Endpoints[1].Problems, want)
 	}
 }
 
@@ -195,8 +226,8 @@ func TestProbeMakesOneRequestPerCanary(t *testing.T) {
 		t.Fatalf("--json output: %v\n%s", err, r.stdout)
 	}
 	for _, ep := range rep.Endpoints {
-		if len(ep.Canaries) != 4 {
-			t.Fatalf("%s: %d canaries, want 4", ep.Name, len(ep.Canaries))
+		if len(ep.Canaries) != 5 {
+			t.Fatalf("%s: %d canaries, want 5", ep.Name, len(ep.Canaries))
 		}
 		for _, c := range ep.Canaries {
 			if c.OK || c.Attempts != 1 || !strings.Contains(c.Error, "(1 attempt, last on ") {
@@ -204,8 +235,8 @@ func TestProbeMakesOneRequestPerCanary(t *testing.T) {
 			}
 		}
 	}
-	if n := resetting.Stats().Accepted; n != 4 {
-		t.Errorf("the resetting endpoint accepted %d connections, want 4 (one per canary)", n)
+	if n := resetting.Stats().Accepted; n != 5 {
+		t.Errorf("the resetting endpoint accepted %d connections, want 5 (one per canary)", n)
 	}
 
 	// The table shows what ended each canary, not only its category.
@@ -221,5 +252,200 @@ func TestProbeMakesOneRequestPerCanary(t *testing.T) {
 	}
 	if strings.Contains(r.stdout, "attempts)") {
 		t.Errorf("table reports a canary with other than one attempt:\n%s", r.stdout)
+	}
+}
+
+// runProbeOnClock runs the command with args on clock (a fake clock
+// stands still: every canary reads the slot model at one instant).
+func runProbeOnClock(t *testing.T, clock clockwork.Clock, args ...string) result {
+	t.Helper()
+	var out, errb bytes.Buffer
+	e := &env{stdout: &out, stderr: &errb, clock: clock, buildInfo: debug.ReadBuildInfo}
+	code := e.dispatch(context.Background(), args)
+	return result{code: code, stdout: out.String(), stderr: errb.String()}
+}
+
+// slotServers starts one fake endpoint per lag, their slot models on
+// clock from one origin: their slots differ by their lags only.
+func slotServers(t *testing.T, clock clockwork.Clock, lags ...uint64) []*fixtures.Server {
+	t.Helper()
+	origin := clock.Now()
+	var out []*fixtures.Server
+	for _, lag := range lags {
+		out = append(out, startServer(t, fixtures.Options{Name: fmt.Sprintf("lag-%d", lag), Clock: clock,
+			Slots: &fixtures.SlotOptions{Origin: origin, Lag: lag}}))
+	}
+	return out
+}
+
+// TestProbeShowsEachEndpointsLag: issue 13, "probe shows each endpoint's
+// lag". Two endpoints in step and one 100 slots behind: the laggard's LAG
+// is 100 and it fails the probe as lagging; the others' is 0.
+func TestProbeShowsEachEndpointsLag(t *testing.T) {
+	clock := clockwork.NewFakeClock()
+	s := slotServers(t, clock, 0, 100, 3)
+	cfg := writeConfig(t, "mainnet-beta",
+		testEndpoint{name: "main", url: s[0].URL()},
+		testEndpoint{name: "behind", url: s[1].URL()},
+		testEndpoint{name: "spare", url: s[2].URL(), tier: 1})
+	ref := s[0].Slot("confirmed")
+
+	r := runProbeOnClock(t, clock, "probe", "--config", cfg)
+	r.wantCode(t, exitFailed)
+	for _, want := range []string{
+		"ENDPOINT  TIER  LAG  CANARY ",
+		"\nmain      0     0    getHealth ",
+		"\nbehind    0     100  getHealth ",
+		"\nspare     1     3    getHealth ",
+		fmt.Sprintf("getSlot         0        %d (confirmed)  LAGGING: 100 slots behind the others\n", ref-100),
+		fmt.Sprintf("LAG: slots behind %d (confirmed), the highest slot another endpoint is within 16 of (max_slot_lag)\n", ref),
+		"main: ok\n",
+		"behind: FAILED: lagging: 100 slots behind the others (max_slot_lag 16)\n",
+		"spare: ok\n",
+		"probe: 1 of 3 endpoint(s) FAILED: behind\n",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("report lacks %q:\n%s", want, r.stdout)
+		}
+	}
+
+	// One getSlot per endpoint, at confirmed, and no minContextSlot: the
+	// probe reads what the endpoint has.
+	for _, srv := range s {
+		var params []string
+		for _, req := range srv.Requests() {
+			if req.Method == "getSlot" {
+				params = append(params, string(req.Params))
+			}
+		}
+		if len(params) != 1 || params[0] != `[{"commitment":"confirmed"}]` {
+			t.Errorf("%s: getSlot params %q, want one [{\"commitment\":\"confirmed\"}]", srv.Name(), params)
+		}
+	}
+
+	r = runProbeOnClock(t, clock, "probe", "--config", cfg, "--json")
+	r.wantCode(t, exitFailed)
+	var rep probeReport
+	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
+		t.Fatalf("--json output: %v\n%s", err, r.stdout)
+	}
+	if rep.SlotReference == nil || *rep.SlotReference != ref || rep.MaxSlotLag != 16 {
+		t.Fatalf("slot_reference %v, max_slot_lag %d; want %d and 16", rep.SlotReference, rep.MaxSlotLag, ref)
+	}
+	for i, want := range []struct {
+		lag      int64
+		standing string
+		ok       bool
+	}{{0, "in-step", true}, {100, "lagging", false}, {3, "in-step", true}} {
+		ep := rep.Endpoints[i]
+		if ep.Slot == nil || *ep.Slot != ref-uint64(want.lag) || ep.SlotCommitment != "confirmed" ||
+			ep.SlotLag == nil || *ep.SlotLag != want.lag || ep.SlotStanding != want.standing || ep.OK != want.ok {
+			t.Errorf("%s: slot %v (%s), lag %v, %s, ok %v; want lag %d, %s, ok %v",
+				ep.Name, ep.Slot, ep.SlotCommitment, ep.SlotLag, ep.SlotStanding, ep.OK, want.lag, want.standing, want.ok)
+		}
+	}
+}
+
+// TestProbeWithMaxSlotLagZeroShowsLagOnly: with max_slot_lag = 0 the pool
+// does not route by lag, so the probe shows the lag and flags nothing.
+func TestProbeWithMaxSlotLagZeroShowsLagOnly(t *testing.T) {
+	clock := clockwork.NewFakeClock()
+	s := slotServers(t, clock, 0, 100, 0)
+	cfg := writeConfig(t, "mainnet-beta",
+		testEndpoint{name: "a", url: s[0].URL()}, testEndpoint{name: "behind", url: s[1].URL()}, testEndpoint{name: "b", url: s[2].URL()})
+	appendFile(t, cfg, "\n[pool]\nmax_slot_lag = 0\n")
+	r := runProbeOnClock(t, clock, "probe", "--config", cfg)
+	r.wantCode(t, exitOK)
+	for _, want := range []string{"\nbehind    0     100  getHealth ", "max_slot_lag is 0, so no lag is flagged", "behind: ok\n"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("report lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	if strings.Contains(r.stdout, "LAGGING") {
+		t.Errorf("a lag flagged with max_slot_lag = 0:\n%s", r.stdout)
+	}
+}
+
+// TestProbeLagUnknownWithoutCorroboration: two endpoints 100 slots apart
+// corroborate neither slot, so neither lags: as in the pool, one endpoint
+// cannot make another lag.
+func TestProbeLagUnknownWithoutCorroboration(t *testing.T) {
+	clock := clockwork.NewFakeClock()
+	s := slotServers(t, clock, 0, 100)
+	cfg := writeConfig(t, "mainnet-beta", testEndpoint{name: "a", url: s[0].URL()}, testEndpoint{name: "b", url: s[1].URL()})
+	r := runProbeOnClock(t, clock, "probe", "--config", cfg, "--json")
+	r.wantCode(t, exitOK)
+	var rep probeReport
+	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
+		t.Fatalf("--json output: %v\n%s", err, r.stdout)
+	}
+	if rep.SlotReference != nil {
+		t.Errorf("slot_reference %d, want none", *rep.SlotReference)
+	}
+	for _, ep := range rep.Endpoints {
+		if ep.Slot == nil || ep.SlotLag != nil || ep.SlotStanding != "" {
+			t.Errorf("%s: slot %v, lag %v, standing %q; want a slot and no lag", ep.Name, ep.Slot, ep.SlotLag, ep.SlotStanding)
+		}
+	}
+	r = runProbeOnClock(t, clock, "probe", "--config", cfg)
+	for _, want := range []string{"\na         0     -    getHealth ", "LAG: not known: no two endpoints answered getSlot within 16 slots of each other\n"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("report lacks %q:\n%s", want, r.stdout)
+		}
+	}
+}
+
+// TestCheckSlots: the lag rule on answers read at different instants. A
+// slot read earlier is extrapolated at one slot per 400 ms to the last
+// answer's instant, so an endpoint whose canaries ran late is not taken
+// for one ahead; an endpoint far ahead that none corroborates is an
+// outlier; one that did not answer, or is on another cluster, has no lag.
+func TestCheckSlots(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	slot := func(s uint64) *uint64 { return &s }
+	r := &probeReport{Endpoints: []endpointReport{
+		{Name: "early", Slot: slot(1000), slotAt: t0},
+		{Name: "late", Slot: slot(1005), slotAt: t0.Add(2 * time.Second)}, // 5 slots later: in step
+		{Name: "behind", Slot: slot(960), slotAt: t0.Add(time.Second)},
+		{Name: "ahead", Slot: slot(1100), slotAt: t0.Add(2 * time.Second)},
+		{Name: "silent"},
+		{Name: "devnet", Slot: slot(2000), slotAt: t0, GenesisMismatch: true}, // another chain: compared with nothing
+	}}
+	r.checkSlots(16)
+	if r.SlotReference == nil || *r.SlotReference != 1005 {
+		t.Fatalf("reference %v, want 1005", r.SlotReference)
+	}
+	want := []struct {
+		lag      any
+		standing string
+		problems int
+	}{{int64(0), "in-step", 0}, {int64(0), "in-step", 0}, {int64(43), "lagging", 1}, {int64(-95), "outlier", 1}, {nil, "", 0}, {nil, "", 0}}
+	for i, ep := range r.Endpoints {
+		var lag any
+		if ep.SlotLag != nil {
+			lag = *ep.SlotLag
+		}
+		if lag != want[i].lag || ep.SlotStanding != want[i].standing || len(ep.Problems) != want[i].problems {
+			t.Errorf("%s: lag %v, %q, problems %q; want %v, %q, %d problem(s)",
+				ep.Name, lag, ep.SlotStanding, ep.Problems, want[i].lag, want[i].standing, want[i].problems)
+		}
+	}
+	if p := r.Endpoints[3].Problems; len(p) == 1 && p[0] != "outlier: 95 slots ahead of the others, which none comes near (max_slot_lag 16)" {
+		t.Errorf("outlier's problem %q", p[0])
+	}
+}
+
+// appendFile appends data to the file at path.
+func appendFile(t *testing.T, path, data string) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString(data); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -33,7 +33,7 @@ type command struct {
 func commands() []command {
 	return []command{
 		{name: "demo", summary: "watch the pool work on an embedded fake cluster (no network)", run: runDemo},
-		{name: "probe", summary: "check each configured endpoint alone: health, version, genesis hash, balance", run: runProbe},
+		{name: "probe", summary: "check each configured endpoint alone: health, version, genesis hash, balance, slot lag", run: runProbe},
 		{name: "call", summary: "make one JSON-RPC call through the pool and print the result", run: runCall},
 		{name: "version", summary: "print the module version and VCS revision this binary was built from", run: runVersion},
 	}
