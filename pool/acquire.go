@@ -43,6 +43,7 @@ const (
 	notLast   uint8 = iota
 	lastDoubt       // in doubt, for a request that avoids doubt
 	lastSlot        // lagging or an outlier (slots.go)
+	lastNever       // off the reference and below Request.MinSlot: never tried
 )
 
 // selection filters the role's candidates by capabilities and decides
@@ -105,6 +106,11 @@ func (p *Pool) lastResorts(sel *selection, req *Request, now, deadline time.Time
 			why, inDoubt = lastDoubt, true
 		case slots && m.rt.Shared().Off():
 			why, sel.slotLast = lastSlot, true
+			if req.MinSlot > 0 {
+				if s, ok := p.slots.estimate(m.rt.Shared(), now, req.MinSlotCommitment); ok && s < req.MinSlot {
+					why = lastNever
+				}
+			}
 		}
 		if why == notLast {
 			preferred = true
@@ -157,6 +163,8 @@ func (s *selection) tries(m *member, second bool, now time.Time) bool {
 		return !second
 	case lastDoubt:
 		return second && !now.Before(s.lastAt)
+	case lastNever:
+		return false
 	}
 	return second
 }
@@ -416,7 +424,7 @@ func (p *Pool) deadlineError(sel *selection, req *Request, now, deadline time.Ti
 				b = m.rt.ProbeAt(now, time.Time{})
 			}
 			e.Candidates = append(e.Candidates, Candidate{Endpoint: m.spec.Name, Tier: m.spec.Tier,
-				Block: b, InDoubt: sel.lastResort(m) == lastDoubt, OffSlot: sel.lastResort(m) == lastSlot})
+				Block: b, InDoubt: sel.lastResort(m) == lastDoubt, OffSlot: sel.lastResort(m) >= lastSlot})
 		}
 	}
 	return e

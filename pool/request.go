@@ -34,6 +34,14 @@ type Request struct {
 	// probe) use it, paid from that endpoint's limits like any request.
 	// Such a request may use an endpoint still awaiting verification.
 	Endpoint string
+	// MinSlot, when not 0, is the slot at commitment MinSlotCommitment
+	// the answer must reach (a read that carries minContextSlot, or whose
+	// older answer would be refused). An endpoint off the reference slot
+	// (lagging, an outlier; Settings.MaxSlotLag) whose known slot is below
+	// it is not tried at all, not even as a last resort: it could only
+	// refuse.
+	MinSlot           uint64
+	MinSlotCommitment endpoint.Commitment
 	// Deadline bounds the wait. Zero means now + DefaultTimeout for this
 	// role and these capabilities. A deadline later than ctx's is cut to it.
 	Deadline time.Time

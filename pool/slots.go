@@ -82,10 +82,14 @@ func (b *slotBook) maybeRestand(now time.Time) {
 	}
 }
 
-// estimate is one endpoint's mark at one commitment, extrapolated to now.
-type estimate struct {
-	slot  uint64
-	known bool
+// estimate is sh's mark at commitment c extrapolated to now, at one slot
+// per slotTime; ok is false when it has none younger than slotFreshness.
+func (b *slotBook) estimate(sh *rolestate.Shared, now time.Time, c endpoint.Commitment) (uint64, bool) {
+	slot, age, ok := sh.Slot(now, c)
+	if !ok || age >= slotFreshness {
+		return 0, false
+	}
+	return slot + uint64(age/slotTime), true
 }
 
 // restand recomputes the reference per commitment and every endpoint's
@@ -94,16 +98,14 @@ func (b *slotBook) restand(now time.Time) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	n := len(b.shared)
-	var est [endpoint.Commitments][]estimate
+	var est [endpoint.Commitments][]uint64 // 0: not known
 	var refs [endpoint.Commitments]uint64
 	for c := endpoint.Commitment(0); c < endpoint.Commitments; c++ {
-		est[c] = make([]estimate, n)
+		est[c] = make([]uint64, n)
 		for i, sh := range b.shared {
-			if slot, age, ok := sh.Slot(now, c); ok && age < slotFreshness {
-				est[c][i] = estimate{slot: slot + uint64(age/slotTime), known: true}
-			}
+			est[c][i], _ = b.estimate(sh, now, c)
 		}
-		refs[c] = corroborated(est[c], b.maxLag)
+		refs[c], _ = endpoint.ReferenceSlot(est[c], b.maxLag)
 		b.ref[c].Store(refs[c])
 		b.refAt[c].Store(now.UnixNano())
 	}
@@ -112,10 +114,10 @@ func (b *slotBook) restand(now time.Time) {
 		off, standing := int64(0), endpoint.InStep
 		for c := range endpoint.Commitment(endpoint.Commitments) {
 			e := est[c][i]
-			if !e.known || refs[c] == 0 {
+			if e == 0 || refs[c] == 0 {
 				continue
 			}
-			d := int64(refs[c] - e.slot) // two's complement: ahead is negative
+			d := int64(refs[c] - e) // two's complement: ahead is negative
 			if abs(d) > abs(off) {
 				off = d
 			}
@@ -133,24 +135,6 @@ func (b *slotBook) restand(now time.Time) {
 	}
 	b.lastResorts.Store(last)
 	b.standAt.Store(now.UnixNano())
-}
-
-// corroborated returns the highest known estimate that another known
-// estimate comes within maxLag of (either side), or 0 when there is none.
-func corroborated(est []estimate, maxLag uint64) uint64 {
-	var ref uint64
-	for i, e := range est {
-		if !e.known || e.slot <= ref {
-			continue
-		}
-		for j, f := range est {
-			if j != i && f.known && max(e.slot, f.slot)-min(e.slot, f.slot) <= maxLag {
-				ref = e.slot
-				break
-			}
-		}
-	}
-	return ref
 }
 
 // abs is |d|.

@@ -273,3 +273,46 @@ func TestHeldEndpointServesOnlyItsCheck(t *testing.T) {
 		t.Fatalf("Acquire on the excluded endpoint: %v", err)
 	}
 }
+
+func TestLaggingEndpointBelowTheAskedSlotIsNeverTried(t *testing.T) {
+	p, fc := newPool(t, rw("a", 0, endpoint.Limits{MaxConcurrentRequests: 1}),
+		rw("b", 0, endpoint.Limits{MaxConcurrentRequests: 1}), rw("c", 0, endpoint.Limits{}))
+	sawOn(t, p, "a", endpoint.Confirmed, 1000)
+	sawOn(t, p, "b", endpoint.Confirmed, 1000)
+	sawOn(t, p, "c", endpoint.Confirmed, 900)
+	pa := now(t, p, pool.Request{Role: endpoint.RoleRead, Endpoint: "a"}, "a")
+	pb := now(t, p, pool.Request{Role: endpoint.RoleRead, Endpoint: "b"}, "b")
+	// A read that needs slot 990 waits for a or b: c, at ~900, could only
+	// refuse it.
+	need := read
+	need.MinSlot, need.MinSlotCommitment = 990, endpoint.Confirmed
+	need.Deadline = fc.Now().Add(ms(50))
+	pd := start(context.Background(), p, need)
+	pd.mustWait(t, fc, 1)
+	pa.Done(success())
+	pd.permit(t, "a").Done(success())
+	// One that needs 800 takes c at once, as a last resort.
+	pa = now(t, p, pool.Request{Role: endpoint.RoleRead, Endpoint: "a"}, "a")
+	low := read
+	low.MinSlot, low.MinSlotCommitment = 800, endpoint.Confirmed
+	now(t, p, low, "c").Done(success())
+	// At a commitment where c's slot is not known, it is an ordinary last
+	// resort.
+	other := read
+	other.MinSlot, other.MinSlotCommitment = 990, endpoint.Finalized
+	now(t, p, other, "c").Done(success())
+	pa.Done(success())
+	pb.Done(success())
+	// And the deadline error says why c was not used.
+	pa = now(t, p, pool.Request{Role: endpoint.RoleRead, Endpoint: "a"}, "a")
+	pb = now(t, p, pool.Request{Role: endpoint.RoleRead, Endpoint: "b"}, "b")
+	need.Deadline = fc.Now().Add(ms(10))
+	pd = start(context.Background(), p, need)
+	pd.waitsFor(t, fc, ms(10))
+	var de *pool.DeadlineError
+	if err := pd.get(t).err; !errors.As(err, &de) || !de.Candidates[2].OffSlot {
+		t.Fatalf("deadline error %v", err)
+	}
+	pa.Done(success())
+	pb.Done(success())
+}

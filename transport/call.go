@@ -47,6 +47,10 @@ func (c *Client) do(ctx context.Context, cs *callState, role endpoint.Role) erro
 	avoid, _ := ctx.Value(avoidKey{}).([]string)
 	req := pool.Request{Role: role, Method: cs.method, Capabilities: caps, Deadline: cs.deadline,
 		AvoidDoubt: cs.class != retrypolicy.Idempotent, Avoid: slices.Clip(avoid)}
+	if cs.slots != nil && cs.slots.floor > 0 {
+		// An endpoint known to be below the floor would only refuse.
+		req.MinSlot, req.MinSlotCommitment = cs.slots.floor, cs.slots.commitment
+	}
 	for n := 1; ; n++ {
 		pm, err := c.pool.Acquire(ctx, req)
 		if err != nil {

@@ -178,8 +178,8 @@ func (r *probeReport) checkSlots(maxLag int) {
 			est[i] = *ep.Slot + uint64(max(last.Sub(ep.slotAt), 0)/probeSlotTime)
 		}
 	}
-	ref := corroborated(est, window)
-	if ref == 0 {
+	ref, ok := endpoint.ReferenceSlot(est, window) // the pool's own rule
+	if !ok {
 		return
 	}
 	r.SlotReference = &ref
@@ -203,32 +203,6 @@ func (r *probeReport) checkSlots(maxLag int) {
 		}
 		ep.SlotStanding = standing.String()
 	}
-}
-
-// corroborated is the reference rule of pool/slots.go: the highest slot
-// that another is within window of, either way, or 0 when there is none
-// (fewer than two slots known, or no two within window of each other). A 0
-// in slots is an endpoint whose slot is not known.
-//
-// Either way, as that file's comment says ("two that disagree" give no
-// reference): the pool's corroborated checks only that the other slot is
-// not more than window below, so a slot far above another counts as
-// corroborating it, and of two endpoints 100 slots apart the pool takes
-// the lower for the reference and ranks the higher an outlier.
-func corroborated(slots []uint64, window uint64) uint64 {
-	var ref uint64
-	for i, s := range slots {
-		if s == 0 || s <= ref {
-			continue
-		}
-		for j, o := range slots {
-			if j != i && o != 0 && o+window >= s && o <= s+window {
-				ref = s
-				break
-			}
-		}
-	}
-	return ref
 }
 
 // writeTable writes the report for people: one row per canary, then one
