@@ -29,6 +29,10 @@ type Options struct {
 	// MaxRetries is sendTransaction's maxRetries, the node's own
 	// rebroadcasting; nil leaves the node's default.
 	MaxRetries *uint
+	// OnPoll, when set, is called after every poll with the result so
+	// far, from the resolving goroutine, before it waits for the next: for
+	// progress logs. It must not block for long.
+	OnPoll func(Result)
 }
 
 // DefaultPollInterval is Options.PollInterval's default: one slot.

@@ -70,6 +70,9 @@ func (r *resolver) run(ctx context.Context, between func(context.Context)) Resul
 		if between != nil {
 			between(ctx)
 		}
+		if r.o.OnPoll != nil {
+			r.o.OnPoll(r.res)
+		}
 		t := clock.NewTimer(r.o.PollInterval)
 		select {
 		case <-t.Chan():
