@@ -348,13 +348,28 @@ func TestBadInputIsRefusedBeforeAnyRequest(t *testing.T) {
 	tx, lvbh := ch.tx(11, 0)
 	ctx := context.Background()
 	for name, call := range map[string]func() error{
-		"nil tx":        func() error { _, err := confirm.SendAndConfirm(ctx, ch.tc, nil, lvbh, confirm.Options{}); return err },
-		"unsigned tx":   func() error { _, err := confirm.SendAndConfirm(ctx, ch.tc, &solana.Transaction{}, lvbh, confirm.Options{}); return err },
-		"zero lvbh":     func() error { _, err := confirm.SendAndConfirm(ctx, ch.tc, tx, 0, confirm.Options{}); return err },
-		"bad commit":    func() error { _, err := confirm.Resolve(ctx, ch.tc, tx.Signatures[0], lvbh, confirm.Options{Commitment: "max"}); return err },
-		"zero sig":      func() error { _, err := confirm.Resolve(ctx, ch.tc, solana.Signature{}, lvbh, confirm.Options{}); return err },
-		"nil client":    func() error { _, err := confirm.Resolve(ctx, nil, tx.Signatures[0], lvbh, confirm.Options{}); return err },
-		"negative poll": func() error { _, err := confirm.Resolve(ctx, ch.tc, tx.Signatures[0], lvbh, confirm.Options{PollInterval: -1}); return err },
+		"nil tx": func() error { _, err := confirm.SendAndConfirm(ctx, ch.tc, nil, lvbh, confirm.Options{}); return err },
+		"unsigned tx": func() error {
+			_, err := confirm.SendAndConfirm(ctx, ch.tc, &solana.Transaction{}, lvbh, confirm.Options{})
+			return err
+		},
+		"zero lvbh": func() error { _, err := confirm.SendAndConfirm(ctx, ch.tc, tx, 0, confirm.Options{}); return err },
+		"bad commit": func() error {
+			_, err := confirm.Resolve(ctx, ch.tc, tx.Signatures[0], lvbh, confirm.Options{Commitment: "max"})
+			return err
+		},
+		"zero sig": func() error {
+			_, err := confirm.Resolve(ctx, ch.tc, solana.Signature{}, lvbh, confirm.Options{})
+			return err
+		},
+		"nil client": func() error {
+			_, err := confirm.Resolve(ctx, nil, tx.Signatures[0], lvbh, confirm.Options{})
+			return err
+		},
+		"negative poll": func() error {
+			_, err := confirm.Resolve(ctx, ch.tc, tx.Signatures[0], lvbh, confirm.Options{PollInterval: -1})
+			return err
+		},
 	} {
 		if err := call(); err == nil {
 			t.Errorf("%s: no error", name)
