@@ -219,3 +219,6 @@ func (p *Pool) wakeAll() {
 		}
 	}
 }
+
+// MaxSlotLag is Settings.MaxSlotLag (0: lag-aware routing off).
+func (p *Pool) MaxSlotLag() uint64 { return p.slots.maxLag }

@@ -48,6 +48,9 @@ func (x *intoExchange) handle(c *Client, _ *http.Request, resp *http.Response) (
 	if ok && slot < x.slots.floor {
 		return retrypolicy.NodeBehind, 0, slot, &StaleError{Commitment: x.slots.commitment, Slot: slot, Floor: x.slots.floor}
 	}
+	if ok && x.slots.ceiling > 0 && slot > x.slots.ceiling {
+		return retrypolicy.NodeBehind, 0, slot, &OutlierError{Commitment: x.slots.commitment, Slot: slot, Ceiling: x.slots.ceiling}
+	}
 	cause, code, err := x.decode(b, body)
 	if code == codeMinContextSlotNotReached {
 		if e, isRPC := err.(*RPCError); isRPC {

@@ -37,6 +37,17 @@ func (s *Session) Slot(c endpoint.Commitment) uint64 {
 	return s.marks[c].Load()
 }
 
+// lower sets the mark at commitment c to slot if it is above it.
+func (s *Session) lower(c endpoint.Commitment, slot uint64) {
+	m := &s.marks[c]
+	for {
+		old := m.Load()
+		if old <= slot || m.CompareAndSwap(old, slot) {
+			return
+		}
+	}
+}
+
 // raise records that slot was returned at commitment c.
 func (s *Session) raise(c endpoint.Commitment, slot uint64) {
 	if c >= endpoint.Commitments {
@@ -51,10 +62,12 @@ func (s *Session) raise(c endpoint.Commitment, slot uint64) {
 	}
 }
 
-// StaleError is an answer older than a slot already returned to the same
-// caller (or than the minContextSlot it asked for), from an endpoint that
-// took no minContextSlot or ignored it. Its cause is node-behind: the call
-// retries it elsewhere while it can.
+// StaleError is an answer older than the least slot the read accepts:
+// one already returned to the same caller (its Session), the
+// minContextSlot it asked for, or the pool's reference slot less the
+// allowed lag. It comes from an endpoint that took no minContextSlot or
+// ignored it. Its cause is node-behind: the call retries it elsewhere
+// while it can.
 type StaleError struct {
 	// Commitment is the commitment the slots are at.
 	Commitment endpoint.Commitment
@@ -63,10 +76,29 @@ type StaleError struct {
 }
 
 // Error reads "stale answer: context slot 940 (confirmed) is below slot
-// 1000, already returned to this caller".
+// 1000, the least this read accepts".
 func (e *StaleError) Error() string {
-	return fmt.Sprintf("stale answer: context slot %d (%s) is below slot %d, already returned to this caller",
+	return fmt.Sprintf("stale answer: context slot %d (%s) is below slot %d, the least this read accepts",
 		e.Slot, e.Commitment, e.Floor)
+}
+
+// OutlierError is an answer at a slot further ahead of the slot the
+// endpoints agree on (the pool's reference) than any honest node could
+// be: one endpoint's claim no other corroborates. It is refused, so that
+// it never becomes a caller's mark; its cause is node-behind (this node's
+// state is unusable; another may answer).
+type OutlierError struct {
+	// Commitment is the commitment the slots are at.
+	Commitment endpoint.Commitment
+	// Slot is the answer's slot; Ceiling the highest slot accepted.
+	Slot, Ceiling uint64
+}
+
+// Error reads "answer at slot 1000000000000 (confirmed) is ahead of what
+// the other endpoints agree on (at most 1032)".
+func (e *OutlierError) Error() string {
+	return fmt.Sprintf("answer at slot %d (%s) is ahead of what the other endpoints agree on (at most %d)",
+		e.Slot, e.Commitment, e.Ceiling)
 }
 
 // slotPlan is what one call does with slots: the commitment its answer is
@@ -76,8 +108,18 @@ type slotPlan struct {
 	slots      registry.Slots
 	commitment endpoint.Commitment
 	floor      uint64
-	session    *Session
+	// ceiling, when not 0, is the highest slot an answer may be at:
+	// beyond it, it is ahead of what the endpoints agree on by more than
+	// any honest node could be (an *OutlierError).
+	ceiling uint64
+	session *Session
 }
+
+// poisonedAbove is how far above the pool's reference slot a caller's
+// mark must be to be taken for a lie and lowered: an hour of slots. A
+// mark only gets there from an answer taken before any two endpoints
+// agreed (later, an answer that far ahead is refused: slotPlan.ceiling).
+const poisonedAbove = 9000
 
 // planSlots returns the call's slot plan and its params, with
 // minContextSlot added when the plan asks for one the caller did not set
@@ -112,10 +154,20 @@ func (c *Client) planSlots(ctx context.Context, method string, params []any) (*s
 	}
 	plan.session = session
 	floor := session.Slot(plan.commitment)
-	if ref, ok := c.pool.ReferenceSlot(plan.commitment); ok && floor > ref {
-		// A mark no other endpoint comes near (an outlier's answer) must
-		// not make every other endpoint refuse.
-		floor = ref
+	if ref, ok := c.pool.ReferenceSlot(plan.commitment); ok {
+		lag := c.pool.MaxSlotLag()
+		if floor > ref+poisonedAbove {
+			// A mark an hour of slots past anything two endpoints agree
+			// on was a lie (taken before any two had answered): it must
+			// not hold this caller's reads hostage.
+			session.lower(plan.commitment, ref)
+			floor = ref
+		}
+		// Bounded staleness: never more than the allowed lag behind what
+		// the endpoints agree on, even for a caller with no mark yet; and
+		// nothing further ahead than they could be by the answer's time.
+		floor = max(floor, ref-min(ref, lag))
+		plan.ceiling = ref + 2*lag
 	}
 	plan.floor = max(floor, cfg.minContextSlot)
 	if floor == 0 || !sl.MinContextSlot || cfg.minContextSlot > 0 {
