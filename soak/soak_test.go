@@ -113,8 +113,13 @@ type member struct {
 	tlsMismatch bool
 	// slow delays every answer of the endpoint by at least this much, on
 	// top of the chaos: a peer that is merely slow (plans/008).
-	slow  time.Duration
-	roles map[endpoint.Role]endpoint.Limits
+	slow time.Duration
+	// lagging marks the endpoint that answers everything correctly but
+	// lagSlots behind the others while its lag is on (see lagSchedule):
+	// the chaos gives it no fault and never takes it down, so that its
+	// slot is the only reason to keep reads from it.
+	lagging bool
+	roles   map[endpoint.Role]endpoint.Limits
 }
 
 func limits(rps float64, burst, conc int) endpoint.Limits {
@@ -124,15 +129,16 @@ func limits(rps float64, burst, conc int) endpoint.Limits {
 	}
 }
 
-// members are six endpoints over three tiers, each role with its own
+// members are seven endpoints over three tiers, each role with its own
 // rate, burst and concurrency limit; one of tier 0 answers everything at
-// least 60 ms late.
+// least 60 ms late, another lagSlots behind the others (lagName).
 func members() []member {
 	R, S := endpoint.RoleRead, endpoint.RoleSend
 	return []member{
 		{name: "t0-a", tier: 0, roles: map[endpoint.Role]endpoint.Limits{R: limits(400, 20, 8), S: limits(60, 5, 2)}},
 		{name: "t0-b", tier: 0, roles: map[endpoint.Role]endpoint.Limits{R: limits(300, 10, 6), S: limits(40, 4, 2)}},
 		{name: "t0-slow", tier: 0, slow: 60 * time.Millisecond, roles: map[endpoint.Role]endpoint.Limits{R: limits(300, 10, 6), S: limits(40, 4, 2)}},
+		{name: lagName, tier: 0, lagging: true, roles: map[endpoint.Role]endpoint.Limits{R: limits(300, 10, 6), S: limits(40, 4, 2)}},
 		{name: "t1-a", tier: 1, roles: map[endpoint.Role]endpoint.Limits{R: limits(200, 10, 4), S: limits(20, 2, 1)}},
 		{name: "t1-tls", tier: 1, tlsMismatch: true, roles: map[endpoint.Role]endpoint.Limits{R: limits(100, 5, 4)}},
 		{name: "t2-a", tier: 2, roles: map[endpoint.Role]endpoint.Limits{R: limits(800, 40, 16), S: limits(80, 8, 4)}},
@@ -234,6 +240,7 @@ type soak struct {
 	sigs    []string // their signatures
 
 	bad    violations
+	lag    lagWatch
 	sends  []sendResult // by send index
 	done   atomic.Int64 // calls finished
 	hedges atomic.Int64 // hedge attempts made
@@ -294,8 +301,15 @@ func newSoak(t *testing.T, seed uint64, calls, callers int) *soak {
 		none := fixtures.Script(nil)
 		ptr.Store(&none)
 		s.scripts[m.name] = ptr
+		// Every member runs the slot model on the real clock: the cluster
+		// gives them one origin, so they differ by their lag only.
+		slots := &fixtures.SlotOptions{}
+		if m.lagging {
+			slots.Lag = lagSlots
+			s.lag.lag = lagSlots
+		}
 		fm[i] = fixtures.Member{Name: m.name, Tier: m.tier, Roles: m.roles,
-			Options: fixtures.Options{Script: slowed(s.arrive.recorder(m.name, ptr), m.slow)}}
+			Options: fixtures.Options{Script: slowed(s.arrive.recorder(m.name, ptr), m.slow), Slots: slots}}
 	}
 	s.cluster = fixtures.NewCluster(fm)
 	t.Cleanup(s.cluster.Close)
@@ -318,10 +332,11 @@ func newSoak(t *testing.T, seed uint64, calls, callers int) *soak {
 	ts := transport.DefaultSettings()
 	ts.MaxResponseBytes, ts.HedgeAfter = maxBody, hedgeAfter
 	c, err := transport.New(p, ts, transport.Options{Logger: logger,
-		OnAttempt: func(_ string, a transport.Attempt) {
+		OnAttempt: func(method string, a transport.Attempt) {
 			if a.Hedge {
 				s.hedges.Add(1)
 			}
+			s.lag.attempt(method, a)
 		}})
 	if err != nil {
 		t.Fatalf("transport.New: %v", err)
@@ -356,6 +371,7 @@ func (s *soak) run() {
 	bg.Go(func() { s.watch(stop) })
 	bg.Go(func() { s.heartbeat(stop) })
 
+	s.lag.event(lagBehind, "the run starts, %s %d slots behind", lagName, lagSlots)
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range s.callers {
@@ -464,7 +480,11 @@ func (s *soak) chaos(ticks <-chan struct{}, stop <-chan struct{}) {
 			return
 		case <-ticks:
 		}
+		s.lag.follow(s)
 		for _, m := range s.members {
+			if m.lagging {
+				continue
+			}
 			subset := make([]fixtures.Fault, 1+rng.IntN(4))
 			for j := range subset {
 				subset[j] = all[rng.IntN(len(all))]
@@ -475,6 +495,7 @@ func (s *soak) chaos(ticks <-chan struct{}, stop <-chan struct{}) {
 		if rng.IntN(4) == 0 {
 			m := s.members[rng.IntN(len(s.members))]
 			switch {
+			case m.lagging: // never down: its slot is its only fault
 			case down[m.name]:
 				delete(down, m.name)
 				s.cluster.Server(m.name).SetDown(false)
@@ -508,6 +529,9 @@ func (s *soak) watch(stop <-chan struct{}) {
 			}
 			if sn.InFlight < 0 {
 				s.bad.add("%s/%s: %d in flight", sn.Name, sn.Role, sn.InFlight)
+			}
+			if sn.Name == lagName && sn.Role == endpoint.RoleRead {
+				s.lag.observe(sn)
 			}
 		}
 	}
@@ -751,6 +775,7 @@ func (s *soak) check() {
 		}
 	}
 	s.checkSends()
+	s.t.Logf("%s (%d slots behind while lagging, tier 0, no faults), by phase:%s", lagName, lagSlots, s.lag.table())
 	s.checkRates()
 	s.checkLogs()
 	s.checkMarkersSent()
