@@ -240,6 +240,7 @@ type soak struct {
 	sigs    []string // their signatures
 
 	bad    violations
+	slots  slotCheck
 	lag    lagWatch
 	sends  []sendResult // by send index
 	done   atomic.Int64 // calls finished
@@ -249,8 +250,10 @@ type soak struct {
 	// (else the zero lateCall). Each caller writes its own slots: a lock
 	// shared by every caller that returns late (nearly all in the long
 	// run) formed a convoy that held up their next calls.
-	late  []lateCall
-	beats []beat // written by the heartbeat only
+	late []lateCall
+	// workers are the callers, by goroutine (see caller).
+	workers []*caller
+	beats   []beat // written by the heartbeat only
 	// logWait is the longest a log record took to be handled since the
 	// heartbeat's last beat, in nanoseconds (see timedHandler).
 	logWait atomic.Int64
@@ -374,14 +377,20 @@ func (s *soak) run() {
 	s.lag.event(lagBehind, "the run starts, %s %d slots behind", lagName, lagSlots)
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	for range s.callers {
+	s.workers = make([]*caller, s.callers)
+	for id := range s.workers {
+		w := &caller{id: id}
+		if id%2 == 0 {
+			w.session = transport.NewSession()
+		}
+		s.workers[id] = w
 		wg.Go(func() {
 			for {
 				i := int(next.Add(1) - 1)
 				if i >= s.calls {
 					return
 				}
-				s.call(i)
+				s.call(w, i)
 				if s.done.Add(1)%phaseCalls == 0 {
 					select {
 					case ticks <- struct{}{}:
@@ -400,10 +409,13 @@ func (s *soak) run() {
 // from recorded responses.
 var readMethods = [...]string{"getBalance", "getSlot", "getHealth", "getVersion", "getLatestBlockhash"}
 
-// call makes call number i and checks it as it returns.
-func (s *soak) call(i int) {
+// call makes call number i for caller w and checks it as it returns.
+func (s *soak) call(w *caller, i int) {
 	h := mix(s.seed, uint64(i))
 	ctx := context.Background()
+	if w.session != nil {
+		ctx = transport.WithSession(ctx, w.session)
+	}
 	var ctxTimeout time.Duration
 	switch h % 10 {
 	case 0, 1:
@@ -425,6 +437,18 @@ func (s *soak) call(i int) {
 	case method == "getBalance":
 		params = []any{"11111111111111111111111111111111"}
 	}
+	// A slot-bearing read asks for one of the commitments, and is held to
+	// what was returned before it started: what w saw, and on the
+	// client's mark what any caller on it saw.
+	var (
+		commitment endpoint.Commitment
+		before     *returned
+		slotted    = !send && slotBearing(method)
+	)
+	if slotted {
+		params, commitment = withCommitment(params, commitments[(h>>16)%uint64(len(commitments))])
+		before = s.slots.before(w, commitment)
+	}
 
 	// The transport's rule: now + the roles' RequestTimeout, cut to ctx's
 	// deadline. start is read before the transport's now, so this deadline
@@ -438,6 +462,13 @@ func (s *soak) call(i int) {
 	err := s.client.CallForInto(ctx, &out, method, params)
 	end := time.Now()
 
+	if err == nil && slotted {
+		if slot, ok := answerSlot(method, out); !ok {
+			s.bad.add("%s: call %d (%s, %s) succeeded with no slot in its answer: %.200s", w, i, method, commitment, out)
+		} else {
+			s.slots.check(&s.bad, w, returned{slot: slot, call: i, method: method, caller: w.id}, commitment, before)
+		}
+	}
 	var ce *transport.CallError
 	if err != nil {
 		if !errors.As(err, &ce) {
@@ -775,7 +806,7 @@ func (s *soak) check() {
 		}
 	}
 	s.checkSends()
-	s.t.Logf("%s (%d slots behind while lagging, tier 0, no faults), by phase:%s", lagName, lagSlots, s.lag.table())
+	s.checkSlots()
 	s.checkRates()
 	s.checkLogs()
 	s.checkMarkersSent()
