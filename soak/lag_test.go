@@ -207,3 +207,46 @@ func (l *lagWatch) eventString() string {
 	}
 	return b.String()
 }
+
+// check checks that the lagging endpoint was seen lagging, refusing and
+// serving, so that the bound proves something, and the bound: once the
+// pool knew it lagged, it answered no read of a caller anchored near the
+// tip.
+//
+// The pool uses a lagging endpoint as a last resort, at once, whenever no
+// endpoint in step can take the request: in the soak every endpoint is
+// busy nearly all the time, so the lagging one keeps receiving reads. It
+// can serve those that ask for no slot it has not reached: reads that
+// carry no slot (getHealth, getVersion), and slot-bearing reads of a
+// caller holding nothing at that commitment yet, or only a slot it had
+// from the lagging endpoint itself. A caller holding a slot near the tip
+// sends a minContextSlot the lagging endpoint cannot meet (-32016) and is
+// served elsewhere: it must never get the lagging endpoint's answer.
+func (l *lagWatch) check(bad *violations, sc *slotCheck) {
+	if p := l.current(); p != lagKnownAgain {
+		bad.add("%s: the run ended in phase %s, not %s: the pool did not mark it lagging in both lag periods; events:%s", lagName, p, lagKnownAgain, l.eventString())
+	}
+	if !l.caughtUp.Load() {
+		bad.add("%s: no snapshot showed it in step while its lag was off", lagName)
+	}
+	if l.attempts[lagBehind].Load()+l.attempts[lagKnown].Load() == 0 {
+		bad.add("%s: it received no read before its lag was turned off: its standing proves nothing", lagName)
+	}
+	if l.refused[lagKnown].Load()+l.refused[lagKnownAgain].Load() == 0 {
+		bad.add("%s: it refused no read (-32016) while the pool knew it lagged: no minContextSlot reached it", lagName)
+	}
+	if l.okSlot[lagCaughtUp].Load() == 0 {
+		bad.add("%s: it served no slot-bearing read while in step: nothing shows that only its slot kept reads from it", lagName)
+	}
+	// A run starved of CPU makes few successful reads: the bound must see
+	// some, over both phases.
+	if sc.anchored[lagKnown].Load()+sc.anchored[lagKnownAgain].Load() == 0 {
+		bad.add("%s: no read of a caller anchored near the tip succeeded while the pool knew it lagged: the bound proves nothing", lagName)
+	}
+	for _, p := range [...]lagPhase{lagKnown, lagKnownAgain} {
+		if m := sc.behind[p][0][heldAnchored].Load() + sc.behind[p][1][heldAnchored].Load(); m > 0 {
+			bad.add("%s: in phase %s, %d of %d reads of callers holding a slot within %d of the tip were answered more than %d behind it",
+				lagName, p, m, sc.anchored[p].Load(), pool.DefaultMaxSlotLag, pool.DefaultMaxSlotLag)
+		}
+	}
+}

@@ -3,9 +3,11 @@ package soak
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"sync/atomic"
 
 	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/transport"
 )
 
@@ -83,6 +85,16 @@ type returned struct {
 	caller int
 }
 
+// What a caller held when one of its reads was answered more than
+// MaxSlotLag behind the tip: nothing at that commitment, a slot itself
+// that far behind, or a slot near the tip (anchored).
+const (
+	heldNothing = iota
+	heldBehind
+	heldAnchored
+	helds
+)
+
 // slotCheck checks the slots returned to every caller.
 type slotCheck struct {
 	// wide is, per commitment, the highest slot returned to a caller on
@@ -94,6 +106,15 @@ type slotCheck struct {
 	// slot of the same caller; perClient those compared with the
 	// client-wide mark; fresh those of a caller that held nothing.
 	reads, bySession, perCaller, perClient, fresh atomic.Int64
+	// behind counts, per lag phase at the call's start, kind of caller
+	// (0: own session, 1: client-wide mark) and what it held, the reads
+	// answered more than MaxSlotLag behind the cluster's tip at their
+	// start. Only the lagging endpoint answers that far behind: the others
+	// share its origin and have no lag, and no fault changes the slot of
+	// an answer that succeeds. anchored counts, per phase, the reads of
+	// anchored callers.
+	behind   [lagPhases][2][helds]atomic.Int64
+	anchored [lagPhases]atomic.Int64
 }
 
 // before returns what a call of w at commitment c is held to besides w's
@@ -107,11 +128,14 @@ func (sc *slotCheck) before(w *caller, c endpoint.Commitment) *returned {
 
 // check checks the slot a call returned to w at commitment c: never below
 // the slot returned to w before, nor, on the client's mark, below the
-// client-wide mark read before the call started (before).
-func (sc *slotCheck) check(bad *violations, w *caller, got returned, c endpoint.Commitment, before *returned) {
+// client-wide mark read before the call started (before). tip is the
+// cluster's tip at c when the call started, and phase the lag phase then.
+func (sc *slotCheck) check(bad *violations, w *caller, got returned, c endpoint.Commitment, before *returned, tip uint64, phase lagPhase) {
 	sc.reads.Add(1)
+	kind := 1
 	if w.session != nil {
 		sc.bySession.Add(1)
+		kind = 0
 	}
 	prev := &w.last[c]
 	if prev.slot > 0 {
@@ -130,8 +154,18 @@ func (sc *slotCheck) check(bad *violations, w *caller, got returned, c endpoint.
 		}
 		held = max(held, before.slot)
 	}
-	if held == 0 {
+	h := heldAnchored
+	switch {
+	case held == 0:
 		sc.fresh.Add(1)
+		h = heldNothing
+	case held+pool.DefaultMaxSlotLag < tip:
+		h = heldBehind
+	default:
+		sc.anchored[phase].Add(1)
+	}
+	if got.slot+pool.DefaultMaxSlotLag < tip {
+		sc.behind[phase][kind][h].Add(1)
 	}
 	if got.slot > prev.slot {
 		*prev = got
@@ -163,11 +197,34 @@ func (sc *slotCheck) checkSessions(bad *violations, callers []*caller) {
 	}
 }
 
+// behindString is behind in phase p, for the log.
+func (sc *slotCheck) behindString(p lagPhase) string {
+	kinds := [...]string{"session", "client-wide"}
+	holds := [...]string{"nothing", "a slot behind", "a slot near the tip"}
+	var parts []string
+	for k := range kinds {
+		for h := range helds {
+			if n := sc.behind[p][k][h].Load(); n > 0 {
+				parts = append(parts, fmt.Sprintf("%s holding %s: %d", kinds[k], holds[h], n))
+			}
+		}
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, ", ")
+}
+
 // checkSlots runs the end-of-run checks of slots and logs their figures.
 func (s *soak) checkSlots() {
 	sc := &s.slots
 	sc.checkSessions(&s.bad, s.workers)
+	s.lag.check(&s.bad, sc)
 	s.t.Logf("monotonic reads: %d slot-bearing reads checked (%d of callers with a session), %d compared with an earlier slot of their caller, %d with the client-wide mark, %d with nothing to hold to",
 		sc.reads.Load(), sc.bySession.Load(), sc.perCaller.Load(), sc.perClient.Load(), sc.fresh.Load())
-	s.t.Logf("%s (%d slots behind while lagging, tier 0, no faults), by phase:%s", lagName, lagSlots, s.lag.table())
+	var b strings.Builder
+	for p := range lagPhases {
+		fmt.Fprintf(&b, "\n\t%-19s reads of anchored callers %5d; answered more than %d behind the tip: %s", p, sc.anchored[p].Load(), pool.DefaultMaxSlotLag, sc.behindString(p))
+	}
+	s.t.Logf("%s (%d slots behind while lagging, tier 0, no faults), by phase:%s\n  slot-bearing reads by phase at their start:%s", lagName, lagSlots, s.lag.table(), b.String())
 }

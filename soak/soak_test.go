@@ -443,11 +443,15 @@ func (s *soak) call(w *caller, i int) {
 	var (
 		commitment endpoint.Commitment
 		before     *returned
+		tip        uint64
+		phase      lagPhase
 		slotted    = !send && slotBearing(method)
 	)
 	if slotted {
 		params, commitment = withCommitment(params, commitments[(h>>16)%uint64(len(commitments))])
 		before = s.slots.before(w, commitment)
+		tip = s.cluster.Server(tipName).Slot(commitment.String())
+		phase = s.lag.current()
 	}
 
 	// The transport's rule: now + the roles' RequestTimeout, cut to ctx's
@@ -466,7 +470,7 @@ func (s *soak) call(w *caller, i int) {
 		if slot, ok := answerSlot(method, out); !ok {
 			s.bad.add("%s: call %d (%s, %s) succeeded with no slot in its answer: %.200s", w, i, method, commitment, out)
 		} else {
-			s.slots.check(&s.bad, w, returned{slot: slot, call: i, method: method, caller: w.id}, commitment, before)
+			s.slots.check(&s.bad, w, returned{slot: slot, call: i, method: method, caller: w.id}, commitment, before, tip, phase)
 		}
 	}
 	var ce *transport.CallError
