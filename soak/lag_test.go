@@ -31,11 +31,13 @@ const (
 	tipName = "t0-a"
 	// lagOff and lagOn are the fractions of the calls after which the
 	// lagging endpoint catches up, then falls lagSlots behind again: its
-	// slots go back, as a node restarted from an older snapshot's do.
+	// slots go back, as those of a node restarted from an older snapshot
+	// do.
 	lagOff, lagOn = 0.4, 0.6
 )
 
-// lagSchedule is the lag of lagName once done of calls have finished.
+// lagSchedule is the lag of lagName once done of the calls have
+// finished.
 func lagSchedule(done, calls int64) uint64 {
 	if f := float64(done) / float64(calls); f >= lagOff && f < lagOn {
 		return 0
