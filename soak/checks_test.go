@@ -7,6 +7,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/transport"
 )
 
 // The checks of TestSoak must be able to fail: these tests feed them
@@ -244,5 +247,106 @@ func TestThreadTimes(t *testing.T) {
 	on2, q2, _ := threadTimes()
 	if on1 <= 0 || on2 < on1 || q1 < 0 {
 		t.Errorf("threadTimes: on CPU %s then %s, queued %s then %s", on1, on2, q1, q2)
+	}
+}
+
+// TestSlotCheckCatchesBackwards feeds the slot check a caller with a
+// session whose slot goes back, and a caller on the client's mark
+// answered below a slot another caller returned before it started: both
+// are reported, naming the caller, the method and the slots.
+func TestSlotCheckCatchesBackwards(t *testing.T) {
+	var sc slotCheck
+	var bad violations
+	own := &caller{id: 2, session: transport.NewSession()}
+	wide1, wide2 := &caller{id: 1}, &caller{id: 3}
+	const tip = 1000
+	sc.check(&bad, own, returned{slot: 1000, call: 10, method: "getSlot", caller: 2}, endpoint.Confirmed, nil, tip, lagKnown)
+	sc.check(&bad, own, returned{slot: 1000, call: 11, method: "getBalance", caller: 2}, endpoint.Confirmed, nil, tip, lagKnown) // equal: allowed
+	sc.check(&bad, own, returned{slot: 900, call: 12, method: "getBalance", caller: 2}, endpoint.Confirmed, nil, tip, lagKnown)
+	sc.check(&bad, own, returned{slot: 800, call: 13, method: "getBalance", caller: 2}, endpoint.Processed, nil, tip, lagKnown) // another commitment: nothing held
+	if bad.n != 1 || !strings.Contains(bad.first[0], "caller 2 (own session): call 12 (getBalance, confirmed) returned context slot 900, below slot 1000 its call 10 (getSlot)") {
+		t.Fatalf("session caller: %d violations %q, want call 12 going back from 1000 to 900", bad.n, bad.first)
+	}
+
+	bad = violations{}
+	sc.check(&bad, wide1, returned{slot: 1000, call: 20, method: "getSlot", caller: 1}, endpoint.Finalized, sc.before(wide1, endpoint.Finalized), tip, lagKnown)
+	before := sc.before(wide2, endpoint.Finalized)
+	if before == nil || before.slot != 1000 {
+		t.Fatalf("the client-wide mark after call 20 is %+v, want slot 1000", before)
+	}
+	sc.check(&bad, wide2, returned{slot: 900, call: 21, method: "getLatestBlockhash", caller: 3}, endpoint.Finalized, before, tip, lagKnown)
+	if bad.n != 1 || !strings.Contains(bad.first[0], "caller 3 (client-wide mark): call 21 (getLatestBlockhash, finalized) returned context slot 900, below slot 1000 the client returned (caller 1, call 20, getSlot)") {
+		t.Fatalf("client-wide caller: %d violations %q, want call 21 below call 20's slot", bad.n, bad.first)
+	}
+	if sc.before(own, endpoint.Finalized) != nil {
+		t.Error("a caller with a session is held to the client-wide mark")
+	}
+	// Answered 100 behind the tip to a caller anchored near it.
+	if n := sc.behind[lagKnown][0][heldAnchored].Load() + sc.behind[lagKnown][1][heldAnchored].Load(); n != 2 {
+		t.Errorf("%d anchored reads counted behind the tip, want 2 (calls 12 and 21)", n)
+	}
+}
+
+// TestCheckSessionsCatchesMismatch feeds a caller whose session never
+// saw the slot returned to it.
+func TestCheckSessionsCatchesMismatch(t *testing.T) {
+	var sc slotCheck
+	var bad violations
+	w := &caller{id: 4, session: transport.NewSession()}
+	w.last[endpoint.Processed] = returned{slot: 1234, call: 1, method: "getSlot", caller: 4}
+	sc.checkSessions(&bad, []*caller{w, {id: 5}})
+	if bad.n != 1 || !strings.Contains(bad.first[0], "caller 4 (own session): its session's mark at processed is 0, but the highest slot returned to it is 1234") {
+		t.Fatalf("checkSessions: %d violations %q, want caller 4's mark", bad.n, bad.first)
+	}
+}
+
+// TestLagCheckCatchesVacuousRun feeds the lagging endpoint's check a run
+// where the pool never marked it lagging and it never refused nor served:
+// every way the bound could prove nothing is reported.
+func TestLagCheckCatchesVacuousRun(t *testing.T) {
+	var l lagWatch
+	var sc slotCheck
+	var bad violations
+	l.check(&bad, &sc)
+	for _, want := range []string{"did not mark it lagging", "no snapshot showed it in step", "received no read", "refused no read", "served no slot-bearing read", "the bound proves nothing"} {
+		found := false
+		for _, m := range bad.first {
+			found = found || strings.Contains(m, want)
+		}
+		if !found {
+			t.Errorf("lag check on an empty run: no violation says %q: %q", want, bad.first)
+		}
+	}
+}
+
+// TestLagWatchPhases walks the lagging endpoint through its schedule as
+// the soak's goroutines do.
+func TestLagWatchPhases(t *testing.T) {
+	var l lagWatch
+	lagging := endpoint.Snapshot{Name: lagName, Slot: 900, SlotLag: 100, SlotStanding: endpoint.Lagging}
+	inStep := endpoint.Snapshot{Name: lagName, Slot: 1000, SlotStanding: endpoint.InStep}
+	l.observe(inStep) // not yet known: no move
+	l.observe(lagging)
+	if p := l.current(); p != lagKnown {
+		t.Fatalf("after a lagging snapshot: %s, want %s", p, lagKnown)
+	}
+	l.move(lagCaughtUp, lagBehind, lagKnown)
+	l.observe(lagging) // its old mark: still lagging until it answers
+	l.observe(inStep)
+	if p := l.current(); p != lagCaughtUp || !l.caughtUp.Load() {
+		t.Fatalf("caught up and seen in step: %s, caughtUp %v", p, l.caughtUp.Load())
+	}
+	l.move(lagBehindAgain, lagCaughtUp)
+	l.observe(lagging)
+	if p := l.current(); p != lagKnownAgain {
+		t.Fatalf("behind again and seen lagging: %s, want %s", p, lagKnownAgain)
+	}
+	for _, tt := range []struct {
+		done int64
+		want uint64
+	}{{0, lagSlots}, {399, lagSlots}, {400, 0}, {599, 0}, {600, lagSlots}, {1000, lagSlots}} {
+		if got := lagSchedule(tt.done, 1000); got != tt.want {
+			t.Errorf("lagSchedule(%d, 1000) = %d, want %d", tt.done, got, tt.want)
+		}
 	}
 }

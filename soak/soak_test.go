@@ -113,8 +113,13 @@ type member struct {
 	tlsMismatch bool
 	// slow delays every answer of the endpoint by at least this much, on
 	// top of the chaos: a peer that is merely slow (plans/008).
-	slow  time.Duration
-	roles map[endpoint.Role]endpoint.Limits
+	slow time.Duration
+	// lagging marks the endpoint that answers everything correctly but
+	// lagSlots behind the others while its lag is on (see lagSchedule):
+	// the chaos gives it no fault and never takes it down, so that its
+	// slot is the only reason to keep reads from it.
+	lagging bool
+	roles   map[endpoint.Role]endpoint.Limits
 }
 
 func limits(rps float64, burst, conc int) endpoint.Limits {
@@ -124,15 +129,16 @@ func limits(rps float64, burst, conc int) endpoint.Limits {
 	}
 }
 
-// members are six endpoints over three tiers, each role with its own
+// members are seven endpoints over three tiers, each role with its own
 // rate, burst and concurrency limit; one of tier 0 answers everything at
-// least 60 ms late.
+// least 60 ms late, another lagSlots behind the others (lagName).
 func members() []member {
 	R, S := endpoint.RoleRead, endpoint.RoleSend
 	return []member{
 		{name: "t0-a", tier: 0, roles: map[endpoint.Role]endpoint.Limits{R: limits(400, 20, 8), S: limits(60, 5, 2)}},
 		{name: "t0-b", tier: 0, roles: map[endpoint.Role]endpoint.Limits{R: limits(300, 10, 6), S: limits(40, 4, 2)}},
 		{name: "t0-slow", tier: 0, slow: 60 * time.Millisecond, roles: map[endpoint.Role]endpoint.Limits{R: limits(300, 10, 6), S: limits(40, 4, 2)}},
+		{name: lagName, tier: 0, lagging: true, roles: map[endpoint.Role]endpoint.Limits{R: limits(300, 10, 6), S: limits(40, 4, 2)}},
 		{name: "t1-a", tier: 1, roles: map[endpoint.Role]endpoint.Limits{R: limits(200, 10, 4), S: limits(20, 2, 1)}},
 		{name: "t1-tls", tier: 1, tlsMismatch: true, roles: map[endpoint.Role]endpoint.Limits{R: limits(100, 5, 4)}},
 		{name: "t2-a", tier: 2, roles: map[endpoint.Role]endpoint.Limits{R: limits(800, 40, 16), S: limits(80, 8, 4)}},
@@ -234,6 +240,8 @@ type soak struct {
 	sigs    []string // their signatures
 
 	bad    violations
+	slots  slotCheck
+	lag    lagWatch
 	sends  []sendResult // by send index
 	done   atomic.Int64 // calls finished
 	hedges atomic.Int64 // hedge attempts made
@@ -242,8 +250,10 @@ type soak struct {
 	// (else the zero lateCall). Each caller writes its own slots: a lock
 	// shared by every caller that returns late (nearly all in the long
 	// run) formed a convoy that held up their next calls.
-	late  []lateCall
-	beats []beat // written by the heartbeat only
+	late []lateCall
+	// workers are the callers, by goroutine (see caller).
+	workers []*caller
+	beats   []beat // written by the heartbeat only
 	// logWait is the longest a log record took to be handled since the
 	// heartbeat's last beat, in nanoseconds (see timedHandler).
 	logWait atomic.Int64
@@ -294,8 +304,15 @@ func newSoak(t *testing.T, seed uint64, calls, callers int) *soak {
 		none := fixtures.Script(nil)
 		ptr.Store(&none)
 		s.scripts[m.name] = ptr
+		// Every member runs the slot model on the real clock: the cluster
+		// gives them one origin, so they differ by their lag only.
+		slots := &fixtures.SlotOptions{}
+		if m.lagging {
+			slots.Lag = lagSlots
+			s.lag.lag = lagSlots
+		}
 		fm[i] = fixtures.Member{Name: m.name, Tier: m.tier, Roles: m.roles,
-			Options: fixtures.Options{Script: slowed(s.arrive.recorder(m.name, ptr), m.slow)}}
+			Options: fixtures.Options{Script: slowed(s.arrive.recorder(m.name, ptr), m.slow), Slots: slots}}
 	}
 	s.cluster = fixtures.NewCluster(fm)
 	t.Cleanup(s.cluster.Close)
@@ -318,10 +335,11 @@ func newSoak(t *testing.T, seed uint64, calls, callers int) *soak {
 	ts := transport.DefaultSettings()
 	ts.MaxResponseBytes, ts.HedgeAfter = maxBody, hedgeAfter
 	c, err := transport.New(p, ts, transport.Options{Logger: logger,
-		OnAttempt: func(_ string, a transport.Attempt) {
+		OnAttempt: func(method string, a transport.Attempt) {
 			if a.Hedge {
 				s.hedges.Add(1)
 			}
+			s.lag.attempt(method, a)
 		}})
 	if err != nil {
 		t.Fatalf("transport.New: %v", err)
@@ -356,16 +374,23 @@ func (s *soak) run() {
 	bg.Go(func() { s.watch(stop) })
 	bg.Go(func() { s.heartbeat(stop) })
 
+	s.lag.event(lagBehind, "the run starts, %s %d slots behind", lagName, lagSlots)
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	for range s.callers {
+	s.workers = make([]*caller, s.callers)
+	for id := range s.workers {
+		w := &caller{id: id}
+		if id%2 == 0 {
+			w.session = transport.NewSession()
+		}
+		s.workers[id] = w
 		wg.Go(func() {
 			for {
 				i := int(next.Add(1) - 1)
 				if i >= s.calls {
 					return
 				}
-				s.call(i)
+				s.call(w, i)
 				if s.done.Add(1)%phaseCalls == 0 {
 					select {
 					case ticks <- struct{}{}:
@@ -384,10 +409,13 @@ func (s *soak) run() {
 // from recorded responses.
 var readMethods = [...]string{"getBalance", "getSlot", "getHealth", "getVersion", "getLatestBlockhash"}
 
-// call makes call number i and checks it as it returns.
-func (s *soak) call(i int) {
+// call makes call number i for caller w and checks it as it returns.
+func (s *soak) call(w *caller, i int) {
 	h := mix(s.seed, uint64(i))
 	ctx := context.Background()
+	if w.session != nil {
+		ctx = transport.WithSession(ctx, w.session)
+	}
 	var ctxTimeout time.Duration
 	switch h % 10 {
 	case 0, 1:
@@ -409,6 +437,22 @@ func (s *soak) call(i int) {
 	case method == "getBalance":
 		params = []any{"11111111111111111111111111111111"}
 	}
+	// A slot-bearing read asks for one of the commitments, and is held to
+	// what was returned before it started: what w saw, and on the
+	// client's mark what any caller on it saw.
+	var (
+		commitment endpoint.Commitment
+		before     *returned
+		tip        uint64
+		phase      lagPhase
+		slotted    = !send && slotBearing(method)
+	)
+	if slotted {
+		params, commitment = withCommitment(params, commitments[(h>>16)%uint64(len(commitments))])
+		before = s.slots.before(w, commitment)
+		tip = s.cluster.Server(tipName).Slot(commitment.String())
+		phase = s.lag.current()
+	}
 
 	// The transport's rule: now + the roles' RequestTimeout, cut to ctx's
 	// deadline. start is read before the transport's now, so this deadline
@@ -422,6 +466,13 @@ func (s *soak) call(i int) {
 	err := s.client.CallForInto(ctx, &out, method, params)
 	end := time.Now()
 
+	if err == nil && slotted {
+		if slot, ok := answerSlot(method, out); !ok {
+			s.bad.add("%s: call %d (%s, %s) succeeded with no slot in its answer: %.200s", w, i, method, commitment, out)
+		} else {
+			s.slots.check(&s.bad, w, returned{slot: slot, call: i, method: method, caller: w.id}, commitment, before, tip, phase)
+		}
+	}
 	var ce *transport.CallError
 	if err != nil {
 		if !errors.As(err, &ce) {
@@ -464,7 +515,11 @@ func (s *soak) chaos(ticks <-chan struct{}, stop <-chan struct{}) {
 			return
 		case <-ticks:
 		}
+		s.lag.follow(s)
 		for _, m := range s.members {
+			if m.lagging {
+				continue
+			}
 			subset := make([]fixtures.Fault, 1+rng.IntN(4))
 			for j := range subset {
 				subset[j] = all[rng.IntN(len(all))]
@@ -475,6 +530,7 @@ func (s *soak) chaos(ticks <-chan struct{}, stop <-chan struct{}) {
 		if rng.IntN(4) == 0 {
 			m := s.members[rng.IntN(len(s.members))]
 			switch {
+			case m.lagging: // never down: its slot is its only fault
 			case down[m.name]:
 				delete(down, m.name)
 				s.cluster.Server(m.name).SetDown(false)
@@ -508,6 +564,9 @@ func (s *soak) watch(stop <-chan struct{}) {
 			}
 			if sn.InFlight < 0 {
 				s.bad.add("%s/%s: %d in flight", sn.Name, sn.Role, sn.InFlight)
+			}
+			if sn.Name == lagName && sn.Role == endpoint.RoleRead {
+				s.lag.observe(sn)
 			}
 		}
 	}
@@ -751,6 +810,7 @@ func (s *soak) check() {
 		}
 	}
 	s.checkSends()
+	s.checkSlots()
 	s.checkRates()
 	s.checkLogs()
 	s.checkMarkersSent()
