@@ -106,10 +106,8 @@ func (p *Pool) lastResorts(sel *selection, req *Request, now, deadline time.Time
 			why, inDoubt = lastDoubt, true
 		case slots && m.rt.Shared().Off():
 			why, sel.slotLast = lastSlot, true
-			if req.MinSlot > 0 {
-				if s, ok := p.slots.estimate(m.rt.Shared(), now, req.MinSlotCommitment); ok && s < req.MinSlot {
-					why = lastNever
-				}
+			if req.MinSlot > 0 && p.slots.below(m.rt.Shared(), now, req.MinSlotCommitment, req.MinSlot) {
+				why = lastNever
 			}
 		}
 		if why == notLast {

@@ -36,6 +36,10 @@ const (
 	// some endpoint is a last resort, so that a lag ages out even when no
 	// answer arrives.
 	restandEvery = time.Second
+	// recheckAfter is how long a mark below a read's floor keeps the
+	// endpoint from that read (Request.MinSlot): after it, one read may
+	// find out whether the endpoint caught up.
+	recheckAfter = time.Second
 )
 
 // slotBook is the pool's view of where its endpoints are.
@@ -143,6 +147,17 @@ func abs(d int64) int64 {
 		return -d
 	}
 	return d
+}
+
+// below reports whether sh's slot at commitment c, seen less than
+// recheckAfter ago and extrapolated to now, is below slot: a read that
+// needs slot would only be refused there. A mark older than that is not
+// trusted to exclude: a read may go (it is answered at or past slot, or
+// refused and re-marks the endpoint), so a lagging endpoint that caught up
+// is seen to have.
+func (b *slotBook) below(sh *rolestate.Shared, now time.Time, c endpoint.Commitment, slot uint64) bool {
+	s, age, ok := sh.Slot(now, c)
+	return ok && age < recheckAfter && s+uint64(age/slotTime) < slot
 }
 
 // DefaultMaxSlotLag is Settings.MaxSlotLag's default: 16 slots, about

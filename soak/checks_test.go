@@ -344,7 +344,7 @@ func TestLagWatchPhases(t *testing.T) {
 	for _, tt := range []struct {
 		done int64
 		want uint64
-	}{{0, lagSlots}, {399, lagSlots}, {400, 0}, {599, 0}, {600, lagSlots}, {1000, lagSlots}} {
+	}{{0, lagSlots}, {349, lagSlots}, {350, 0}, {699, 0}, {700, lagSlots}, {1000, lagSlots}} {
 		if got := lagSchedule(tt.done, 1000); got != tt.want {
 			t.Errorf("lagSchedule(%d, 1000) = %d, want %d", tt.done, got, tt.want)
 		}

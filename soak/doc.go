@@ -21,8 +21,8 @@
 // one origin: those in step answer the same slot at the same instant.
 // One of tier 0, t0-lag, answers everything normally (no fault, never
 // down) but 100 slots behind: past the pool's MaxSlotLag (16), below the
-// health distance (128). After 40 % of the calls it catches up; after
-// 60 % it falls 100 slots behind again, so its slots go back under
+// health distance (128). After 35 % of the calls it catches up; after
+// 70 % it falls 100 slots behind again, so its slots go back under
 // callers that hold slots it served.
 //
 // A caller is one goroutine of the workload, making one call at a time;

@@ -32,8 +32,10 @@ const (
 	// lagOff and lagOn are the fractions of the calls after which the
 	// lagging endpoint catches up, then falls lagSlots behind again: its
 	// slots go back, as those of a node restarted from an older snapshot
-	// do.
-	lagOff, lagOn = 0.4, 0.6
+	// do. The window in step is long enough, even in a short run on a
+	// loaded machine, for the pool to look again at an endpoint it holds
+	// back for its slot (pool's recheck, 1 s) and see it caught up.
+	lagOff, lagOn = 0.35, 0.7
 )
 
 // lagSchedule is the lag of lagName once done of the calls have
