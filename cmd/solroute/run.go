@@ -75,7 +75,15 @@ func (e *env) dispatch(ctx context.Context, args []string) int {
 			return c.run(ctx, e, args[1:])
 		}
 	}
-	fmt.Fprintf(e.stderr, "solroute: unknown command %q; run 'solroute --help' for the list\n", name)
+	var names []string
+	for _, c := range commands() {
+		names = append(names, c.name)
+	}
+	hint := ""
+	if s, ok := suggest(name, names); ok {
+		hint = fmt.Sprintf(" (did you mean %q?)", s)
+	}
+	fmt.Fprintf(e.stderr, "solroute: unknown command %q%s; run 'solroute --help' for the list\n", name, hint)
 	return exitUsage
 }
 

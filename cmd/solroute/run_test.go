@@ -21,6 +21,23 @@ func TestRunUnknownCommand(t *testing.T) {
 	}
 }
 
+// TestUnknownCommandDidYouMean: a typo of a command is suggested the
+// command, on the one line; a far name gets no suggestion.
+func TestUnknownCommandDidYouMean(t *testing.T) {
+	for _, tt := range []struct{ name, want string }{
+		{"confrim", `solroute: unknown command "confrim" (did you mean "confirm"?); run 'solroute --help' for the list`},
+		{"sned", `solroute: unknown command "sned" (did you mean "send"?); run 'solroute --help' for the list`},
+		{"Probe", `solroute: unknown command "Probe" (did you mean "probe"?); run 'solroute --help' for the list`},
+		{"frobnicate", `solroute: unknown command "frobnicate"; run 'solroute --help' for the list`},
+	} {
+		r := runCmd(t, tt.name, "--config", "rpc.toml")
+		r.wantCode(t, exitUsage)
+		if got := lines(r.stderr); len(got) != 1 || got[0] != tt.want || r.stdout != "" {
+			t.Errorf("%s: stderr %q, stdout %q; want the one line %q", tt.name, r.stderr, r.stdout, tt.want)
+		}
+	}
+}
+
 func TestTopLevelHelp(t *testing.T) {
 	for _, args := range [][]string{{"help"}, {"--help"}, {"-h"}} {
 		r := runCmd(t, args...)
