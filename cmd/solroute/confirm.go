@@ -64,7 +64,7 @@ func runConfirm(ctx context.Context, e *env, args []string) int {
 	if err != nil {
 		return e.usageError("confirm", "%v", err)
 	}
-	level, err := parseCommitment(*commitment)
+	level, err := parseCommitment("commitment", *commitment)
 	if err != nil {
 		return e.usageError("confirm", "%v", err)
 	}

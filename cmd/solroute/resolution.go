@@ -31,14 +31,15 @@ const defaultResolveTimeout = 2 * time.Minute
 // commitments are --commitment's values, weakest first.
 var commitments = []string{"processed", "confirmed", "finalized"}
 
-// parseCommitment checks a --commitment value; a near miss is suggested.
-func parseCommitment(s string) (rpc.CommitmentType, error) {
+// parseCommitment checks the value s of the commitment flag named flag;
+// a near miss is suggested.
+func parseCommitment(flag, s string) (rpc.CommitmentType, error) {
 	for _, c := range commitments {
 		if s == c {
 			return rpc.CommitmentType(s), nil
 		}
 	}
-	msg := fmt.Sprintf("invalid --commitment %q: want processed, confirmed or finalized", s)
+	msg := fmt.Sprintf("invalid --%s %q: want processed, confirmed or finalized", flag, s)
 	if sug, ok := suggest(s, commitments); ok {
 		msg += fmt.Sprintf(" (did you mean %q?)", sug)
 	}

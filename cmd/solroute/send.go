@@ -37,8 +37,9 @@ identical signed bytes every D while it is not yet confirmed and its
 blockhash is valid: the chain keeps one transaction per signature, so this
 can land it once, never twice; the report counts the rebroadcasts.
 
---commitment is also the bank the preflight simulation runs on (a
-blockhash fetched at confirmed is unknown to a finalized bank);
+The node simulates the transaction first (preflight) on the bank at
+--preflight-commitment, confirmed by default: the node's own default,
+finalized, refuses a blockhash fetched at confirmed as not found.
 --skip-preflight sends without simulating.
 
 Exit codes: 0 sent (with --confirm: landed), 1 the send was refused
@@ -58,13 +59,14 @@ const maxTransactionSize = 1232
 
 // runSend is "solroute send".
 func runSend(ctx context.Context, e *env, args []string) int {
-	f := newFlags("send", "send --config FILE [--confirm --last-valid-block-height N [--rebroadcast D]] [--commitment C] "+
-		"[--skip-preflight] [--timeout D] [--json] TX_BASE64", sendAbout, sendExample)
+	f := newFlags("send", "send --config FILE [--confirm --last-valid-block-height N [--rebroadcast D] [--commitment C]] "+
+		"[--preflight-commitment C | --skip-preflight] [--timeout D] [--json] TX_BASE64", sendAbout, sendExample)
 	cfgPath := f.String("config", "", "read the TOML configuration from `FILE` (required)")
 	confirmIt := f.Bool("confirm", false, "after the send, wait for the verdict: landed, failed on chain, expired or unknown")
 	lvbh := f.Uint64("last-valid-block-height", 0, "`N`, "+lastValidHelp+" (required with --confirm; without, it completes the 'solroute confirm' line an ambiguous send prints)")
 	rebroadcast := f.Duration("rebroadcast", 0, "with --confirm, re-send the identical signed bytes every `D` while unconfirmed and valid; 0 means never")
-	commitment := f.String("commitment", "confirmed", "the commitment `C` to wait for with --confirm, and the bank the preflight runs on: processed, confirmed or finalized")
+	commitment := f.String("commitment", "confirmed", "with --confirm, the commitment `C` the transaction must reach to count as landed: processed, confirmed or finalized")
+	preflight := f.String("preflight-commitment", "confirmed", "simulate the transaction on the bank at commitment `C` before sending (the node's own default, finalized, refuses a blockhash fetched at confirmed)")
 	skipPreflight := f.Bool("skip-preflight", false, "send without the node's preflight simulation")
 	timeout := f.Duration("timeout", defaultResolveTimeout, "bound the whole command by `D`: the send and, with --confirm, the wait for a verdict (then unknown, exit 6)")
 	asJSON := f.Bool("json", false, "write the signature, or with --confirm the report, as JSON")
@@ -81,6 +83,10 @@ func runSend(ctx context.Context, e *env, args []string) int {
 		return e.usageError("send", "too many arguments: want one TX_BASE64, got %d arguments", len(pos))
 	case set["rebroadcast"] && !*confirmIt:
 		return e.usageError("send", "--rebroadcast needs --confirm: it re-sends while waiting for the verdict")
+	case set["commitment"] && !*confirmIt:
+		return e.usageError("send", "--commitment needs --confirm: it is the commitment the verdict waits for (the preflight's is --preflight-commitment)")
+	case set["preflight-commitment"] && *skipPreflight:
+		return e.usageError("send", "--preflight-commitment and --skip-preflight contradict each other: give one")
 	case *rebroadcast < 0:
 		return e.usageError("send", "--rebroadcast must not be negative")
 	case *confirmIt && *lvbh == 0:
@@ -92,7 +98,11 @@ func runSend(ctx context.Context, e *env, args []string) int {
 	if err != nil {
 		return e.usageError("send", "%v", err)
 	}
-	level, err := parseCommitment(*commitment)
+	level, err := parseCommitment("commitment", *commitment)
+	if err != nil {
+		return e.usageError("send", "%v", err)
+	}
+	preflightLevel, err := parseCommitment("preflight-commitment", *preflight)
 	if err != nil {
 		return e.usageError("send", "%v", err)
 	}
@@ -114,9 +124,9 @@ func runSend(ctx context.Context, e *env, args []string) int {
 	sig := tx.Signatures[0].String()
 
 	if !*confirmIt {
-		params := map[string]any{"encoding": "base64", "preflightCommitment": level}
+		params := map[string]any{"encoding": "base64", "preflightCommitment": preflightLevel}
 		if *skipPreflight {
-			params["skipPreflight"] = true
+			params = map[string]any{"encoding": "base64", "skipPreflight": true}
 		}
 		var answered string
 		if err := c.Transport().CallForInto(ctx, &answered, "sendTransaction", []any{wire, params}); err != nil {
@@ -136,7 +146,7 @@ func runSend(ctx context.Context, e *env, args []string) int {
 
 	rs := &resolution{cfgPath: *cfgPath, commitment: level, timeout: *timeout, send: true, rebroadcast: *rebroadcast}
 	o := rs.options(e)
-	o.SkipPreflight, o.PreflightCommitment = *skipPreflight, level
+	o.SkipPreflight, o.PreflightCommitment = *skipPreflight, preflightLevel
 	r, err := c.SendAndConfirm(ctx, tx, *lvbh, o)
 	if err != nil {
 		return e.sendFailed(err, *cfgPath, sig, *lvbh)

@@ -22,16 +22,8 @@ func TestSendPrintsTheSignature(t *testing.T) {
 		t.Fatalf("truth %+v: want one arrival, forwarded", truth)
 	}
 	// The wire bytes as given, base64, the preflight on the confirmed bank.
-	var params string
-	for _, s := range ch.servers {
-		for _, req := range s.Requests() {
-			if req.Method == "sendTransaction" {
-				params = string(req.Params)
-			}
-		}
-	}
-	if want := `["` + wire + `",{"encoding":"base64","preflightCommitment":"confirmed"}]`; params != want {
-		t.Errorf("sendTransaction params %s, want %s", params, want)
+	if want := `["` + wire + `",{"encoding":"base64","preflightCommitment":"confirmed"}]`; ch.sendParams(wire) != want {
+		t.Errorf("sendTransaction params %s, want %s", ch.sendParams(wire), want)
 	}
 
 	tx2, wire2, _ := ch.tx(2, 0)
@@ -41,6 +33,28 @@ func TestSendPrintsTheSignature(t *testing.T) {
 	if err := json.Unmarshal([]byte(r.stdout), &got); err != nil || got.Signature != tx2.Signatures[0].String() {
 		t.Fatalf("--json output %q (%v), want the signature", r.stdout, err)
 	}
+	if want := `["` + wire2 + `",{"encoding":"base64","skipPreflight":true}]`; ch.sendParams(wire2) != want {
+		t.Errorf("sendTransaction params %s, want %s", ch.sendParams(wire2), want)
+	}
+
+	tx3, wire3, _ := ch.tx(3, 0)
+	ch.sendOnce(tx3, wire3, "--preflight-commitment", "processed")
+	if want := `["` + wire3 + `",{"encoding":"base64","preflightCommitment":"processed"}]`; ch.sendParams(wire3) != want {
+		t.Errorf("sendTransaction params %s, want %s", ch.sendParams(wire3), want)
+	}
+}
+
+// sendParams is the params of the sendTransaction of wire an endpoint of
+// the chain received ("" when none did).
+func (ch *chain) sendParams(wire string) string {
+	for _, s := range ch.servers {
+		for _, req := range s.Requests() {
+			if req.Method == "sendTransaction" && strings.Contains(string(req.Params), wire) {
+				return string(req.Params)
+			}
+		}
+	}
+	return ""
 }
 
 // TestSendAmbiguousExitsThree: a send that may have reached a server is
@@ -303,8 +317,14 @@ func TestSendUsageErrors(t *testing.T) {
 			"--confirm needs --last-valid-block-height N: the lastValidBlockHeight getLatestBlockhash returned with the transaction's blockhash"},
 		{"negative rebroadcast", []string{"send", "--config", cfg, "--confirm", "--last-valid-block-height", "1150", "--rebroadcast", "-1s", wire},
 			"--rebroadcast must not be negative"},
-		{"bad commitment", []string{"send", "--config", cfg, "--commitment", "finalised", wire},
+		{"commitment without confirm", []string{"send", "--config", cfg, "--commitment", "finalized", wire},
+			"--commitment needs --confirm: it is the commitment the verdict waits for (the preflight's is --preflight-commitment)"},
+		{"preflight both ways", []string{"send", "--config", cfg, "--preflight-commitment", "processed", "--skip-preflight", wire},
+			"--preflight-commitment and --skip-preflight contradict each other"},
+		{"bad commitment", []string{"send", "--config", cfg, "--confirm", "--last-valid-block-height", "1150", "--commitment", "finalised", wire},
 			`invalid --commitment "finalised": want processed, confirmed or finalized (did you mean "finalized"?)`},
+		{"bad preflight commitment", []string{"send", "--config", cfg, "--preflight-commitment", "procesed", wire},
+			`invalid --preflight-commitment "procesed": want processed, confirmed or finalized (did you mean "processed"?)`},
 		{"zero timeout", []string{"send", "--config", cfg, "--timeout", "0s", wire}, "--timeout must be positive"},
 		{"no config", []string{"send", wire}, "--config FILE is required"},
 	}
