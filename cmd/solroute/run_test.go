@@ -1,6 +1,9 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -97,4 +100,24 @@ func TestFlagErrorsUseDoubleDashes(t *testing.T) {
 		{"missing value", []string{"call", "getSlot", "--timeout"}, "flag --timeout needs a value"},
 		{"invalid value, one dash typed", []string{"demo", "-duration", "soon"}, `invalid value "soon" for flag --duration: parse error`},
 	})
+}
+
+// TestDocsNameEveryCommandAndFlag: docs/cli.md, the full reference, has a
+// section for every command and names each of its flags.
+func TestDocsNameEveryCommandAndFlag(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "cli.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range commands() {
+		if !strings.Contains(string(doc), "\n## `solroute "+c.name) {
+			t.Errorf("docs/cli.md has no section for %s", c.name)
+		}
+		r := runCmd(t, c.name, "--help")
+		for _, m := range regexp.MustCompile(`(?m)^  (--[a-z-]+)`).FindAllStringSubmatch(r.stdout, -1) {
+			if !strings.Contains(string(doc), "`"+m[1]) {
+				t.Errorf("docs/cli.md does not name %s's flag %s", c.name, m[1])
+			}
+		}
+	}
 }
