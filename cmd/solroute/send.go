@@ -50,8 +50,8 @@ confirm), 2 a usage or configuration error, before any request; without
 verdict within --timeout).`
 
 const sendExample = `
-solroute send --config rpc.toml AbCd...base64...==
-solroute send --config rpc.toml --confirm --last-valid-block-height 312104467 --rebroadcast 2s AbCd...base64...==`
+solroute send --config rpc.toml "$(cat signed-tx.b64)"
+solroute send --config rpc.toml --confirm --last-valid-block-height 312104467 --rebroadcast 2s "$(cat signed-tx.b64)"`
 
 // maxTransactionSize is the largest transaction a node accepts, in
 // bytes: one network packet (agave's PACKET_DATA_SIZE).
