@@ -6,6 +6,9 @@
 //	solroute demo    [--duration D] [--seed N] [--callers N]
 //	solroute probe   --config FILE [--address PUBKEY] [--timeout D] [--json]
 //	solroute call    --config FILE [--timeout D] [--attempts] METHOD [PARAMS_JSON]
+//	solroute send    --config FILE [--confirm --last-valid-block-height N [--rebroadcast D] [--commitment C]]
+//	                 [--preflight-commitment C | --skip-preflight] [--timeout D] [--json] TX_BASE64
+//	solroute confirm --config FILE [--commitment C] [--timeout D] [--json] SIGNATURE --last-valid-block-height N
 //	solroute version
 //
 // demo needs no network and no configuration: it starts an embedded cluster
@@ -23,15 +26,25 @@
 //
 // call makes one call through the pool and prints the JSON result.
 //
+// send sends a signed transaction (base64 wire bytes, checked before any
+// request) through the pool and prints its signature; with --confirm it
+// then waits for the verdict, as confirm does, optionally rebroadcasting
+// the identical bytes. confirm finds out what became of a transaction
+// already sent, from its signature and its blockhash's
+// lastValidBlockHeight, without sending anything (package confirm): landed,
+// landed with an on-chain error, expired, or unknown within --timeout.
+//
 // version prints the module version and VCS revision the binary was built
 // from (runtime/debug.ReadBuildInfo).
 //
 // The benchmark is a separate command, cmd/solroute-bench, so that this
 // one links neither the benchmark harness nor the clients it compares.
 //
-// Exit codes: 0 success; 1 a call or a probe failed; 2 a usage or
+// Exit codes: 0 success; 1 a call, a probe or a send failed; 2 a usage or
 // configuration error; 3 a sendTransaction (or another call that is never
-// resent after dispatch) may have reached a server and was not resent.
+// resent after dispatch) may have reached a server and was not resent. A
+// resolution (confirm, send --confirm) exits with its verdict: 0 landed,
+// 4 landed with an on-chain error, 5 expired, 6 unknown.
 //
 // Endpoint URLs and header values are secrets: no output of this command
 // shows them. Endpoints are named by their configured name only.

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/jonboulle/clockwork"
+	"github.com/solroute/solroute/confirm"
 )
 
 // env is what a command may touch of the outside world. run builds it from
@@ -20,6 +21,10 @@ type env struct {
 	// buildInfo reads the binary's build information
 	// (debug.ReadBuildInfo), for "solroute version".
 	buildInfo func() (*debug.BuildInfo, bool)
+	// onPoll, when set, is called after every poll of a resolution
+	// (confirm, send --confirm), before it waits for the next: tests
+	// advance their fake clock from it. Nil in the binary.
+	onPoll func(confirm.Result)
 }
 
 // command is one subcommand.
@@ -35,6 +40,8 @@ func commands() []command {
 		{name: "demo", summary: "watch the pool work on an embedded fake cluster (no network)", run: runDemo},
 		{name: "probe", summary: "check each configured endpoint alone: health, version, genesis hash, balance, slot lag", run: runProbe},
 		{name: "call", summary: "make one JSON-RPC call through the pool and print the result", run: runCall},
+		{name: "send", summary: "send a signed transaction through the pool; with --confirm, wait for its verdict", run: runSend},
+		{name: "confirm", summary: "find out whether a sent transaction landed, failed on chain or expired (sends nothing)", run: runConfirm},
 		{name: "version", summary: "print the module version and VCS revision this binary was built from", run: runVersion},
 	}
 }
@@ -68,7 +75,15 @@ func (e *env) dispatch(ctx context.Context, args []string) int {
 			return c.run(ctx, e, args[1:])
 		}
 	}
-	fmt.Fprintf(e.stderr, "solroute: unknown command %q; run 'solroute --help' for the list\n", name)
+	var names []string
+	for _, c := range commands() {
+		names = append(names, c.name)
+	}
+	hint := ""
+	if s, ok := suggest(name, names); ok {
+		hint = fmt.Sprintf(" (did you mean %q?)", s)
+	}
+	fmt.Fprintf(e.stderr, "solroute: unknown command %q%s; run 'solroute --help' for the list\n", name, hint)
 	return exitUsage
 }
 
@@ -81,8 +96,9 @@ func (e *env) usage(w io.Writer) {
 		fmt.Fprintf(&b, "  %-7s %s\n", c.name, c.summary)
 	}
 	b.WriteString("\nRun 'solroute COMMAND --help' for a command's flags and an example.\n")
-	b.WriteString("Exit codes: 0 success, 1 call or probe failed, 2 usage or config error,\n")
-	b.WriteString("3 a transaction may have reached a server and was not resent.\n\n")
+	b.WriteString("Exit codes: 0 success, 1 call, probe or send failed, 2 usage or config error,\n")
+	b.WriteString("3 a transaction may have reached a server and was not resent; confirm and\n")
+	b.WriteString("send --confirm: 0 landed, 4 landed with an on-chain error, 5 expired, 6 unknown.\n\n")
 	b.WriteString("Example:\n  solroute demo\n")
 	_, _ = io.WriteString(w, b.String())
 }

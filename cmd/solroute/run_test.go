@@ -1,6 +1,9 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -18,6 +21,23 @@ func TestRunUnknownCommand(t *testing.T) {
 	r.wantCode(t, exitUsage)
 	if got := lines(r.stderr); len(got) != 1 || !strings.Contains(got[0], `unknown command "frobnicate"`) {
 		t.Fatalf("want one line naming the command, got %q", r.stderr)
+	}
+}
+
+// TestUnknownCommandDidYouMean: a typo of a command is suggested the
+// command, on the one line; a far name gets no suggestion.
+func TestUnknownCommandDidYouMean(t *testing.T) {
+	for _, tt := range []struct{ name, want string }{
+		{"confrim", `solroute: unknown command "confrim" (did you mean "confirm"?); run 'solroute --help' for the list`},
+		{"sned", `solroute: unknown command "sned" (did you mean "send"?); run 'solroute --help' for the list`},
+		{"Probe", `solroute: unknown command "Probe" (did you mean "probe"?); run 'solroute --help' for the list`},
+		{"frobnicate", `solroute: unknown command "frobnicate"; run 'solroute --help' for the list`},
+	} {
+		r := runCmd(t, tt.name, "--config", "rpc.toml")
+		r.wantCode(t, exitUsage)
+		if got := lines(r.stderr); len(got) != 1 || got[0] != tt.want || r.stdout != "" {
+			t.Errorf("%s: stderr %q, stdout %q; want the one line %q", tt.name, r.stderr, r.stdout, tt.want)
+		}
 	}
 }
 
@@ -80,4 +100,24 @@ func TestFlagErrorsUseDoubleDashes(t *testing.T) {
 		{"missing value", []string{"call", "getSlot", "--timeout"}, "flag --timeout needs a value"},
 		{"invalid value, one dash typed", []string{"demo", "-duration", "soon"}, `invalid value "soon" for flag --duration: parse error`},
 	})
+}
+
+// TestDocsNameEveryCommandAndFlag: docs/cli.md, the full reference, has a
+// section for every command and names each of its flags.
+func TestDocsNameEveryCommandAndFlag(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "cli.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range commands() {
+		if !strings.Contains(string(doc), "\n## `solroute "+c.name) {
+			t.Errorf("docs/cli.md has no section for %s", c.name)
+		}
+		r := runCmd(t, c.name, "--help")
+		for _, m := range regexp.MustCompile(`(?m)^  (--[a-z-]+)`).FindAllStringSubmatch(r.stdout, -1) {
+			if !strings.Contains(string(doc), "`"+m[1]) {
+				t.Errorf("docs/cli.md does not name %s's flag %s", c.name, m[1])
+			}
+		}
+	}
 }

@@ -77,6 +77,21 @@ func TestNoSecretInAnyOutput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	sig := tx.Signatures[0].String()
+	lvbh := fmt.Sprint(fixtures.RecordedBlockHeight + fixtures.MaxProcessingAge)
+	// Endpoints that only fail, one of them echoing the request back in its
+	// error, and no cluster guard to hold them: every poll of a
+	// resolution fails, and its report shows the last error.
+	var failDoc strings.Builder
+	for _, ep := range []struct{ name, url string }{
+		{"echo", secretURL("http", strings.TrimPrefix(echo.URL, "http://"))},
+		{"failing", secretURL("http", failing.Addr())},
+		{"resetting", secretURL("http", resetting.Addr())},
+	} {
+		fmt.Fprintf(&failDoc, "[[endpoints]]\nname = %q\nurl = %q\nheaders = %s\n", ep.name, ep.url, secretHeaders)
+		failDoc.WriteString("  [endpoints.roles.read]\n  request_timeout = \"2s\"\n  [endpoints.roles.send]\n  request_timeout = \"2s\"\n")
+	}
+	failing3 := writeFile(t, "failing.toml", failDoc.String())
 	runs := [][]string{
 		{"probe", "--config", cfg},
 		{"probe", "--config", cfg, "--json"},
@@ -84,7 +99,15 @@ func TestNoSecretInAnyOutput(t *testing.T) {
 		{"call", "--config", cfg, "--attempts", "getBalance", `["11111111111111111111111111111111"]`},
 		{"call", "--config", cfg, "--attempts", "getBalance", `["bad"]`},
 		{"call", "--config", cfg, "--attempts", "sendTransaction", `["` + wire + `",{"encoding":"base64"}]`},
+		{"send", "--config", cfg, wire},
+		{"send", "--config", failing3, "--last-valid-block-height", lvbh, wire},
+		{"send", "--config", cfg, "--confirm", "--last-valid-block-height", lvbh, "--rebroadcast", "100ms", "--timeout", "500ms", wire},
+		{"send", "--config", failing3, "--json", "--confirm", "--last-valid-block-height", lvbh, "--timeout", "500ms", wire},
+		{"confirm", "--config", cfg, sig, "--last-valid-block-height", lvbh, "--timeout", "500ms"},
+		{"confirm", "--config", failing3, sig, "--last-valid-block-height", lvbh, "--timeout", "500ms"},
+		{"confirm", "--config", failing3, "--json", sig, "--last-valid-block-height", lvbh, "--timeout", "500ms"},
 	}
+	sawLastError := false
 	sawProbeJSON := false
 	for _, args := range runs {
 		r := runCmd(t, args...)
@@ -96,9 +119,15 @@ func TestNoSecretInAnyOutput(t *testing.T) {
 		if args[len(args)-1] == "--json" {
 			sawProbeJSON = json.Valid([]byte(r.stdout)) && strings.Contains(r.stdout, `"echo"`)
 		}
+		if args[2] == failing3 && args[0] == "confirm" && r.code == exitUnknown {
+			sawLastError = sawLastError || strings.Contains(r.stdout, "last error") || strings.Contains(r.stdout, `"last_error"`)
+		}
 	}
 	if !sawProbeJSON {
 		t.Error("probe --json wrote no JSON report naming the endpoints")
+	}
+	if !sawLastError {
+		t.Error("no confirm report showed a poll's error: the test checks no endpoint's error")
 	}
 
 	// The configuration itself, printed every way.
@@ -160,9 +189,23 @@ headers = { Authorization = "Bearer `+marker+`" }
   [endpoints.roles.read]
   burst_capacity = -1
 `)
-	r = runCmd(t, "probe", "--config", cfg)
-	r.wantCode(t, exitUsage)
-	if form, leaked := fixtures.FindSecret(r.stdout+r.stderr, marker); leaked {
-		t.Fatalf("the secret marker leaked (%s):\n%s", form, r.stderr)
+	tx, err := fixtures.SignedTransaction(7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wire, err := fixtures.EncodeTransaction(tx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"probe", "--config", cfg},
+		{"confirm", "--config", cfg, tx.Signatures[0].String(), "--last-valid-block-height", "1150"},
+		{"send", "--config", cfg, "--confirm", "--last-valid-block-height", "1150", wire},
+	} {
+		r = runCmd(t, args...)
+		r.wantCode(t, exitUsage)
+		if form, leaked := fixtures.FindSecret(r.stdout+r.stderr, marker); leaked {
+			t.Fatalf("%s: the secret marker leaked (%s):\n%s", args[0], form, r.stderr)
+		}
 	}
 }

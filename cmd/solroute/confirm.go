@@ -1,0 +1,107 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/gagliardetto/solana-go"
+)
+
+const confirmAbout = `
+Find out what became of a transaction already sent, by its signature and
+the last valid block height of its blockhash: poll getSignatureStatuses
+and the finalized block height through the pool until it has landed at
+--commitment, or expired, or --timeout passes. Nothing is sent. "Expired"
+is only concluded from a finalized block height past the last valid one,
+and from endpoints that are not behind, so an endpoint that missed the
+transaction cannot make a landed one look expired.
+
+SIGNATURE is the transaction's first signature, in base 58 (what
+sendTransaction answered, or what 'solroute send' printed);
+--last-valid-block-height N is the lastValidBlockHeight that
+getLatestBlockhash returned with the transaction's blockhash.
+
+The report gives the status, the slot it landed in, the highest
+confirmation seen, the on-chain error of a failed transaction, the
+finalized block height read against the last valid one, and the polls
+made; --json writes it as one JSON object.
+
+Exit codes: 0 landed, 4 landed with an on-chain error (its fee was paid;
+sending it again fails the same way), 5 expired (it can never land: sign it
+again with a new blockhash), 6 unknown (no verdict within --timeout, or
+interrupted: it may still land), 2 a usage or configuration error, before
+any request.`
+
+const confirmExample = `
+solroute confirm --config rpc.toml 5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW --last-valid-block-height 312104467
+solroute confirm --config rpc.toml --commitment finalized --timeout 3m --json SIGNATURE --last-valid-block-height 312104467`
+
+// runConfirm is "solroute confirm".
+func runConfirm(ctx context.Context, e *env, args []string) int {
+	f := newFlags("confirm", "confirm --config FILE [--commitment C] [--timeout D] [--json] SIGNATURE --last-valid-block-height N",
+		confirmAbout, confirmExample)
+	cfgPath := f.String("config", "", "read the TOML configuration from `FILE` (required)")
+	lvbh := f.Uint64("last-valid-block-height", 0, "`N`, "+lastValidHelp+" (required)")
+	commitment := f.String("commitment", "confirmed", "the commitment `C` the transaction must reach to count as landed: processed, confirmed or finalized")
+	timeout := f.Duration("timeout", defaultResolveTimeout, "give up after `D` with the status unknown (exit 6)")
+	asJSON := f.Bool("json", false, "write the report as JSON")
+	pos, code, done := f.parse(e, args)
+	if done {
+		return code
+	}
+	switch {
+	case len(pos) == 0:
+		return e.usageError("confirm", "SIGNATURE is required: the transaction's first signature, in base 58")
+	case len(pos) > 1:
+		return e.usageError("confirm", "too many arguments: want one SIGNATURE, got %d arguments", len(pos))
+	case *lvbh == 0:
+		return e.usageError("confirm", "--last-valid-block-height N is required: %s", lastValidHelp)
+	case *timeout <= 0:
+		return e.usageError("confirm", "--timeout must be positive")
+	}
+	sig, err := parseSignature(pos[0])
+	if err != nil {
+		return e.usageError("confirm", "%v", err)
+	}
+	level, err := parseCommitment("commitment", *commitment)
+	if err != nil {
+		return e.usageError("confirm", "%v", err)
+	}
+	cfg, code := e.loadConfig("confirm", *cfgPath)
+	if cfg == nil {
+		return code
+	}
+	c, code := e.openPool("confirm", *cfgPath, cfg, resolveMethods...)
+	if c == nil {
+		return code
+	}
+	defer c.Close()
+	rs := &resolution{cfgPath: *cfgPath, commitment: level, timeout: *timeout}
+	ctx, cancel := e.withTimeout(ctx, *timeout)
+	defer cancel()
+	r, err := c.Resolve(ctx, sig, *lvbh, rs.options(e))
+	if err != nil { // bad input, checked above: not expected
+		fmt.Fprintf(e.stderr, "solroute confirm: %v\n", err)
+		return exitUsage
+	}
+	rep := rs.report(ctx, r)
+	rep.write(e.stdout, *asJSON)
+	return rep.exitCode()
+}
+
+// parseSignature parses a transaction signature: 64 bytes in base 58, not
+// all zero.
+func parseSignature(s string) (solana.Signature, error) {
+	if strings.TrimSpace(s) == "" {
+		return solana.Signature{}, fmt.Errorf("invalid SIGNATURE %q: empty", s)
+	}
+	sig, err := solana.SignatureFromBase58(s)
+	if err != nil {
+		return solana.Signature{}, fmt.Errorf("invalid SIGNATURE %q: not a base-58 encoded 64-byte signature: %v", s, err)
+	}
+	if sig.IsZero() {
+		return solana.Signature{}, fmt.Errorf("invalid SIGNATURE %q: all zeros, the signature of no transaction", s)
+	}
+	return sig, nil
+}

@@ -1,0 +1,301 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/gagliardetto/solana-go/rpc"
+	"github.com/solroute/solroute"
+	"github.com/solroute/solroute/config"
+	"github.com/solroute/solroute/confirm"
+	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/pool"
+)
+
+// What "confirm" and "send --confirm" share: the flags that tune a
+// resolution, the pool it runs on, and its report and exit code.
+
+// defaultResolveTimeout is --timeout's default for a resolution. A
+// blockhash is valid for 150 blocks, 60 to 80 s at 400 to 450 ms a slot
+// with some slots skipped, and "expired" is only concluded from a
+// finalized block height, some 32 slots (13 s) behind the tip: 2 minutes
+// reach a verdict for a blockhash fetched just before the send, with room
+// for slow slots.
+const defaultResolveTimeout = 2 * time.Minute
+
+// commitments are --commitment's values, weakest first.
+var commitments = []string{"processed", "confirmed", "finalized"}
+
+// parseCommitment checks the value s of the commitment flag named flag;
+// a near miss is suggested.
+func parseCommitment(flag, s string) (rpc.CommitmentType, error) {
+	for _, c := range commitments {
+		if s == c {
+			return rpc.CommitmentType(s), nil
+		}
+	}
+	msg := fmt.Sprintf("invalid --%s %q: want processed, confirmed or finalized", flag, s)
+	if sug, ok := suggest(s, commitments); ok {
+		msg += fmt.Sprintf(" (did you mean %q?)", sug)
+	}
+	return "", errors.New(msg)
+}
+
+// lastValidHelp is what --last-valid-block-height is, for help and
+// errors.
+const lastValidHelp = "the lastValidBlockHeight getLatestBlockhash returned with the transaction's blockhash"
+
+// openPool builds the client of cmd from the configuration, on the
+// command's clock, and checks that an endpoint serves the role of each of
+// methods: without one the configuration is wrong, whatever the endpoints
+// do, and no request is sent (exit 2). The caller closes the client.
+func (e *env) openPool(cmd, cfgPath string, cfg *config.Document, methods ...string) (*solroute.Client, int) {
+	c, err := solroute.FromDocument(cfg, solroute.Hooks{Clock: e.clock})
+	if err != nil {
+		fmt.Fprintf(e.stderr, "solroute %s: %v\n", cmd, err)
+		return nil, exitUsage
+	}
+	served := make(map[endpoint.Role]bool)
+	for _, s := range c.Snapshot() {
+		served[s.Role] = true
+	}
+	reg := c.Transport().Registry()
+	for _, m := range methods {
+		if entry, _ := reg.Lookup(m); !served[entry.Role] {
+			_ = c.Close()
+			return nil, e.noEndpoint(cmd, cfgPath, m, reg, pool.ErrNoEndpoint)
+		}
+	}
+	return c, exitOK
+}
+
+// resolveMethods are the methods a resolution calls.
+var resolveMethods = []string{"getSignatureStatuses", "getEpochInfo"}
+
+// withTimeout bounds ctx by d on the command's clock: the context is
+// canceled with the cause context.DeadlineExceeded when d has passed, and
+// its Deadline is that instant, so the transport does not start what it
+// cannot finish. (clockwork.WithTimeout's context on a fake clock blocks
+// in Err until it is done, and a resolution asks Err before every poll.)
+func (e *env) withTimeout(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	deadline := e.clock.Now().Add(d)
+	ctx, cancel := context.WithCancelCause(ctx)
+	t := e.clock.AfterFunc(d, func() { cancel(context.DeadlineExceeded) })
+	return deadlineContext{ctx, deadline}, func() {
+		t.Stop()
+		cancel(context.Canceled)
+	}
+}
+
+// deadlineContext is a context with a deadline on another clock.
+type deadlineContext struct {
+	context.Context
+	deadline time.Time
+}
+
+// Deadline returns the instant withTimeout set.
+func (c deadlineContext) Deadline() (time.Time, bool) { return c.deadline, true }
+
+// resolution is how one resolution was asked for: what its report says
+// besides the Result.
+type resolution struct {
+	cfgPath    string
+	commitment rpc.CommitmentType
+	timeout    time.Duration
+	// send is true for send --confirm: the report says how the send went
+	// and counts the rebroadcasts.
+	send        bool
+	rebroadcast time.Duration
+}
+
+// options returns the confirm.Options of the resolution, with the
+// command's test hook.
+func (rs *resolution) options(e *env) confirm.Options {
+	return confirm.Options{Commitment: rs.commitment, Rebroadcast: rs.rebroadcast, OnPoll: e.onPoll}
+}
+
+// resolutionReport is the report of a resolution, and its --json form.
+type resolutionReport struct {
+	// Signature is the transaction's first signature.
+	Signature string `json:"signature"`
+	// Status is "landed", "failed" (landed with an on-chain error),
+	// "expired" or "unknown".
+	Status string `json:"status"`
+	// Commitment is the one waited for.
+	Commitment string `json:"commitment"`
+	// Slot is where it landed (for unknown, the slot it was last seen
+	// at, below the commitment); absent when never seen.
+	Slot uint64 `json:"slot,omitempty"`
+	// Confirmation is the highest confirmation status seen; absent when
+	// never seen.
+	Confirmation string `json:"confirmation,omitempty"`
+	// Err is the on-chain error of a failed transaction, as the node
+	// answered it.
+	Err json.RawMessage `json:"err,omitempty"`
+	// BlockHeight is the highest finalized block height read (absent when
+	// none was: the status was found first); LastValidBlockHeight the one
+	// given.
+	BlockHeight          uint64 `json:"block_height,omitempty"`
+	LastValidBlockHeight uint64 `json:"last_valid_block_height"`
+	// Polls counts the status polls.
+	Polls int `json:"polls"`
+	// SendAmbiguous and SendError, for send --confirm: the send may have
+	// reached a server without an answer (it was not resent; its status
+	// decided), and the transport's error saying so.
+	SendAmbiguous bool   `json:"send_ambiguous,omitempty"`
+	SendError     string `json:"send_error,omitempty"`
+	// Rebroadcasts, for send --confirm, counts the re-sends of the
+	// identical signed bytes (--rebroadcast); RebroadcastEvery is that
+	// flag, absent when off.
+	Rebroadcasts     *int   `json:"rebroadcasts,omitempty"`
+	RebroadcastEvery string `json:"rebroadcast_every,omitempty"`
+	// Stopped says why an unknown resolution stopped: "timeout" after
+	// --timeout, "interrupted".
+	Stopped string `json:"stopped,omitempty"`
+	// LastError is the last poll's error when it failed (every endpoint
+	// down, say).
+	LastError string `json:"last_error,omitempty"`
+	// Verdict says, in a sentence, what the status means to do.
+	Verdict string `json:"verdict"`
+
+	status confirm.Status
+}
+
+// report builds the report of r. ctx is the resolution's context: when
+// it ended, that is why the status is unknown.
+func (rs *resolution) report(ctx context.Context, r confirm.Result) *resolutionReport {
+	rep := &resolutionReport{
+		Signature:            r.Signature.String(),
+		Status:               r.Status.String(),
+		Commitment:           string(rs.commitment),
+		Slot:                 r.Slot,
+		Confirmation:         string(r.Confirmation),
+		BlockHeight:          r.BlockHeight,
+		LastValidBlockHeight: r.LastValidBlockHeight,
+		Polls:                r.Polls,
+		status:               r.Status,
+	}
+	if r.Err != nil {
+		if js, err := json.Marshal(r.Err); err == nil {
+			rep.Err = js
+		}
+	}
+	if rs.send {
+		n := r.Rebroadcasts
+		rep.Rebroadcasts = &n
+		if rs.rebroadcast > 0 {
+			rep.RebroadcastEvery = rs.rebroadcast.String()
+		}
+		if r.SendErr != nil {
+			rep.SendAmbiguous, rep.SendError = true, r.SendErr.Error()
+		}
+	}
+	switch {
+	case r.Status != confirm.Unknown:
+	case errors.Is(context.Cause(ctx), context.DeadlineExceeded):
+		rep.Stopped = "timeout"
+	case ctx.Err() != nil:
+		rep.Stopped = "interrupted"
+	}
+	if r.LastErr != nil && !errors.Is(r.LastErr, context.DeadlineExceeded) && !errors.Is(r.LastErr, context.Canceled) {
+		rep.LastError = r.LastErr.Error()
+	}
+	rep.Verdict = rs.verdict(rep)
+	return rep
+}
+
+// verdict says what the status means to do, in one sentence.
+func (rs *resolution) verdict(rep *resolutionReport) string {
+	switch rep.status {
+	case confirm.Landed:
+		return "landed: it succeeded on chain; do not send it again"
+	case confirm.Failed:
+		return "failed: it landed with an on-chain error; its fee was paid, and sending it again fails the same way"
+	case confirm.Expired:
+		return fmt.Sprintf("expired: its blockhash is past block height %d and no endpoint knows it; "+
+			"it can never land: sign it again with a new blockhash", rep.LastValidBlockHeight)
+	}
+	why := fmt.Sprintf("no verdict within --timeout %v", rs.timeout)
+	if rep.Stopped == "interrupted" {
+		why = "interrupted before a verdict"
+	}
+	return fmt.Sprintf("unknown: %s; it may still land until a finalized block height passes %d: "+
+		"run 'solroute confirm --config %s %s --last-valid-block-height %d' before signing it again",
+		why, rep.LastValidBlockHeight, rs.cfgPath, rep.Signature, rep.LastValidBlockHeight)
+}
+
+// exitCode is the exit code of a resolution's status.
+func (rep *resolutionReport) exitCode() int {
+	switch rep.status {
+	case confirm.Landed:
+		return exitOK
+	case confirm.Failed:
+		return exitFailedOnChain
+	case confirm.Expired:
+		return exitExpired
+	}
+	return exitUnknown
+}
+
+// write writes the report as JSON or as lines for people.
+func (rep *resolutionReport) write(w io.Writer, asJSON bool) {
+	if asJSON {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		_ = enc.Encode(rep)
+		return
+	}
+	var b strings.Builder
+	line := func(label, format string, args ...any) {
+		fmt.Fprintf(&b, "%-16s%s\n", label, fmt.Sprintf(format, args...))
+	}
+	line("signature", "%s", rep.Signature)
+	if rep.Rebroadcasts != nil {
+		if rep.SendAmbiguous {
+			line("send", "ambiguous: it may have reached a server and was not resent; its status decides")
+		} else {
+			line("send", "answered")
+		}
+	}
+	status := rep.Status
+	if rep.status == confirm.Failed {
+		status += " (landed with an on-chain error)"
+	}
+	line("status", "%s", status)
+	if rep.Slot > 0 {
+		line("slot", "%d", rep.Slot)
+	} else {
+		line("slot", "-")
+	}
+	seen := rep.Confirmation
+	if seen == "" {
+		seen = "not seen"
+	}
+	line("confirmation", "%s (waited for %s)", seen, rep.Commitment)
+	if len(rep.Err) > 0 {
+		line("on-chain error", "%s", rep.Err)
+	}
+	if rep.BlockHeight > 0 {
+		line("block height", "%d finalized; last valid %d", rep.BlockHeight, rep.LastValidBlockHeight)
+	} else {
+		line("block height", "not read; last valid %d", rep.LastValidBlockHeight)
+	}
+	line("polls", "%d", rep.Polls)
+	if rep.Rebroadcasts != nil {
+		if rep.RebroadcastEvery != "" {
+			line("rebroadcasts", "%d (every %s)", *rep.Rebroadcasts, rep.RebroadcastEvery)
+		} else {
+			line("rebroadcasts", "%d (--rebroadcast off)", *rep.Rebroadcasts)
+		}
+	}
+	if rep.LastError != "" {
+		line("last error", "%s", rep.LastError)
+	}
+	b.WriteString(rep.Verdict + "\n")
+	_, _ = io.WriteString(w, b.String())
+}

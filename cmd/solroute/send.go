@@ -1,0 +1,235 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"strings"
+
+	"github.com/gagliardetto/solana-go"
+	"github.com/solroute/solroute/pool"
+	"github.com/solroute/solroute/transport"
+)
+
+const sendAbout = `
+Send a signed transaction through the pool built from the configuration:
+sendTransaction on the send endpoints, tier 0 first. A send that fails
+before any server can have acted on it is retried elsewhere; once it may
+have reached a server it is never resent.
+
+TX_BASE64 is the signed transaction's wire bytes in base64. It is checked
+before any request: it must decode, be one whole transaction of at most
+1232 bytes, and carry every signature its message requires, each valid.
+
+Without --confirm the signature the endpoint answered is printed. A send
+that may have reached a server without an answer exits 3: find out
+whether it landed with 'solroute confirm' before sending it again.
+
+With --confirm (which needs --last-valid-block-height), the send is
+followed, as 'solroute confirm' does, until the transaction has landed at
+--commitment or expired, or --timeout passes; an ambiguous send is
+resolved the same way, never resent. --rebroadcast D re-sends the
+identical signed bytes every D while it is not yet confirmed and its
+blockhash is valid: the chain keeps one transaction per signature, so this
+can land it once, never twice; the report counts the rebroadcasts.
+
+The node simulates the transaction first (preflight) on the bank at
+--preflight-commitment, confirmed by default: the node's own default,
+finalized, refuses a blockhash fetched at confirmed as not found.
+--skip-preflight sends without simulating.
+
+Exit codes: 0 sent (with --confirm: landed), 1 the send was refused
+before any server acted on it (a preflight failure, say: nothing to
+confirm), 2 a usage or configuration error, before any request; without
+--confirm 3 the send may have reached a server and was not resent; with
+--confirm 4 landed with an on-chain error, 5 expired, 6 unknown (no
+verdict within --timeout).`
+
+const sendExample = `
+solroute send --config rpc.toml "$(cat signed-tx.b64)"
+solroute send --config rpc.toml --confirm --last-valid-block-height 312104467 --rebroadcast 2s "$(cat signed-tx.b64)"`
+
+// maxTransactionSize is the largest transaction a node accepts, in
+// bytes: one network packet (agave's PACKET_DATA_SIZE).
+const maxTransactionSize = 1232
+
+// runSend is "solroute send".
+func runSend(ctx context.Context, e *env, args []string) int {
+	f := newFlags("send", "send --config FILE [--confirm --last-valid-block-height N [--rebroadcast D] [--commitment C]] "+
+		"[--preflight-commitment C | --skip-preflight] [--timeout D] [--json] TX_BASE64", sendAbout, sendExample)
+	cfgPath := f.String("config", "", "read the TOML configuration from `FILE` (required)")
+	confirmIt := f.Bool("confirm", false, "after the send, wait for the verdict: landed, failed on chain, expired or unknown")
+	lvbh := f.Uint64("last-valid-block-height", 0, "`N`, "+lastValidHelp+" (required with --confirm; without, it completes the 'solroute confirm' line an ambiguous send prints)")
+	rebroadcast := f.Duration("rebroadcast", 0, "with --confirm, re-send the identical signed bytes every `D` while unconfirmed and valid; 0 means never")
+	commitment := f.String("commitment", "confirmed", "with --confirm, the commitment `C` the transaction must reach to count as landed: processed, confirmed or finalized")
+	preflight := f.String("preflight-commitment", "confirmed", "simulate the transaction on the bank at commitment `C` before sending (the node's own default, finalized, refuses a blockhash fetched at confirmed)")
+	skipPreflight := f.Bool("skip-preflight", false, "send without the node's preflight simulation")
+	timeout := f.Duration("timeout", defaultResolveTimeout, "bound the whole command by `D`: the send and, with --confirm, the wait for a verdict (then unknown, exit 6)")
+	asJSON := f.Bool("json", false, "write the signature, or with --confirm the report, as JSON")
+	pos, code, done := f.parse(e, args)
+	if done {
+		return code
+	}
+	set := make(map[string]bool)
+	f.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
+	switch {
+	case len(pos) == 0:
+		return e.usageError("send", "TX_BASE64 is required: a signed transaction's wire bytes in base64")
+	case len(pos) > 1:
+		return e.usageError("send", "too many arguments: want one TX_BASE64, got %d arguments", len(pos))
+	case set["rebroadcast"] && !*confirmIt:
+		return e.usageError("send", "--rebroadcast needs --confirm: it re-sends while waiting for the verdict")
+	case set["commitment"] && !*confirmIt:
+		return e.usageError("send", "--commitment needs --confirm: it is the commitment the verdict waits for (the preflight's is --preflight-commitment)")
+	case set["preflight-commitment"] && *skipPreflight:
+		return e.usageError("send", "--preflight-commitment and --skip-preflight contradict each other: give one")
+	case *rebroadcast < 0:
+		return e.usageError("send", "--rebroadcast must not be negative")
+	case *confirmIt && *lvbh == 0:
+		return e.usageError("send", "--confirm needs --last-valid-block-height N: %s", lastValidHelp)
+	case *timeout <= 0:
+		return e.usageError("send", "--timeout must be positive")
+	}
+	tx, wire, err := parseTransaction(pos[0])
+	if err != nil {
+		return e.usageError("send", "%v", err)
+	}
+	level, err := parseCommitment("commitment", *commitment)
+	if err != nil {
+		return e.usageError("send", "%v", err)
+	}
+	preflightLevel, err := parseCommitment("preflight-commitment", *preflight)
+	if err != nil {
+		return e.usageError("send", "%v", err)
+	}
+	cfg, code := e.loadConfig("send", *cfgPath)
+	if cfg == nil {
+		return code
+	}
+	needs := []string{"sendTransaction"}
+	if *confirmIt {
+		needs = append(needs, resolveMethods...)
+	}
+	c, code := e.openPool("send", *cfgPath, cfg, needs...)
+	if c == nil {
+		return code
+	}
+	defer c.Close()
+	ctx, cancel := e.withTimeout(ctx, *timeout)
+	defer cancel()
+	sig := tx.Signatures[0].String()
+
+	if !*confirmIt {
+		params := map[string]any{"encoding": "base64", "preflightCommitment": preflightLevel}
+		if *skipPreflight {
+			params = map[string]any{"encoding": "base64", "skipPreflight": true}
+		}
+		var answered string
+		if err := c.Transport().CallForInto(ctx, &answered, "sendTransaction", []any{wire, params}); err != nil {
+			return e.sendFailed(err, *cfgPath, sig, *lvbh)
+		}
+		if *asJSON {
+			enc := json.NewEncoder(e.stdout)
+			enc.SetIndent("", "  ")
+			_ = enc.Encode(struct {
+				Signature string `json:"signature"`
+			}{answered})
+		} else {
+			fmt.Fprintln(e.stdout, answered)
+		}
+		return exitOK
+	}
+
+	rs := &resolution{cfgPath: *cfgPath, commitment: level, timeout: *timeout, send: true, rebroadcast: *rebroadcast}
+	o := rs.options(e)
+	o.SkipPreflight, o.PreflightCommitment = *skipPreflight, preflightLevel
+	r, err := c.SendAndConfirm(ctx, tx, *lvbh, o)
+	if err != nil {
+		return e.sendFailed(err, *cfgPath, sig, *lvbh)
+	}
+	rep := rs.report(ctx, r)
+	rep.write(e.stdout, *asJSON)
+	return rep.exitCode()
+}
+
+// sendFailed reports a send that failed on one line and returns its exit
+// code: exitAmbiguous, with the 'solroute confirm' command line that
+// finds out whether it landed, when it may have reached a server
+// (lvbh 0 is written N); exitUsage when no endpoint serves sends (checked
+// before, so not expected); exitFailed otherwise.
+func (e *env) sendFailed(err error, cfgPath, sig string, lvbh uint64) int {
+	switch {
+	case errors.Is(err, transport.ErrAmbiguousDispatch):
+		n, what := "N", " (N: "+lastValidHelp+")"
+		if lvbh > 0 {
+			n, what = fmt.Sprint(lvbh), ""
+		}
+		fmt.Fprintf(e.stderr, "solroute send: %v; find out whether it landed with: solroute confirm --config %s %s --last-valid-block-height %s%s\n",
+			err, cfgPath, sig, n, what)
+		return exitAmbiguous
+	case errors.Is(err, pool.ErrNoEndpoint):
+		fmt.Fprintf(e.stderr, "solroute send: %v\n", err)
+		return exitUsage
+	}
+	fmt.Fprintf(e.stderr, "solroute send: %v\n", err)
+	return exitFailed
+}
+
+// parseTransaction decodes TX_BASE64: a whole signed transaction, of at
+// most maxTransactionSize bytes, carrying every signature its message
+// requires, each valid. It returns the transaction and its base64 (the
+// argument without surrounding space). Errors never quote the argument:
+// it is long.
+func parseTransaction(s string) (*solana.Transaction, string, error) {
+	s = strings.TrimSpace(s)
+	raw, err := base64.StdEncoding.DecodeString(s)
+	switch {
+	case err != nil:
+		return nil, "", fmt.Errorf("TX_BASE64 is not base64: %v", err)
+	case len(raw) == 0:
+		return nil, "", errors.New("TX_BASE64 is empty")
+	case len(raw) > maxTransactionSize:
+		return nil, "", fmt.Errorf("TX_BASE64 is %d bytes: a transaction is at most %d", len(raw), maxTransactionSize)
+	}
+	tx, err := decodeTransaction(raw)
+	if err != nil {
+		return nil, "", fmt.Errorf("TX_BASE64 is not a transaction: %v", err)
+	}
+	again, err := tx.MarshalBinary()
+	switch {
+	case err != nil:
+		return nil, "", fmt.Errorf("TX_BASE64 is not a transaction: %v", err)
+	case len(again) < len(raw) && bytes.Equal(again, raw[:len(again)]):
+		return nil, "", fmt.Errorf("TX_BASE64 is not one transaction: %d bytes follow its %d", len(raw)-len(again), len(again))
+	case !bytes.Equal(again, raw):
+		return nil, "", errors.New("TX_BASE64 is not a transaction in its canonical encoding")
+	}
+	signers := tx.Message.Signers()
+	if len(tx.Signatures) == 0 || len(tx.Signatures) != len(signers) {
+		return nil, "", fmt.Errorf("TX_BASE64 is not signed: its message needs %d signature(s), it carries %d", len(signers), len(tx.Signatures))
+	}
+	for i, sig := range tx.Signatures {
+		if sig.IsZero() {
+			return nil, "", fmt.Errorf("TX_BASE64 is not signed: the signature of %s is missing", signers[i])
+		}
+	}
+	if err := tx.VerifySignatures(); err != nil {
+		return nil, "", fmt.Errorf("TX_BASE64 is not validly signed: %v", err)
+	}
+	return tx, s, nil
+}
+
+// decodeTransaction is solana.TransactionFromBytes, with a decoder panic
+// (a length past the data, say) turned into an error.
+func decodeTransaction(raw []byte) (tx *solana.Transaction, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			tx, err = nil, fmt.Errorf("undecodable: %v", p)
+		}
+	}()
+	return solana.TransactionFromBytes(raw)
+}
