@@ -47,8 +47,10 @@ type callState struct {
 	// attemptMax bounds one attempt; 0 means no bound of its own.
 	attemptMax time.Duration
 	x          exchange
-	// slots is what the call does with slots; nil: nothing.
+	// slots is what the call does with slots (nil: nothing); when set,
+	// it points at plan.
 	slots *slotPlan
+	plan  slotPlan
 }
 
 // attempt makes one attempt on pm's endpoint under a per-attempt timeout

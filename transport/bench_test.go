@@ -55,6 +55,22 @@ func benchTargets(b *testing.B, url string) []benchTarget {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { _ = sr.Close() })
+	// The same with slot tracking off (plan 009): the baseline of what
+	// tracking costs.
+	offSettings := pool.DefaultSettings()
+	offSettings.MaxSlotLag = 0
+	po, err := pool.New([]endpoint.Spec{{Name: "bench", URL: endpoint.NewSecret(url),
+		Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: {}}}}, offSettings, pool.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ts := transport.DefaultSettings()
+	ts.MonotonicReads = false
+	untracked, err := transport.New(po, ts, transport.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = untracked.Close() })
 
 	rawTr := &http.Transport{MaxIdleConnsPerHost: 256}
 	b.Cleanup(rawTr.CloseIdleConnections)
@@ -68,6 +84,13 @@ func benchTargets(b *testing.B, url string) []benchTarget {
 	return []benchTarget{
 		{"solroute", func(ctx context.Context) (uint64, error) {
 			out, err := getBalance(ctx, sr)
+			if err != nil {
+				return 0, err
+			}
+			return out.Value, nil
+		}},
+		{"solroute-untracked", func(ctx context.Context) (uint64, error) {
+			out, err := getBalance(ctx, untracked)
 			if err != nil {
 				return 0, err
 			}

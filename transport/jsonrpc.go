@@ -27,14 +27,26 @@ var _ rpc.JSONRPCClient = (*Client)(nil)
 // *CallError.
 func (c *Client) CallForInto(ctx context.Context, out any, method string, params []any) error {
 	id := c.nextID.Add(1)
-	plan, params := c.planSlots(ctx, method, params)
+	e, _ := c.registry.Lookup(method)
+	cs := &callState{method: method, class: e.Class}
+	x := &intoExchange{id: id, out: out}
+	tracked, inject := c.planSlots(ctx, method, params, &cs.plan)
+	if tracked {
+		cs.slots, x.slots = &cs.plan, &cs.plan
+	}
 	body, err := wire.EncodeRequest(id, method, params)
 	if err != nil {
 		return &CallError{Method: method, errs: []error{&encodeError{err: err}}}
 	}
-	e, _ := c.registry.Lookup(method)
-	return c.do(ctx, &callState{method: method, body: body, class: e.Class, slots: plan,
-		x: &intoExchange{id: id, out: out, slots: plan}}, e.Role)
+	if inject > 0 {
+		// Spliced into the encoded request: the caller's params are
+		// never touched.
+		if b, ok := wire.WithMinContextSlot(body, cs.plan.slots.Config, inject); ok {
+			body = b
+		}
+	}
+	cs.body, cs.x = body, x
+	return c.do(ctx, cs, e.Role)
 }
 
 // CallWithCallback calls method and hands the raw HTTP exchange to

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"maps"
 	"reflect"
 	"sync/atomic"
 
@@ -121,22 +120,22 @@ type slotPlan struct {
 // agreed (later, an answer that far ahead is refused: slotPlan.ceiling).
 const poisonedAbove = 9000
 
-// planSlots returns the call's slot plan and its params, with
-// minContextSlot added when the plan asks for one the caller did not set
-// (the caller's params are never modified). It returns nil for a method
-// that carries no slot.
-func (c *Client) planSlots(ctx context.Context, method string, params []any) (*slotPlan, []any) {
+// planSlots fills plan for a call of method with params, and reports
+// whether the method carries a slot at all, and the minContextSlot to add
+// to the request (0: none) when the plan asks for one the caller did not
+// set.
+func (c *Client) planSlots(ctx context.Context, method string, params []any, plan *slotPlan) (tracked bool, inject uint64) {
 	sl := registry.SlotsOf(method)
 	if !sl.Tracked() {
-		return nil, params
+		return false, 0
 	}
 	cfg := requestConfig{ok: true}
 	if sl.Config >= 0 && sl.Config < len(params) {
 		if cfg = configOf(params[sl.Config]); !cfg.ok {
-			return nil, params // a commitment this code cannot read: no slot is comparable
+			return false, 0 // a commitment this code cannot read: no slot is comparable
 		}
 	}
-	plan := &slotPlan{slots: sl, commitment: cfg.commitment}
+	*plan = slotPlan{slots: sl, commitment: cfg.commitment}
 	if sl.Pinned {
 		plan.commitment = sl.Fixed
 	}
@@ -144,13 +143,13 @@ func (c *Client) planSlots(ctx context.Context, method string, params []any) (*s
 	session, _ := ctx.Value(sessionKey{}).(*Session)
 	switch {
 	case set && !on:
-		return plan, params
+		return true, 0
 	case session != nil:
 	case set || c.monotonic:
 		session = &c.session
 	}
 	if session == nil {
-		return plan, params
+		return true, 0
 	}
 	plan.session = session
 	floor := session.Slot(plan.commitment)
@@ -171,19 +170,17 @@ func (c *Client) planSlots(ctx context.Context, method string, params []any) (*s
 	}
 	plan.floor = max(floor, cfg.minContextSlot)
 	if floor == 0 || !sl.MinContextSlot || cfg.minContextSlot > 0 {
-		return plan, params
+		return true, 0
 	}
-	return plan, withMinContextSlot(params, sl.Config, cfg.object, floor)
+	return true, floor
 }
 
 // requestConfig is what a request's config object says about slots.
 type requestConfig struct {
 	commitment     endpoint.Commitment
 	minContextSlot uint64
-	// object is the config as a map, nil when absent; ok is false when the
-	// config could not be read (then no minContextSlot is added).
-	object map[string]any
-	ok     bool
+	// ok is false when the config could not be read.
+	ok bool
 }
 
 // configOf reads a config param: a map (solana-go's rpc.M, a
@@ -205,7 +202,7 @@ func configOf(p any) requestConfig {
 			return requestConfig{}
 		}
 	}
-	cfg := requestConfig{object: m, ok: true}
+	cfg := requestConfig{ok: true}
 	if v, ok := m["commitment"]; ok && v != nil {
 		rv := reflect.ValueOf(v)
 		if rv.Kind() != reflect.String {
@@ -231,20 +228,4 @@ func configOf(p any) requestConfig {
 		cfg.minContextSlot = uint64(max(n, 0))
 	}
 	return cfg
-}
-
-// withMinContextSlot returns a copy of params whose config at index i is
-// object (copied; nil: none) with minContextSlot set to slot. params must
-// reach index i-1; a missing config is appended.
-func withMinContextSlot(params []any, i int, object map[string]any, slot uint64) []any {
-	if i > len(params) {
-		return params
-	}
-	out := make([]any, max(len(params), i+1))
-	copy(out, params)
-	cfg := make(map[string]any, len(object)+1)
-	maps.Copy(cfg, object)
-	cfg["minContextSlot"] = slot
-	out[i] = cfg
-	return out
 }

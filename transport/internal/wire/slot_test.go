@@ -1,6 +1,9 @@
 package wire
 
-import "testing"
+import (
+	"encoding/json"
+	"testing"
+)
 
 func TestContextSlot(t *testing.T) {
 	for _, tc := range []struct {
@@ -46,5 +49,51 @@ func TestErrorContextSlot(t *testing.T) {
 	}
 	if _, ok := ErrorContextSlot([]byte(`null`)); ok {
 		t.Error("null has no slot")
+	}
+}
+
+func TestWithMinContextSlot(t *testing.T) {
+	enc := func(params []any) []byte {
+		b, err := EncodeRequest(7, "getBalance", params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	for _, tc := range []struct {
+		name   string
+		params []any
+		i      int
+		want   string // the params array after, "" for not ok
+	}{
+		{"appended", []any{"pk"}, 1, `["pk",{"minContextSlot":42}]`},
+		{"appended to empty", []any{}, 0, `[{"minContextSlot":42}]`},
+		{"nil params", nil, 0, `[{"minContextSlot":42}]`},
+		{"nil params, index 1", nil, 1, ``},
+		{"into an object", []any{"pk", map[string]any{"commitment": "confirmed"}}, 1, `["pk",{"minContextSlot":42,"commitment":"confirmed"}]`},
+		{"into an empty object", []any{"pk", map[string]any{}}, 1, `["pk",{"minContextSlot":42}]`},
+		{"in place of null", []any{"pk", nil}, 1, `["pk",{"minContextSlot":42}]`},
+		{"first of several", []any{map[string]any{"a": "}]\""}, "x"}, 0, `[{"minContextSlot":42,"a":"}]\""},"x"]`},
+		{"not an object", []any{"pk", "x"}, 1, ``},
+		{"too short", []any{"pk"}, 2, ``},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			body := enc(tc.params)
+			out, ok := WithMinContextSlot(body, tc.i, 42)
+			if tc.want == "" {
+				if ok || string(out) != string(body) {
+					t.Fatalf("ok %v, out %s", ok, out)
+				}
+				return
+			}
+			var got struct {
+				Params json.RawMessage `json:"params"`
+				ID     int
+				Method string
+			}
+			if !ok || json.Unmarshal(out, &got) != nil || string(got.Params) != tc.want || got.ID != 7 || got.Method != "getBalance" {
+				t.Fatalf("ok %v, out %s", ok, out)
+			}
+		})
 	}
 }
