@@ -57,13 +57,26 @@ func BenchmarkAcquireSuccess(b *testing.B) {
 	benchAcquire(b, func(pm *pool.Permit) { pm.Done(success()) })
 }
 
+// BenchmarkAcquireSuccessTimed is BenchmarkAcquireSuccess for a timed
+// request (Request.Timed): the method's histogram is looked up at
+// admission and fed in Done. Compare it with BenchmarkAcquireSuccess of
+// the same run.
+func BenchmarkAcquireSuccessTimed(b *testing.B) {
+	req := read
+	req.Timed = true
+	benchAcquireReq(b, req, func(pm *pool.Permit) { pm.Done(success()) })
+}
+
 // benchAcquire acquires from one endpoint and ends each permit with done.
-func benchAcquire(b *testing.B, done func(*pool.Permit)) {
+func benchAcquire(b *testing.B, done func(*pool.Permit)) { benchAcquireReq(b, read, done) }
+
+// benchAcquireReq is benchAcquire with request req.
+func benchAcquireReq(b *testing.B, req pool.Request, done func(*pool.Permit)) {
 	p := benchPool(b, 1)
 	ctx := context.Background()
 	b.ReportAllocs()
 	for b.Loop() {
-		pm, err := p.Acquire(ctx, read)
+		pm, err := p.Acquire(ctx, req)
 		if err != nil {
 			b.Fatal(err)
 		}
