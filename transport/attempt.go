@@ -44,16 +44,22 @@ type callState struct {
 	body     []byte
 	class    retrypolicy.Class
 	deadline time.Time
-	// attemptMax bounds one attempt; 0 means no bound of its own.
+	// attemptMax bounds one attempt by the fixed rule (Settings.
+	// AttemptTimeout or half the budget); 0 means no bound of its own.
 	attemptMax time.Duration
-	x          exchange
+	// adaptive marks a call whose attempts the adaptive rule may bound
+	// (attemptTimeout); retries counts the counted retries granted so far,
+	// before the attempt about to run.
+	adaptive bool
+	retries  int
+	x        exchange
 	// slots is what the call does with slots; nil: nothing.
 	slots *slotPlan
 }
 
 // attempt makes one attempt on pm's endpoint under a per-attempt timeout
-// of min(pm.RequestTimeout(), the call's attemptMax, time left before the
-// call's deadline), measured on the pool's clock.
+// of min(attemptTimeout, time left before the call's deadline), measured
+// on the pool's clock.
 func (c *Client) attempt(ctx context.Context, cs *callState, pm *pool.Permit) outcome {
 	ep := c.endpoints[pm.Endpoint()]
 	if ep == nil { // the pool named an endpoint it did not list in Specs
@@ -61,10 +67,7 @@ func (c *Client) attempt(ctx context.Context, cs *callState, pm *pool.Permit) ou
 			Fault: retrypolicy.LocalFault},
 			err: &attemptError{endpoint: pm.Endpoint(), cause: retrypolicy.Connection, msg: "endpoint unknown to the transport"}}
 	}
-	own := pm.RequestTimeout()
-	if cs.attemptMax > 0 {
-		own = min(own, cs.attemptMax)
-	}
+	own := c.attemptTimeout(cs, pm)
 	left := cs.deadline.Sub(c.clock.Now())
 	timeout := min(own, left)
 	if timeout <= 0 {

@@ -40,14 +40,18 @@ type Client struct {
 	policy    *retrypolicy.Policy
 	registry  *registry.Registry
 	maxBody   int64
-	attemptTO time.Duration // Settings.AttemptTimeout; 0: half the call's budget
+	attemptTO time.Duration // Settings.AttemptTimeout; 0: adaptive, or half the call's budget
 	logger    *slog.Logger  // nil discards
 	onAttempt func(method string, a Attempt)
 	endpoints map[string]*endpointClient // by Spec.Name; read-only after New
 	// endpointList holds the same endpoints in configuration order.
 	endpointList []*endpointClient
-	// hedgeAfter is Settings.HedgeAfter; <= 0 means no hedging.
+	// hedgeAfter is Settings.HedgeAfter: 0 means no hedging, HedgeAuto
+	// the endpoint's recent p95.
 	hedgeAfter time.Duration
+	// maxRetries is the retry policy's MaxRetries: an attempt after that
+	// many counted retries keeps the fixed attempt timeout.
+	maxRetries int
 	nextID     atomic.Uint64
 	buffers    wire.Buffers
 	// monotonic is Settings.MonotonicReads; session is the client's own
@@ -96,6 +100,7 @@ func New(p *pool.Pool, s Settings, o Options) (*Client, error) {
 		onAttempt: o.OnAttempt,
 	}
 	c.hedgeAfter = s.HedgeAfter
+	c.maxRetries = s.Retry.MaxRetries
 	c.monotonic = s.MonotonicReads
 	if c.registry == nil {
 		c.registry = registry.Default()
