@@ -128,3 +128,31 @@ func BenchmarkAcquireReleaseParallel(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkPermitLatency is what the transport reads before each timed
+// attempt: the permit's recent quantiles (one histogram of 85 buckets
+// walked under its mutex). Compare it with BenchmarkAcquireSuccess of the
+// same run: it is paid once more per timed attempt.
+func BenchmarkPermitLatency(b *testing.B) {
+	p := benchPool(b, 1)
+	req := read
+	req.Timed = true
+	for range 100 {
+		pm, err := p.Acquire(context.Background(), req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		pm.Done(success())
+	}
+	pm, err := p.Acquire(context.Background(), req)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer pm.Release()
+	b.ReportAllocs()
+	for b.Loop() {
+		if l := pm.Latency(); l.Source != pool.LatencyOwn {
+			b.Fatalf("latency %+v", l)
+		}
+	}
+}

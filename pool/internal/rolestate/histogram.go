@@ -137,11 +137,18 @@ type Summary struct {
 	Weight float64
 }
 
-// SummaryAt returns the histogram's quantiles and weight at now.
+// SummaryAt returns the histogram's quantiles and weight at now. The
+// quantiles are read off the counts as stored (decay scales them all
+// alike); only the weight is decayed to now.
 func (h *Histogram) SummaryAt(now time.Time) Summary {
-	var s Sum
-	s.Add(now, h)
-	return s.Summary()
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.total <= 0 {
+		return Summary{}
+	}
+	s := quantiles(&h.counts, h.total)
+	s.Weight = h.total * math.Exp(-float64(now.UnixNano()-h.landmark)/float64(HistogramDecay))
+	return s
 }
 
 // Sum adds histograms up, each decayed to the same instant: the
@@ -171,11 +178,20 @@ func (s *Sum) Summary() Summary {
 	if s.total <= 0 {
 		return Summary{}
 	}
-	out := Summary{Weight: s.total}
-	p95, p99 := 0.95*s.total, 0.99*s.total
+	out := quantiles(&s.counts, s.total)
+	out.Weight = s.total
+	return out
+}
+
+// quantiles returns the p95 and p99 of counts, whose sum is total (> 0),
+// as their buckets' upper bounds, walking the buckets once and no further
+// than the p99's.
+func quantiles(counts *[histBuckets]float64, total float64) Summary {
+	var out Summary
+	p95, p99 := 0.95*total, 0.99*total
 	var cum float64
 	last := 0
-	for i, c := range s.counts {
+	for i, c := range counts {
 		if c <= 0 {
 			continue
 		}
@@ -184,17 +200,16 @@ func (s *Sum) Summary() Summary {
 		if out.P95 == 0 && cum >= p95 {
 			out.P95 = upperBound(i)
 		}
-		if out.P99 == 0 && cum >= p99 {
+		if cum >= p99 {
 			out.P99 = upperBound(i)
+			return out
 		}
 	}
-	// Rounding may leave the running sum a hair short of a quantile: the
-	// last non-empty bucket holds it.
+	// Rounding left the running sum a hair short of a quantile: the last
+	// non-empty bucket holds it.
 	if out.P95 == 0 {
 		out.P95 = upperBound(last)
 	}
-	if out.P99 == 0 {
-		out.P99 = upperBound(last)
-	}
+	out.P99 = upperBound(last)
 	return out
 }
