@@ -212,6 +212,72 @@ func TestAdaptiveTimeoutDoublesPerRetryAndKeepsTheFixedRuleLast(t *testing.T) {
 	}
 }
 
+func TestAdaptiveRuleStandsAsideWhenMostAttemptsAreCut(t *testing.T) {
+	// Every endpoint answered in 5 ms, then every one hangs (as a cluster
+	// that turned slower than its history at once looks to the rule):
+	// eight calls' first attempts are all cut at the floor. With that many
+	// cuts, and more than a quarter of the bounded attempts, the rule
+	// stands aside: the next read gets the fixed rule (5 s). Two windows
+	// later it is back.
+	rec := newRecorder()
+	e := newEnv(t, []fixtures.Member{longMember("a", 0), longMember("b", 0), longMember("c", 0)}, conf{OnAttempt: rec.on}, nil)
+	for _, name := range []string{"a", "b", "c"} {
+		seed(t, e, name, 30, 5*time.Millisecond)
+		e.server(name).SetFault(fixtures.Fault{Kind: fixtures.Hang})
+	}
+	next := func() transport.Attempt {
+		t.Helper()
+		select {
+		case a := <-rec.ch:
+			return a
+		case <-guardCtx(t).Done():
+			t.Fatal("no attempt reported")
+			return transport.Attempt{}
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	var calls []<-chan error
+	for range 8 {
+		calls = append(calls, async(func() error { _, err := getBalance(ctx, e.client); return err }))
+	}
+	if err := e.clock.BlockUntilContext(guardCtx(t), 8); err != nil { // eight attempt timers
+		t.Fatal(err)
+	}
+	e.clock.Advance(transport.AdaptiveFloor)
+	for range 8 {
+		if a := next(); a.Cause != retrypolicy.Timeout || a.Duration != transport.AdaptiveFloor {
+			t.Fatalf("attempt %+v, want a cut at the floor", a)
+		}
+	}
+	cancel() // the eight calls' retries hang too: end them
+	for _, ch := range calls {
+		if err := wait(t, ch); err == nil {
+			t.Fatal("a read of three blackholes succeeded")
+		}
+	}
+	rec.drain()
+	// cut runs one read whose first attempt takes d, then ends it.
+	cut := func(d time.Duration) {
+		t.Helper()
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		done := async(func() error { _, err := getBalance(ctx, e.client); return err })
+		if err := e.clock.BlockUntilContext(guardCtx(t), 1); err != nil {
+			t.Fatal(err)
+		}
+		pendingAfter(t, e, done, 1, d-time.Millisecond)
+		e.clock.Advance(time.Millisecond)
+		if a := next(); a.Cause != retrypolicy.Timeout || a.Duration != d {
+			t.Fatalf("attempt %+v, want a cut after %v", a, d)
+		}
+		cancel()
+		_ = wait(t, done)
+		rec.drain()
+	}
+	cut(fixedRule)
+	cut(transport.AdaptiveFloor) // 5 s later: the cuts are forgotten
+}
+
 func TestFixedRuleWhereAdaptiveDoesNotApply(t *testing.T) {
 	// With a fast history in the read role: a send, a read under a fixed
 	// AttemptTimeout, and a read with no retry left keep the fixed rule.

@@ -67,7 +67,7 @@ func (c *Client) attempt(ctx context.Context, cs *callState, pm *pool.Permit) ou
 			Fault: retrypolicy.LocalFault},
 			err: &attemptError{endpoint: pm.Endpoint(), cause: retrypolicy.Connection, msg: "endpoint unknown to the transport"}}
 	}
-	own := c.attemptTimeout(cs, pm)
+	own, adaptive := c.attemptTimeout(cs, pm)
 	left := cs.deadline.Sub(c.clock.Now())
 	timeout := min(own, left)
 	if timeout <= 0 {
@@ -84,8 +84,12 @@ func (c *Client) attempt(ctx context.Context, cs *callState, pm *pool.Permit) ou
 	if o.slot > 0 && cs.slots != nil {
 		pm.SawSlot(cs.slots.commitment, o.slot)
 	}
+	timedOut := o.Cause == retrypolicy.Timeout && errors.Is(context.Cause(actx), errAttemptTimeout)
+	if adaptive {
+		c.cuts.add(c.clock.Now(), timedOut && left >= own)
+	}
 	switch {
-	case o.Cause == retrypolicy.Timeout && left < own && errors.Is(context.Cause(actx), errAttemptTimeout):
+	case timedOut && left < own:
 		o.Fault = retrypolicy.LocalFault // the call's time ran out, not the endpoint's
 	case o.Cause == retrypolicy.MalformedResponse && errors.Is(o.err, wire.ErrTooLarge):
 		o.Fault = retrypolicy.LocalFault // over our own size limit

@@ -52,8 +52,11 @@ type Client struct {
 	// maxRetries is the retry policy's MaxRetries: an attempt after that
 	// many counted retries keeps the fixed attempt timeout.
 	maxRetries int
-	nextID     atomic.Uint64
-	buffers    wire.Buffers
+	// cuts counts the attempts the adaptive rule bounded and cut, to
+	// suspend it when its histories are stale (cuts.go).
+	cuts    cutCounter
+	nextID  atomic.Uint64
+	buffers wire.Buffers
 	// monotonic is Settings.MonotonicReads; session is the client's own
 	// high-water marks (used when monotonic, or when a call asks).
 	monotonic bool

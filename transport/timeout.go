@@ -44,41 +44,43 @@ const (
 )
 
 // attemptTimeout is the bound of one attempt of cs on pm, before the time
-// left before the call's deadline cuts it:
+// left before the call's deadline cuts it, and whether the adaptive rule
+// set it:
 //
 //   - a read (class Idempotent) with no fixed Settings.AttemptTimeout,
 //     that the retry policy may still retry (fewer counted retries so far
-//     than MaxRetries), and whose endpoint or role has recent answers to
-//     go by: max(AdaptiveMultiple × p99, AdaptiveFloor), doubled for each
-//     counted retry the call already made (so that when every endpoint
-//     turned slower than its history, a call's later attempts still wait
-//     long enough), at most the endpoint's RequestTimeout;
+//     than MaxRetries), whose endpoint or role has recent answers to go
+//     by, while the rule is not suspended (cutCounter): max(AdaptiveMultiple
+//     × p99, AdaptiveFloor), doubled for each counted retry the call
+//     already made (so that when every endpoint turned slower than its
+//     history, a call's later attempts still wait long enough), at most
+//     the endpoint's RequestTimeout;
 //   - any other attempt: the fixed rule, min(the endpoint's
 //     RequestTimeout, Settings.AttemptTimeout or half the call's budget).
 //     Sends keep it, because an ambiguous send costs far more than a slow
 //     one; and a read's last chance keeps it, because nothing can follow
 //     a timeout there.
-func (c *Client) attemptTimeout(cs *callState, pm *pool.Permit) time.Duration {
+func (c *Client) attemptTimeout(cs *callState, pm *pool.Permit) (d time.Duration, adaptive bool) {
 	own := pm.RequestTimeout()
 	fixed := own
 	if cs.attemptMax > 0 {
 		fixed = min(own, cs.attemptMax)
 	}
-	if !cs.adaptive || cs.retries >= c.maxRetries {
-		return fixed
+	if !cs.adaptive || cs.retries >= c.maxRetries || c.cuts.suspended(c.clock.Now()) {
+		return fixed, false
 	}
 	l := pm.Latency()
 	if l.Source == pool.LatencyNone {
-		return fixed
+		return fixed, false
 	}
-	d := max(AdaptiveMultiple*l.P99, AdaptiveFloor)
+	d = max(AdaptiveMultiple*l.P99, AdaptiveFloor)
 	for range cs.retries {
 		if d >= own {
 			break
 		}
 		d *= 2
 	}
-	return min(d, own)
+	return min(d, own), true
 }
 
 // hedgeDelay is how long the attempt on pm may run before its hedge
