@@ -15,9 +15,9 @@ import (
 // stop.
 //
 // The deadline is computed once, on the pool's clock: now +
-// pool.DefaultTimeout, cut to ctx's deadline when that is
-// sooner. It bounds every Acquire (passed as Request.Deadline), every
-// attempt (each gets min(attemptTimeout, time left)) and every backoff. Each decision is
+// pool.DefaultTimeout, cut to ctx's deadline when that is sooner. It
+// bounds every Acquire (passed as Request.Deadline), every attempt (each
+// gets min(attemptTimeout, time left)) and every backoff. Each decision is
 // told whether an endpoint this call has not failed on can take the retry
 // (retrypolicy.Attempt.ElsewhereAvailable): such a failover waits no delay.
 // Whether to resend is the retry policy's alone (retrypolicy.Decide); the

@@ -24,11 +24,11 @@ type attemptRun struct {
 }
 
 // hedged runs first's attempt and, when it has no answer after
-// Settings.HedgeAfter (hedgeDelay), a hedge: the same request on another endpoint, if
-// one can be admitted at once (pool.TryAcquire) and the retry budget pays
-// for it (retrypolicy.Call.Hedge). It returns the attempt that decides the
-// call (main) and, when a hedge ran, the other one (side), both finished:
-// no goroutine it started outlives it.
+// Settings.HedgeAfter (hedgeDelay), a hedge: the same request on another
+// endpoint, if one can be admitted at once (pool.TryAcquire) and the retry
+// budget pays for it (retrypolicy.Call.Hedge). It returns the attempt that
+// decides the call (main) and, when a hedge ran, the other one (side),
+// both finished: no goroutine it started outlives it.
 //
 // The first outcome that settles the call wins (retrypolicy.Outcome.Settles:
 // a success, or an answer any endpoint would repeat); the other attempt is canceled and waited for. When both
