@@ -42,7 +42,7 @@ func zeroMeansDefaultFields() []struct {
 		name string
 	}{
 		{reflect.TypeFor[transport.Settings](), "MaxResponseBytes"}, // 0: 64 MiB
-		{reflect.TypeFor[transport.Settings](), "AttemptTimeout"},   // 0: half the call's budget
+		{reflect.TypeFor[transport.Settings](), "AttemptTimeout"},   // 0: adaptive for reads, half the call's budget otherwise
 		{reflect.TypeFor[endpoint.Limits](), "RequestTimeout"},      // 0: endpoint.DefaultRequestTimeout
 		{reflect.TypeFor[endpoint.Limits](), "PauseAfterRateLimit"}, // 0: endpoint.DefaultPauseAfterRateLimit
 	}
