@@ -213,6 +213,21 @@ func (p *parser) table(path string, raw any, v reflect.Value) {
 		}
 		n := len(p.list)
 		f := v.Field(i)
+		if auto, ok := autoValue(t, t.Field(i).Name); ok {
+			// A duration that may also be "auto" (hedge_after).
+			if m[key] == autoWord {
+				p.present[kp] = true
+				f.SetInt(int64(auto))
+				continue
+			}
+			p.value(kp, m[key], f)
+			for j := n; j < len(p.list); j++ {
+				if rest, ok := strings.CutPrefix(p.list[j].Message, "is not a duration:"); ok {
+					p.list[j].Message = `is neither "` + autoWord + `" nor a duration:` + rest
+				}
+			}
+			continue
+		}
 		p.value(kp, m[key], f)
 		if len(p.list) == n && f.IsZero() && zeroMeansDefault(t, t.Field(i).Name) {
 			p.add(kp, "must be positive (leave the key out for the default)")

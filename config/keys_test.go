@@ -157,6 +157,26 @@ func TestZeroMeansDefaultFieldsExist(t *testing.T) {
 	}
 }
 
+// TestAutoFieldsExist keeps autoFields honest: each names a duration
+// field with a toml key, whose automatic value its settings type accepts.
+func TestAutoFieldsExist(t *testing.T) {
+	for _, f := range autoFields() {
+		sf, ok := f.t.FieldByName(f.name)
+		if !ok {
+			t.Errorf("%s has no field %s", f.t, f.name)
+			continue
+		}
+		if _, ok := fieldKey(sf); !ok || sf.Type != reflect.TypeFor[time.Duration]() {
+			t.Errorf("%s.%s is not a duration with a toml key", f.t, f.name)
+		}
+	}
+	s := transport.DefaultSettings()
+	s.HedgeAfter = transport.HedgeAuto
+	if err := s.Validate(); err != nil {
+		t.Errorf("transport.HedgeAuto is refused: %v", err)
+	}
+}
+
 // TestMaxDurationIsEverySettingsBound: the duration parser's bound is the
 // bound of every duration the settings types validate, so that the
 // parser's "must be at most 1h" is never looser or stricter than theirs.

@@ -215,6 +215,24 @@ url = "https://a.example"
 	})
 }
 
+// TestHedgeAfterAuto: hedge_after, and only it, also takes "auto"
+// (transport.HedgeAuto); a near miss says both forms it wants.
+func TestHedgeAfterAuto(t *testing.T) {
+	const endpoints = "[[endpoints]]\nname = \"a\"\nurl = \"https://a.example\"\n  [endpoints.roles.read]\n"
+	d, err := Parse([]byte("[transport]\nhedge_after = \"auto\"\n"+endpoints), ParseOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Transport.HedgeAfter != transport.HedgeAuto {
+		t.Fatalf("hedge_after = %v, want transport.HedgeAuto", d.Transport.HedgeAfter)
+	}
+	_, err = Parse([]byte("[transport]\nhedge_after = \"Auto\"\nattempt_timeout = \"auto\"\n"+endpoints), ParseOptions{})
+	checkProblems(t, err, []problemWant{
+		{2, "transport.hedge_after", `is neither "auto" nor a duration`},
+		{3, "transport.attempt_timeout", "is not a duration"},
+	})
+}
+
 func TestParseClusters(t *testing.T) {
 	for _, tt := range []struct {
 		cluster, hash string

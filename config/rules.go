@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/retrypolicy"
@@ -41,9 +42,40 @@ func zeroMeansDefaultFields() []struct {
 		name string
 	}{
 		{reflect.TypeFor[transport.Settings](), "MaxResponseBytes"}, // 0: 64 MiB
-		{reflect.TypeFor[transport.Settings](), "AttemptTimeout"},   // 0: half the call's budget
+		{reflect.TypeFor[transport.Settings](), "AttemptTimeout"},   // 0: adaptive for reads, half the call's budget otherwise
 		{reflect.TypeFor[endpoint.Limits](), "RequestTimeout"},      // 0: endpoint.DefaultRequestTimeout
 		{reflect.TypeFor[endpoint.Limits](), "PauseAfterRateLimit"}, // 0: endpoint.DefaultPauseAfterRateLimit
+	}
+}
+
+// autoWord is the string a duration key that takes an automatic value
+// accepts instead of a duration.
+const autoWord = "auto"
+
+// autoValue reports whether the field name of struct type t accepts
+// autoWord besides a duration, and the value it then takes.
+func autoValue(t reflect.Type, name string) (time.Duration, bool) {
+	for _, f := range autoFields() {
+		if f.t == t && f.name == name {
+			return f.v, true
+		}
+	}
+	return 0, false
+}
+
+// autoFields lists the fields autoValue names (TestAutoFieldsExist keeps
+// the names honest).
+func autoFields() []struct {
+	t    reflect.Type
+	name string
+	v    time.Duration
+} {
+	return []struct {
+		t    reflect.Type
+		name string
+		v    time.Duration
+	}{
+		{reflect.TypeFor[transport.Settings](), "HedgeAfter", transport.HedgeAuto}, // the endpoint's recent p95
 	}
 }
 

@@ -36,6 +36,9 @@ type selection struct {
 	// ctxDeadline is set when the deadline is ctx's: reaching it is then
 	// also ctx's deadline passing, whichever of the two wakes Acquire.
 	ctxDeadline bool
+	// timed is Request.Method when Request.Timed is set: the method whose
+	// latency a permit records ("": none).
+	timed string
 }
 
 // Why a candidate is a last resort.
@@ -55,6 +58,9 @@ func (p *Pool) selection(req *Request) (sel selection, ok bool) {
 		return sel, false
 	}
 	sel.rs = rs
+	if req.Timed {
+		sel.timed = req.Method
+	}
 	if len(req.Capabilities) == 0 && len(req.Avoid) == 0 && req.Endpoint == "" {
 		sel.timeout = rs.timeout
 		return sel, true
@@ -398,10 +404,15 @@ func (p *Pool) panicScan(sel *selection, now, deadline time.Time) *Permit {
 }
 
 // permit is the Permit for an admission a of m. For a request that avoids
-// doubt it records whether m was in doubt: taken as a last resort.
+// doubt it records whether m was in doubt: taken as a last resort. For a
+// timed request it holds the histogram its Done feeds.
 func (p *Pool) permit(sel *selection, m *member, a rolestate.Admission, deadline time.Time) *Permit {
 	inDoubt := sel.avoidsDoubt && m.rt.InDoubtAt(m.rt.AdmittedAt(a))
-	return &Permit{m: m, pool: p, adm: a, deadline: deadline, inDoubt: inDoubt}
+	pm := &Permit{m: m, adm: a, deadline: deadline, inDoubt: inDoubt}
+	if sel.timed != "" {
+		pm.lat = m.rt.Timing(sel.timed)
+	}
+	return pm
 }
 
 // deadlineError probes every candidate at now to say why it is blocked. A

@@ -57,13 +57,26 @@ func BenchmarkAcquireSuccess(b *testing.B) {
 	benchAcquire(b, func(pm *pool.Permit) { pm.Done(success()) })
 }
 
+// BenchmarkAcquireSuccessTimed is BenchmarkAcquireSuccess for a timed
+// request (Request.Timed): the method's histogram is looked up at
+// admission and fed in Done. Compare it with BenchmarkAcquireSuccess of
+// the same run.
+func BenchmarkAcquireSuccessTimed(b *testing.B) {
+	req := read
+	req.Timed = true
+	benchAcquireReq(b, req, func(pm *pool.Permit) { pm.Done(success()) })
+}
+
 // benchAcquire acquires from one endpoint and ends each permit with done.
-func benchAcquire(b *testing.B, done func(*pool.Permit)) {
+func benchAcquire(b *testing.B, done func(*pool.Permit)) { benchAcquireReq(b, read, done) }
+
+// benchAcquireReq is benchAcquire with request req.
+func benchAcquireReq(b *testing.B, req pool.Request, done func(*pool.Permit)) {
 	p := benchPool(b, 1)
 	ctx := context.Background()
 	b.ReportAllocs()
 	for b.Loop() {
-		pm, err := p.Acquire(ctx, read)
+		pm, err := p.Acquire(ctx, req)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -114,4 +127,32 @@ func BenchmarkAcquireReleaseParallel(b *testing.B) {
 			pm.Release()
 		}
 	})
+}
+
+// BenchmarkPermitLatency is what the transport reads before each timed
+// attempt: the permit's recent quantiles (one histogram of 85 buckets
+// walked under its mutex). Compare it with BenchmarkAcquireSuccess of the
+// same run: it is paid once more per timed attempt.
+func BenchmarkPermitLatency(b *testing.B) {
+	p := benchPool(b, 1)
+	req := read
+	req.Timed = true
+	for range 100 {
+		pm, err := p.Acquire(context.Background(), req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		pm.Done(success())
+	}
+	pm, err := p.Acquire(context.Background(), req)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer pm.Release()
+	b.ReportAllocs()
+	for b.Loop() {
+		if l := pm.Latency(); l.Source != pool.LatencyOwn {
+			b.Fatalf("latency %+v", l)
+		}
+	}
 }

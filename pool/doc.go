@@ -31,7 +31,9 @@
 // The returned [Permit] carries the attempt's outcome back in one
 // [Permit.Done] (a retrypolicy.Outcome; or [Permit.Release] when unused;
 // the first call wins), which frees the slot, feeds the endpoint's health
-// state machine and its doubt, and wakes waiters. Time comes only from
+// state machine and its doubt, and wakes waiters. A timed request
+// (Request.Timed) also feeds the recent latency of its method on that
+// endpoint, which [Permit.Latency] reports (see [Latency]). Time comes only from
 // Options.Clock, so tests drive everything with a fake clock.
 //
 // [Settings] are what a configuration document sets, taken as written

@@ -17,12 +17,14 @@ import (
 // A Permit dropped without any of them keeps its concurrency slot forever;
 // Pool.Outstanding and the InFlight of Pool.Snapshot show it.
 type Permit struct {
-	m *member
-	// pool, not its clock: one word instead of an interface's two keeps
-	// the Permit, the fast path's only allocation, in the 80-byte class.
-	pool     *Pool
+	// m, which knows its pool: a word less keeps the Permit, the fast
+	// path's only allocation, in the 64-byte class.
+	m        *member
 	adm      rolestate.Admission
 	deadline time.Time
+	// lat is the histogram of the method a timed request names
+	// (Request.Timed); nil: the attempt is not timed.
+	lat *rolestate.Histogram
 	// inDoubt: admitted as a last resort, in doubt (Request.AvoidDoubt).
 	inDoubt bool
 	done    atomic.Bool
@@ -63,7 +65,9 @@ func (pm *Permit) finish() bool { return pm.done.CompareAndSwap(false, true) }
 // What the endpoint's state learns from it:
 //   - a success, or a failure that is the request's (o.Fault is
 //     retrypolicy.RequestFault: the endpoint answered properly): a
-//     success (health: Degraded -> Available, failure streak reset);
+//     success (health: Degraded -> Available, failure streak reset), and
+//     for a timed request (Request.Timed) a sample of the method's
+//     latency (see Latency);
 //   - a failure that is not the endpoint's (the caller's cancellation,
 //     the client's own limits): nothing;
 //   - a provider's pause (o.Pause: a rate limit, or a 503 with
@@ -80,12 +84,15 @@ func (pm *Permit) Done(o retrypolicy.Outcome) {
 	if !pm.finish() {
 		return
 	}
-	now := pm.pool.clock.Now()
+	now := pm.m.pool.clock.Now()
 	rt := pm.m.rt
 	switch delay, pause := o.Pause(); {
 	case !o.Failed() || o.Fault == retrypolicy.RequestFault:
 		rt.SucceededAt(now, pm.adm.Generation)
 		rt.ObserveAt(now, pm.adm, false)
+		if pm.lat != nil {
+			pm.lat.ObserveAt(now, now.Sub(rt.AdmittedAt(pm.adm)))
+		}
 	case o.Fault != retrypolicy.EndpointFault:
 	case pause:
 		rt.RateLimitedAt(now, delay)
@@ -98,6 +105,30 @@ func (pm *Permit) Done(o retrypolicy.Outcome) {
 			r.DoubtedAt(now)
 		}
 	}
+	rt.Release(pm.adm)
+}
+
+// Overtaken ends the permit of an attempt canceled because a hedge of the
+// same call, started at an automatic delay (the endpoint's recent p95,
+// transport.HedgeAuto), answered first, and gives the slot back. Only the
+// first Done, Overtaken or Release counts.
+//
+// By construction one answer in twenty comes after such a delay, so
+// being overtaken is slowness more than failure. The endpoint takes a
+// failure (health: Available -> Degraded; Options.Ejection.After in a row
+// eject it, as they eject a blackhole), but the attempt's elapsed time is
+// a plain latency sample for the balancing, without the failure penalty;
+// nothing is put in doubt; and the method's latency records nothing (the
+// answer would have come later, if at all). An attempt overtaken by a
+// hedge at a fixed delay is a failure: report it with Done.
+func (pm *Permit) Overtaken() {
+	if !pm.finish() {
+		return
+	}
+	now := pm.m.pool.clock.Now()
+	rt := pm.m.rt
+	rt.FailedAt(now, pm.adm.Generation)
+	rt.ObserveAt(now, pm.adm, false)
 	rt.Release(pm.adm)
 }
 

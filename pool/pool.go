@@ -68,6 +68,7 @@ func (g *tierGroup) rotated() (n, start uint32) {
 // member is one candidate of a role.
 type member struct {
 	rt   *rolestate.Runtime
+	pool *Pool
 	spec *endpoint.Spec
 	// idx is the member's position in its roleSet's ordered list.
 	idx int
@@ -134,7 +135,7 @@ func New(specs []endpoint.Spec, s Settings, opts Options) (*Pool, error) {
 				return nil, err
 			}
 			p.all = append(p.all, rt)
-			m := &member{rt: rt, spec: spec, idx: len(rs.ordered), timeout: rt.Limits().RequestTimeout}
+			m := &member{rt: rt, pool: p, spec: spec, idx: len(rs.ordered), timeout: rt.Limits().RequestTimeout}
 			rs.ordered = append(rs.ordered, m)
 			roles = append(roles, m)
 			if n := len(rs.tiers); n == 0 || rs.tiers[n-1].members[0].spec.Tier != spec.Tier {

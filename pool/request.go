@@ -10,8 +10,16 @@ import (
 type Request struct {
 	// Role is the role the permit must serve.
 	Role endpoint.Role
-	// Method is the JSON-RPC method, for errors and logs only.
+	// Method is the JSON-RPC method, for errors and logs, and the key of
+	// the latency a timed request records.
 	Method string
+	// Timed asks the pool to time Method on the endpoint it admits: the
+	// permit's Done adds the attempt's latency (admission to Done, on the
+	// pool's clock) to that (endpoint, role)'s recent distribution of
+	// Method when the attempt was answered, and Permit.Latency reports
+	// it. The transport sets it for the reads it times adaptively or
+	// hedges at HedgeAuto. False records nothing and costs nothing.
+	Timed bool
 	// Capabilities every candidate must carry. Nil means none.
 	Capabilities []string
 	// Avoid names endpoints this call already failed on. They are skipped

@@ -172,7 +172,7 @@ const DefaultMaxSlotLag = 16
 // c (a response's context.slot, getSlot's result, or the contextSlot of a
 // -32016). It may be called before or after Done.
 func (pm *Permit) SawSlot(c endpoint.Commitment, slot uint64) {
-	pm.pool.slots.saw(pm.pool.clock.Now(), pm.m.rt.Shared(), c, slot)
+	pm.m.pool.slots.saw(pm.m.pool.clock.Now(), pm.m.rt.Shared(), c, slot)
 }
 
 // ReferenceSlot returns the pool's reference slot at commitment c,

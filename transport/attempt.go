@@ -44,9 +44,15 @@ type callState struct {
 	body     []byte
 	class    retrypolicy.Class
 	deadline time.Time
-	// attemptMax bounds one attempt; 0 means no bound of its own.
+	// attemptMax bounds one attempt by the fixed rule (Settings.
+	// AttemptTimeout or half the budget); 0 means no bound of its own.
 	attemptMax time.Duration
-	x          exchange
+	// adaptive marks a call whose attempts the adaptive rule may bound
+	// (attemptTimeout); retries counts the counted retries granted so far,
+	// before the attempt about to run.
+	adaptive bool
+	retries  int
+	x        exchange
 	// slots is what the call does with slots (nil: nothing); when set,
 	// it points at plan.
 	slots *slotPlan
@@ -54,8 +60,8 @@ type callState struct {
 }
 
 // attempt makes one attempt on pm's endpoint under a per-attempt timeout
-// of min(pm.RequestTimeout(), the call's attemptMax, time left before the
-// call's deadline), measured on the pool's clock.
+// of min(attemptTimeout, time left before the call's deadline), measured
+// on the pool's clock.
 func (c *Client) attempt(ctx context.Context, cs *callState, pm *pool.Permit) outcome {
 	ep := c.endpoints[pm.Endpoint()]
 	if ep == nil { // the pool named an endpoint it did not list in Specs
@@ -63,10 +69,7 @@ func (c *Client) attempt(ctx context.Context, cs *callState, pm *pool.Permit) ou
 			Fault: retrypolicy.LocalFault},
 			err: &attemptError{endpoint: pm.Endpoint(), cause: retrypolicy.Connection, msg: "endpoint unknown to the transport"}}
 	}
-	own := pm.RequestTimeout()
-	if cs.attemptMax > 0 {
-		own = min(own, cs.attemptMax)
-	}
+	own, adaptive := c.attemptTimeout(cs, pm)
 	left := cs.deadline.Sub(c.clock.Now())
 	timeout := min(own, left)
 	if timeout <= 0 {
@@ -83,8 +86,12 @@ func (c *Client) attempt(ctx context.Context, cs *callState, pm *pool.Permit) ou
 	if o.slot > 0 && cs.slots != nil {
 		pm.SawSlot(cs.slots.commitment, o.slot)
 	}
+	timedOut := o.Cause == retrypolicy.Timeout && errors.Is(context.Cause(actx), errAttemptTimeout)
+	if adaptive {
+		c.cuts.add(c.clock.Now(), timedOut && left >= own)
+	}
 	switch {
-	case o.Cause == retrypolicy.Timeout && left < own && errors.Is(context.Cause(actx), errAttemptTimeout):
+	case timedOut && left < own:
 		o.Fault = retrypolicy.LocalFault // the call's time ran out, not the endpoint's
 	case o.Cause == retrypolicy.MalformedResponse && errors.Is(o.err, wire.ErrTooLarge):
 		o.Fault = retrypolicy.LocalFault // over our own size limit

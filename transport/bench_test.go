@@ -71,6 +71,16 @@ func benchTargets(b *testing.B, url string) []benchTarget {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { _ = untracked.Close() })
+	// solroute-fixed: a fixed AttemptTimeout, so reads are not timed (no
+	// latency histogram, no adaptive rule): the adaptive rule's cost is
+	// solroute's time over this one's, in the same run.
+	fixed := transport.DefaultSettings()
+	fixed.AttemptTimeout = 5 * time.Second
+	sf, err := transport.New(p, fixed, transport.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = sf.Close() })
 
 	rawTr := &http.Transport{MaxIdleConnsPerHost: 256}
 	b.Cleanup(rawTr.CloseIdleConnections)
@@ -91,6 +101,13 @@ func benchTargets(b *testing.B, url string) []benchTarget {
 		}},
 		{"solroute-untracked", func(ctx context.Context) (uint64, error) {
 			out, err := getBalance(ctx, untracked)
+			if err != nil {
+				return 0, err
+			}
+			return out.Value, nil
+		}},
+		{"solroute-fixed", func(ctx context.Context) (uint64, error) {
+			out, err := getBalance(ctx, sf)
 			if err != nil {
 				return 0, err
 			}

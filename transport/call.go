@@ -16,10 +16,9 @@ import (
 // stop.
 //
 // The deadline is computed once, on the pool's clock: now +
-// pool.DefaultTimeout, cut to ctx's deadline when that is
-// sooner. It bounds every Acquire (passed as Request.Deadline), every
-// attempt (each gets min(permit.RequestTimeout(), the attempt bound of
-// Settings.AttemptTimeout, time left)) and every backoff. Each decision is
+// pool.DefaultTimeout, cut to ctx's deadline when that is sooner. It
+// bounds every Acquire (passed as Request.Deadline), every attempt (each
+// gets min(attemptTimeout, time left)) and every backoff. Each decision is
 // told whether an endpoint this call has not failed on can take the retry
 // (retrypolicy.Attempt.ElsewhereAvailable): such a failover waits no delay.
 // Whether to resend is the retry policy's alone (retrypolicy.Decide); the
@@ -40,13 +39,23 @@ func (c *Client) do(ctx context.Context, cs *callState, role endpoint.Role) erro
 	if cs.attemptMax == 0 {
 		cs.attemptMax = cs.deadline.Sub(now) / 2
 	}
+	read := cs.class == retrypolicy.Idempotent
+	hedging := read && c.hedgeAfter != 0
+	// A read of one method decoded into a value (not a batch, whose
+	// latency depends on its size, nor a callback, whose attempt runs
+	// the caller's code) is timed: its answers feed its endpoint's latency
+	// for the method, which bounds its attempts (unless AttemptTimeout is
+	// set) and delays its hedge at HedgeAuto.
+	_, single := cs.x.(*intoExchange)
+	timed := read && single
+	cs.adaptive = timed && c.attemptTO == 0
 	call := c.policy.Begin()
 	defer call.End()
 
 	rec := callRecord{method: cs.method}
 	avoid, _ := ctx.Value(avoidKey{}).([]string)
 	req := pool.Request{Role: role, Method: cs.method, Capabilities: caps, Deadline: cs.deadline,
-		AvoidDoubt: cs.class != retrypolicy.Idempotent, Avoid: slices.Clip(avoid)}
+		AvoidDoubt: !read, Timed: cs.adaptive || timed && c.hedgeAfter == HedgeAuto, Avoid: slices.Clip(avoid)}
 	if cs.slots != nil && cs.slots.floor > 0 {
 		// An endpoint known to be below the floor would only refuse.
 		req.MinSlot, req.MinSlotCommitment = cs.slots.floor, cs.slots.commitment
@@ -56,8 +65,9 @@ func (c *Client) do(ctx context.Context, cs *callState, role endpoint.Role) erro
 		if err != nil {
 			return rec.acquireFailed(ctx, err)
 		}
+		cs.retries = call.Retries().Counted
 		run := attemptRun{pm: pm, start: c.clock.Now()}
-		if c.hedgeAfter > 0 && cs.class == retrypolicy.Idempotent {
+		if hedging {
 			var side *attemptRun
 			// (hedged sets run.end itself, for both attempts it ran)
 			if run, side = c.hedged(ctx, cs, run, req, call); side != nil {

@@ -40,16 +40,23 @@ type Client struct {
 	policy    *retrypolicy.Policy
 	registry  *registry.Registry
 	maxBody   int64
-	attemptTO time.Duration // Settings.AttemptTimeout; 0: half the call's budget
+	attemptTO time.Duration // Settings.AttemptTimeout; 0: adaptive, or half the call's budget
 	logger    *slog.Logger  // nil discards
 	onAttempt func(method string, a Attempt)
 	endpoints map[string]*endpointClient // by Spec.Name; read-only after New
 	// endpointList holds the same endpoints in configuration order.
 	endpointList []*endpointClient
-	// hedgeAfter is Settings.HedgeAfter; <= 0 means no hedging.
+	// hedgeAfter is Settings.HedgeAfter: 0 means no hedging, HedgeAuto
+	// the endpoint's recent p95.
 	hedgeAfter time.Duration
-	nextID     atomic.Uint64
-	buffers    wire.Buffers
+	// maxRetries is the retry policy's MaxRetries: an attempt after that
+	// many counted retries keeps the fixed attempt timeout.
+	maxRetries int
+	// cuts counts the attempts the adaptive rule bounded and cut, to
+	// suspend it when its histories are stale (cuts.go).
+	cuts    cutCounter
+	nextID  atomic.Uint64
+	buffers wire.Buffers
 	// monotonic is Settings.MonotonicReads; session is the client's own
 	// high-water marks (used when monotonic, or when a call asks).
 	monotonic bool
@@ -96,6 +103,7 @@ func New(p *pool.Pool, s Settings, o Options) (*Client, error) {
 		onAttempt: o.OnAttempt,
 	}
 	c.hedgeAfter = s.HedgeAfter
+	c.maxRetries = s.Retry.MaxRetries
 	c.monotonic = s.MonotonicReads
 	if c.registry == nil {
 		c.registry = registry.Default()

@@ -10,9 +10,13 @@
 //     bounds every Acquire, every attempt and every backoff.
 //   - The loop: acquire a permit for the method's role (avoiding endpoints
 //     that already failed this call while others exist) -> POST with a
-//     per-attempt timeout of min(the endpoint's request timeout,
-//     Settings.AttemptTimeout (default: half the call's budget), time left),
-//     measured on the pool's clock -> build the attempt's one
+//     per-attempt timeout, measured on the pool's clock: for a read that
+//     can still be retried, 3 × its endpoint's recent p99 for the method
+//     (at least AdaptiveFloor, doubled per retry; see Settings.AttemptTimeout and
+//     plans/010-adaptive-timeouts.md); for every other attempt, or with
+//     Settings.AttemptTimeout set, min(the endpoint's request timeout,
+//     Settings.AttemptTimeout or half the call's budget); always cut to
+//     the time left -> build the attempt's one
 //     retrypolicy.Outcome -> report it to the permit (Permit.Done: health,
 //     cooldown, doubt) -> ask the retry policy -> wait the decided delay on
 //     the pool's clock (none when an endpoint the call has not failed on can

@@ -24,11 +24,11 @@ type attemptRun struct {
 }
 
 // hedged runs first's attempt and, when it has no answer after
-// Settings.HedgeAfter, a hedge: the same request on another endpoint, if
-// one can be admitted at once (pool.TryAcquire) and the retry budget pays
-// for it (retrypolicy.Call.Hedge). It returns the attempt that decides the
-// call (main) and, when a hedge ran, the other one (side), both finished:
-// no goroutine it started outlives it.
+// Settings.HedgeAfter (hedgeDelay), a hedge: the same request on another
+// endpoint, if one can be admitted at once (pool.TryAcquire) and the retry
+// budget pays for it (retrypolicy.Call.Hedge). It returns the attempt that
+// decides the call (main) and, when a hedge ran, the other one (side),
+// both finished: no goroutine it started outlives it.
 //
 // The first outcome that settles the call wins (retrypolicy.Outcome.Settles:
 // a success, or an answer any endpoint would repeat); the other attempt is canceled and waited for. When both
@@ -57,7 +57,7 @@ func (c *Client) hedged(ctx context.Context, cs *callState, first attemptRun, re
 	defer fcancel()
 	go run(fctx, cs, first)
 
-	timer := c.clock.NewTimer(c.hedgeAfter)
+	timer := c.clock.NewTimer(c.hedgeDelay(first.pm))
 	select {
 	case r := <-results:
 		timer.Stop()
@@ -107,18 +107,25 @@ func (c *Client) hedged(ctx context.Context, cs *callState, first attemptRun, re
 }
 
 // settleSide reports the side attempt of a hedged pair to its permit. An
-// original overtaken by its hedge is held against its endpoint, as a
-// timeout would be (and puts it in doubt when a server may have acted): it
-// had the request for HedgeAfter and said nothing while another endpoint
+// original overtaken by its hedge at a fixed HedgeAfter is held against
+// its endpoint, as a timeout would be (and puts it in doubt when a server
+// may have acted): it had the request for HedgeAfter, the caller's line
+// between slow and failing, and said nothing while another endpoint
 // answered, so five in a row eject a blackhole in five hedge delays, not
-// five attempt timeouts. A hedge canceled because the original answered
-// is nobody's fault: it started later, losing says nothing.
+// five attempt timeouts. Overtaken at HedgeAuto's delay, a p95 that one
+// answer in twenty passes by construction, it is slow rather than
+// failing (pool.Permit.Overtaken: a failure towards ejection, no penalty,
+// no doubt). A hedge canceled because the original answered is nobody's
+// fault: it started later, losing says nothing.
 func (c *Client) settleSide(side *attemptRun) {
-	if side.superseded {
-		if side.hedge {
-			side.o.Fault = retrypolicy.LocalFault
-		} else {
-			side.o.Fault = retrypolicy.EndpointFault
+	switch {
+	case side.superseded && side.hedge:
+		side.o.Fault = retrypolicy.LocalFault
+	case side.superseded:
+		side.o.Fault = retrypolicy.EndpointFault
+		if c.hedgeAfter == HedgeAuto {
+			side.pm.Overtaken()
+			return
 		}
 	}
 	side.pm.Done(side.o.Outcome)

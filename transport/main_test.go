@@ -101,7 +101,27 @@ func newEnv(t *testing.T, members []fixtures.Member, s conf, edit func([]endpoin
 // newEnvWith is newEnv with pool settings ps.
 func newEnvWith(t *testing.T, members []fixtures.Member, s conf, ps pool.Settings, edit func([]endpoint.Spec)) *env {
 	t.Helper()
-	serverClock := clockwork.NewFakeClockAt(epoch) // never advanced: server delays never end
+	return newEnvClocks(t, members, s, ps, edit, false)
+}
+
+// newEnvOneClock is newEnv with the servers on the pool's clock: a
+// fixtures.Latency fault answers when the test advances that clock past
+// it, so attempts take their latency in fake time.
+func newEnvOneClock(t *testing.T, members []fixtures.Member, s conf) *env {
+	t.Helper()
+	return newEnvClocks(t, members, s, pool.DefaultSettings(), nil, true)
+}
+
+// newEnvClocks is newEnvWith, with the servers on the pool's clock when
+// oneClock is set, else on a clock of their own that never moves (server
+// delays never end).
+func newEnvClocks(t *testing.T, members []fixtures.Member, s conf, ps pool.Settings, edit func([]endpoint.Spec), oneClock bool) *env {
+	t.Helper()
+	clock := clockwork.NewFakeClockAt(epoch)
+	serverClock := clockwork.NewFakeClockAt(epoch)
+	if oneClock {
+		serverClock = clock
+	}
 	for i := range members {
 		members[i].Options.Clock = serverClock
 	}
@@ -110,7 +130,6 @@ func newEnvWith(t *testing.T, members []fixtures.Member, s conf, ps pool.Setting
 	if edit != nil {
 		edit(specs)
 	}
-	clock := clockwork.NewFakeClockAt(epoch)
 	logs := &syncBuffer{}
 	p, err := pool.New(specs, ps, pool.Options{Clock: clock,
 		Logger: slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))})

@@ -20,11 +20,20 @@ type Settings struct {
 	// DefaultMaxResponseBytes.
 	MaxResponseBytes int64 `toml:"max_response_bytes"`
 	// AttemptTimeout bounds one attempt, on top of the endpoint's
-	// RequestTimeout and the time left before the call's deadline. 0 means
-	// half the call's budget (the time from its start to its shared
-	// deadline), so that an endpoint that hangs leaves time to fail over at
-	// least once. A value at or above the request timeout lets an attempt
-	// use the whole budget (a hang is then never failed over).
+	// RequestTimeout and the time left before the call's deadline. A value
+	// at or above the request timeout lets an attempt use the whole budget
+	// (a hang is then never failed over).
+	//
+	// 0 means adaptive: a read (class Idempotent) that can still be
+	// retried is bounded by its endpoint's recent latency for the method,
+	// AdaptiveMultiple × its p99, at least AdaptiveFloor, doubled per
+	// counted retry the call already made (see plans/010-adaptive-timeouts.md),
+	// and can use more than half the budget when the endpoint is known to
+	// be that slow. Every other attempt, and a read with no recent answers
+	// to go by in its endpoint's role, gets half the call's budget (the
+	// time from its start to its shared deadline), so that an endpoint
+	// that hangs leaves time to fail over at least once. Sends always keep
+	// that fixed rule: an ambiguous send costs far more than a slow one.
 	AttemptTimeout time.Duration `toml:"attempt_timeout"`
 	// HedgeAfter, when positive, hedges reads: a call of class Idempotent
 	// whose attempt has no answer after HedgeAfter sends the same request
@@ -35,6 +44,15 @@ type Settings struct {
 	// HedgeAfter is also the line between slow and failing: set it above
 	// the slowest method's normal latency. 0: no hedging. See
 	// plans/006-hedged-reads.md.
+	//
+	// HedgeAuto (in a document, "auto") hedges each read at its endpoint's
+	// recent p95 for the method, as Finagle's backup requests do: at least
+	// HedgeAutoFloor, and HedgeAutoCold while nothing is known of the
+	// method's latency. By construction one answer in twenty comes after
+	// that delay, so an attempt overtaken by its hedge is slow, not
+	// failing: its endpoint takes a failure towards ejection, but no
+	// failure penalty in the balancing and no doubt (pool.Permit.Overtaken).
+	// See plans/010-adaptive-timeouts.md.
 	HedgeAfter time.Duration `toml:"hedge_after"`
 	// MonotonicReads keeps, for the client (or for a Session carried in a
 	// call's context), the highest context slot returned per commitment,
@@ -52,13 +70,18 @@ type Settings struct {
 	SlotProbeInterval time.Duration `toml:"slot_probe_interval"`
 }
 
+// HedgeAuto is the value of Settings.HedgeAfter that hedges each read at
+// its endpoint's recent p95 latency for the method ("auto" in a
+// configuration document).
+const HedgeAuto time.Duration = -1
+
 // DefaultMaxResponseBytes is the response size limit when
 // Settings.MaxResponseBytes is 0.
 const DefaultMaxResponseBytes = 64 << 20
 
 // DefaultSettings returns the defaults: retrypolicy.DefaultSettings, a 64
-// MiB response limit, attempts bounded by half the call's budget, no
-// hedging (providers bill per request), monotonic reads on (their cost is
+// MiB response limit, adaptive attempt timeouts for reads and half the
+// call's budget for every other attempt, no hedging (providers bill per request), monotonic reads on (their cost is
 // in docs/benchmarks.md), no slot probe (it costs requests).
 func DefaultSettings() Settings {
 	return Settings{
@@ -72,24 +95,31 @@ func DefaultSettings() Settings {
 const (
 	// MaxResponseLimit bounds MaxResponseBytes (1 GiB).
 	MaxResponseLimit = 1 << 30
-	// MaxTimeout bounds AttemptTimeout and HedgeAfter.
+	// MaxTimeout bounds AttemptTimeout, HedgeAfter (but for HedgeAuto)
+	// and SlotProbeInterval.
 	MaxTimeout = time.Hour
 )
 
 // Validate reports every field out of range, joined: the retry settings'
 // problems (retrypolicy.FieldError), then a response limit outside [0, 1
-// GiB] and a timeout outside [0, 1h] (FieldError). Each names its TOML key
-// and quotes no value.
+// GiB] and a timeout outside [0, 1h] (HedgeAfter may also be HedgeAuto)
+// (FieldError). Each names its TOML key and quotes no value.
 func (s Settings) Validate() error {
 	errs := []error{s.Retry.Validate()}
 	if s.MaxResponseBytes < 0 || s.MaxResponseBytes > MaxResponseLimit {
 		errs = append(errs, &FieldError{Key: "max_response_bytes", Message: "must be between 1 and 1073741824 (0 means 64 MiB)"})
 	}
 	for _, d := range []struct {
-		key string
-		v   time.Duration
-	}{{"attempt_timeout", s.AttemptTimeout}, {"hedge_after", s.HedgeAfter}, {"slot_probe_interval", s.SlotProbeInterval}} {
-		if d.v < 0 || d.v > MaxTimeout {
+		key  string
+		v    time.Duration
+		auto bool // HedgeAuto is valid too
+	}{{"attempt_timeout", s.AttemptTimeout, false}, {"hedge_after", s.HedgeAfter, true},
+		{"slot_probe_interval", s.SlotProbeInterval, false}} {
+		switch {
+		case d.auto && d.v == HedgeAuto:
+		case d.auto && (d.v < 0 || d.v > MaxTimeout):
+			errs = append(errs, &FieldError{Key: d.key, Message: `must be between 0s and 1h, or HedgeAuto ("auto")`})
+		case d.v < 0 || d.v > MaxTimeout:
 			errs = append(errs, &FieldError{Key: d.key, Message: "must be between 0s and 1h"})
 		}
 	}

@@ -71,6 +71,24 @@ func clientKinds() []clientKind {
 				return openSolroute(urls, o, s)
 			},
 		},
+		{
+			name:  "solroute-fixed",
+			about: "solroute with the attempt timeout of before issue 14 (transport.Settings.AttemptTimeout = half the call's timeout, for every attempt): the baseline of the adaptive timeouts, measured in the same run",
+			open: func(urls []string, o *Options) (client, error) {
+				s := transport.DefaultSettings()
+				s.AttemptTimeout = o.CallTimeout / 2
+				return openSolroute(urls, o, s)
+			},
+		},
+		{
+			name:  "solroute-auto",
+			about: "solroute with hedge_after = \"auto\" (transport.HedgeAuto, plan 010): a read is also sent to another endpoint after its endpoint's recent p95 (at least 20 ms)",
+			open: func(urls []string, o *Options) (client, error) {
+				s := transport.DefaultSettings()
+				s.HedgeAfter = transport.HedgeAuto
+				return openSolroute(urls, o, s)
+			},
+		},
 	}
 }
 
@@ -80,7 +98,8 @@ func clientKinds() []clientKind {
 const benchHedgeAfter = 50 * time.Millisecond
 
 // ClientNames lists every client name, in report order: net/http,
-// solana-go, retryablehttp, round-robin, solroute, solroute-hedged.
+// solana-go, retryablehttp, round-robin, solroute, solroute-hedged,
+// solroute-fixed, solroute-auto.
 func ClientNames() []string {
 	kinds := clientKinds()
 	names := make([]string, len(kinds))

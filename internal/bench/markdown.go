@@ -7,6 +7,8 @@ import (
 	"path"
 	"strings"
 	"time"
+
+	"github.com/solroute/solroute/transport"
 )
 
 // WriteMarkdown writes the report as Markdown: how it was produced, the
@@ -151,6 +153,12 @@ func (r *Report) writeTargets(p func(string, ...any)) {
 			r.writeDrainNote(p, h)
 		}
 	}
+	if rows := r.issue14Rows(); len(rows) > 0 {
+		writeTable(p, "Targets (issue 14): adaptive attempt timeouts and hedge_after = \"auto\"", rows)
+		p("Each row compares cells of this run: a scenario with `healthy` for the same client, or a client with `solroute-fixed`, ")
+		p("which keeps the attempt timeout of before (half the call's budget). ")
+		p("A call cut by an adaptive timeout lasts at least its %s floor, so a slow-peer scenario whose slowest call is shorter had none.\n\n", fmtLatency(transport.AdaptiveFloor))
+	}
 }
 
 // writeDrainNote explains steady goodput, under issue 12's table: why a
@@ -163,7 +171,8 @@ func (r *Report) writeDrainNote(p func(string, ...any), h *Cell) {
 	p("Goodput runs to the end of the last call: once the last call has started, a caller whose call ends has nothing left to do, ")
 	p("and the phase ends with a drain as long as its slowest remaining call. Where every call is fast the drain takes a few milliseconds. ")
 	p("A call sent to the slow endpoint late in the phase stretches it by up to %s; one sent to the hanging endpoint at the fault's onset, ", fmtLatency(slowPeerLatency))
-	p("before any client could know, makes the phase last at least the transport's attempt timeout (half the call's budget: %s here). ", fmtLatency(attempt))
+	p("before any client could know, makes the phase last at least the transport's attempt timeout (half the call's budget, %s here, for a send; for a read, the adaptive timeout, at least %s). ",
+		fmtLatency(attempt), fmtLatency(transport.AdaptiveFloor))
 	p("That idle time is a cost per phase, not per call: healthy solroute makes its %d calls in about %s per round, ", r.Calls, fmtLatency(phase))
 	p("so a single call on the hanging endpoint bounds blackholed goodput by %d calls ÷ %s = %.0f calls/s, whatever the balancing. ",
 		r.Calls, fmtLatency(attempt), float64(r.Calls)/attempt.Seconds())

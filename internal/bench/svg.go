@@ -41,6 +41,10 @@ func clientColor(name string) string {
 		return "#2ca02c"
 	case "solroute-hedged":
 		return "#17becf"
+	case "solroute-fixed":
+		return "#bcbd22"
+	case "solroute-auto":
+		return "#e377c2"
 	}
 	return "#000000"
 }

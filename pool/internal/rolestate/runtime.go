@@ -98,6 +98,9 @@ type Runtime struct {
 	lat      latency
 	starts   atomic.Int64
 	admitted atomic.Uint64
+	// timed holds the latency histograms of the methods timed on this
+	// role (Timing).
+	timed timedMethods
 	// shared is the state every role of the endpoint shares: slots, lag,
 	// cluster verification.
 	shared *Shared
