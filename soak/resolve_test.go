@@ -1,6 +1,7 @@
 package soak
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -206,6 +207,10 @@ type resolveSend struct {
 	// each rebroadcast (a call ends with an attempt that decides no retry).
 	calls [][]transport.Attempt
 	res   confirm.Result
+	// pollErrs counts the polls that met an error, and pollErr is the
+	// last such error (confirm.Options.OnPoll): why a resolution was slow.
+	pollErrs int
+	pollErr  error
 	// truth is the ledger's word on the signature when the verdict came,
 	// and tip the cluster's tip then.
 	truth fixtures.LedgerTx
@@ -377,6 +382,12 @@ func (r *resolveSoak) send(i int) {
 	o := confirm.Options{Commitment: p.commitment, PollInterval: resolvePoll, SkipPreflight: p.skipPreflight, PreflightCommitment: p.preflight}
 	if p.rebroadcast {
 		o.Rebroadcast = resolveRebroadcast
+	}
+	o.OnPoll = func(res confirm.Result) {
+		if res.LastErr != nil {
+			s.pollErrs++
+			s.pollErr = res.LastErr
+		}
 	}
 	var trace attemptTrace
 	ctx, cancel := context.WithTimeout(context.Background(), resolveBudget)
@@ -651,6 +662,7 @@ type resolveFigures struct {
 	sendFaults                     map[fixtures.FaultKind]int
 	sendsAt                        map[string]int // sendTransaction requests recorded, by endpoint
 	p50, p99, longest, elapsed     time.Duration
+	slowest                        []string // the slowest resolutions, described
 }
 
 func (r *resolveSoak) figures() resolveFigures {
@@ -702,6 +714,16 @@ func (r *resolveSoak) figures() resolveFigures {
 	if n := len(took); n > 0 {
 		f.p50, f.p99, f.longest = took[n/2], took[min(n*99/100, n-1)], took[n-1]
 	}
+	order := make([]int, len(r.sends))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(r.sends[b].took, r.sends[a].took) })
+	for _, i := range order[:min(3, len(order))] {
+		s := &r.sends[i]
+		f.slowest = append(f.slowest, fmt.Sprintf("send %d (%s) took %s: %s after %d polls, %d of them failed (last: %v)",
+			i, describePlan(s.plan), s.took.Round(time.Millisecond), s.res.Status, s.res.Polls, s.pollErrs, s.pollErr))
+	}
 	for name, srv := range r.cluster.Servers {
 		for _, rq := range srv.Requests() {
 			if rq.Method == "sendTransaction" {
@@ -748,7 +770,10 @@ func (f resolveFigures) String() string {
 	fmt.Fprintf(&b, "  ambiguous sends: %s; refused sends (then resolved): %s\n", statusCounts(f.ambiguous), statusCounts(f.refused))
 	fmt.Fprintf(&b, "  %d rebroadcasts over %d sends with rebroadcast on; %d signatures arrived more than once (refusals retried elsewhere, rebroadcasts), %d acted on more than once, %d of them without a rebroadcast; %d arrived again after their verdict\n",
 		f.rebroadcasts, f.rebroadcastSends, f.multiArrivals, f.multiForwarded, f.multiForwardedOnce, f.late)
-	fmt.Fprintf(&b, "  %d polls; resolution time p50 %s, p99 %s, max %s\n", f.polls, f.p50.Round(time.Millisecond), f.p99.Round(time.Millisecond), f.longest.Round(time.Millisecond))
+	fmt.Fprintf(&b, "  %d polls; resolution time p50 %s, p99 %s, max %s; the slowest:\n", f.polls, f.p50.Round(time.Millisecond), f.p99.Round(time.Millisecond), f.longest.Round(time.Millisecond))
+	for _, d := range f.slowest {
+		fmt.Fprintf(&b, "    %s\n", d)
+	}
 	var faults []string
 	for _, k := range slices.Sorted(maps.Keys(f.sendFaults)) {
 		faults = append(faults, fmt.Sprintf("%s %d", k, f.sendFaults[k]))
