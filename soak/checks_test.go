@@ -1,6 +1,7 @@
 package soak
 
 import (
+	"encoding/json"
 	"math"
 	"net/http"
 	"runtime/metrics"
@@ -8,7 +9,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gagliardetto/solana-go/rpc"
+	"github.com/solroute/solroute/confirm"
 	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/retrypolicy"
 	"github.com/solroute/solroute/transport"
 )
 
@@ -348,5 +353,83 @@ func TestLagWatchPhases(t *testing.T) {
 		if got := lagSchedule(tt.done, 1000); got != tt.want {
 			t.Errorf("lagSchedule(%d, 1000) = %d, want %d", tt.done, got, tt.want)
 		}
+	}
+}
+
+// TestJudgeCatchesMisclassification feeds the resolve soak's judge every
+// kind of wrong verdict against a ledger's truth, and the right ones.
+func TestJudgeCatchesMisclassification(t *testing.T) {
+	const lvbh, slot, tip = 5150, 1000, 1100
+	landed := fixtures.LedgerTx{Arrivals: 1, Forwarded: 1, Landed: true, Slot: slot, LastValidBlockHeight: lvbh}
+	failed := landed
+	failed.Err = json.RawMessage(`{"InstructionError":[0,{"Custom":6001}]}`)
+	lost := fixtures.LedgerTx{Arrivals: 1, Forwarded: 1, Dropped: 1, LastValidBlockHeight: lvbh}
+	expired := lost
+	expired.Expired = true
+	decoded := map[string]any{"InstructionError": []any{0.0, map[string]any{"Custom": 6001.0}}} // as solana-go decodes it
+	result := func(st confirm.Status, slot uint64, conf rpc.ConfirmationStatusType, err any, height uint64) confirm.Result {
+		return confirm.Result{Status: st, Slot: slot, Confirmation: conf, Err: err, BlockHeight: height, LastValidBlockHeight: lvbh}
+	}
+	C, F := rpc.ConfirmationStatusConfirmed, rpc.ConfirmationStatusFinalized
+	for _, tt := range []struct {
+		name       string
+		res        confirm.Result
+		truth      fixtures.LedgerTx
+		commitment rpc.CommitmentType
+		tip        uint64
+		want       string // "" when the verdict is right
+	}{
+		{"landed", result(confirm.Landed, slot, C, nil, 0), landed, rpc.CommitmentConfirmed, tip, ""},
+		{"failed", result(confirm.Failed, slot, C, decoded, 0), failed, rpc.CommitmentConfirmed, tip, ""},
+		{"expired", result(confirm.Expired, 0, "", nil, lvbh+1), expired, rpc.CommitmentConfirmed, tip, ""},
+		{"expired but landed", result(confirm.Expired, 0, "", nil, lvbh+1), landed, rpc.CommitmentConfirmed, tip, "EXPIRED BUT LANDED"},
+		{"expired while it can land", result(confirm.Expired, 0, "", nil, lvbh+1), lost, rpc.CommitmentConfirmed, tip, "can still land"},
+		{"expired from no height", result(confirm.Expired, 0, "", nil, lvbh), expired, rpc.CommitmentConfirmed, tip, "not past lastValidBlockHeight"},
+		{"landed, not landed", result(confirm.Landed, slot, C, nil, 0), lost, rpc.CommitmentConfirmed, tip, "has not landed"},
+		{"landed elsewhere", result(confirm.Landed, slot+1, C, nil, 0), landed, rpc.CommitmentConfirmed, tip, "the ledger's is 1000"},
+		{"landed, but failed", result(confirm.Landed, slot, C, nil, 0), failed, rpc.CommitmentConfirmed, tip, "failed on chain"},
+		{"failed, but landed", result(confirm.Failed, slot, C, decoded, 0), landed, rpc.CommitmentConfirmed, tip, "without error"},
+		{"failed otherwise", result(confirm.Failed, slot, C, map[string]any{"InstructionError": []any{1.0, "InvalidAccountData"}}, 0), failed, rpc.CommitmentConfirmed, tip, "the ledger's error"},
+		{"finalized too soon", result(confirm.Landed, slot, F, nil, 0), landed, rpc.CommitmentFinalized, slot + 31, "not finalized under the tip"},
+		{"below the commitment", result(confirm.Landed, slot, C, nil, 0), landed, rpc.CommitmentFinalized, tip, `confirmation "confirmed", finalized asked`},
+		{"unknown", result(confirm.Unknown, 0, "", nil, 0), landed, rpc.CommitmentConfirmed, tip, "no verdict"},
+		{"another blockhash", confirm.Result{Status: confirm.Landed, Slot: slot, Confirmation: C, LastValidBlockHeight: lvbh - 1}, landed, rpc.CommitmentConfirmed, tip, "lastValidBlockHeight"},
+	} {
+		s := &resolveSend{plan: resolvePlan{commitment: tt.commitment}, res: tt.res, truth: tt.truth, tip: tt.tip}
+		got := judge(s)
+		if tt.want == "" && got != "" || tt.want != "" && !strings.Contains(got, tt.want) {
+			t.Errorf("%s: judge = %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
+
+// TestCheckCallsCatchesResend feeds the resolve soak's send check a send
+// attempted again after an attempt that may have been acted on, and acted
+// on twice without a rebroadcast: both are reported, and the arrivals
+// beyond the attempts that left the client.
+func TestCheckCallsCatchesResend(t *testing.T) {
+	r := &resolveSoak{t: t}
+	maybe := transport.Attempt{Endpoint: "r0-act", Outcome: retrypolicy.Outcome{Cause: retrypolicy.Connection, Dispatch: retrypolicy.MaybeDispatched}, Decision: retrypolicy.Decision{Retry: true}}
+	ok := transport.Attempt{Endpoint: "r1-calm", Outcome: retrypolicy.Outcome{Dispatch: retrypolicy.Answered}}
+	s := &resolveSend{sig: "sig", calls: [][]transport.Attempt{{maybe, ok}}, truth: fixtures.LedgerTx{Arrivals: 3, Forwarded: 2}}
+	r.checkCalls(0, s, s.truth)
+	for _, want := range []string{"attempted again after attempt 1 may have been acted on", "3 arrivals at the ledger but only 2 attempts left the client", "acted on 2 times with 0 rebroadcasts"} {
+		found := false
+		for _, m := range r.bad.first {
+			found = found || strings.Contains(m, want)
+		}
+		if !found {
+			t.Errorf("checkCalls: no violation says %q: %q", want, r.bad.first)
+		}
+	}
+	// The same with two rebroadcasts, each its own call: nothing to report.
+	r = &resolveSoak{t: t}
+	first := maybe
+	first.Decision = retrypolicy.Decision{}
+	s = &resolveSend{sig: "sig", plan: resolvePlan{rebroadcast: true}, calls: [][]transport.Attempt{{first}, {ok}, {ok}},
+		res: confirm.Result{Rebroadcasts: 2}, truth: fixtures.LedgerTx{Arrivals: 3, Forwarded: 3}, sendErr: transport.ErrAmbiguousDispatch}
+	r.checkCalls(0, s, s.truth)
+	if r.bad.n != 0 {
+		t.Errorf("checkCalls flagged a send and two rebroadcasts: %q", r.bad.first)
 	}
 }

@@ -4,7 +4,8 @@
 // concurrent callers mix reads and sendTransaction through one
 // transport.Client, for a bounded number of calls.
 //
-// The package has no code of its own: TestSoak is the suite. Every call is
+// The package has no code of its own: TestSoak is the suite, and
+// TestSoakSendsResolve a second one (see Sends that resolve). Every call is
 // checked as it returns (it ends by its deadline, give or take the delay
 // measured around it; its error is a classified *transport.CallError
 // naming no secret; a slot-bearing read returns no slot below one its
@@ -47,8 +48,55 @@
 // holding no slot at that commitment yet, or only one it served them. The
 // log shows its figures per phase.
 //
-//	go test -short -race ./soak/                       # CI: 64 callers, 3000 calls
-//	go test -race ./soak/                              # 256 callers, 40000 calls
+// # Sends that resolve
+//
+// TestSoakSendsResolve (issue 14) makes many sends through endpoints that
+// misbehave on them, resolves each with package confirm, and checks every
+// verdict against the fixtures ledger the endpoints share: 0
+// misclassified, 0 expired that landed. Five endpoints run one chain (the
+// slot model on the real clock from one origin, 10 ms a slot, so that a
+// blockhash lives 1.5 s, not 60 s): r0-act acts on a send then resets or
+// hangs, or resets it on accept, or answers 503; r0-refuse answers 429,
+// 500, 502, -32005 or resets on accept; r0-lag is 40 slots behind (and
+// sometimes acts then resets); r1-garble acts then answers a truncated or
+// malformed body, or too late; r1-calm mostly answers. Every one
+// misbehaves on some sends: the pool would otherwise send through the one
+// that does not (doubt), and nothing would be ambiguous. Reads see a few
+// faults too. Lag-aware routing is off (pool MaxSlotLag 0): the pool
+// extrapolates slots at 400 ms a slot, and would take endpoints in step
+// for lagging and fresh answers for outliers at 10 ms.
+//
+// Concurrent senders make each send with confirm.SendAndConfirm (one in
+// ten: a raw sendTransaction through the transport, then confirm.Resolve),
+// polling every 2 slots, with a plan drawn from the seed: a recent
+// blockhash; one that fails on chain (half also in preflight); one every
+// send of which the ledger drops (must expire); a blockhash 140-149
+// blocks old (lands or expires by when it arrives); one whose first 1-3
+// sends are dropped, rebroadcast every 3 slots; one hidden from one
+// endpoint until finalized there, on an old blockhash (the trap of
+// concluding expiry from one endpoint). A send refused with proof that no
+// server acted is resolved all the same: it must expire.
+//
+// Each verdict is judged when it comes against Ledger.Tx: Landed only for
+// a transaction landed without error in that slot, Failed only for one
+// landed with that error in that slot, both only once that slot is at the
+// commitment asked for; Expired only for one not landed whose blockhash
+// can no longer land, concluded from a finalized height past its
+// lastValidBlockHeight; Unknown never (each send has 30 s). A refused send
+// must have been acted on nowhere. Per signature, no sendTransaction call
+// makes an attempt after one that may have been acted on, the ledger
+// counts no more arrivals than attempts that left the client, and it
+// acted on it at most once per call (the send and each rebroadcast). At
+// the end no verdict is overtaken (nothing expired has landed since), no
+// permit is held, and the run is not vacuous: every verdict class came,
+// ambiguous sends resolved landed and expired, refused ones expired,
+// rebroadcasts were made, and sends met resets after reading, hangs and
+// HTTP refusals. The log shows the figures by plan, by how the send
+// ended, and by fault.
+//
+//	go test -short -race ./soak/                       # CI: 64 callers, 3000 calls; 64 senders, 240 sends
+//	go test -race ./soak/                              # 256 callers, 40000 calls; 96 senders, 2000 sends
 //	SOLROUTE_SOAK_SEED=42 go test -race ./soak/        # replay a seed
 //	go test ./soak/ -soak.seed=42 -soak.calls=100000   # the same with flags
+//	go test ./soak/ -run TestSoakSendsResolve -soak.resolve.sends=10000 -soak.resolve.senders=128
 package soak
