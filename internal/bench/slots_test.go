@@ -1,0 +1,173 @@
+package bench
+
+import (
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/solroute/solroute/fixtures"
+)
+
+// rd is a made-up read that started at began ms, ended at ended ms and
+// returned slot.
+func rd(began, ended int, slot uint64) slotRead {
+	return slotRead{began: time.Duration(began) * time.Millisecond, ended: time.Duration(ended) * time.Millisecond, slot: slot}
+}
+
+func TestBackInTime(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		floor uint64
+		reads []slotRead
+		want  int
+	}{
+		{"none", 0, nil, 0},
+		{"rising one after the other", 0, []slotRead{rd(0, 1, 10), rd(2, 3, 11), rd(4, 5, 11)}, 0},
+		{"lower after a higher ended", 0, []slotRead{rd(0, 1, 10), rd(2, 3, 9)}, 1},
+		// Overlapping reads may end in either order: the caller of the
+		// second could not have seen the first.
+		{"lower while a higher was under way", 0, []slotRead{rd(0, 5, 10), rd(1, 6, 9)}, 0},
+		{"lower, started the instant a higher ended", 0, []slotRead{rd(0, 5, 10), rd(5, 6, 9)}, 0},
+		{"lower, started just after a higher ended", 0, []slotRead{rd(0, 5, 10), rd(6, 7, 9)}, 1},
+		// The mark is the highest of every read ended before, not the
+		// last one.
+		{"below an earlier, higher read", 0, []slotRead{rd(0, 1, 12), rd(2, 3, 10), rd(4, 5, 11)}, 2},
+		{"the warm-up's slot is the first mark", 20, []slotRead{rd(0, 1, 19), rd(0, 1, 20), rd(2, 3, 21)}, 1},
+		// Order in the slice does not matter.
+		{"unsorted", 0, []slotRead{rd(6, 7, 9), rd(0, 5, 10), rd(1, 2, 10)}, 1},
+	} {
+		if got := backInTime(tt.floor, tt.reads); got != tt.want {
+			t.Errorf("%s: backInTime = %d, want %d", tt.name, got, tt.want)
+		}
+	}
+}
+
+func TestLagLine(t *testing.T) {
+	for _, slots := range [][]uint64{nil, {100}, {100, 100, 100}, {98, 100, 100}, {101, 100, 100}} {
+		if l := newLagLine(slots); l.ok || l.lagging(rd(0, 1, 0)) {
+			t.Errorf("newLagLine(%v) lags", slots)
+		}
+	}
+	l := newLagLine([]uint64{900, 1000, 1001})
+	if !l.ok || l.mid != 950 {
+		t.Fatalf("newLagLine = %+v, want the midpoint 950", l)
+	}
+	step := int(fixtures.DefaultSlotTime / time.Millisecond)
+	for _, tt := range []struct {
+		r    slotRead
+		want bool
+	}{
+		{rd(0, 1, 900), true},
+		{rd(0, 1, 949), true},
+		{rd(0, 1, 950), false},
+		{rd(0, 1, 1000), false},
+		// Ten slot times later every endpoint is ten slots further: the
+		// line moved with them.
+		{rd(10*step, 10*step+1, 955), true},
+		{rd(10*step, 10*step+1, 1010), false},
+		// A long call to the lagging endpoint: it answered at most its
+		// duration in slots later, far from the line.
+		{rd(0, 2000, 905), true},
+	} {
+		if got := l.lagging(tt.r); got != tt.want {
+			t.Errorf("lagging(%+v) = %v, want %v", tt.r, got, tt.want)
+		}
+	}
+}
+
+func TestAnswerWatch(t *testing.T) {
+	var nilWatch *answerWatch
+	nilWatch.arm(time.Now())
+	nilWatch.saw()
+	if _, ok := nilWatch.firstAnswer(); ok {
+		t.Error("a nil watch saw an answer")
+	}
+	w := new(answerWatch)
+	w.saw() // before arm: the warm-up's, not counted
+	if _, ok := w.firstAnswer(); ok {
+		t.Error("an answer before arm was counted")
+	}
+	w.arm(time.Now().Add(-time.Hour))
+	w.saw()
+	first, ok := w.firstAnswer()
+	if !ok || first < time.Hour {
+		t.Fatalf("firstAnswer = %s, %v; want at least an hour after arm", first, ok)
+	}
+	w.saw()
+	if again, _ := w.firstAnswer(); again != first {
+		t.Errorf("a later answer moved the first from %s to %s", first, again)
+	}
+}
+
+func TestMeasureSlots(t *testing.T) {
+	slots := []uint64{900, 1000, 1000}
+	// Reads from b or c, and three from a: the first of them ends at 5 ms,
+	// the first answer from a; the second was under way then, the third
+	// started after it.
+	reads := []slotRead{rd(0, 2, 1000), rd(1, 3, 1000), rd(2, 5, 900), rd(4, 6, 900), rd(6, 8, 901), rd(7, 9, 1001)}
+
+	f := measureSlots(reads, 1000, slots, nil)
+	want := slotFigures{reads: 6, backInTime: 3, lagging: 3, laggingKnown: 1, readsKnown: 2, known: 5 * time.Millisecond}
+	if f != want {
+		t.Errorf("measureSlots = %+v, want %+v", f, want)
+	}
+
+	// A client that reports its attempts heard from a earlier (a refusal
+	// at 1 ms): every read started after it counts as once known.
+	w := new(answerWatch)
+	w.arm(time.Now())
+	w.first.Store(int64(time.Millisecond))
+	f = measureSlots(reads, 1000, slots, w)
+	want = slotFigures{reads: 6, backInTime: 3, lagging: 3, laggingKnown: 3, readsKnown: 4, known: time.Millisecond}
+	if f != want {
+		t.Errorf("with a watch, measureSlots = %+v, want %+v", f, want)
+	}
+
+	// No lag: no lagging figures, back in time still counted.
+	f = measureSlots([]slotRead{rd(0, 1, 10), rd(2, 3, 9)}, 0, []uint64{9, 9, 9}, nil)
+	if want := (slotFigures{reads: 2, backInTime: 1, known: -1}); f != want {
+		t.Errorf("without lag, measureSlots = %+v, want %+v", f, want)
+	}
+	// A lag, never heard from a.
+	f = measureSlots([]slotRead{rd(0, 1, 1000)}, 1000, slots, nil)
+	if want := (slotFigures{reads: 1, known: -1}); f != want {
+		t.Errorf("never from a, measureSlots = %+v, want %+v", f, want)
+	}
+}
+
+// TestPoolSlotFigures pools three rounds' slot figures: sums, and the
+// rounds' times to the first answer from the lagging endpoint in order.
+func TestPoolSlotFigures(t *testing.T) {
+	ms := time.Millisecond
+	var rounds []Cell
+	for i, k := range []time.Duration{3 * ms, -1, 5 * ms} {
+		c := round1(100, 0, 0, time.Second, ms)
+		c.SlotReads, c.BackInTime, c.SlotReadsKnown = 90, i, 80
+		c.LaggingReads, c.LaggingReadsKnown, c.LaggingAnswered = 30, 25+i, 31
+		c.RoundLagKnown = []time.Duration{k}
+		rounds = append(rounds, c)
+	}
+	p := poolRounds(rounds)
+	if p.SlotReads != 270 || p.BackInTime != 3 || p.SlotReadsKnown != 240 ||
+		p.LaggingReads != 90 || p.LaggingReadsKnown != 78 || p.LaggingAnswered != 93 {
+		t.Errorf("pooled slot figures %+v", p)
+	}
+	if want := []time.Duration{3 * ms, -1, 5 * ms}; !slices.Equal(p.RoundLagKnown, want) || !p.Lags() {
+		t.Errorf("RoundLagKnown %v, want %v", p.RoundLagKnown, want)
+	}
+	if got := fmtKnown(p.RoundLagKnown); got != "3 ms–5 ms (never in 1 of 3 rounds)" {
+		t.Errorf("fmtKnown = %q", got)
+	}
+	empty, healthy := poolRounds(rounds[:0]), poolRounds([]Cell{round1(1, 0, 0, time.Second)})
+	if empty.Lags() || healthy.Lags() {
+		t.Error("a cell without a lagging endpoint lags")
+	}
+	for _, tt := range []struct {
+		known []time.Duration
+		want  string
+	}{{nil, "—"}, {[]time.Duration{-1}, "never"}, {[]time.Duration{2 * ms, 2 * ms}, "2 ms"}} {
+		if got := fmtKnown(tt.known); got != tt.want {
+			t.Errorf("fmtKnown(%v) = %q, want %q", tt.known, got, tt.want)
+		}
+	}
+}
