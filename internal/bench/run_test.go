@@ -142,6 +142,22 @@ func checkReport(t *testing.T, r *Report) {
 			t.Errorf("markdown lacks %s/%s's shares %q", c.Scenario, c.Client, fmtShares(&c))
 		}
 	}
+	// Issue 13's rows and slot table, when the run holds their cells.
+	if c := r.Cell(laggingScenario, "solroute"); c != nil {
+		for _, want := range []string{
+			"| " + laggingScenario + ": solroute reads back in time = 0 | ",
+			"| " + laggingScenario + ": solroute reads served by the lagging endpoint a once its lag is known = 0 % | ",
+			"| client | reads ok | back in time | returned from a |",
+		} {
+			if !strings.Contains(md.String(), want) {
+				t.Errorf("markdown lacks %q", want)
+			}
+		}
+	}
+	if r.Cell("healthy", "solroute") != nil && r.Cell("healthy", trackingOff) != nil &&
+		!strings.Contains(md.String(), "| healthy: goodput with slot tracking on ≥ 0.97× off (within 3 %) | ") {
+		t.Errorf("markdown lacks the row of tracking's cost")
+	}
 }
 
 // checkSlots checks a cell's slot figures: within their bounds, every read

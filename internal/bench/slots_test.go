@@ -1,7 +1,9 @@
 package bench
 
 import (
+	"bytes"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -169,5 +171,96 @@ func TestPoolSlotFigures(t *testing.T) {
 		if got := fmtKnown(tt.known); got != tt.want {
 			t.Errorf("fmtKnown(%v) = %q, want %q", tt.known, got, tt.want)
 		}
+	}
+}
+
+// TestMarkdownIssue13 renders a made-up report of three rounds: issue
+// 13's targets on solroute in lagging-silent and on tracking's cost in
+// healthy, the other clients for comparison, and the slot table under
+// the scenario.
+func TestMarkdownIssue13(t *testing.T) {
+	ms := time.Millisecond
+	// cell pools three rounds of one client, goodput g each, with the
+	// given slot figures per round.
+	cell := func(sc, client string, g, back, fromA, fromAKnown, answered int) Cell {
+		var rounds []Cell
+		for range 3 {
+			rc := round1(g, 0, 0, time.Second, 2*ms)
+			rc.Scenario, rc.Client = sc, client
+			rc.SlotReads, rc.SlotReadsKnown, rc.BackInTime = 90, 80, back
+			if sc == laggingScenario {
+				rc.LaggingReads, rc.LaggingReadsKnown, rc.LaggingAnswered = fromA, fromAKnown, answered
+				rc.RoundLagKnown = []time.Duration{2 * ms}
+			}
+			rounds = append(rounds, rc)
+		}
+		return poolRounds(rounds)
+	}
+	r := &Report{
+		Callers: 4, Calls: 100, Rounds: 3, SendEvery: 10, CallTimeout: time.Second, CellTimeout: time.Second,
+		Clients:   []string{"round-robin", "solroute", trackingOff},
+		Scenarios: []string{"healthy", laggingScenario},
+		Cells: []Cell{
+			cell("healthy", "round-robin", 1050, 0, 0, 0, 0),
+			cell("healthy", "solroute", 980, 0, 0, 0, 0),
+			cell("healthy", trackingOff, 1000, 0, 0, 0, 0),
+			cell(laggingScenario, "round-robin", 1000, 30, 30, 27, 30),
+			cell(laggingScenario, "solroute", 1000, 0, 0, 0, 0),
+			cell(laggingScenario, trackingOff, 1000, 28, 29, 26, 29),
+		},
+	}
+	var b bytes.Buffer
+	if err := r.WriteMarkdown(&b, ""); err != nil {
+		t.Fatal(err)
+	}
+	md := b.String()
+	for _, want := range []string{
+		"## Targets (issue 13): a lagging endpoint that answers, slot-aware routing and monotonic reads\n",
+		"| lagging-silent: solroute reads back in time = 0 | 0 of 270 reads; all 3 rounds' calls pooled | yes |",
+		"| lagging-silent: solroute reads served by the lagging endpoint a once its lag is known = 0 % | 0 % (0 of the 240 reads that started after solroute's first answer from a, 2 ms after the fault; all 3 rounds' calls pooled) | yes |",
+		"| lagging-silent: solroute, the whole phase, fault's onset included | 0 reads returned from a (0 before its lag was known); a answered 0 getBalance calls with a result, counted by a; 300 requests reached a, refusals included | — |",
+		"| lagging-silent: round-robin, for comparison | 90 of 270 reads back in time (33.3 %); 90 returned from a (33.3 %), 81 of the 240 that started once its lag was known (33.8 %); a answered 90 | — |",
+		"| every other scenario: reads back in time (no endpoint lags there) | none, for any client (810 reads) | — |",
+		"| healthy: goodput with slot tracking on ≥ 0.97× off (within 3 %) | 0.980× (980 vs 1000 calls/s; medians of 3 rounds, per-round ratios 0.98–0.98×) | yes |",
+		"| healthy: what slot tracking costs per call, on vs off | allocs/call 100.0 vs 100.0; p50 2 ms vs 2 ms; p99 2 ms vs 2 ms; all 3 rounds' calls pooled | — |",
+		"- *Back in time*: a successful read whose context slot is below the highest slot of the reads the same client instance had returned before it started",
+		// The slot table under the scenario, after its main table.
+		"| client | reads ok | back in time | returned from a | from a once known | answered by a (counted by a) | first answer from a after the fault |\n",
+		"| solroute | 270 | 0 (0 %) | 0 (0 %) | 0 of 240 (0 %) | 0 | 2 ms |\n",
+		"| solroute-untracked | 270 | 84 (31.1 %) | 87 (32.2 %) | 78 of 240 (32.5 %) | 87 | 2 ms |\n",
+		// The workload says what every read asks.
+		"the others `getBalance` at `confirmed` commitment",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("markdown lacks %q:\n%s", want, md)
+		}
+	}
+	if strings.Count(md, "| reads ok |") != 1 {
+		t.Errorf("want one slot table, under %s only:\n%s", laggingScenario, md)
+	}
+	if i, j := strings.Index(md, "## Targets (issue 13)"), strings.Index(md, "## Healthy: three endpoints answer normally"); i < 0 || j < i {
+		t.Errorf("issue 13's targets should come before the scenario tables")
+	}
+
+	// A solroute that went back in time and served from a fails both
+	// targets; tracking that costs 10 % fails its own.
+	*r.Cell(laggingScenario, "solroute") = cell(laggingScenario, "solroute", 1000, 1, 2, 1, 2)
+	*r.Cell("healthy", "solroute") = cell("healthy", "solroute", 900, 0, 0, 0, 0)
+	b.Reset()
+	if err := r.WriteMarkdown(&b, ""); err != nil {
+		t.Fatal(err)
+	}
+	md = b.String()
+	for _, want := range []string{
+		"| lagging-silent: solroute reads back in time = 0 | 3 of 270 reads; all 3 rounds' calls pooled | no |",
+		"| lagging-silent: solroute reads served by the lagging endpoint a once its lag is known = 0 % | 1.2 % (3 of the 240 reads",
+		"| healthy: goodput with slot tracking on ≥ 0.97× off (within 3 %) | 0.900× (900 vs 1000 calls/s",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("markdown lacks %q:\n%s", want, md)
+		}
+	}
+	if !strings.Contains(md, "calls/s; medians of 3 rounds, per-round ratios 0.90–0.90×) | no |") {
+		t.Errorf("tracking that costs 10 %% is not a met target:\n%s", md)
 	}
 }
