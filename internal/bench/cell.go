@@ -36,6 +36,15 @@ type Cell struct {
 	Elapsed time.Duration
 	// Mallocs is the process's heap allocations during the measured phase.
 	Mallocs uint64
+	// CPU is the CPU time, user and system (getrusage), the process used
+	// during the measured phase, summed over the rounds; CPURounds counts
+	// the rounds it could be read in (none on a system without
+	// getrusage). Like Mallocs it is the client's, plus the harness's,
+	// when the cluster runs in a child process (Options.Isolate). Unlike
+	// goodput it hardly moves when other processes take the cores: it
+	// is the cost of a call, not its speed.
+	CPU       time.Duration
+	CPURounds int
 	// Delivered counts sendTransaction requests the servers received, and
 	// Duplicates the deliveries acted on beyond the first of each
 	// signature (see the package documentation). Every round has a fresh
@@ -176,6 +185,15 @@ func (c *Cell) AllocsPerCall() float64 {
 	return float64(c.Mallocs) / float64(c.Made)
 }
 
+// CPUPerCall is CPU/Made, 0 when no call was made or the CPU time could
+// not be read in every round.
+func (c *Cell) CPUPerCall() time.Duration {
+	if c.Made == 0 || c.CPURounds == 0 || c.CPURounds < len(c.RoundGoodputs) {
+		return 0
+	}
+	return c.CPU / time.Duration(c.Made)
+}
+
 // Percentile returns the latency below which a fraction q (0 to 1) of the
 // calls fall (nearest rank), 0 when no call was made.
 func (c *Cell) Percentile(q float64) time.Duration {
@@ -220,6 +238,8 @@ func poolRounds(rounds []Cell) Cell {
 		p.SendsSucceeded += r.SendsSucceeded
 		p.Elapsed += r.Elapsed
 		p.Mallocs += r.Mallocs
+		p.CPU += r.CPU
+		p.CPURounds += r.CPURounds
 		p.Delivered += r.Delivered
 		p.Duplicates += r.Duplicates
 		if len(p.Requests) < len(r.Requests) {
@@ -318,6 +338,7 @@ func runCell(ctx context.Context, o *Options, sc scenario, kind clientKind, txs 
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
+	cpu0, cpuOK := processCPU()
 	start := time.Now()
 	watch.arm(start)
 	drive(ctx, o, o.Calls, o.CellTimeout, func(ctx context.Context, i int) {
@@ -334,6 +355,9 @@ func runCell(ctx context.Context, o *Options, sc scenario, kind clientKind, txs 
 		outcomes[i] = outcomeOf(err)
 	})
 	cell.Elapsed = time.Since(start)
+	if cpu1, ok := processCPU(); ok && cpuOK {
+		cell.CPU, cell.CPURounds = cpu1-cpu0, 1
+	}
 	runtime.ReadMemStats(&after)
 	cell.Mallocs = after.Mallocs - before.Mallocs
 

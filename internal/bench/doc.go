@@ -78,7 +78,11 @@
 //
 // The solroute-untracked client is solroute with slot tracking off
 // (pool.Settings.MaxSlotLag 0, transport.Settings.MonotonicReads false):
-// beside plain solroute in healthy, it shows what tracking costs.
+// beside plain solroute in healthy, it shows what tracking costs. Since
+// goodput on a shared machine moves by more than the 3 % that cost may
+// take, a cell also records the process's CPU time over the measured
+// calls (getrusage, user and system; [Cell.CPUPerCall]), which other
+// processes on the cores move far less.
 //
 // cmd/solroute-bench is the command-line entry point; [Run] is the
 // library form, and [Report.WriteMarkdown] and [Report.WriteSVG] render its

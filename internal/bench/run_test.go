@@ -66,6 +66,9 @@ func checkReport(t *testing.T, r *Report) {
 		}
 		checkShares(t, &c)
 		checkSlots(t, &c)
+		if _, ok := processCPU(); ok && (c.CPURounds != len(c.RoundGoodputs) || c.CPUPerCall() <= 0) {
+			t.Errorf("%s/%s: CPU %s in %d of %d rounds", c.Scenario, c.Client, c.CPU, c.CPURounds, len(c.RoundGoodputs))
+		}
 		// The last call starts before the phase ends, and no call ends
 		// before its start.
 		if c.Steady > c.Elapsed || c.SteadySucceeded > c.Succeeded || c.SteadyGoodput() < 0 {

@@ -209,6 +209,10 @@ func TestMarkdownIssue13(t *testing.T) {
 			cell(laggingScenario, trackingOff, 1000, 28, 29, 26, 29),
 		},
 	}
+	// CPU time: 110 µs a call with tracking, 100 µs without.
+	on, off := r.Cell("healthy", "solroute"), r.Cell("healthy", trackingOff)
+	on.CPU, on.CPURounds = time.Duration(on.Made)*110*time.Microsecond, 3
+	off.CPU, off.CPURounds = time.Duration(off.Made)*100*time.Microsecond, 3
 	var b bytes.Buffer
 	if err := r.WriteMarkdown(&b, ""); err != nil {
 		t.Fatal(err)
@@ -222,7 +226,8 @@ func TestMarkdownIssue13(t *testing.T) {
 		"| lagging-silent: round-robin, for comparison | 90 of 270 reads back in time (33.3 %); 90 returned from a (33.3 %), 81 of the 240 that started once its lag was known (33.8 %); a answered 90 | — |",
 		"| every other scenario: reads back in time (no endpoint lags there) | none, for any client (810 reads) | — |",
 		"| healthy: goodput with slot tracking on ≥ 0.97× off (within 3 %) | 0.980× (980 vs 1000 calls/s; medians of 3 rounds, per-round ratios 0.98–0.98×) | yes |",
-		"| healthy: what slot tracking costs per call, on vs off | allocs/call 100.0 vs 100.0; p50 2 ms vs 2 ms; p99 2 ms vs 2 ms; all 3 rounds' calls pooled | — |",
+		"| healthy: what slot tracking costs per call, on vs off | CPU/call 110 µs vs 100 µs (+10.0 %); allocs/call 100.0 vs 100.0; p50 2 ms vs 2 ms; p99 2 ms vs 2 ms; all 3 rounds' calls pooled | — |",
+		"In `lagging-silent` endpoint `a` falls 100 slots behind",
 		"- *Back in time*: a successful read whose context slot is below the highest slot of the reads the same client instance had returned before it started",
 		// The slot table under the scenario, after its main table.
 		"| client | reads ok | back in time | returned from a | from a once known | answered by a (counted by a) | first answer from a after the fault |\n",
@@ -240,6 +245,21 @@ func TestMarkdownIssue13(t *testing.T) {
 	}
 	if i, j := strings.Index(md, "## Targets (issue 13)"), strings.Index(md, "## Healthy: three endpoints answer normally"); i < 0 || j < i {
 		t.Errorf("issue 13's targets should come before the scenario tables")
+	}
+
+	// Without lagging-silent the note says nothing of it; a round whose
+	// CPU time could not be read leaves the CPU figure out.
+	off.CPURounds = 2
+	short := *r
+	short.Scenarios = []string{"healthy"}
+	short.Cells = r.Cells[:3]
+	b.Reset()
+	if err := short.WriteMarkdown(&b, ""); err != nil {
+		t.Fatal(err)
+	}
+	if md := b.String(); strings.Contains(md, "In `lagging-silent`") || strings.Contains(md, "*From a*") || strings.Contains(md, "CPU/call 1") ||
+		!strings.Contains(md, "| healthy: what slot tracking costs per call, on vs off | allocs/call 100.0 vs 100.0;") {
+		t.Errorf("a report of healthy alone:\n%s", md)
 	}
 
 	// A solroute that went back in time and served from a fails both
