@@ -28,9 +28,9 @@ const stdoutName = "-"
 
 const about = `
 Run one workload through raw net/http, solana-go, go-retryablehttp, a naive
-round-robin and solroute (plain, and with hedged reads), against loopback
-clusters of fake endpoints in seven scenarios, and write a Markdown report
-and one SVG latency chart per scenario. Each cell (client x scenario) is
+round-robin and solroute (plain, with slot tracking off, and with hedged
+reads), against loopback clusters of fake endpoints in eight scenarios, and
+write a Markdown report and one SVG latency chart per scenario. Each cell (client x scenario) is
 measured --rounds times, the clients interleaved.
 
 The report goes to --out: stdout by default. Charts go to --img: by

@@ -36,6 +36,15 @@ type Cell struct {
 	Elapsed time.Duration
 	// Mallocs is the process's heap allocations during the measured phase.
 	Mallocs uint64
+	// CPU is the CPU time, user and system (getrusage), the process used
+	// during the measured phase, summed over the rounds; CPURounds counts
+	// the rounds it could be read in (none on a system without
+	// getrusage). Like Mallocs it is the client's, plus the harness's,
+	// when the cluster runs in a child process (Options.Isolate). Unlike
+	// goodput it hardly moves when other processes take the cores: it
+	// is the cost of a call, not its speed.
+	CPU       time.Duration
+	CPURounds int
 	// Delivered counts sendTransaction requests the servers received, and
 	// Duplicates the deliveries acted on beyond the first of each
 	// signature (see the package documentation). Every round has a fresh
@@ -72,7 +81,37 @@ type Cell struct {
 	// Latencies holds every measured call's duration, failed calls
 	// included, of every round, sorted ascending.
 	Latencies []time.Duration
+
+	// SlotReads counts the successful measured reads (getBalance at
+	// confirmed commitment) that returned a context slot, and BackInTime
+	// those of them that went back in time: a read whose slot is below
+	// the highest slot of the reads, warm-up included, that had ended
+	// before it started (see the package documentation).
+	SlotReads  int
+	BackInTime int
+	// LaggingReads counts, where endpoint "a" lags (lagging-silent), the
+	// successful reads that returned its slot: served by the lagging
+	// endpoint and returned to the caller. LaggingReadsKnown counts those
+	// of them that started after the client first received an answer
+	// from "a" (see RoundLagKnown): once it could know the lag.
+	// SlotReadsKnown counts the reads of SlotReads that started then.
+	LaggingReads      int
+	LaggingReadsKnown int
+	SlotReadsKnown    int
+	// LaggingAnswered counts, where "a" lags, the getBalance calls "a"
+	// answered with a result during the measured phase, counted by the
+	// endpoint itself: what it served, whether the client used it or not
+	// (a -32016 refusal below a requested minContextSlot is no answer).
+	LaggingAnswered int
+	// RoundLagKnown holds, where "a" lags, each round's time from the
+	// fault to the client's first answer from "a" (a result, or for a
+	// client that reports its attempts, solroute, a refusal), in round
+	// order; -1 for a round where none came. Nil where nothing lags.
+	RoundLagKnown []time.Duration
 }
+
+// Lags reports whether the cell's scenario had a lagging endpoint.
+func (c *Cell) Lags() bool { return c.RoundLagKnown != nil }
 
 // Goodput is successful calls per second: the median of RoundGoodputs
 // (the mean of the middle two for an even count), or Succeeded/Elapsed
@@ -146,6 +185,15 @@ func (c *Cell) AllocsPerCall() float64 {
 	return float64(c.Mallocs) / float64(c.Made)
 }
 
+// CPUPerCall is CPU/Made, 0 when no call was made or the CPU time could
+// not be read in every round.
+func (c *Cell) CPUPerCall() time.Duration {
+	if c.Made == 0 || c.CPURounds == 0 || c.CPURounds < len(c.RoundGoodputs) {
+		return 0
+	}
+	return c.CPU / time.Duration(c.Made)
+}
+
 // Percentile returns the latency below which a fraction q (0 to 1) of the
 // calls fall (nearest rank), 0 when no call was made.
 func (c *Cell) Percentile(q float64) time.Duration {
@@ -161,7 +209,8 @@ func (c *Cell) Percentile(q float64) time.Duration {
 // into one Cell: goodput per round (RoundGoodputs, whose median is
 // Goodput), every count, Elapsed and Mallocs summed, and the latencies of
 // every round in one sorted list, so that rates and percentiles are over
-// all the calls. Requests are summed endpoint by endpoint.
+// all the calls. Requests are summed endpoint by endpoint; the slot
+// figures are summed, and RoundLagKnown concatenated.
 func poolRounds(rounds []Cell) Cell {
 	var p Cell
 	if len(rounds) == 0 {
@@ -189,6 +238,8 @@ func poolRounds(rounds []Cell) Cell {
 		p.SendsSucceeded += r.SendsSucceeded
 		p.Elapsed += r.Elapsed
 		p.Mallocs += r.Mallocs
+		p.CPU += r.CPU
+		p.CPURounds += r.CPURounds
 		p.Delivered += r.Delivered
 		p.Duplicates += r.Duplicates
 		if len(p.Requests) < len(r.Requests) {
@@ -200,6 +251,13 @@ func poolRounds(rounds []Cell) Cell {
 		if r.Truncated {
 			p.CutRounds++
 		}
+		p.SlotReads += r.SlotReads
+		p.BackInTime += r.BackInTime
+		p.LaggingReads += r.LaggingReads
+		p.LaggingReadsKnown += r.LaggingReadsKnown
+		p.SlotReadsKnown += r.SlotReadsKnown
+		p.LaggingAnswered += r.LaggingAnswered
+		p.RoundLagKnown = append(p.RoundLagKnown, r.RoundLagKnown...)
 		p.Latencies = append(p.Latencies, r.Latencies...)
 	}
 	p.Truncated = p.CutRounds > 0
@@ -243,7 +301,8 @@ func runCell(ctx context.Context, o *Options, sc scenario, kind clientKind, txs 
 			_, _ = cl.finish()
 		}
 	}()
-	c, err := kind.open(cl.urls(), o)
+	watch := new(answerWatch)
+	c, err := kind.open(cl.urls(), o, watch)
 	if err != nil {
 		return cell, fmt.Errorf("bench: open client %s: %w", kind.name, err)
 	}
@@ -254,9 +313,14 @@ func runCell(ctx context.Context, o *Options, sc scenario, kind clientKind, txs 
 		}
 	}()
 
-	// Warm up on the healthy cluster: connections open, health learnt.
+	// Warm up on the healthy cluster: connections open, health learnt,
+	// slots seen. Every warm-up read ends before the measured phase
+	// starts: its highest slot is where the caller's history starts.
+	var warmSlot atomic.Uint64
 	drive(ctx, o, o.Warmup, o.CellTimeout, func(ctx context.Context, _ int) {
-		_ = c.getBalance(ctx)
+		if s, err := c.getBalance(ctx); err == nil {
+			raiseTo(&warmSlot, s)
+		}
 	})
 	warm, err := cl.apply(sc.name, o.Seed)
 	if err != nil {
@@ -268,12 +332,15 @@ func runCell(ctx context.Context, o *Options, sc scenario, kind clientKind, txs 
 		outcomes[i] = notMade
 	}
 	lat := make([]time.Duration, o.Calls)
+	slots := make([]uint64, o.Calls) // each read's context slot
 	// Each call's start and end, since the phase's start.
 	began, ended := make([]time.Duration, o.Calls), make([]time.Duration, o.Calls)
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
+	cpu0, cpuOK := processCPU()
 	start := time.Now()
+	watch.arm(start)
 	drive(ctx, o, o.Calls, o.CellTimeout, func(ctx context.Context, i int) {
 		t0 := time.Now()
 		began[i] = t0.Sub(start)
@@ -281,13 +348,16 @@ func runCell(ctx context.Context, o *Options, sc scenario, kind clientKind, txs 
 		if o.isSend(i) {
 			err = c.sendTransaction(ctx, txs[i/o.SendEvery])
 		} else {
-			err = c.getBalance(ctx)
+			slots[i], err = c.getBalance(ctx)
 		}
 		lat[i] = time.Since(t0)
 		ended[i] = began[i] + lat[i]
 		outcomes[i] = outcomeOf(err)
 	})
 	cell.Elapsed = time.Since(start)
+	if cpu1, ok := processCPU(); ok && cpuOK {
+		cell.CPU, cell.CPURounds = cpu1-cpu0, 1
+	}
 	runtime.ReadMemStats(&after)
 	cell.Mallocs = after.Mallocs - before.Mallocs
 
@@ -303,7 +373,7 @@ func runCell(ctx context.Context, o *Options, sc scenario, kind clientKind, txs 
 	// are the difference.
 	cell.Requests = make([]int, clusterSize)
 	for e := range cell.Requests {
-		cell.Requests[e] = counts.Requests[e] - warm[e]
+		cell.Requests[e] = counts.Requests[e] - warm.Requests[e]
 	}
 
 	for i, out := range outcomes {
@@ -342,7 +412,31 @@ func runCell(ctx context.Context, o *Options, sc scenario, kind clientKind, txs 
 		cell.CutRounds = 1
 	}
 	slices.Sort(cell.Latencies)
+
+	var reads []slotRead
+	for i, out := range outcomes {
+		if out == succeeded && !o.isSend(i) && slots[i] > 0 {
+			reads = append(reads, slotRead{began: began[i], ended: ended[i], slot: slots[i]})
+		}
+	}
+	f := measureSlots(reads, warmSlot.Load(), warm.Slots, watch)
+	cell.SlotReads, cell.BackInTime = f.reads, f.backInTime
+	if newLagLine(warm.Slots).ok {
+		cell.LaggingReads, cell.LaggingReadsKnown, cell.SlotReadsKnown = f.lagging, f.laggingKnown, f.readsKnown
+		cell.LaggingAnswered = counts.Answered[0]
+		cell.RoundLagKnown = []time.Duration{f.known}
+	}
 	return cell, nil
+}
+
+// raiseTo raises m to v when v is higher.
+func raiseTo(m *atomic.Uint64, v uint64) {
+	for {
+		old := m.Load()
+		if v <= old || m.CompareAndSwap(old, v) {
+			return
+		}
+	}
 }
 
 // drive makes calls 0..n-1 from o.Callers goroutines, each call under its

@@ -21,8 +21,10 @@ const ChildEnv = "SOLROUTE_BENCH_CLUSTER_CHILD"
 //
 //	child:  {"urls": [...]}                  the cluster is up
 //	parent: {"apply": "resetting", "seed": 1} give "a" the scenario's fault
-//	child:  {"applied": true, "requests": [...]} with the requests each
-//	                                         endpoint had received until then
+//	child:  {"applied": true, "requests": [...], "slots": [...]} with the
+//	                                         requests each endpoint had
+//	                                         received until then, and each
+//	                                         one's confirmed slot
 //	parent: {"finish": true}
 //	child:  {"counts": {...}}                then the child exits
 //
@@ -33,6 +35,7 @@ type childMessage struct {
 	Seed     uint64        `json:"seed,omitempty"`
 	Applied  bool          `json:"applied,omitempty"`
 	Requests []int         `json:"requests,omitempty"`
+	Slots    []uint64      `json:"slots,omitempty"`
 	Finish   bool          `json:"finish,omitempty"`
 	Counts   *serverCounts `json:"counts,omitempty"`
 	Error    string        `json:"error,omitempty"`
@@ -64,10 +67,10 @@ func ServeChild(ctx context.Context, in io.Reader, out io.Writer) error {
 			counts, _ := l.finish()
 			return enc.Encode(childMessage{Counts: &counts})
 		case m.Apply != "":
-			if before, err := l.apply(m.Apply, m.Seed); err != nil {
+			if a, err := l.apply(m.Apply, m.Seed); err != nil {
 				reply.Error = err.Error()
 			} else {
-				reply.Applied, reply.Requests = true, before
+				reply.Applied, reply.Requests, reply.Slots = true, a.Requests, a.Slots
 			}
 		default:
 			reply.Error = "unknown message"
@@ -160,20 +163,20 @@ func (c *childCluster) read() (childMessage, error) {
 
 func (c *childCluster) urls() []string { return c.u }
 
-func (c *childCluster) apply(name string, seed uint64) ([]int, error) {
+func (c *childCluster) apply(name string, seed uint64) (applied, error) {
 	if err := c.enc.Encode(childMessage{Apply: name, Seed: seed}); err != nil {
-		return nil, &errChild{msg: err.Error()}
+		return applied{}, &errChild{msg: err.Error()}
 	}
 	m, err := c.read()
 	switch {
 	case err != nil:
-		return nil, err
+		return applied{}, err
 	case !m.Applied:
-		return nil, &errChild{msg: "scenario not applied"}
-	case len(m.Requests) != clusterSize:
-		return nil, &errChild{msg: fmt.Sprintf("request counts of %d endpoints, want %d", len(m.Requests), clusterSize)}
+		return applied{}, &errChild{msg: "scenario not applied"}
+	case len(m.Requests) != clusterSize || len(m.Slots) != clusterSize:
+		return applied{}, &errChild{msg: fmt.Sprintf("request counts of %d endpoints and slots of %d, want %d", len(m.Requests), len(m.Slots), clusterSize)}
 	}
-	return m.Requests, nil
+	return applied{Requests: m.Requests, Slots: m.Slots}, nil
 }
 
 func (c *childCluster) finish() (serverCounts, error) {
@@ -186,7 +189,7 @@ func (c *childCluster) finish() (serverCounts, error) {
 	if werr := c.cmd.Wait(); err == nil && werr != nil {
 		err = &errChild{msg: fmt.Sprintf("%v (stderr: %q)", werr, c.stderr.tail())}
 	}
-	if err == nil && (m.Counts == nil || len(m.Counts.Requests) != clusterSize) {
+	if err == nil && (m.Counts == nil || len(m.Counts.Requests) != clusterSize || len(m.Counts.Answered) != clusterSize) {
 		err = &errChild{msg: "no counts, or not one per endpoint"}
 	}
 	if err != nil {

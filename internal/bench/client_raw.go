@@ -58,13 +58,16 @@ type balanceResult struct {
 	Value uint64 `json:"value"`
 }
 
-func (c *rawClient) getBalance(ctx context.Context) error {
-	body := make([]byte, 0, 128)
+func (c *rawClient) getBalance(ctx context.Context) (uint64, error) {
+	body := make([]byte, 0, 160)
 	body = append(body, `{"jsonrpc":"2.0","id":`...)
 	body = strconv.AppendUint(body, c.id.Add(1), 10)
-	body = append(body, `,"method":"getBalance","params":["`+balanceAccount+`"]}`...)
+	body = append(body, `,"method":"getBalance","params":["`+balanceAccount+`",{"commitment":"`+benchCommitment+`"}]}`...)
 	var out balanceResult
-	return c.post(ctx, body, &out)
+	if err := c.post(ctx, body, &out); err != nil {
+		return 0, err
+	}
+	return out.Context.Slot, nil
 }
 
 func (c *rawClient) sendTransaction(ctx context.Context, tx string) error {

@@ -38,9 +38,12 @@ func newRetryableClient(url string) *solanaClient {
 	return newSolanaClient(rpc.NewWithCustomRPCClient(jc), rc.HTTPClient.CloseIdleConnections)
 }
 
-func (c *solanaClient) getBalance(ctx context.Context) error {
-	_, err := c.rpc.GetBalance(ctx, c.account, "")
-	return err
+func (c *solanaClient) getBalance(ctx context.Context) (uint64, error) {
+	out, err := c.rpc.GetBalance(ctx, c.account, rpc.CommitmentConfirmed)
+	if err != nil || out == nil {
+		return 0, err
+	}
+	return out.Context.Slot, nil
 }
 
 func (c *solanaClient) sendTransaction(ctx context.Context, tx string) error {

@@ -9,14 +9,17 @@ import (
 
 // newSolrouteClient is solana-go over solroute's transport: the three
 // endpoints in tier 0, read and send roles without rate or concurrency
-// limits, each call bounded by the cell's CallTimeout, default retry
-// policy.
-func newSolrouteClient(urls []string, o *Options) (client, error) {
-	return openSolroute(urls, o, transport.DefaultSettings())
+// limits, each call bounded by the cell's CallTimeout, default pool and
+// transport settings (retry policy, slot tracking).
+func newSolrouteClient(urls []string, o *Options, w *answerWatch) (client, error) {
+	return openSolroute(urls, o, pool.DefaultSettings(), transport.DefaultSettings(), w)
 }
 
-// openSolroute is newSolrouteClient with transport settings s.
-func openSolroute(urls []string, o *Options, s transport.Settings) (client, error) {
+// openSolroute is newSolrouteClient with pool settings ps and transport
+// settings s. Every attempt that endpoint "a" answered (any HTTP answer:
+// a result, or a refusal such as -32016) is reported to w, so the cell
+// knows when the client could first have learnt where "a" is.
+func openSolroute(urls []string, o *Options, ps pool.Settings, s transport.Settings, w *answerWatch) (client, error) {
 	limits := endpoint.Limits{RequestTimeout: o.CallTimeout}
 	specs := make([]endpoint.Spec, len(urls))
 	for i, u := range urls {
@@ -26,11 +29,16 @@ func openSolroute(urls []string, o *Options, s transport.Settings) (client, erro
 			Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: limits, endpoint.RoleSend: limits},
 		}
 	}
-	p, err := pool.New(specs, pool.DefaultSettings(), pool.Options{})
+	p, err := pool.New(specs, ps, pool.Options{})
 	if err != nil {
 		return nil, err
 	}
-	tc, err := transport.New(p, s, transport.Options{})
+	a := endpointName(0)
+	tc, err := transport.New(p, s, transport.Options{OnAttempt: func(_ string, at transport.Attempt) {
+		if at.Endpoint == a && at.HTTPStatus != 0 {
+			w.saw()
+		}
+	}})
 	if err != nil {
 		return nil, err
 	}

@@ -18,12 +18,23 @@ func endpointName(i int) string { return string(rune('a' + i)) }
 type cluster interface {
 	// urls returns the endpoints' URLs, "a" first.
 	urls() []string
-	// apply gives endpoint "a" the scenario's fault and returns the
-	// requests each endpoint had received until then, "a" first: what the
-	// measured phase's counts start from.
-	apply(scenario string, seed uint64) ([]int, error)
+	// apply gives endpoint "a" the scenario's fault and returns what the
+	// measured phase starts from (see applied).
+	apply(scenario string, seed uint64) (applied, error)
 	// finish stops the cluster and returns what its servers counted.
 	finish() (serverCounts, error)
+}
+
+// applied is the cluster's state once a scenario's fault is applied, "a"
+// first in each list.
+type applied struct {
+	// Requests counts the requests each endpoint had received until then:
+	// what the measured phase's counts start from.
+	Requests []int `json:"requests"`
+	// Slots is each endpoint's confirmed slot just after the fault (the
+	// slot model of every endpoint is on, see startLocalCluster): where a
+	// lagging endpoint's answers are told from the others'.
+	Slots []uint64 `json:"slots"`
 }
 
 // serverCounts is what the servers of one cluster counted.
@@ -37,17 +48,33 @@ type serverCounts struct {
 	// (fixtures.Stats.Requests: every request read in full, answered or
 	// not, plus every connection reset at accept).
 	Requests []int `json:"requests"`
+	// Answered counts the getBalance calls each endpoint answered with a
+	// result after the fault was applied, "a" first: not refused by the
+	// slot model (a -32016 below a requested minContextSlot is not an
+	// answer) and not touched by a scripted fault. It is what an endpoint
+	// served, whether or not the client then used it.
+	Answered []int `json:"answered"`
 }
 
 // localCluster runs the servers in this process.
 type localCluster struct {
 	c *fixtures.Cluster
+	// from is the request count of each endpoint when the fault was
+	// applied (nil before): the requests numbered above it are the
+	// measured phase's.
+	from []int
 }
 
+// startLocalCluster starts three endpoints with the slot model on, at
+// its defaults (fixtures.SlotOptions: a tip that advances one slot per
+// 400 ms on the real clock, confirmed 2 slots behind processed, no lag).
+// They share one origin, so their slots are equal until a scenario sets
+// a lag: a read at any commitment carries a real, moving context.slot,
+// and a minContextSlot a client sends is checked.
 func startLocalCluster() *localCluster {
 	members := make([]fixtures.Member, clusterSize)
 	for i := range members {
-		members[i] = fixtures.Member{Name: endpointName(i)}
+		members[i] = fixtures.Member{Name: endpointName(i), Options: fixtures.Options{Slots: &fixtures.SlotOptions{}}}
 	}
 	return &localCluster{c: fixtures.NewCluster(members)}
 }
@@ -60,12 +87,13 @@ func (l *localCluster) urls() []string {
 	return u
 }
 
-func (l *localCluster) apply(name string, seed uint64) ([]int, error) {
+func (l *localCluster) apply(name string, seed uint64) (applied, error) {
 	sc, err := scenarioNamed(name)
 	if err != nil {
-		return nil, err
+		return applied{}, err
 	}
-	before := requestCounts(l.c)
+	a := applied{Requests: requestCounts(l.c)}
+	l.from = a.Requests
 	if sc.script != nil {
 		l.c.Server(endpointName(0)).SetScript(sc.script(seed))
 	}
@@ -74,14 +102,41 @@ func (l *localCluster) apply(name string, seed uint64) ([]int, error) {
 			s.SetScript(sc.everywhere)
 		}
 	}
-	return before, nil
+	if sc.lag > 0 {
+		l.c.Server(endpointName(0)).SetLag(sc.lag)
+	}
+	a.Slots = make([]uint64, clusterSize)
+	for i := range a.Slots {
+		a.Slots[i] = l.c.Server(endpointName(i)).Slot(benchCommitment)
+	}
+	return a, nil
 }
 
 func (l *localCluster) finish() (serverCounts, error) {
 	defer l.c.Close()
 	n := countDeliveries(l.c)
 	n.Requests = requestCounts(l.c)
+	n.Answered = answeredReads(l.c, l.from)
 	return n, nil
+}
+
+// answeredReads counts the getBalance calls each endpoint answered with a
+// result, among the requests numbered above from (all of them when from
+// is nil); see serverCounts.Answered.
+func answeredReads(c *fixtures.Cluster, from []int) []int {
+	n := make([]int, clusterSize)
+	for i := range n {
+		after := 0
+		if i < len(from) {
+			after = from[i]
+		}
+		for _, r := range c.Server(endpointName(i)).Requests() {
+			if r.N > after && r.Method == "getBalance" && r.Refused == 0 && r.Fault.Kind == fixtures.None {
+				n[i]++
+			}
+		}
+	}
+	return n
 }
 
 // requestCounts returns the requests each endpoint has received so far,

@@ -16,7 +16,8 @@
 // (the one a single-endpoint client is configured with) and measures a
 // fixed number of calls made by a fixed number of concurrent callers. One
 // call in Options.SendEvery is a sendTransaction of a real signed
-// transaction with a unique signature; the others are getBalance. Every
+// transaction with a unique signature; the others are getBalance at
+// confirmed commitment. Every
 // call has its own timeout (Options.CallTimeout) and a cell stops starting
 // calls after Options.CellTimeout, so a blackholed endpoint cannot stall a
 // run.
@@ -47,6 +48,41 @@
 // one endpoint is slow or hangs. Goodput runs to the end of a phase's last
 // call; [Cell.SteadyGoodput] stops where the last call starts, leaving out
 // the drain that one slow call at the end stretches with idle time.
+//
+// # Slots (issue 13)
+//
+// Every endpoint runs the fixtures' slot model (fixtures.SlotOptions at
+// its defaults): the three share a slot that advances one per 400 ms,
+// every answer carries the context slot of the commitment asked for, and
+// a minContextSlot above it is refused with -32016. In lagging-silent,
+// endpoint "a" falls 100 slots behind when the fault is applied and keeps
+// answering normally. Each client returns the context slot of its reads,
+// and a cell counts ([Cell.SlotReads] and the fields after it):
+//
+//   - reads back in time: a successful read whose slot is below the
+//     highest slot of the reads the client had returned before it
+//     started (the warm-up's included). The client instance as a whole
+//     is the caller, and all reads are at one commitment. Only reads
+//     that ended before a read started count against it: that is what
+//     its caller could have seen, and two overlapping reads may end in
+//     either order;
+//   - where "a" lags, the reads returned from it, told by their slot
+//     (below the midpoint between "a"'s slot and the others', moving one
+//     slot per 400 ms), and the getBalance calls "a" answered with a
+//     result, counted by "a" itself;
+//   - when the client could first know the lag: its first answer from
+//     "a" after the fault, that is the end of the first read returned
+//     from it or, for solroute, the first attempt "a" answered, a
+//     -32016 refusal included (transport.Options.OnAttempt); and the
+//     reads from "a" that started after it.
+//
+// The solroute-untracked client is solroute with slot tracking off
+// (pool.Settings.MaxSlotLag 0, transport.Settings.MonotonicReads false):
+// beside plain solroute in healthy, it shows what tracking costs. Since
+// goodput on a shared machine moves by more than the 3 % that cost may
+// take, a cell also records the process's CPU time over the measured
+// calls (getrusage, user and system; [Cell.CPUPerCall]), which other
+// processes on the cores move far less.
 //
 // cmd/solroute-bench is the command-line entry point; [Run] is the
 // library form, and [Report.WriteMarkdown] and [Report.WriteSVG] render its

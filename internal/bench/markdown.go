@@ -38,9 +38,9 @@ func (r *Report) WriteMarkdown(w io.Writer, imageDir string) error {
 	p("## Workload\n\n")
 	p("- %d concurrent callers; %d measured calls per cell (client × scenario) and round", r.Callers, r.Calls)
 	if r.SendEvery > 0 {
-		p(": one call in %d is a `sendTransaction` of a signed transaction with a unique signature, the others `getBalance`.\n", r.SendEvery)
+		p(": one call in %d is a `sendTransaction` of a signed transaction with a unique signature, the others `getBalance` at `%s` commitment.\n", r.SendEvery, benchCommitment)
 	} else {
-		p(", all `getBalance`.\n")
+		p(", all `getBalance` at `%s` commitment.\n", benchCommitment)
 	}
 	p("- Each call has a %s timeout; a cell stops starting calls after %s in each round, so a blackholed endpoint cannot stall it.\n", r.CallTimeout, r.CellTimeout)
 	p("- Each cell gets, in each round, a fresh cluster of three fake endpoints `a`, `b`, `c` on loopback (package `fixtures`), ")
@@ -49,7 +49,9 @@ func (r *Report) WriteMarkdown(w io.Writer, imageDir string) error {
 	} else {
 		p("served in the same process. ")
 	}
-	p("The client is warmed up on the healthy cluster, then the scenario's fault is applied to endpoint `a`, the one the single-endpoint clients use (in `healthy-2ms`, to every endpoint), and the calls are measured.\n")
+	p("Every endpoint runs the fixtures' slot model: its slot advances one per 400 ms, the three share it, and each answer carries the context slot of the commitment asked for, ")
+	p("checked against any `minContextSlot` the client sends (a -32016 below it). ")
+	p("The client is warmed up on the healthy cluster, then the scenario's fault is applied to endpoint `a`, the one the single-endpoint clients use (in `healthy-2ms`, to every endpoint; in `%s`, a lag of %d slots), and the calls are measured.\n", laggingScenario, silentLag)
 	p("- Latency is measured around each call on the real clock, failed calls included. ")
 	p("Allocations are the process's `runtime.MemStats.Mallocs` delta over the measured calls divided by the calls")
 	if r.Isolate {
@@ -110,6 +112,7 @@ func (r *Report) WriteMarkdown(w io.Writer, imageDir string) error {
 				c.AllocsPerCall(), c.SendsSucceeded, c.Sends, c.Ambiguous, c.Duplicates, fmtShares(c))
 		}
 		p("\n")
+		r.writeSlotTable(p, sc.name)
 	}
 	return b.Flush()
 }
@@ -129,8 +132,8 @@ func row(target, measured string, ok bool) targetRow {
 }
 
 // writeTargets writes the issues' targets next to the measured values, for
-// the cells the report holds: issue 6's (the proof suites), then issue
-// 12's (balancing inside a tier).
+// the cells the report holds: issue 6's (the proof suites), issue 12's
+// (balancing inside a tier), then issue 13's (slots).
 func (r *Report) writeTargets(p func(string, ...any)) {
 	n := r.rounds()
 	if rows := r.issue6Rows(); len(rows) > 0 {
@@ -153,6 +156,7 @@ func (r *Report) writeTargets(p func(string, ...any)) {
 			r.writeDrainNote(p, h)
 		}
 	}
+	r.writeIssue13(p)
 	if rows := r.issue14Rows(); len(rows) > 0 {
 		writeTable(p, "Targets (issue 14): adaptive attempt timeouts and hedge_after = \"auto\"", rows)
 		p("Each row compares cells of this run: a scenario with `healthy` for the same client, or a client with `solroute-fixed`, ")

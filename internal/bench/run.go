@@ -111,10 +111,15 @@ func roundOrder(round, k int) []int {
 
 // progressLine prints a cell's figures on one line.
 func progressLine(c *Cell) string {
-	return fmt.Sprintf("%7.0f calls/s (steady %7.0f)  success %7.3f%%  p50 %8s  p99 %8s  p99.9 %8s  allocs/call %6.1f  ambiguous %d  duplicates %d  requests %s",
+	line := fmt.Sprintf("%7.0f calls/s (steady %7.0f)  success %7.3f%%  p50 %8s  p99 %8s  p99.9 %8s  allocs/call %6.1f  cpu/call %6s  ambiguous %d  duplicates %d  requests %s  back in time %d/%d",
 		c.Goodput(), c.SteadyGoodput(), 100*c.SuccessRate(),
 		round(c.Percentile(0.5)), round(c.Percentile(0.99)), round(c.Percentile(0.999)),
-		c.AllocsPerCall(), c.Ambiguous, c.Duplicates, fmtShares(c))
+		c.AllocsPerCall(), round(c.CPUPerCall()), c.Ambiguous, c.Duplicates, fmtShares(c), c.BackInTime, c.SlotReads)
+	if c.Lags() {
+		line += fmt.Sprintf("  from a %d (%d once known)  answered by a %d  known after %s",
+			c.LaggingReads, c.LaggingReadsKnown, c.LaggingAnswered, fmtKnown(c.RoundLagKnown))
+	}
+	return line
 }
 
 // lookUp resolves every name, in order, stopping at the first unknown one.

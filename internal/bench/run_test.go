@@ -32,8 +32,9 @@ func TestRunEveryClientAndScenario(t *testing.T) {
 			o := tinyOptions()
 			o.Isolate = isolate
 			if isolate {
-				// One scenario is enough to prove the child protocol.
-				o.Scenarios = []string{"resetting"}
+				// Two scenarios prove the child protocol: its counts, and
+				// the slots and answers of a lagging endpoint.
+				o.Scenarios = []string{"resetting", laggingScenario}
 			}
 			r, err := Run(context.Background(), o)
 			if err != nil {
@@ -64,6 +65,10 @@ func checkReport(t *testing.T, r *Report) {
 			}
 		}
 		checkShares(t, &c)
+		checkSlots(t, &c)
+		if _, ok := processCPU(); ok && (c.CPURounds != len(c.RoundGoodputs) || c.CPUPerCall() <= 0) {
+			t.Errorf("%s/%s: CPU %s in %d of %d rounds", c.Scenario, c.Client, c.CPU, c.CPURounds, len(c.RoundGoodputs))
+		}
 		// The last call starts before the phase ends, and no call ends
 		// before its start.
 		if c.Steady > c.Elapsed || c.SteadySucceeded > c.Succeeded || c.SteadyGoodput() < 0 {
@@ -99,6 +104,8 @@ func checkReport(t *testing.T, r *Report) {
 	if c := r.Cell("resetting", "net/http"); c != nil && (c.Failed == 0 || c.Succeeded == 0) {
 		t.Errorf("resetting/net/http: %d ok, %d failed; want both (half the connections reset)", c.Succeeded, c.Failed)
 	}
+
+	checkLaggingSilent(t, r)
 
 	var md bytes.Buffer
 	if err := r.WriteMarkdown(&md, "img"); err != nil {
@@ -136,6 +143,76 @@ func checkReport(t *testing.T, r *Report) {
 	for _, c := range r.Cells {
 		if !strings.Contains(md.String(), " | "+fmtShares(&c)+" |\n") {
 			t.Errorf("markdown lacks %s/%s's shares %q", c.Scenario, c.Client, fmtShares(&c))
+		}
+	}
+	// Issue 13's rows and slot table, when the run holds their cells.
+	if c := r.Cell(laggingScenario, "solroute"); c != nil {
+		for _, want := range []string{
+			"| " + laggingScenario + ": solroute reads back in time = 0 | ",
+			"| " + laggingScenario + ": solroute reads served by the lagging endpoint a once its lag is known = 0 % | ",
+			"| client | reads ok | back in time | returned from a |",
+		} {
+			if !strings.Contains(md.String(), want) {
+				t.Errorf("markdown lacks %q", want)
+			}
+		}
+	}
+	if r.Cell("healthy", "solroute") != nil && r.Cell("healthy", trackingOff) != nil &&
+		!strings.Contains(md.String(), "| healthy: goodput with slot tracking on ≥ 0.97× off (within 3 %) | ") {
+		t.Errorf("markdown lacks the row of tracking's cost")
+	}
+}
+
+// checkSlots checks a cell's slot figures: within their bounds, every read
+// with a slot (the slot model is on everywhere), lagging figures only
+// where "a" lags, one time to the first answer per round there, and no
+// read back in time where nothing lags (the endpoints share their slots).
+func checkSlots(t *testing.T, c *Cell) {
+	t.Helper()
+	reads := c.Succeeded - c.SendsSucceeded
+	if c.SlotReads != reads || c.BackInTime > c.SlotReads || c.SlotReadsKnown > c.SlotReads ||
+		c.LaggingReadsKnown > c.LaggingReads || c.LaggingReads > c.SlotReads || c.LaggingReadsKnown > c.SlotReadsKnown {
+		t.Errorf("%s/%s: %d successful reads; slot figures %d reads, %d back in time, %d once known, %d from a, %d of them once known",
+			c.Scenario, c.Client, reads, c.SlotReads, c.BackInTime, c.SlotReadsKnown, c.LaggingReads, c.LaggingReadsKnown)
+	}
+	if lags := c.Scenario == laggingScenario; c.Lags() != lags || (lags && len(c.RoundLagKnown) != len(c.RoundGoodputs)) {
+		t.Errorf("%s/%s: lags %v with %d times to the first answer over %d rounds", c.Scenario, c.Client, c.Lags(), len(c.RoundLagKnown), len(c.RoundGoodputs))
+	}
+	if !c.Lags() && (c.BackInTime != 0 || c.LaggingReads != 0 || c.LaggingAnswered != 0) {
+		t.Errorf("%s/%s: nothing lags, yet %d reads back in time, %d from a, %d answered by a", c.Scenario, c.Client, c.BackInTime, c.LaggingReads, c.LaggingAnswered)
+	}
+}
+
+// checkLaggingSilent checks what lagging-silent is built to show: a single
+// endpoint that fell behind serves every read back in time, a round robin
+// some, and solroute, which tracks slots, none.
+func checkLaggingSilent(t *testing.T, r *Report) {
+	t.Helper()
+	for _, cn := range r.Clients {
+		c := r.Cell(laggingScenario, cn)
+		if c == nil {
+			continue
+		}
+		k, err := clientNamed(cn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case k.single:
+			// Every read came from a, below the warm-up's slots.
+			if c.SlotReads == 0 || c.LaggingReads != c.SlotReads || c.BackInTime != c.SlotReads || c.LaggingAnswered < c.SlotReads {
+				t.Errorf("%s/%s: %d reads, %d from a, %d back in time, %d answered by a; want all of them", c.Scenario, cn, c.SlotReads, c.LaggingReads, c.BackInTime, c.LaggingAnswered)
+			}
+		case cn == "round-robin":
+			if c.LaggingReads == 0 || c.BackInTime == 0 || c.LaggingAnswered == 0 {
+				t.Errorf("%s/%s: %d from a, %d back in time, %d answered by a; want some of each", c.Scenario, cn, c.LaggingReads, c.BackInTime, c.LaggingAnswered)
+			}
+		case cn != trackingOff:
+			// solroute and solroute-hedged: monotonic reads ask every
+			// read for the slot already returned, so a refuses them all.
+			if c.BackInTime != 0 || c.LaggingReads != 0 || c.LaggingAnswered != 0 {
+				t.Errorf("%s/%s: %d reads back in time, %d from a, %d answered by a; want none", c.Scenario, cn, c.BackInTime, c.LaggingReads, c.LaggingAnswered)
+			}
 		}
 	}
 }

@@ -16,7 +16,22 @@ type scenario struct {
 	script func(seed uint64) fixtures.Script
 	// everywhere, when set, is the script of every endpoint instead.
 	everywhere fixtures.Script
+	// lag, when not 0, is how many slots endpoint "a" falls behind the
+	// others when the fault is applied (fixtures.Server.SetLag); it keeps
+	// answering every call normally.
+	lag uint64
 }
+
+// silentLag is how far the lagging-silent scenario's endpoint "a" falls
+// behind (issue 13): 100 slots, 40 s, far past any pool's tolerance
+// (solroute's MaxSlotLag is 16) and still under agave's 128-slot health
+// distance, so the node reports itself healthy and answers every read,
+// 100 slots in the past.
+const silentLag = 100
+
+// laggingScenario is the scenario whose endpoint "a" lags and answers
+// normally.
+const laggingScenario = "lagging-silent"
 
 // slowPeerLatency is how long the slow-peer scenario's endpoint "a" takes
 // to answer every call (issue 12: a provider degraded to hundreds of
@@ -69,11 +84,17 @@ func scenarios() []scenario {
 				return fixtures.Always(fixtures.RPC(-32005))
 			},
 		},
+		{
+			name:  laggingScenario,
+			title: "One of three endpoints falls 100 slots behind and answers every call normally: only its slots tell",
+			lag:   silentLag,
+		},
 	}
 }
 
 // ScenarioNames lists every scenario name, in report order: healthy,
-// healthy-2ms, rate-limited, blackholed, slow-peer, resetting, lagging.
+// healthy-2ms, rate-limited, blackholed, slow-peer, resetting, lagging,
+// lagging-silent.
 func ScenarioNames() []string {
 	all := scenarios()
 	names := make([]string, len(all))
