@@ -35,7 +35,7 @@ func TestNewRoutesEveryRole(t *testing.T) {
 			{Name: "sender", URL: sender.URL(), Tier: 1, Send: &solroute.Limits{}},
 		},
 		Cluster: "mainnet-beta",
-		Hooks:   solroute.Hooks{OnAttempt: func(_ string, a transport.Attempt) { attempts = append(attempts, a) }},
+		Hooks:   solroute.Hooks{OnAttempt: func(_ context.Context, _ string, a transport.Attempt) { attempts = append(attempts, a) }},
 	})
 	if err != nil {
 		t.Fatal(err)

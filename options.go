@@ -1,6 +1,7 @@
 package solroute
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"log/slog"
@@ -50,7 +51,7 @@ type Hooks struct {
 	Logger *slog.Logger
 	// OnAttempt, when set, is called after every attempt of every call,
 	// from the calling goroutine.
-	OnAttempt func(method string, a transport.Attempt)
+	OnAttempt func(ctx context.Context, method string, a transport.Attempt)
 }
 
 // Endpoint is one RPC endpoint, in plain Go. Printing an Endpoint (any fmt

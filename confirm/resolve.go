@@ -173,7 +173,7 @@ func (r *resolver) seen(st *rpc.SignatureStatusesResult) bool {
 // unknown there), the answer's context slot (a processed slot), and which
 // endpoint answered.
 func (r *resolver) status(ctx context.Context, history bool) (st *rpc.SignatureStatusesResult, at uint64, ep string, err error) {
-	ctx = transport.WithAttemptObserver(ctx, func(_ string, a transport.Attempt) {
+	ctx = transport.WithAttemptObserver(ctx, func(_ context.Context, _ string, a transport.Attempt) {
 		if !a.Failed() {
 			ep = a.Endpoint
 		}

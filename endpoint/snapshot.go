@@ -39,6 +39,14 @@ type Snapshot struct {
 	// pool was built.
 	Admitted uint64
 	Share    float64
+	// RefusedByRate counts the admissions the token bucket refused, and
+	// RefusedByLimit those the concurrency cap refused, since the pool was
+	// built: a request that tries several endpoints, or the same one
+	// after a wait, counts once per refusal. Ejections counts the passive
+	// ejections.
+	RefusedByRate  uint64
+	RefusedByLimit uint64
+	Ejections      uint64
 	// Latency is the role's latency estimate now (peak EWMA, decayed on
 	// read; 0 before any sample), and Cost its balancing cost inside its
 	// tier: the estimate, or the mean age of the requests in flight when
@@ -46,6 +54,20 @@ type Snapshot struct {
 	// cost is taken.
 	Latency time.Duration
 	Cost    time.Duration
+	// LatencyP50, LatencyP95 and LatencyP99 are the role's recent
+	// latency quantiles over its timed requests (reads decoded into a
+	// value, while the adaptive attempt timeout or hedge_after = "auto"
+	// uses them; every method summed, each answer weighted by
+	// e^(-age/10 s)), each the upper bound of a bucket at most 25 % wide;
+	// 0 when nothing was timed. ErrorRate is the share of the role's
+	// recent outcomes (weighted the same way) that were its own failures:
+	// resets, timeouts, 5xx, broken answers; rate limits, the caller's
+	// cancellations and answers the caller caused are not outcomes of
+	// the endpoint and do not count. 0 before any outcome.
+	LatencyP50 time.Duration
+	LatencyP95 time.Duration
+	LatencyP99 time.Duration
+	ErrorRate  float64
 	// Slot is the latest slot the endpoint answered at, at
 	// SlotCommitment (its freshest mark; 0: no slot seen). SlotLag is how
 	// many slots it is behind the pool's reference (negative: ahead), at
@@ -81,8 +103,15 @@ type snapshotJSON struct {
 	RateLimits        uint64   `json:"rate_limits"`
 	Admitted          uint64   `json:"admitted"`
 	Share             float64  `json:"share"`
+	RefusedByRate     uint64   `json:"refused_by_rate"`
+	RefusedByLimit    uint64   `json:"refused_by_limit"`
+	Ejections         uint64   `json:"ejections"`
 	Latency           string   `json:"latency"`
 	Cost              string   `json:"cost"`
+	LatencyP50        string   `json:"latency_p50"`
+	LatencyP95        string   `json:"latency_p95"`
+	LatencyP99        string   `json:"latency_p99"`
+	ErrorRate         float64  `json:"error_rate"`
 	Slot              uint64   `json:"slot"`
 	SlotCommitment    string   `json:"slot_commitment"`
 	SlotLag           int64    `json:"slot_lag"`
@@ -111,8 +140,15 @@ func (s Snapshot) MarshalJSON() ([]byte, error) {
 		RateLimits:        s.RateLimits,
 		Admitted:          s.Admitted,
 		Share:             s.Share,
+		RefusedByRate:     s.RefusedByRate,
+		RefusedByLimit:    s.RefusedByLimit,
+		Ejections:         s.Ejections,
 		Latency:           s.Latency.String(),
 		Cost:              s.Cost.String(),
+		LatencyP50:        s.LatencyP50.String(),
+		LatencyP95:        s.LatencyP95.String(),
+		LatencyP99:        s.LatencyP99.String(),
+		ErrorRate:         s.ErrorRate,
 		Slot:              s.Slot,
 		SlotCommitment:    s.SlotCommitment.String(),
 		SlotLag:           s.SlotLag,

@@ -60,7 +60,7 @@ func TestSnapshotJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `{"name":"primary-a","tier":0,"role":"send","state":"available","requests_per_second":0,"burst_capacity":0,"tokens":null,"max_concurrent_requests":0,"in_flight":0,"cooldown_remaining":"0s","doubt_remaining":"0s","successes":0,"failures":0,"rate_limits":0,"admitted":0,"share":0,"latency":"0s","cost":"0s","slot":0,"slot_commitment":"finalized","slot_lag":0,"slot_standing":"in-step","verification":"verified"}`
+	want := `{"name":"primary-a","tier":0,"role":"send","state":"available","requests_per_second":0,"burst_capacity":0,"tokens":null,"max_concurrent_requests":0,"in_flight":0,"cooldown_remaining":"0s","doubt_remaining":"0s","successes":0,"failures":0,"rate_limits":0,"admitted":0,"share":0,"refused_by_rate":0,"refused_by_limit":0,"ejections":0,"latency":"0s","cost":"0s","latency_p50":"0s","latency_p95":"0s","latency_p99":"0s","error_rate":0,"slot":0,"slot_commitment":"finalized","slot_lag":0,"slot_standing":"in-step","verification":"verified"}`
 	if string(js) != want {
 		t.Errorf("json:\n%s\nwant:\n%s", js, want)
 	}

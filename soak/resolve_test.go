@@ -226,7 +226,7 @@ type attemptTrace struct {
 	open  bool // the last call's last attempt decided a retry
 }
 
-func (a *attemptTrace) observe(method string, at transport.Attempt) {
+func (a *attemptTrace) observe(_ context.Context, method string, at transport.Attempt) {
 	if method != "sendTransaction" {
 		return
 	}

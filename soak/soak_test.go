@@ -335,7 +335,7 @@ func newSoak(t *testing.T, seed uint64, calls, callers int) *soak {
 	ts := transport.DefaultSettings()
 	ts.MaxResponseBytes, ts.HedgeAfter = maxBody, hedgeAfter
 	c, err := transport.New(p, ts, transport.Options{Logger: logger,
-		OnAttempt: func(method string, a transport.Attempt) {
+		OnAttempt: func(_ context.Context, method string, a transport.Attempt) {
 			if a.Hedge {
 				s.hedges.Add(1)
 			}

@@ -27,6 +27,8 @@ type outcome struct {
 	// slot is the slot the endpoint answered or refused at, when the call
 	// tracks slots (slotPlan); 0: none.
 	slot uint64
+	// timeout is the attempt's own bound (Attempt.Timeout).
+	timeout time.Duration
 }
 
 // exchange is what one kind of call does with a 2xx response.
@@ -57,6 +59,17 @@ type callState struct {
 	// it points at plan.
 	slots *slotPlan
 	plan  slotPlan
+	// batch is the number of requests of a batch; 0 for a single call.
+	batch int
+	// obs are the Observers the call started with, rec the context's
+	// CallRecord and recorded the attempts kept for it; info describes
+	// the call to them; attempts counts the attempts started. All are
+	// unset (info, recorded) when nobody observes the call.
+	obs      []Observer
+	rec      *CallRecord
+	recorded []Attempt
+	info     CallInfo
+	attempts int
 }
 
 // attempt makes one attempt on pm's endpoint under a per-attempt timeout
@@ -83,6 +96,7 @@ func (c *Client) attempt(ctx context.Context, cs *callState, pm *pool.Permit) ou
 		cancel(nil)
 	}()
 	o := c.post(ctx, actx, cs, ep)
+	o.timeout = timeout
 	if o.slot > 0 && cs.slots != nil {
 		pm.SawSlot(cs.slots.commitment, o.slot)
 	}

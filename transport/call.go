@@ -25,6 +25,31 @@ import (
 // loop only carries out its decision, and the call's error says when an
 // attempt left it ambiguous (retrypolicy.Attempt.Ambiguous).
 func (c *Client) do(ctx context.Context, cs *callState, role endpoint.Role) error {
+	cs.obs = c.observers.load()
+	cs.rec, _ = ctx.Value(callRecordKey{}).(*CallRecord)
+	if cs.obs == nil && cs.rec == nil {
+		return c.loop(ctx, cs, role)
+	}
+	cs.info = CallInfo{Method: cs.method, Role: role, Class: cs.class, Batch: cs.batch, Start: c.clock.Now()}
+	for _, o := range cs.obs {
+		ctx = o.CallStarted(ctx, cs.info)
+	}
+	err := c.loop(ctx, cs, role)
+	r := CallResult{Err: err, Attempts: cs.attempts, Duration: c.clock.Now().Sub(cs.info.Start)}
+	if ce, ok := err.(*CallError); ok {
+		r.Cause, r.Ambiguous = ce.Cause, ce.ambiguous()
+	}
+	for _, o := range cs.obs {
+		o.CallEnded(ctx, cs.info, r)
+	}
+	if cs.rec != nil {
+		cs.rec.add(RecordedCall{Method: cs.method, Attempts: cs.recorded, Err: err, Duration: r.Duration})
+	}
+	return err
+}
+
+// loop is do without its observers: the call itself.
+func (c *Client) loop(ctx context.Context, cs *callState, role endpoint.Role) error {
 	caps := capabilitiesFrom(ctx)
 	timeout, err := c.pool.DefaultTimeout(pool.Request{Role: role, Method: cs.method, Capabilities: caps})
 	if err != nil {
@@ -61,28 +86,31 @@ func (c *Client) do(ctx context.Context, cs *callState, role endpoint.Role) erro
 		req.MinSlot, req.MinSlotCommitment = cs.slots.floor, cs.slots.commitment
 	}
 	for n := 1; ; n++ {
+		asked := c.clock.Now()
 		pm, err := c.pool.Acquire(ctx, req)
 		if err != nil {
 			return rec.acquireFailed(ctx, err)
 		}
 		cs.retries = call.Retries().Counted
-		run := attemptRun{pm: pm, start: c.clock.Now()}
+		run := attemptRun{pm: pm, ctx: ctx, start: c.clock.Now()}
+		run.wait = run.start.Sub(asked)
+		c.attemptStarted(cs, &run, n)
 		if hedging {
 			var side *attemptRun
 			// (hedged sets run.end itself, for both attempts it ran)
-			if run, side = c.hedged(ctx, cs, run, req, call); side != nil {
+			if run, side = c.hedged(ctx, cs, run, req, call, n+1); side != nil {
 				c.settleSide(side)
 				sa := c.attemptOf(side)
 				sa.Decision = retrypolicy.RuleSuperseded.Stop()
 				rec.add(sa, side.o.err)
-				c.notify(ctx, cs.method, n, &sa, side.o.err)
+				c.notify(ctx, cs, side, n, &sa, side.o.err)
 				n++
 				if !side.superseded { // it failed on its own: no retry there
 					req.Avoid = append(req.Avoid, side.pm.Endpoint())
 				}
 			}
 		} else {
-			run.o = c.attempt(ctx, cs, pm)
+			run.o = c.attempt(run.ctx, cs, pm)
 			run.end = c.clock.Now()
 		}
 		pm, o := run.pm, run.o
@@ -92,7 +120,7 @@ func (c *Client) do(ctx context.Context, cs *callState, role endpoint.Role) erro
 			if cs.slots != nil && cs.slots.session != nil && o.slot > 0 {
 				cs.slots.session.raise(cs.slots.commitment, o.slot)
 			}
-			c.notify(ctx, cs.method, n, &a, nil)
+			c.notify(ctx, cs, &run, n, &a, nil)
 			return nil
 		}
 		// Can the retry fail over to an endpoint this call has not failed
@@ -112,7 +140,7 @@ func (c *Client) do(ctx context.Context, cs *callState, role endpoint.Role) erro
 		rec.ambiguous = rec.ambiguous || ra.Ambiguous()
 		a.Decision = d
 		rec.add(a, o.err)
-		c.notify(ctx, cs.method, n, &a, o.err)
+		c.notify(ctx, cs, &run, n, &a, o.err)
 		if !d.Retry {
 			return rec.err(nil)
 		}
@@ -180,13 +208,35 @@ func (r *callRecord) err(extra error) error {
 	return ce
 }
 
-// notify reports one attempt to OnAttempt and the logger (names only).
-func (c *Client) notify(ctx context.Context, method string, n int, a *Attempt, err error) {
-	if c.onAttempt != nil {
-		c.onAttempt(method, *a)
+// attemptStarted counts run, the call's attempt number n, and tells the
+// call's Observers it started: run.ctx becomes the attempt's context.
+func (c *Client) attemptStarted(cs *callState, run *attemptRun, n int) {
+	cs.attempts++
+	if cs.obs == nil {
+		return
 	}
-	if f, _ := ctx.Value(observerKey{}).(func(string, Attempt)); f != nil {
-		f(method, *a)
+	s := AttemptStart{Endpoint: run.pm.Endpoint(), Tier: run.pm.Tier(), Number: n, Hedge: run.hedge, Wait: run.wait}
+	for _, o := range cs.obs {
+		run.ctx = o.AttemptStarted(run.ctx, cs.info, s)
+	}
+}
+
+// notify reports attempt a (the call's attempt number n, run) to the
+// Observers, OnAttempt, the context's observer, the call record and the
+// logger (names only). ctx is the call's context.
+func (c *Client) notify(ctx context.Context, cs *callState, run *attemptRun, n int, a *Attempt, err error) {
+	method := cs.method
+	for _, o := range cs.obs {
+		o.AttemptEnded(run.ctx, cs.info, *a)
+	}
+	if cs.rec != nil {
+		cs.recorded = append(cs.recorded, *a)
+	}
+	if c.onAttempt != nil {
+		c.onAttempt(ctx, method, *a)
+	}
+	if f, _ := ctx.Value(observerKey{}).(func(context.Context, string, Attempt)); f != nil {
+		f(ctx, method, *a)
 	}
 	if c.logger == nil {
 		return
@@ -228,6 +278,8 @@ func (c *Client) attemptOf(r *attemptRun) Attempt {
 		Tier:     r.pm.Tier(),
 		Outcome:  r.o.Outcome,
 		Duration: r.end.Sub(r.start),
+		Wait:     r.wait,
+		Timeout:  r.o.timeout,
 		Hedge:    r.hedge,
 		InDoubt:  r.pm.InDoubt(),
 	}

@@ -1,6 +1,7 @@
 package transport
 
 import (
+	"context"
 	"encoding/base64"
 	"errors"
 	"fmt"
@@ -42,7 +43,9 @@ type Client struct {
 	maxBody   int64
 	attemptTO time.Duration // Settings.AttemptTimeout; 0: adaptive, or half the call's budget
 	logger    *slog.Logger  // nil discards
-	onAttempt func(method string, a Attempt)
+	onAttempt func(ctx context.Context, method string, a Attempt)
+	// observers are the Observers added by Observe.
+	observers observers
 	endpoints map[string]*endpointClient // by Spec.Name; read-only after New
 	// endpointList holds the same endpoints in configuration order.
 	endpointList []*endpointClient

@@ -48,9 +48,10 @@ func WithSession(ctx context.Context, s *Session) context.Context {
 type observerKey struct{}
 
 // WithAttemptObserver returns a context whose calls report every attempt
-// to f, after Options.OnAttempt, from the calling goroutine: which
-// endpoint answered one call, and how. f must not block.
-func WithAttemptObserver(ctx context.Context, f func(method string, a Attempt)) context.Context {
+// to f, after Options.OnAttempt, from the calling goroutine, with the
+// call's context: which endpoint answered one call, and how, as it
+// happens (WithCallRecord keeps the list instead). f must not block.
+func WithAttemptObserver(ctx context.Context, f func(ctx context.Context, method string, a Attempt)) context.Context {
 	return context.WithValue(ctx, observerKey{}, f)
 }
 

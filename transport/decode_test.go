@@ -233,7 +233,7 @@ func TestRetryResetsAFailedAttemptsResult(t *testing.T) {
 	s := DefaultSettings()
 	s.Retry.Jitter = func(time.Duration) time.Duration { return 0 }
 	c, err := New(p, s, Options{
-		OnAttempt: func(_ string, a Attempt) { causes = append(causes, a.Cause) },
+		OnAttempt: func(_ context.Context, _ string, a Attempt) { causes = append(causes, a.Cause) },
 	})
 	if err != nil {
 		t.Fatal(err)

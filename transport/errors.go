@@ -46,6 +46,13 @@ type Attempt struct {
 	// Duration is the attempt's time on the pool's clock, from the permit
 	// to the outcome.
 	Duration time.Duration
+	// Wait is how long the pool took to admit the attempt (a token, a
+	// free slot, the end of a cooldown), on the pool's clock.
+	Wait time.Duration
+	// Timeout is the attempt's own bound: the adaptive or fixed attempt
+	// timeout, cut to the time the call had left; 0 when the attempt was
+	// not made (no time left, or an endpoint unknown to the transport).
+	Timeout time.Duration
 	// Decision is what the call did next; zero on success.
 	Decision retrypolicy.Decision
 	// Hedge is true for an attempt sent as a hedge (Settings.HedgeAfter)

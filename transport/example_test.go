@@ -26,7 +26,7 @@ func Example_solanaGo() {
 		panic(err)
 	}
 	client, err := transport.New(p, transport.DefaultSettings(), transport.Options{
-		OnAttempt: func(method string, a transport.Attempt) {
+		OnAttempt: func(_ context.Context, method string, a transport.Attempt) {
 			fmt.Printf("%s on %s: %v\n", method, a.Endpoint, a.Cause)
 		},
 	})

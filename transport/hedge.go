@@ -13,9 +13,14 @@ import (
 // attemptRun is one attempt of a call: its permit, when it started, and
 // what it ended with.
 type attemptRun struct {
-	pm         *pool.Permit
+	pm *pool.Permit
+	// ctx is the attempt's context: the call's, as the Observers
+	// returned it from AttemptStarted.
+	ctx        context.Context
 	start, end time.Time
-	o          outcome
+	// wait is how long the pool took to admit it.
+	wait time.Duration
+	o    outcome
 	// hedge marks the attempt started as a hedge while another ran.
 	hedge bool
 	// superseded marks an attempt canceled because the other attempt of
@@ -36,7 +41,9 @@ type attemptRun struct {
 // decodes into a fresh value of out's type, copied into out only once both
 // attempts are done, so out never holds anything but the winner's answer
 // and is never written by two goroutines.
-func (c *Client) hedged(ctx context.Context, cs *callState, first attemptRun, req pool.Request, call *retrypolicy.Call) (main attemptRun, side *attemptRun) {
+//
+// The hedge, if any, is the call's attempt number hn.
+func (c *Client) hedged(ctx context.Context, cs *callState, first attemptRun, req pool.Request, call *retrypolicy.Call, hn int) (main attemptRun, side *attemptRun) {
 	x, ok := cs.x.(*intoExchange)
 	var out reflect.Value
 	if ok && x.out != nil {
@@ -44,7 +51,8 @@ func (c *Client) hedged(ctx context.Context, cs *callState, first attemptRun, re
 		ok = out.Kind() == reflect.Pointer && !out.IsNil()
 	}
 	if !ok { // a callback or a batch, or an out nothing can decode into
-		first.o = c.attempt(ctx, cs, first.pm)
+		first.o = c.attempt(first.ctx, cs, first.pm)
+		first.end = c.clock.Now()
 		return first, nil
 	}
 	results := make(chan attemptRun, 2)
@@ -53,7 +61,7 @@ func (c *Client) hedged(ctx context.Context, cs *callState, first attemptRun, re
 		r.end = c.clock.Now()
 		results <- r
 	}
-	fctx, fcancel := context.WithCancel(ctx)
+	fctx, fcancel := context.WithCancel(first.ctx)
 	defer fcancel()
 	go run(fctx, cs, first)
 
@@ -82,9 +90,11 @@ func (c *Client) hedged(ctx context.Context, cs *callState, first attemptRun, re
 	}
 	hcs := *cs
 	hcs.x = hx
-	hctx, hcancel := context.WithCancel(ctx)
+	hrun := attemptRun{pm: hpm, ctx: ctx, start: c.clock.Now(), hedge: true}
+	c.attemptStarted(cs, &hrun, hn)
+	hctx, hcancel := context.WithCancel(hrun.ctx)
 	defer hcancel()
-	go run(hctx, &hcs, attemptRun{pm: hpm, start: c.clock.Now(), hedge: true})
+	go run(hctx, &hcs, hrun)
 
 	a := <-results
 	if !a.o.Settles() {

@@ -94,7 +94,7 @@ func (c *Client) CallBatch(ctx context.Context, requests jsonrpc.RPCRequests) (j
 		return nil, &CallError{Method: batchMethod, errs: []error{&encodeError{err: err}}}
 	}
 	x := &batchExchange{n: len(requests)}
-	if err := c.do(ctx, &callState{method: batchMethod, body: body, class: class, x: x}, role); err != nil {
+	if err := c.do(ctx, &callState{method: batchMethod, body: body, class: class, x: x, batch: len(requests)}, role); err != nil {
 		return nil, err
 	}
 	return x.out, nil

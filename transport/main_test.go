@@ -45,7 +45,7 @@ func member(name string, tier int) fixtures.Member {
 // conf is what a test sets of a client: a zero field takes the default
 // (transport.DefaultSettings, with no jitter).
 type conf struct {
-	OnAttempt        func(string, transport.Attempt)
+	OnAttempt        func(context.Context, string, transport.Attempt)
 	Logger           *slog.Logger
 	Registry         *registry.Registry
 	MaxResponseBytes int64
@@ -214,7 +214,7 @@ type recorder struct{ ch chan transport.Attempt }
 
 func newRecorder() *recorder { return &recorder{ch: make(chan transport.Attempt, 64)} }
 
-func (r *recorder) on(_ string, a transport.Attempt) { r.ch <- a }
+func (r *recorder) on(_ context.Context, _ string, a transport.Attempt) { r.ch <- a }
 
 func (r *recorder) drain() []transport.Attempt {
 	var out []transport.Attempt

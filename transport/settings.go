@@ -1,6 +1,7 @@
 package transport
 
 import (
+	"context"
 	"errors"
 	"log/slog"
 	"time"
@@ -144,8 +145,9 @@ type Options struct {
 	// Name only. Nil discards.
 	Logger *slog.Logger
 	// OnAttempt, when set, is called after every attempt (success or not),
-	// from the calling goroutine.
-	OnAttempt func(method string, a Attempt)
+	// from the calling goroutine, with the call's context (as its
+	// Observers returned it).
+	OnAttempt func(ctx context.Context, method string, a Attempt)
 	// Registry maps method names to role and class. Nil means
 	// registry.Default().
 	Registry *registry.Registry

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"sync"
@@ -42,7 +43,7 @@ func newAttemptWriter(w io.Writer) *attemptWriter {
 }
 
 // write is a transport.Settings.OnAttempt hook.
-func (w *attemptWriter) write(method string, a transport.Attempt) {
+func (w *attemptWriter) write(_ context.Context, method string, a transport.Attempt) {
 	line := attemptLine{
 		Method:     method,
 		Endpoint:   a.Endpoint,

@@ -237,7 +237,9 @@ func TestDemoTableShowsSlots(t *testing.T) {
 // after the endpoint fell behind, its own and all, sends left out.
 func TestDemoResultLagShare(t *testing.T) {
 	stats := newDemoStats()
-	attempt := func(method, name string) { stats.attempt(method, transport.Attempt{Endpoint: name}) }
+	attempt := func(method, name string) {
+		stats.attempt(context.Background(), method, transport.Attempt{Endpoint: name})
+	}
 	attempt("getBalance", "slow")
 	attempt("getSlot", "fast")
 	stats.markLag("slow", 100, 2*time.Second)

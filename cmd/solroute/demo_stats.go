@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"sync"
 	"time"
@@ -93,7 +94,7 @@ func newDemoStats() *demoStats {
 }
 
 // attempt is a transport.Settings.OnAttempt hook.
-func (s *demoStats) attempt(method string, a transport.Attempt) {
+func (s *demoStats) attempt(_ context.Context, method string, a transport.Attempt) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	ep := s.endpoints[a.Endpoint]

@@ -150,7 +150,7 @@ func (p *prober) endpoint(ctx context.Context, ep *endpoint.Spec) endpointReport
 	one.Transport.MonotonicReads = false
 	var attempts atomic.Int64 // of the canary running: they run one at a time
 	c, err := solroute.FromDocument(one, solroute.Hooks{Clock: p.env.clock,
-		OnAttempt: func(string, transport.Attempt) { attempts.Add(1) }})
+		OnAttempt: func(context.Context, string, transport.Attempt) { attempts.Add(1) }})
 	if err != nil {
 		rep.Problems = append(rep.Problems, err.Error())
 		return rep

@@ -1,6 +1,8 @@
 package bench
 
 import (
+	"context"
+
 	"github.com/gagliardetto/solana-go/rpc"
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/pool"
@@ -34,7 +36,7 @@ func openSolroute(urls []string, o *Options, ps pool.Settings, s transport.Setti
 		return nil, err
 	}
 	a := endpointName(0)
-	tc, err := transport.New(p, s, transport.Options{OnAttempt: func(_ string, at transport.Attempt) {
+	tc, err := transport.New(p, s, transport.Options{OnAttempt: func(_ context.Context, _ string, at transport.Attempt) {
 		if at.Endpoint == a && at.HTTPStatus != 0 {
 			w.saw()
 		}

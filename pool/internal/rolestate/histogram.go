@@ -128,9 +128,9 @@ func (h *Histogram) ObserveAt(now time.Time, d time.Duration) {
 // Summary is a histogram's (or a sum of histograms') quantiles at one
 // instant.
 type Summary struct {
-	// P95 and P99 are the 95th and 99th percentiles, each reported as the
-	// upper bound of its bucket; 0 when Weight is 0.
-	P95, P99 time.Duration
+	// P50, P95 and P99 are the 50th, 95th and 99th percentiles, each
+	// reported as the upper bound of its bucket; 0 when Weight is 0.
+	P50, P95, P99 time.Duration
 	// Weight is the decayed weight of the samples behind them: about the
 	// number of answers in the last HistogramDecay, more precisely the sum
 	// of e^(-age/HistogramDecay) over every sample.
@@ -183,12 +183,12 @@ func (s *Sum) Summary() Summary {
 	return out
 }
 
-// quantiles returns the p95 and p99 of counts, whose sum is total (> 0),
+// quantiles returns the p50, p95 and p99 of counts, whose sum is total (> 0),
 // as their buckets' upper bounds, walking the buckets once and no further
 // than the p99's.
 func quantiles(counts *[histBuckets]float64, total float64) Summary {
 	var out Summary
-	p95, p99 := 0.95*total, 0.99*total
+	p50, p95, p99 := 0.5*total, 0.95*total, 0.99*total
 	var cum float64
 	last := 0
 	for i, c := range counts {
@@ -197,6 +197,9 @@ func quantiles(counts *[histBuckets]float64, total float64) Summary {
 		}
 		last = i
 		cum += c
+		if out.P50 == 0 && cum >= p50 {
+			out.P50 = upperBound(i)
+		}
 		if out.P95 == 0 && cum >= p95 {
 			out.P95 = upperBound(i)
 		}
@@ -207,6 +210,9 @@ func quantiles(counts *[histBuckets]float64, total float64) Summary {
 	}
 	// Rounding left the running sum a hair short of a quantile: the last
 	// non-empty bucket holds it.
+	if out.P50 == 0 {
+		out.P50 = upperBound(last)
+	}
 	if out.P95 == 0 {
 		out.P95 = upperBound(last)
 	}

@@ -42,7 +42,16 @@ type latency struct {
 	est     atomic.Uint64 // math.Float64bits of the estimate, in ns
 	at      atomic.Int64  // when est was last written, ns since the epoch
 	sampled atomic.Bool
+	// ok and failed are the decayed counts of the observed outcomes
+	// (ErrorDecay), as math.Float64bits, both decayed to at: their ratio
+	// is the recent error rate whenever it is read.
+	ok, failed atomic.Uint64
 }
+
+// ErrorDecay is the time constant of a role's error rate: each observed
+// outcome counts e^(-age/ErrorDecay), so the rate is that of about the
+// last ten seconds, as the latency histograms' (HistogramDecay).
+const ErrorDecay = 10 * time.Second
 
 // decayed returns the estimate projected to n (ns since the epoch): est ×
 // e^(-Δt/LatencyDecay), without writing.
@@ -57,10 +66,22 @@ func (l *latency) decayed(n int64) float64 {
 // observe records a sample s at n: above the projected estimate it
 // replaces it (peak), below it blends in with the weight of the time since
 // the last write.
-func (l *latency) observe(n int64, s float64) {
+func (l *latency) observe(n int64, s float64, failed bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	old, last := math.Float64frombits(l.est.Load()), l.at.Load()
+	ok, bad := math.Float64frombits(l.ok.Load()), math.Float64frombits(l.failed.Load())
+	if dt := n - last; dt > 0 && l.sampled.Load() {
+		f := math.Exp(-float64(dt) / float64(ErrorDecay))
+		ok, bad = ok*f, bad*f
+	}
+	if failed {
+		bad++
+	} else {
+		ok++
+	}
+	l.ok.Store(math.Float64bits(ok))
+	l.failed.Store(math.Float64bits(bad))
 	est := s
 	if l.sampled.Load() && s < old {
 		w := 1.0
@@ -87,7 +108,18 @@ func (r *Runtime) ObserveAt(now time.Time, a Admission, failed bool) {
 	if failed {
 		s = max(s, float64(FailurePenalty))
 	}
-	r.lat.observe(n, s)
+	r.lat.observe(n, s, failed)
+}
+
+// ErrorRate is the share of the role's observed outcomes (those ObserveAt
+// records) that were its own failures, each outcome weighted by
+// e^(-age/ErrorDecay): about the last ten seconds. 0 before any outcome.
+func (r *Runtime) ErrorRate() float64 {
+	ok, bad := math.Float64frombits(r.lat.ok.Load()), math.Float64frombits(r.lat.failed.Load())
+	if ok+bad <= 0 {
+		return 0
+	}
+	return bad / (ok + bad)
 }
 
 // CostAt is the role's balancing cost at now, lower is better: the

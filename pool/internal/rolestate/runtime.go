@@ -118,6 +118,11 @@ type Runtime struct {
 	successes  atomic.Uint64
 	failures   atomic.Uint64
 	rateLimits atomic.Uint64
+	// refusedRate and refusedConc count the admissions the bucket and the
+	// concurrency limit refused; ejected counts ejections.
+	refusedRate atomic.Uint64
+	refusedConc atomic.Uint64
+	ejected     atomic.Uint64
 }
 
 // ErrRoleNotServed is returned by New for a role the spec does not
@@ -244,6 +249,7 @@ func (r *Runtime) admitAt(now, deadline time.Time, panic bool) (a Admission, b e
 		for {
 			v := r.inFlight.Load()
 			if v >= r.maxConc {
+				r.refusedConc.Add(1)
 				return a, r.concurrencyBlock(v), false
 			}
 			// Taking the last slot for a missing token would show the
@@ -252,6 +258,7 @@ func (r *Runtime) admitAt(now, deadline time.Time, panic bool) (a Admission, b e
 			// refusal here always comes with an instant after at.
 			if v+1 == r.maxConc && r.rated {
 				if ready := r.bucket.ReadyAt(at); ready.After(at) {
+					r.refusedRate.Add(1)
 					return a, endpoint.Block{Reason: endpoint.BlockedByRate, Until: ready}, false
 				}
 			}
@@ -261,6 +268,7 @@ func (r *Runtime) admitAt(now, deadline time.Time, panic bool) (a Admission, b e
 		}
 	}
 	if !r.bucket.TakeAt(at) {
+		r.refusedRate.Add(1)
 		r.releaseSlot()
 		return a, endpoint.Block{Reason: endpoint.BlockedByRate, Until: r.bucket.ReadyAt(at)}, false
 	}
@@ -388,6 +396,7 @@ func (r *Runtime) countFailure(n int64, w healthWord) {
 	// The cooldown must be visible before the state says Ejected (see
 	// healthMachine.ejected).
 	if r.cool.extend(addSat(n, int64(r.ejection.Duration(int(prior))))) {
+		r.ejected.Add(1)
 		r.health.ejected()
 	} else {
 		// A longer cooldown runs (a rate limit): keep its state, but
@@ -436,8 +445,15 @@ func (r *Runtime) SnapshotAt(now time.Time) endpoint.Snapshot {
 		Failures:          r.failures.Load(),
 		RateLimits:        r.rateLimits.Load(),
 		Admitted:          r.admitted.Load(),
+		RefusedByRate:     r.refusedRate.Load(),
+		RefusedByLimit:    r.refusedConc.Load(),
+		Ejections:         r.ejected.Load(),
 		Latency:           time.Duration(r.lat.decayed(n)),
 		Cost:              time.Duration(r.CostAt(now)),
+		ErrorRate:         r.ErrorRate(),
+	}
+	if q := r.TimingSummaryAt(at); q.Weight > 0 {
+		snap.LatencyP50, snap.LatencyP95, snap.LatencyP99 = q.P50, q.P95, q.P99
 	}
 	snap.SlotLag, snap.SlotStanding = r.shared.Standing()
 	snap.Verification, snap.Excluded = r.shared.Verification()

@@ -4,6 +4,7 @@ import (
 	"maps"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // MaxTimedMethods bounds how many methods one (endpoint, role) keeps a
@@ -67,3 +68,18 @@ func (r *Runtime) Timing(method string) *Histogram { return r.timed.getOrAdd(met
 // TimingOf returns the latency histogram of method on this role, or nil
 // when the role has never timed it. It adds nothing.
 func (r *Runtime) TimingOf(method string) *Histogram { return r.timed.get(method) }
+
+// TimingSummaryAt returns the quantiles of every method this role timed,
+// summed with each histogram decayed to now: the role's recent latency
+// over its timed requests. Its Weight is 0 when nothing was timed.
+func (r *Runtime) TimingSummaryAt(now time.Time) Summary {
+	m := r.timed.m.Load()
+	if m == nil {
+		return Summary{}
+	}
+	var sum Sum
+	for _, h := range *m {
+		sum.Add(now, h)
+	}
+	return sum.Summary()
+}
