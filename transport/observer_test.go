@@ -327,7 +327,9 @@ func (f funcObserver) AttemptStarted(ctx context.Context, c transport.CallInfo, 
 	return ctx
 }
 
-func (f funcObserver) AttemptEnded(_ context.Context, _ transport.CallInfo, a transport.Attempt) { f(a) }
+func (f funcObserver) AttemptEnded(_ context.Context, _ transport.CallInfo, a transport.Attempt) {
+	f(a)
+}
 
 func (f funcObserver) CallEnded(_ context.Context, _ transport.CallInfo, r transport.CallResult) {
 	f(r)
