@@ -60,7 +60,9 @@ type callState struct {
 	slots *slotPlan
 	plan  slotPlan
 	// batch is the number of requests of a batch; 0 for a single call.
+	// known is set when the registry knows the method (a batch: always).
 	batch int
+	known bool
 	// obs are the Observers the call started with, rec the context's
 	// CallRecord and recorded the attempts kept for it; info describes
 	// the call to them; attempts counts the attempts started. All are

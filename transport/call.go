@@ -30,7 +30,7 @@ func (c *Client) do(ctx context.Context, cs *callState, role endpoint.Role) erro
 	if cs.obs == nil && cs.rec == nil {
 		return c.loop(ctx, cs, role)
 	}
-	cs.info = CallInfo{Method: cs.method, Role: role, Class: cs.class, Batch: cs.batch, Start: c.clock.Now()}
+	cs.info = CallInfo{Method: cs.method, Known: cs.known, Role: role, Class: cs.class, Batch: cs.batch, Start: c.clock.Now()}
 	for _, o := range cs.obs {
 		ctx = o.CallStarted(ctx, cs.info)
 	}

@@ -27,8 +27,8 @@ var _ rpc.JSONRPCClient = (*Client)(nil)
 // *CallError.
 func (c *Client) CallForInto(ctx context.Context, out any, method string, params []any) error {
 	id := c.nextID.Add(1)
-	e, _ := c.registry.Lookup(method)
-	cs := &callState{method: method, class: e.Class}
+	e, known := c.registry.Lookup(method)
+	cs := &callState{method: method, class: e.Class, known: known}
 	x := &intoExchange{id: id, out: out}
 	tracked, inject := c.planSlots(ctx, method, params, &cs.plan)
 	if tracked {
@@ -63,8 +63,8 @@ func (c *Client) CallWithCallback(ctx context.Context, method string, params []a
 	if err != nil {
 		return &CallError{Method: method, errs: []error{&encodeError{err: err}}}
 	}
-	e, _ := c.registry.Lookup(method)
-	return c.do(ctx, &callState{method: method, body: body, class: e.Class,
+	e, known := c.registry.Lookup(method)
+	return c.do(ctx, &callState{method: method, body: body, class: e.Class, known: known,
 		x: &callbackExchange{callback: callback}}, e.Role)
 }
 
@@ -94,7 +94,7 @@ func (c *Client) CallBatch(ctx context.Context, requests jsonrpc.RPCRequests) (j
 		return nil, &CallError{Method: batchMethod, errs: []error{&encodeError{err: err}}}
 	}
 	x := &batchExchange{n: len(requests)}
-	if err := c.do(ctx, &callState{method: batchMethod, body: body, class: class, x: x, batch: len(requests)}, role); err != nil {
+	if err := c.do(ctx, &callState{method: batchMethod, body: body, class: class, x: x, batch: len(requests), known: true}, role); err != nil {
 		return nil, err
 	}
 	return x.out, nil

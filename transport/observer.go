@@ -46,6 +46,11 @@ type Observer interface {
 type CallInfo struct {
 	// Method is the JSON-RPC method; "batch" for CallBatch.
 	Method string
+	// Known is set when the client's registry knows Method (built in or
+	// declared), and for a batch. Any string can reach a Client as a
+	// method name: an Observer that labels by method should collapse the
+	// unknown ones into one value.
+	Known bool
 	// Role is the role the call needs.
 	Role endpoint.Role
 	// Class is how the call may be retried: a batch has its strictest

@@ -337,3 +337,24 @@ func (f funcObserver) CallEnded(_ context.Context, _ transport.CallInfo, r trans
 		f(r.Err.Error())
 	}
 }
+
+func TestCallInfoSaysWhetherTheRegistryKnowsTheMethod(t *testing.T) {
+	e := newEnv(t, []fixtures.Member{member("a", 0)}, conf{Retry: noRetries}, nil)
+	var mu sync.Mutex
+	known := map[string]bool{}
+	e.client.Observe(funcObserver(func(v any) {
+		if c, ok := v.(transport.CallInfo); ok {
+			mu.Lock()
+			known[c.Method] = c.Known
+			mu.Unlock()
+		}
+	}))
+	_, _ = getBalance(context.Background(), e.client)
+	_ = e.client.CallForInto(context.Background(), nil, "getNoSuchThing", nil)
+	_, _ = e.client.CallBatch(context.Background(), jsonrpc.RPCRequests{{Method: "getNoSuchThing"}})
+	mu.Lock()
+	defer mu.Unlock()
+	if !known["getBalance"] || known["getNoSuchThing"] || !known["batch"] || len(known) != 3 {
+		t.Fatalf("known %v, want getBalance and batch only", known)
+	}
+}
