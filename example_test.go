@@ -131,3 +131,33 @@ func ExampleWithSession() {
 	// reads that went back in time: 0
 	// behind lagging 100
 }
+
+// Which endpoints one call tried, and why each attempt stopped: the first
+// provider answers 503, the call fails over to the backup and succeeds,
+// and the record shows both attempts.
+func ExampleWithCallRecord() {
+	primary, backup := fakeEndpoint("primary"), fakeEndpoint("backup")
+	defer primary.Close()
+	defer backup.Close()
+	primary.SetFault(fixtures.Fault{Kind: fixtures.HTTPStatus, Status: 503})
+	c, err := solroute.New(solroute.Options{Endpoints: []solroute.Endpoint{
+		{Name: "primary", URL: primary.URL(), Read: &solroute.Limits{}},
+		{Name: "backup", URL: backup.URL(), Tier: 1, Read: &solroute.Limits{}},
+	}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer c.Close()
+
+	var rec solroute.CallRecord
+	ctx := solroute.WithCallRecord(context.Background(), &rec)
+	if _, err := c.RPC().GetSlot(ctx, rpc.CommitmentConfirmed); err != nil {
+		log.Fatal(err)
+	}
+	for _, a := range rec.Attempts() {
+		fmt.Println(a.Endpoint, a.HTTPStatus, a.Dispatch, a.Decision.Rule)
+	}
+	// Output:
+	// primary 503 answered retry
+	// backup 200 answered none
+}

@@ -21,6 +21,11 @@ type attemptLine struct {
 	HTTPStatus int                       `json:"http_status"`
 	RPCCode    int                       `json:"rpc_code"`
 	DurationMS float64                   `json:"duration_ms"`
+	// WaitMS is how long the pool took to admit the attempt; TimeoutMS
+	// the attempt's own bound (adaptive or fixed, cut to the call's time).
+	WaitMS    float64 `json:"wait_ms"`
+	TimeoutMS float64 `json:"timeout_ms"`
+	Hedge     bool    `json:"hedge,omitempty"`
 	// Decision is "success" for a successful attempt, otherwise the
 	// retry policy's rule: "retry", "transparent-retry", "max-retries",
 	// "maybe-dispatched", ...
@@ -53,6 +58,9 @@ func (w *attemptWriter) write(_ context.Context, method string, a transport.Atte
 		HTTPStatus: a.HTTPStatus,
 		RPCCode:    a.RPCCode,
 		DurationMS: milliseconds(a.Duration),
+		WaitMS:     milliseconds(a.Wait),
+		TimeoutMS:  milliseconds(a.Timeout),
+		Hedge:      a.Hedge,
 		Decision:   "success",
 		Retry:      a.Decision.Retry,
 		Reason:     a.Decision.Reason,
