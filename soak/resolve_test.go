@@ -397,9 +397,9 @@ func (r *resolveSoak) send(i int) {
 	start := time.Now()
 	var res confirm.Result
 	if p.kind == kindRaw {
-		wire, err := fixtures.EncodeTransaction(tx)
-		if err != nil {
-			r.bad.add("send %d: %v", i, err)
+		wire, encErr := fixtures.EncodeTransaction(tx)
+		if encErr != nil {
+			r.bad.add("send %d: %v", i, encErr)
 			return
 		}
 		cfg := map[string]any{"encoding": "base64"}
