@@ -71,19 +71,30 @@ type env struct {
 // recording provider.
 func newEnv(t *testing.T, members []fixtures.Member, c conf) *env {
 	t.Helper()
+	e := &env{t: t}
+	e.cluster, e.pool, e.client, e.clock = newClient(t, members, c)
+	e.tp, e.spans, e.order = recordingProvider(t)
+	tracing.Instrument(e.client, tracing.Options{TracerProvider: e.tp})
+	return e
+}
+
+// newClient starts members and builds a transport client over them on
+// a fake clock, not traced; all of it is closed when tb ends.
+func newClient(tb testing.TB, members []fixtures.Member, c conf) (*fixtures.Cluster, *pool.Pool, *transport.Client, *clockwork.FakeClock) {
+	tb.Helper()
 	clock := clockwork.NewFakeClockAt(epoch)
 	serverClock := clockwork.NewFakeClockAt(epoch) // never advanced: server delays never end
 	for i := range members {
 		members[i].Options.Clock = serverClock
 	}
 	cl := fixtures.NewCluster(members)
-	t.Cleanup(cl.Close)
+	tb.Cleanup(cl.Close)
 	if c.Edit != nil {
 		c.Edit(cl.Specs)
 	}
 	p, err := pool.New(cl.Specs, pool.DefaultSettings(), pool.Options{Clock: clock})
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	s := transport.DefaultSettings()
 	s.Retry.Jitter = func(time.Duration) time.Duration { return 0 }
@@ -93,13 +104,10 @@ func newEnv(t *testing.T, members []fixtures.Member, c conf) *env {
 	s.HedgeAfter, s.AttemptTimeout = c.HedgeAfter, c.AttemptTimeout
 	tc, err := transport.New(p, s, transport.Options{})
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	t.Cleanup(func() { _ = tc.Close() })
-	e := &env{t: t, cluster: cl, pool: p, client: tc, clock: clock}
-	e.tp, e.spans, e.order = recordingProvider(t)
-	tracing.Instrument(tc, tracing.Options{TracerProvider: e.tp})
-	return e
+	tb.Cleanup(func() { _ = tc.Close() })
+	return cl, p, tc, clock
 }
 
 // recordingProvider is an SDK provider that samples everything and
