@@ -257,7 +257,7 @@ func childOf(t *testing.T, child, parent tracetest.SpanStub) {
 	}
 }
 
-// wantAttrs checks s has each of want, formatted with Value.Emit.
+// wantAttrs checks s has each of want, formatted with Value.String.
 func wantAttrs(t *testing.T, s tracetest.SpanStub, want map[string]string) {
 	t.Helper()
 	got := attrs(s)
@@ -265,12 +265,12 @@ func wantAttrs(t *testing.T, s tracetest.SpanStub, want map[string]string) {
 		v, ok := got[k]
 		if w == "<absent>" {
 			if ok {
-				t.Errorf("%s: %s = %s, want it absent", spanLabel(s), k, v.Emit())
+				t.Errorf("%s: %s = %s, want it absent", spanLabel(s), k, v.String())
 			}
 			continue
 		}
-		if !ok || v.Emit() != w {
-			t.Errorf("%s: %s = %q (set %v), want %q", spanLabel(s), k, v.Emit(), ok, w)
+		if !ok || v.String() != w {
+			t.Errorf("%s: %s = %q (set %v), want %q", spanLabel(s), k, v.String(), ok, w)
 		}
 	}
 }

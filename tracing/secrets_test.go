@@ -238,12 +238,12 @@ func spanTexts(spans tracetest.SpanStubs) map[string]string {
 		add(where+" name", s.Name)
 		add(where+" status", s.Status.Description)
 		for _, kv := range s.Attributes {
-			add(where+" attribute", string(kv.Key)+"="+kv.Value.Emit())
+			add(where+" attribute", string(kv.Key)+"="+kv.Value.String())
 		}
 		for _, ev := range s.Events {
 			add(where+" event", ev.Name)
 			for _, kv := range ev.Attributes {
-				add(where+" event attribute", string(kv.Key)+"="+kv.Value.Emit())
+				add(where+" event attribute", string(kv.Key)+"="+kv.Value.String())
 			}
 		}
 		for _, verb := range []string{"%v", "%+v", "%#v", "%x"} {
