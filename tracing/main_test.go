@@ -48,6 +48,8 @@ type conf struct {
 	HedgeAfter     time.Duration
 	AttemptTimeout time.Duration
 	NoRetries      bool
+	// Genesis turns the cluster guard on (transport.Options.Genesis).
+	Genesis string
 	// Edit may change the specs (URLs, headers) before the pool is built.
 	Edit func([]endpoint.Spec)
 }
@@ -102,7 +104,7 @@ func newClient(tb testing.TB, members []fixtures.Member, c conf) (*fixtures.Clus
 		s.Retry.MaxRetries = 0
 	}
 	s.HedgeAfter, s.AttemptTimeout = c.HedgeAfter, c.AttemptTimeout
-	tc, err := transport.New(p, s, transport.Options{})
+	tc, err := transport.New(p, s, transport.Options{Genesis: c.Genesis})
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc/jsonrpc"
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
 	"github.com/solroute/solroute/tracing"
 	"github.com/solroute/solroute/transport"
@@ -224,4 +226,29 @@ func TestNoTraceHeaderIsSent(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestBackgroundRequestsAreNotTraced: the cluster guard's getGenesisHash
+// is the client's own request, not a call: it has no span.
+func TestBackgroundRequestsAreNotTraced(t *testing.T) {
+	e := newEnv(t, []fixtures.Member{member("a", 0)}, conf{Genesis: endpoint.MainnetBetaGenesis})
+	if err := getBalance(context.Background(), e.client); err != nil {
+		t.Fatal(err)
+	}
+	g := guardCtx(t)
+	for verified := false; !verified; {
+		verified = true
+		for _, s := range e.pool.Snapshot() {
+			verified = verified && s.Verification != endpoint.Unverified
+		}
+		select {
+		case <-g.Done():
+			t.Fatal("the endpoint was never verified")
+		case <-time.After(time.Millisecond): // polling another goroutine's work, not a measurement
+		}
+	}
+	if n := e.server("a").Count("getGenesisHash"); n != 1 {
+		t.Fatalf("the guard sent %d getGenesisHash, want 1", n)
+	}
+	e.tree().wantLabels("call getBalance", "attempt getBalance #1 a")
 }
