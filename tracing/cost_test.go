@@ -1,0 +1,104 @@
+package tracing_test
+
+import (
+	"context"
+	"testing"
+
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+	"go.opentelemetry.io/otel/trace"
+	"go.opentelemetry.io/otel/trace/noop"
+
+	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/tracing"
+	"github.com/solroute/solroute/transport"
+)
+
+// maxNoopAllocs bounds what tracing with no provider installed adds to a
+// call of one attempt. Measured: 6, all in OpenTelemetry's global tracer
+// (per span, its non-recording span boxed twice and the context carrying
+// it; two spans); the Observer path of the transport adds none, and this
+// package none. The bound leaves one for net/http's own variation.
+const maxNoopAllocs = 7
+
+// TestNoProviderInstalled: with no TracerProvider given and none
+// installed (the global one is a no-op), Instrument works, calls succeed,
+// and a call allocates at most maxNoopAllocs more than without tracing.
+func TestNoProviderInstalled(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector changes allocation counts")
+	}
+	_, _, c, _ := newClient(t, []fixtures.Member{member("a", 0)}, conf{})
+	call := func() {
+		if err := getBalance(context.Background(), c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const runs = 300
+	plain := testing.AllocsPerRun(runs, call)
+	tracing.Instrument(c, tracing.Options{})
+	noop := testing.AllocsPerRun(runs, call)
+	t.Logf("allocations per call: %.1f without tracing, %.1f with tracing and no provider (+%.1f)", plain, noop, noop-plain)
+	if noop-plain > maxNoopAllocs {
+		t.Fatalf("tracing with no provider adds %.1f allocations per call, want at most %d", noop-plain, maxNoopAllocs)
+	}
+}
+
+// TestNoProviderInstalledRecordsNothing: the no-op provider's spans carry
+// the caller's trace on (a context that had a span still has it) and
+// nothing is exported anywhere; the call's result is unchanged.
+func TestNoProviderInstalledRecordsNothing(t *testing.T) {
+	_, _, c, _ := newClient(t, []fixtures.Member{member("a", 0)}, conf{})
+	tracing.Instrument(c, tracing.Options{})
+	tp, spans, _ := recordingProvider(t)
+	ctx, caller := tp.Tracer("caller").Start(context.Background(), "caller")
+	var seen trace.SpanContext
+	ctx = transport.WithAttemptObserver(ctx, func(ctx context.Context, _ string, _ transport.Attempt) {
+		seen = trace.SpanContextFromContext(ctx)
+	})
+	if err := getBalance(ctx, c); err != nil {
+		t.Fatal(err)
+	}
+	caller.End()
+	if got := spans.GetSpans(); len(got) != 1 {
+		t.Fatalf("%d spans exported, want the caller's only", len(got))
+	}
+	if seen.TraceID() != caller.SpanContext().TraceID() {
+		t.Fatalf("the call's context is in trace %s, want the caller's %s", seen.TraceID(), caller.SpanContext().TraceID())
+	}
+}
+
+// BenchmarkCall is one successful getBalance over loopback HTTP: without
+// tracing; with tracing and no provider installed (the global no-op);
+// with trace/noop's provider given explicitly; and recording every span
+// with the SDK (into an exporter that drops them). Run with -benchmem to
+// compare allocations in one run.
+func BenchmarkCall(b *testing.B) {
+	for _, bc := range []struct {
+		name       string
+		instrument func(b *testing.B, c *transport.Client)
+	}{
+		{"plain", func(*testing.B, *transport.Client) {}},
+		{"global-noop", func(_ *testing.B, c *transport.Client) { tracing.Instrument(c, tracing.Options{}) }},
+		{"noop-provider", func(_ *testing.B, c *transport.Client) {
+			tracing.Instrument(c, tracing.Options{TracerProvider: noop.NewTracerProvider()})
+		}},
+		{"recording", func(b *testing.B, c *transport.Client) {
+			tp := sdktrace.NewTracerProvider(sdktrace.WithSampler(sdktrace.AlwaysSample()),
+				sdktrace.WithSyncer(tracetest.NewNoopExporter()))
+			b.Cleanup(func() { _ = tp.Shutdown(context.Background()) })
+			tracing.Instrument(c, tracing.Options{TracerProvider: tp})
+		}},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			_, _, c, _ := newClient(b, []fixtures.Member{member("a", 0)}, conf{})
+			bc.instrument(b, c)
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := getBalance(context.Background(), c); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
