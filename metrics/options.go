@@ -1,0 +1,131 @@
+package metrics
+
+import (
+	"strconv"
+)
+
+// Options tune a Collector. The zero value is valid: every zero field
+// means its default.
+type Options struct {
+	// Namespace prefixes every series name ("solroute_calls_total"). ""
+	// means DefaultNamespace. It must be a metric name: letters, digits
+	// and underscores, not starting with a digit.
+	Namespace string
+	// MaxMethods bounds how many distinct known methods get a method
+	// label of their own; the calls of any further method are labelled
+	// "other", as unknown methods always are. 0 means DefaultMaxMethods;
+	// a negative value labels every method "other".
+	MaxMethods int
+	// DurationBuckets are the upper bounds, in seconds, of the call and
+	// attempt duration histograms. Nil means DefaultDurationBuckets().
+	DurationBuckets []float64
+	// WaitBuckets are those of the admission wait histogram. Nil means
+	// DefaultWaitBuckets().
+	WaitBuckets []float64
+	// DelayBuckets are those of the provider delay histogram (the
+	// Retry-After values providers send). Nil means DefaultDelayBuckets().
+	DelayBuckets []float64
+}
+
+const (
+	// DefaultNamespace is the prefix of every series name when
+	// Options.Namespace is "".
+	DefaultNamespace = "solroute"
+	// DefaultMaxMethods is Options.MaxMethods's default: room for every
+	// built-in method (84), "batch" and some declared ones.
+	DefaultMaxMethods = 128
+	// OtherMethod is the method label of an unknown method, and of a
+	// known one past Options.MaxMethods.
+	OtherMethod = "other"
+)
+
+// DefaultDurationBuckets returns the default call and attempt duration
+// buckets: 5 ms to 30 s (a new slice each call).
+func DefaultDurationBuckets() []float64 {
+	return []float64{.005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30}
+}
+
+// DefaultWaitBuckets returns the default admission wait buckets: 1 ms to
+// 10 s (most admissions wait nothing and fall in the first).
+func DefaultWaitBuckets() []float64 {
+	return []float64{.001, .005, .01, .05, .1, .5, 1, 5, 10}
+}
+
+// DefaultDelayBuckets returns the default provider delay buckets: 100 ms
+// to 5 minutes (Retry-After is given in whole seconds).
+func DefaultDelayBuckets() []float64 {
+	return []float64{.1, .5, 1, 2, 5, 10, 30, 60, 300}
+}
+
+// OptionsError is an invalid field of Options: its name and what is wrong
+// with it.
+type OptionsError struct {
+	// Field is the field's name ("Namespace", "WaitBuckets").
+	Field string
+	// Problem says what is wrong, without quoting the value.
+	Problem string
+}
+
+// Error returns "metrics: Options.FIELD PROBLEM".
+func (e *OptionsError) Error() string {
+	return "metrics: Options." + e.Field + " " + e.Problem
+}
+
+// Validate reports the first invalid field of o as an *OptionsError, or
+// nil. New panics with that error.
+func (o Options) Validate() error {
+	if o.Namespace != "" && !metricName(o.Namespace) {
+		return &OptionsError{Field: "Namespace", Problem: "is not a metric name (letters, digits and underscores, not starting with a digit)"}
+	}
+	for _, b := range []struct {
+		field string
+		v     []float64
+	}{{"DurationBuckets", o.DurationBuckets}, {"WaitBuckets", o.WaitBuckets}, {"DelayBuckets", o.DelayBuckets}} {
+		if b.v != nil && len(b.v) == 0 {
+			return &OptionsError{Field: b.field, Problem: "is empty (nil means the default)"}
+		}
+		for i := 1; i < len(b.v); i++ {
+			if !(b.v[i] > b.v[i-1]) {
+				return &OptionsError{Field: b.field, Problem: "must increase strictly: element " + strconv.Itoa(i) + " does not"}
+			}
+		}
+	}
+	return nil
+}
+
+// metricName reports whether s is a metric name under Prometheus's
+// classic rules, without a colon: [a-zA-Z_][a-zA-Z0-9_]*.
+func metricName(s string) bool {
+	for i, c := range s {
+		switch {
+		case c == '_', c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z':
+		case c >= '0' && c <= '9' && i > 0:
+		default:
+			return false
+		}
+	}
+	return s != ""
+}
+
+// normalized returns o with every zero field set to its default.
+func (o Options) normalized() Options {
+	if o.Namespace == "" {
+		o.Namespace = DefaultNamespace
+	}
+	switch {
+	case o.MaxMethods == 0:
+		o.MaxMethods = DefaultMaxMethods
+	case o.MaxMethods < 0:
+		o.MaxMethods = 0
+	}
+	if o.DurationBuckets == nil {
+		o.DurationBuckets = DefaultDurationBuckets()
+	}
+	if o.WaitBuckets == nil {
+		o.WaitBuckets = DefaultWaitBuckets()
+	}
+	if o.DelayBuckets == nil {
+		o.DelayBuckets = DefaultDelayBuckets()
+	}
+	return o
+}
