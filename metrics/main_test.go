@@ -69,6 +69,12 @@ type setup func(*solroute.Options)
 // pool runs on e.clock, with retries that wait no backoff.
 func newEnv(t *testing.T, members []fixtures.Member, edits ...setup) *env {
 	t.Helper()
+	return newEnvWith(t, members, metrics.Options{}, edits...)
+}
+
+// newEnvWith is newEnv with the collector's options mo.
+func newEnvWith(t *testing.T, members []fixtures.Member, mo metrics.Options, edits ...setup) *env {
+	t.Helper()
 	e := &env{t: t, clock: clockwork.NewFakeClockAt(epoch)}
 	serverClock := clockwork.NewFakeClockAt(epoch)
 	for i := range members {
@@ -100,7 +106,7 @@ func newEnv(t *testing.T, members []fixtures.Member, edits ...setup) *env {
 	}
 	t.Cleanup(func() { _ = c.Close() })
 	e.client = c
-	e.serve(metrics.New(c, metrics.Options{}))
+	e.serve(metrics.New(c, mo))
 	return e
 }
 
