@@ -1,0 +1,123 @@
+package metrics_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/solroute/solroute"
+	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/metrics"
+	"github.com/solroute/solroute/retrypolicy"
+	"github.com/solroute/solroute/transport"
+)
+
+// balanceHandler answers every request with a getBalance result and the
+// request's id, like a node would, and keeps nothing.
+func balanceHandler(w http.ResponseWriter, r *http.Request) {
+	var req struct{ ID json.RawMessage }
+	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+		http.Error(w, "bad request", http.StatusBadRequest)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	var b bytes.Buffer
+	b.WriteString(`{"jsonrpc":"2.0","result":{"context":{"apiVersion":"2.2.14","slot":345678901},"value":2039280},"id":`)
+	b.Write(req.ID)
+	b.WriteByte('}')
+	_, _ = w.Write(b.Bytes())
+}
+
+// BenchmarkGetBalance is one getBalance round trip on loopback through a
+// client without and with a Collector, in the same run: the collector's
+// cost per call is the difference (a call of one attempt feeds eight
+// series). -benchmem's allocs/op include the server's, the same on both.
+func BenchmarkGetBalance(b *testing.B) {
+	srv := httptest.NewServer(http.HandlerFunc(balanceHandler))
+	b.Cleanup(srv.Close)
+	for _, withMetrics := range []bool{false, true} {
+		name := "solroute"
+		if withMetrics {
+			name = "solroute+metrics"
+		}
+		b.Run(name, func(b *testing.B) {
+			c, err := solroute.New(solroute.Options{Endpoints: []solroute.Endpoint{
+				{Name: "bench", URL: srv.URL, Read: &solroute.Limits{}}}})
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Cleanup(func() { _ = c.Close() })
+			if withMetrics {
+				prometheus.NewRegistry().MustRegister(metrics.New(c, metrics.Options{}))
+			}
+			ctx := context.Background()
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := c.GetBalance(ctx, somePubkey, solroute.BalanceOptions{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// capture is a Source that keeps the Observer it is given.
+type capture struct {
+	obs   transport.Observer
+	snaps []endpoint.Snapshot
+}
+
+func (s *capture) Observe(o transport.Observer)   { s.obs = o }
+func (s *capture) Snapshot() []endpoint.Snapshot  { return s.snaps }
+func (s *capture) RetryBudget() retrypolicy.Usage { return retrypolicy.Usage{} }
+
+// BenchmarkObserver is what the Collector's Observer does for a call of
+// one successful attempt, alone: its four methods, once each series has
+// its child. It allocates nothing.
+func BenchmarkObserver(b *testing.B) {
+	src := &capture{snaps: []endpoint.Snapshot{{Name: "bench", Role: endpoint.RoleRead}}}
+	metrics.New(src, metrics.Options{})
+	call := transport.CallInfo{Method: "getBalance", Known: true, Role: endpoint.RoleRead, Class: retrypolicy.Idempotent}
+	a := transport.Attempt{Endpoint: "bench", Duration: 3 * time.Millisecond, Wait: time.Microsecond}
+	res := transport.CallResult{Attempts: 1, Duration: 3 * time.Millisecond}
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		cctx := src.obs.CallStarted(ctx, call)
+		actx := src.obs.AttemptStarted(cctx, call, transport.AttemptStart{Endpoint: "bench", Number: 1})
+		src.obs.AttemptEnded(actx, call, a)
+		src.obs.CallEnded(cctx, call, res)
+	}
+}
+
+// TestObserverAllocatesNothing: once a call's series exist, the Observer
+// allocates nothing for the next, failed attempts and decisions
+// included.
+func TestObserverAllocatesNothing(t *testing.T) {
+	src := &capture{snaps: []endpoint.Snapshot{{Name: "a", Role: endpoint.RoleRead}}}
+	metrics.New(src, metrics.Options{})
+	call := transport.CallInfo{Method: "getBalance", Known: true, Role: endpoint.RoleRead, Class: retrypolicy.Idempotent}
+	unknown := transport.CallInfo{Method: "nobodyKnowsMe", Role: endpoint.RoleRead}
+	failed := transport.Attempt{Endpoint: "a", Duration: time.Millisecond, Hedge: true,
+		Outcome:  retrypolicy.Outcome{Cause: retrypolicy.RateLimited, ProviderDelay: time.Second},
+		Decision: retrypolicy.Decision{Retry: true, Rule: retrypolicy.RuleRetry}}
+	ok := transport.Attempt{Endpoint: "a", Duration: time.Millisecond}
+	res := transport.CallResult{Attempts: 2, Duration: 2 * time.Millisecond}
+	ctx := context.Background()
+	one := func() {
+		for _, c := range []transport.CallInfo{call, unknown} {
+			src.obs.AttemptEnded(ctx, c, failed)
+			src.obs.AttemptEnded(ctx, c, ok)
+			src.obs.CallEnded(ctx, c, res)
+		}
+	}
+	one() // makes the children
+	if n := testing.AllocsPerRun(100, one); n != 0 {
+		t.Errorf("%v allocations per call", n)
+	}
+}
