@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"net"
 	"sync"
 	"time"
 
@@ -32,12 +33,17 @@ behind, transactions sent, ambiguous outcomes reported to callers and —
 read from the fake endpoints themselves — duplicates delivered, which must
 be 0: a transaction that may have reached a server is never sent again.
 
-Exit code 0, or 1 if a transaction was delivered twice or the run was
-interrupted.`
+With --metrics ADDR the demo also serves the pool's Prometheus series
+(package metrics, docs/observability.md) at http://ADDR/metrics while it
+runs, and stops serving when it ends.
+
+Exit code 0, or 1 if a transaction was delivered twice, the run was
+interrupted or --metrics could not listen.`
 
 const demoExample = `
 solroute demo
-solroute demo --duration 30s --callers 16 --seed 7`
+solroute demo --duration 30s --callers 16 --seed 7
+solroute demo --duration 60s --metrics 127.0.0.1:9464`
 
 // Bounds of the demo's flags.
 const (
@@ -48,10 +54,11 @@ const (
 
 // runDemo is "solroute demo".
 func runDemo(ctx context.Context, e *env, args []string) int {
-	f := newFlags("demo", "demo [--duration D] [--seed N] [--callers N]", demoAbout, demoExample)
+	f := newFlags("demo", "demo [--duration D] [--seed N] [--callers N] [--metrics ADDR]", demoAbout, demoExample)
 	duration := f.Duration("duration", defaultDemoDuration, "run the workload for `D` (a Go duration such as 10s)")
 	seed := f.Uint64("seed", 1, "seed `N` of the workload and of the scripted faults: a seed replays the same faults")
 	callers := f.Int("callers", defaultDemoCallers, fmt.Sprintf("`N` concurrent callers, 1 to %d", maxDemoCallers))
+	metricsAddr := f.String("metrics", "", "serve Prometheus metrics at http://`ADDR`/metrics while the demo runs (host:port; port 0 picks a free one)")
 	pos, code, done := f.parse(e, args)
 	if done {
 		return code
@@ -63,8 +70,10 @@ func runDemo(ctx context.Context, e *env, args []string) int {
 		return e.usageError("demo", "--duration must be positive")
 	case *callers < 1 || *callers > maxDemoCallers:
 		return e.usageError("demo", "--callers must be between 1 and %d", maxDemoCallers)
+	case *metricsAddr != "" && !hostPort(*metricsAddr):
+		return e.usageError("demo", "--metrics wants host:port, such as 127.0.0.1:9464")
 	}
-	return demo{env: e, duration: *duration, seed: *seed, callers: *callers}.run(ctx)
+	return demo{env: e, duration: *duration, seed: *seed, callers: *callers, metrics: *metricsAddr}.run(ctx)
 }
 
 // demo is one run of "solroute demo".
@@ -73,6 +82,7 @@ type demo struct {
 	duration time.Duration
 	seed     uint64
 	callers  int
+	metrics  string // --metrics: where to serve /metrics; "" for nowhere
 }
 
 func (d demo) run(ctx context.Context) int {
@@ -90,10 +100,18 @@ func (d demo) run(ctx context.Context) int {
 		return exitFailed
 	}
 	defer c.Close()
+	var ms *metricsServer
+	if d.metrics != "" {
+		if ms, err = serveMetrics(d.metrics, c); err != nil {
+			fmt.Fprintf(e.stderr, "solroute demo: cannot serve metrics: %v\n", err)
+			return exitFailed
+		}
+		defer ms.close()
+	}
 	sol, client := c.RPC(), c.Transport()
 	w := &workload{clock: e.clock, typed: methods.New(client), sol: sol, stats: stats, seed: d.seed, ops: demoOperations()}
 
-	d.writeHeader()
+	d.writeHeader(ms)
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	stop := make(chan struct{})
@@ -113,6 +131,9 @@ func (d demo) run(ctx context.Context) int {
 
 	res := newDemoResult(stats, cluster, client.Pool().Snapshot(), e.clock.Since(start))
 	res.write(e.stdout)
+	if ms != nil && e.onMetrics != nil {
+		e.onMetrics(ms.url)
+	}
 	switch {
 	case ctx.Err() != nil:
 		fmt.Fprintln(e.stderr, "solroute demo: interrupted")
@@ -124,8 +145,9 @@ func (d demo) run(ctx context.Context) int {
 	return exitOK
 }
 
-// writeHeader describes the cluster and its scripted misbehaviour.
-func (d demo) writeHeader() {
+// writeHeader describes the cluster and its scripted misbehaviour, and
+// where the metrics are served (ms nil: nowhere).
+func (d demo) writeHeader(ms *metricsServer) {
 	from := time.Duration(float64(d.duration) * demoRateLimitFrom)
 	until := time.Duration(float64(d.duration) * demoRateLimitUntil)
 	w := d.env.stdout
@@ -135,7 +157,18 @@ func (d demo) writeHeader() {
 	fmt.Fprintf(w, "  %-12s tier 0  latency spikes; resets or never answers some sendTransaction after reading it\n", demoPrimaryB)
 	fmt.Fprintf(w, "  %-12s tier 0  reads only; falls %d slots behind the others at %s\n", demoPrimaryC, demoLagSlots, short(lagAt))
 	fmt.Fprintf(w, "  %-12s tier 1  behaves\n", demoBackup)
-	fmt.Fprintf(w, "  %-12s tier 2  reads only; resets some connections\n\n", demoLastResort)
+	fmt.Fprintf(w, "  %-12s tier 2  reads only; resets some connections\n", demoLastResort)
+	if ms != nil {
+		fmt.Fprintf(w, "metrics: serving %s while the demo runs\n", ms.url)
+	}
+	fmt.Fprintln(w)
+}
+
+// hostPort reports whether addr is host:port (the host may be empty: every
+// interface).
+func hostPort(addr string) bool {
+	_, port, err := net.SplitHostPort(addr)
+	return err == nil && port != ""
 }
 
 // startCluster is fixtures.NewCluster, returning its panic as an error.

@@ -113,6 +113,8 @@ func TestDemoUsageErrors(t *testing.T) {
 		{"too many callers", []string{"demo", "--callers", "100000"}, "--callers must be between 1 and 256"},
 		{"bad seed", []string{"demo", "--seed", "-1"}, `invalid value "-1" for flag --seed`},
 		{"positional", []string{"demo", "now"}, `unexpected argument "now"`},
+		{"metrics without a port", []string{"demo", "--metrics", "localhost"}, "--metrics wants host:port"},
+		{"metrics without a value", []string{"demo", "--metrics"}, "--metrics"},
 	}
 	runUsageCases(t, tests)
 }

@@ -3,7 +3,7 @@
 //
 // Usage:
 //
-//	solroute demo    [--duration D] [--seed N] [--callers N]
+//	solroute demo    [--duration D] [--seed N] [--callers N] [--metrics ADDR]
 //	solroute probe   --config FILE [--address PUBKEY] [--timeout D] [--json]
 //	solroute call    --config FILE [--timeout D] [--attempts] METHOD [PARAMS_JSON]
 //	solroute send    --config FILE [--confirm --last-valid-block-height N [--rebroadcast D] [--commitment C]]

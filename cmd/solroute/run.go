@@ -25,6 +25,10 @@ type env struct {
 	// (confirm, send --confirm), before it waits for the next: tests
 	// advance their fake clock from it. Nil in the binary.
 	onPoll func(confirm.Result)
+	// onMetrics, when set, is called by "demo --metrics" once the demo
+	// has written its summary, while /metrics still serves, with its URL:
+	// tests scrape from it. Nil in the binary.
+	onMetrics func(url string)
 }
 
 // command is one subcommand.
