@@ -311,3 +311,43 @@ type countingSource struct{ observers int }
 func (s *countingSource) Observe(transport.Observer)     { s.observers++ }
 func (s *countingSource) Snapshot() []endpoint.Snapshot  { return nil }
 func (s *countingSource) RetryBudget() retrypolicy.Usage { return retrypolicy.Usage{} }
+
+// TestScrapesDuringCalls: scrapes while callers make calls of methods
+// the collector has not seen yet (each adds children and map entries):
+// the race detector watches the Observer and Collect together, and the
+// last scrape counts every call.
+func TestScrapesDuringCalls(t *testing.T) {
+	e := newEnv(t, []fixtures.Member{member("a", 0, "read"), member("b", 0, "read")})
+	methods := []string{"getSlot", "getBlockHeight", "getLatestBlockhash", "getHealth", "getVersion", "getGenesisHash"}
+	const perCaller = 20
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	for _, m := range methods {
+		wg.Go(func() {
+			for range perCaller {
+				var raw json.RawMessage
+				if err := e.client.Transport().CallForInto(context.Background(), &raw, m, nil); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		})
+	}
+	go func() { wg.Wait(); close(done) }()
+	scrapes := 0
+	for running := true; running; scrapes++ {
+		select {
+		case <-done:
+			running = false
+		default:
+		}
+		e.scrape()
+	}
+	body, s := e.scrape()
+	want := map[string]float64{}
+	for _, m := range methods {
+		want[series("solroute_calls_total", "method="+m, "role=read", "outcome=ok")] = perCaller
+	}
+	s.want(t, body, want)
+	t.Logf("%d scrapes during %d calls", scrapes, perCaller*len(methods))
+}
