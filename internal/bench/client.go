@@ -99,6 +99,16 @@ func clientKinds() []clientKind {
 			},
 		},
 		{
+			name:  observed,
+			about: "solroute with the Prometheus collector (package metrics, registered on a registry of its own) and OpenTelemetry tracing (package tracing) on an SDK TracerProvider that samples every span and batches them to an exporter that discards them: issue 15's instrumentation at its full cost",
+			open:  openObserved,
+		},
+		{
+			name:  observedNoop,
+			about: "solroute with the Prometheus collector and tracing instrumented on a no-op TracerProvider (what a program that installed no OpenTelemetry SDK pays): issue 15's instrumentation when nothing records spans",
+			open:  openObservedNoop,
+		},
+		{
 			name:  "solroute-fixed",
 			about: "solroute with the attempt timeout of before issue 14 (transport.Settings.AttemptTimeout = half the call's timeout, for every attempt): the baseline of the adaptive timeouts, measured in the same run",
 			open: func(urls []string, o *Options, w *answerWatch) (client, error) {
@@ -122,6 +132,13 @@ func clientKinds() []clientKind {
 // trackingOff is the client that runs solroute with slot tracking off.
 const trackingOff = "solroute-untracked"
 
+// observed is the client that runs solroute with metrics and tracing
+// that records every span; observedNoop the same with a no-op tracer.
+const (
+	observed     = "solroute-observed"
+	observedNoop = "solroute-metrics"
+)
+
 // benchHedgeAfter is the solroute-hedged client's HedgeAfter: above the
 // healthy loopback p99.9 of 64 callers on two cores (tens of
 // milliseconds), so that hedges fire on faults, not on load.
@@ -129,7 +146,8 @@ const benchHedgeAfter = 50 * time.Millisecond
 
 // ClientNames lists every client name, in report order: net/http,
 // solana-go, retryablehttp, round-robin, solroute, solroute-untracked,
-// solroute-hedged, solroute-fixed, solroute-auto.
+// solroute-hedged, solroute-observed, solroute-metrics, solroute-fixed,
+// solroute-auto.
 func ClientNames() []string {
 	kinds := clientKinds()
 	names := make([]string, len(kinds))

@@ -6,6 +6,7 @@ import (
 	"github.com/gagliardetto/solana-go/rpc"
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/pool"
+	"github.com/solroute/solroute/retrypolicy"
 	"github.com/solroute/solroute/transport"
 )
 
@@ -22,6 +23,13 @@ func newSolrouteClient(urls []string, o *Options, w *answerWatch) (client, error
 // a result, or a refusal such as -32016) is reported to w, so the cell
 // knows when the client could first have learnt where "a" is.
 func openSolroute(urls []string, o *Options, ps pool.Settings, s transport.Settings, w *answerWatch) (client, error) {
+	c, _, err := openSolrouteTransport(urls, o, ps, s, w)
+	return c, err
+}
+
+// openSolrouteTransport is openSolroute, also returning the transport
+// client and its pool, to instrument.
+func openSolrouteTransport(urls []string, o *Options, ps pool.Settings, s transport.Settings, w *answerWatch) (client, *observable, error) {
 	limits := endpoint.Limits{RequestTimeout: o.CallTimeout}
 	specs := make([]endpoint.Spec, len(urls))
 	for i, u := range urls {
@@ -33,7 +41,7 @@ func openSolroute(urls []string, o *Options, ps pool.Settings, s transport.Setti
 	}
 	p, err := pool.New(specs, ps, pool.Options{})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	a := endpointName(0)
 	tc, err := transport.New(p, s, transport.Options{OnAttempt: func(_ context.Context, _ string, at transport.Attempt) {
@@ -42,7 +50,18 @@ func openSolroute(urls []string, o *Options, ps pool.Settings, s transport.Setti
 		}
 	}})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return newSolanaClient(rpc.NewWithCustomRPCClient(tc), func() { _ = tc.Close() }), nil
+	return newSolanaClient(rpc.NewWithCustomRPCClient(tc), func() { _ = tc.Close() }), &observable{tc, p}, nil
 }
+
+// observable is a transport client and its pool as package metrics's
+// Source.
+type observable struct {
+	tc *transport.Client
+	p  *pool.Pool
+}
+
+func (o *observable) Observe(ob transport.Observer)  { o.tc.Observe(ob) }
+func (o *observable) Snapshot() []endpoint.Snapshot  { return o.p.Snapshot() }
+func (o *observable) RetryBudget() retrypolicy.Usage { return o.tc.RetryBudget() }

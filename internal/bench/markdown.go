@@ -163,6 +163,13 @@ func (r *Report) writeTargets(p func(string, ...any)) {
 		p("which keeps the attempt timeout of before (half the call's budget). ")
 		p("A call cut by an adaptive timeout lasts at least its %s floor, so a slow-peer scenario whose slowest call is shorter had none.\n\n", fmtLatency(transport.AdaptiveFloor))
 	}
+	if rows := r.issue15Rows(); len(rows) > 0 {
+		writeTable(p, "Targets (issue 15): the cost of metrics and tracing", rows)
+		p("`%s` is `solroute` with the Prometheus collector and tracing on an SDK provider that samples every span and discards them in its exporter: ", observed)
+		p("every span is built, recorded and batched, the cost of tracing every call in production. `%s` has the same collector and tracing on a no-op provider, ", observedNoop)
+		p("what a program that installed no OpenTelemetry SDK pays. At zero latency (`healthy`) every client and the fake servers share two cores, so CPU per call decides goodput; ")
+		p("`healthy-2ms` is closer to a real provider.\n\n")
+	}
 }
 
 // writeDrainNote explains steady goodput, under issue 12's table: why a
