@@ -1,8 +1,8 @@
 // Command solroute-bench runs one workload side by side through raw
 // net/http, solana-go, go-retryablehttp, a naive round-robin and solroute
 // (plain, with slot tracking off, with hedged reads at 50 ms or at
-// hedge_after = "auto", and with the fixed attempt timeout of before
-// issue 14), against
+// hedge_after = "auto", with metrics and tracing, and with the fixed
+// attempt timeout of before issue 14), against
 // loopback clusters of fake endpoints in eight scenarios (the last, an
 // endpoint 100 slots behind that answers normally), and writes a Markdown
 // report and one SVG latency chart per scenario.
