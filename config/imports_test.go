@@ -17,8 +17,7 @@ func TestImportDirection(t *testing.T) {
 	if err != nil {
 		t.Skip("the go tool is not on PATH: cannot run go list -deps")
 	}
-	libraries := []string{"endpoint", "pool", "pool/internal/rolestate", "retrypolicy", "transport", "transport/internal/wire", "methods", "registry"}
-	for _, lib := range libraries {
+	for _, lib := range append(libraries, "metrics", "tracing") {
 		t.Run(lib, func(t *testing.T) {
 			if files, _ := filepath.Glob(filepath.Join("..", filepath.FromSlash(lib), "*.go")); len(files) == 0 {
 				// A package not written yet imports nothing.
@@ -49,6 +48,42 @@ func TestImportDirection(t *testing.T) {
 				t.Fatalf("go list -deps %s listed nothing", lib)
 			}
 		})
+	}
+}
+
+// libraries are the library packages, less the opt-in metrics and
+// tracing.
+var libraries = []string{"endpoint", "pool", "pool/internal/rolestate", "retrypolicy", "transport", "transport/internal/wire", "methods", "registry", "confirm"}
+
+// optIn are what only a program that imports package metrics or tracing
+// may link (plan 000, plan 012): those packages and their dependencies.
+var optIn = []string{module + "metrics", module + "tracing", "github.com/prometheus/", "go.opentelemetry.io/"}
+
+// TestOptInPackagesStayOptIn: neither the root package nor any library
+// package links client_golang or OpenTelemetry, so that a program that
+// does not import package metrics or tracing links neither.
+func TestOptInPackagesStayOptIn(t *testing.T) {
+	gobin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("the go tool is not on PATH: cannot run go list -deps")
+	}
+	for _, lib := range append([]string{""}, libraries...) {
+		path := strings.TrimSuffix(module+lib, "/")
+		out, err := exec.Command(gobin, "list", "-deps", path).Output()
+		if err != nil {
+			t.Fatalf("go list -deps %s: %v", path, err)
+		}
+		deps := strings.Fields(string(out))
+		if len(deps) == 0 || deps[len(deps)-1] != path {
+			t.Fatalf("go list -deps %s did not list it last", path)
+		}
+		for _, d := range deps {
+			for _, bad := range optIn {
+				if d == bad || strings.HasPrefix(d, strings.TrimSuffix(bad, "/")+"/") {
+					t.Errorf("%s links %s", path, d)
+				}
+			}
+		}
 	}
 }
 
