@@ -45,6 +45,8 @@ type Input struct {
 type Variable struct {
 	// Name is what "$name" in a query is replaced with.
 	Name string `json:"name"`
+	// Label is what the variable bar shows; "" shows Name.
+	Label string `json:"label"`
 	// Type is "datasource", "query", "custom", ...
 	Type string `json:"type"`
 	// Definition is a query variable's query as the editor shows it.

@@ -101,7 +101,11 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 		if v.Type != "query" {
 			continue
 		}
-		values[v.Name], bar = ".*", append(bar, [2]string{v.Name, "All"})
+		label := v.Label
+		if label == "" {
+			label = v.Name
+		}
+		values[v.Name], bar = ".*", append(bar, [2]string{label, "All"})
 	}
 	for _, kv := range vars {
 		name, value, ok := strings.Cut(kv, "=")
@@ -109,9 +113,11 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 			return fmt.Errorf("--var %q: want name=value", kv)
 		}
 		values[name] = value
-		for i := range bar {
-			if bar[i][0] == name {
-				bar[i][1] = value
+		if v, ok := d.Variable(name); ok {
+			for i := range bar {
+				if bar[i][0] == v.Label || bar[i][0] == v.Name {
+					bar[i][1] = value
+				}
 			}
 		}
 	}
