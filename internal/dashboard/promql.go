@@ -60,14 +60,37 @@ func (m Matcher) Alternatives() ([]string, bool) {
 // literalAlternation matches "a|b-c|d_e": words joined by "|".
 var literalAlternation = regexp.MustCompile(`^[A-Za-z0-9_-]+(\|[A-Za-z0-9_-]+)*$`)
 
-// PromQL words that are not metric names.
-var (
-	groupingWords = []string{"by", "without", "on", "ignoring", "group_left", "group_right"}
-	operatorWords = []string{"and", "or", "unless", "bool", "offset", "atan2", "inf", "nan"}
-	// aggregations are PromQL's aggregation operators.
-	aggregations = []string{"sum", "min", "max", "avg", "group", "stddev", "stdvar", "count",
-		"count_values", "bottomk", "topk", "quantile", "limitk", "limit_ratio"}
-)
+// PromQL words that are not metric names, lower case.
+
+// isGroupingWord reports whether w starts a clause of labels.
+func isGroupingWord(w string) bool {
+	switch w {
+	case "by", "without", "on", "ignoring", "group_left", "group_right":
+		return true
+	}
+	return false
+}
+
+// isOperatorWord reports whether w is a binary operator, a modifier or
+// a number's name.
+func isOperatorWord(w string) bool {
+	switch w {
+	case "and", "or", "unless", "bool", "offset", "atan2", "inf", "nan":
+		return true
+	}
+	return false
+}
+
+// isAggregation reports whether w is one of PromQL's aggregation
+// operators.
+func isAggregation(w string) bool {
+	switch w {
+	case "sum", "min", "max", "avg", "group", "stddev", "stdvar", "count", "count_values",
+		"bottomk", "topk", "quantile", "limitk", "limit_ratio":
+		return true
+	}
+	return false
+}
 
 // Scan returns the selectors and grouping labels of expr. Template
 // variables ($name, ${name}) may stand anywhere a value or a duration
@@ -87,7 +110,7 @@ func Scan(expr string) (Refs, error) {
 		case tokIdent:
 			word := strings.ToLower(tok.text)
 			switch {
-			case slices.Contains(groupingWords, word):
+			case isGroupingWord(word):
 				if word == "by" || word == "without" {
 					r.Grouped = true
 				}
@@ -103,10 +126,10 @@ func Scan(expr string) (Refs, error) {
 						r.Grouping = append(r.Grouping, l)
 					}
 				}
-			case slices.Contains(aggregations, word): // "sum (" or "sum by ("
+			case isAggregation(word): // "sum (" or "sum by ("
 				r.Aggregated = true
 			case s.peekByte('('): // a function
-			case slices.Contains(operatorWords, word):
+			case isOperatorWord(word):
 			default:
 				sel := Selector{Metric: tok.text}
 				if s.peekByte('{') {
