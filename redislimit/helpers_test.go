@@ -52,13 +52,18 @@ func (s *syncBuffer) String() string {
 var epoch = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 
 // newRig starts a server (unless srv is given) and a Limiter on it with s
-// (Backend and URL filled in) and opts (Clock and Logger filled in).
+// (Backend, URL and Replicas filled in when left out) and opts (Logger
+// filled in; a fake clock unless opts.Clock is one).
 func newRig(t *testing.T, srv *redistest.Server, s Settings, opts Options) *rig {
 	t.Helper()
 	if srv == nil {
 		srv = redistest.Start(t, redistest.Options{})
 	}
-	r := &rig{t: t, srv: srv, clock: clockwork.NewFakeClockAt(epoch), answers: make(chan struct{}, 1024), logs: &syncBuffer{}}
+	clock, ok := opts.Clock.(*clockwork.FakeClock)
+	if !ok {
+		clock = clockwork.NewFakeClockAt(epoch)
+	}
+	r := &rig{t: t, srv: srv, clock: clock, answers: make(chan struct{}, 1024), logs: &syncBuffer{}}
 	s.Backend = BackendRedis
 	if s.URL.IsZero() {
 		s.URL = endpoint.NewSecret(srv.URL())
