@@ -53,10 +53,12 @@ type bucket struct {
 	// answer yet): k tokens are there at shared + k*T - b*T, unless other
 	// replicas took them.
 	shared time.Time
-	// notBefore: no request before it (see apply); refusals counts
-	// refusals in a row, widening the jitter.
+	// notBefore: no request before it (see apply).
 	notBefore time.Time
-	refusals  int
+	// contention estimates how many replicas compete for the shared
+	// bucket, from 1 to Replicas: doubled by a refusal, halved by a grant
+	// of all that was asked (see spread).
+	contention float64
 	// cur is the request in flight, when inflight.
 	inflight bool
 	cur      request
@@ -91,8 +93,8 @@ func newBucket(l *Limiter, name string, role endpoint.Role, limits endpoint.Limi
 		interval: iv, tolerance: iv * float64(limits.BurstCapacity),
 		rate: limits.RequestsPerSecond, burst: limits.BurstCapacity,
 		leaseCap: max(1, min(l.maxLease, limits.BurstCapacity/l.replicas)),
-		rtt:      firstRTT,
-		rng:      rand.New(rand.NewPCG(l.seed, l.buckets.Add(1))),
+		rtt:      firstRTT, contention: 1,
+		rng: rand.New(rand.NewPCG(l.seed, l.buckets.Add(1))),
 	}
 	return b
 }
@@ -120,6 +122,7 @@ func (b *bucket) TakeAt(t time.Time) bool {
 		return false
 	}
 	b.refill(t)
+	b.l.stats.empty.Add(1)
 	return false
 }
 
@@ -326,22 +329,18 @@ func (b *bucket) apply(r request, g grant, err error, now time.Time) {
 	}
 	b.l.ok(now)
 	b.onFallback = false
+	b.shared = r.at.Add(g.ahead)
 	if g.tokens == 0 {
+		// Another replica took the tokens this one expected.
 		b.l.stats.refused.Add(1)
-		b.shared = r.at.Add(g.ahead)
-		// Another replica took the tokens this one expected. Ask again
-		// when least tokens are back, with a jitter over the time they
-		// take to come, doubled per refusal in a row up to about 2 ×
-		// Replicas of them, so that replicas waiting on one empty bucket
-		// spread their requests instead of meeting again.
-		b.refusals = min(b.refusals+1, 1+bitsFor(b.l.replicas))
-		window := float64(r.least) * b.interval * float64(int(1)<<(b.refusals-1))
-		jitter := time.Duration(b.rng.Float64() * window * float64(time.Microsecond))
-		b.notBefore = b.tokensAt(r.least).Add(jitter)
+		b.contention = min(2*b.contention, float64(b.l.replicas))
+		b.notBefore = b.spread(r.least)
 		return
 	}
 	b.l.stats.granted.Add(uint64(g.tokens))
-	b.refusals = 0
+	if g.tokens == r.want {
+		b.contention = max(1, b.contention/2)
+	}
 	b.tokens += g.tokens
 	if end := r.at.Add(b.l.leaseTTL); end.After(b.leaseEnd) {
 		b.leaseEnd = end
@@ -354,8 +353,22 @@ func (b *bucket) apply(r request, g grant, err error, now time.Time) {
 	// next request: under a quota that binds, requests then take several
 	// tokens each instead of one as each comes. (If Redis forgot the
 	// bucket, the wait is longer than it had to be, never shorter.)
-	b.shared = r.at.Add(g.ahead)
-	b.notBefore = b.tokensAt((b.want() + 1) / 2)
+	b.notBefore = b.spread((b.want() + 1) / 2)
+}
+
+// spread returns when to ask next for at least k tokens: when the last
+// answer says k are back, plus, while other replicas compete, a jitter
+// whose mean is the time k tokens take for each of the other
+// contention − 1. With every replica waiting for the same bucket, their
+// requests then come about once per k tokens, and each finds about k,
+// instead of all meeting when the first k are back.
+func (b *bucket) spread(k int) time.Time {
+	at := b.tokensAt(k)
+	if b.contention <= 1 {
+		return at
+	}
+	window := 2 * (b.contention - 1) * float64(k) * b.interval // µs
+	return at.Add(time.Duration(b.rng.Float64() * window * float64(time.Microsecond)))
 }
 
 // tokensAt returns the instant at which k tokens are in the shared bucket
@@ -363,13 +376,4 @@ func (b *bucket) apply(r request, g grant, err error, now time.Time) {
 func (b *bucket) tokensAt(k int) time.Time {
 	us := float64(k)*b.interval - b.tolerance
 	return b.shared.Add(time.Duration(math.Ceil(us * float64(time.Microsecond))))
-}
-
-// bitsFor returns the bits needed to count to n: ceil(log2(n)), 0 for 1.
-func bitsFor(n int) int {
-	bits := 0
-	for 1<<bits < n {
-		bits++
-	}
-	return bits
 }

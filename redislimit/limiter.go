@@ -39,7 +39,7 @@ type Options struct {
 	// 500 ms.
 	LeaseTTL time.Duration
 	// MaxLease caps the tokens one request to Redis takes; the cap is
-	// also at most burst / Replicas (at least 1). 0 means 32.
+	// also at most burst / Replicas (at least 1). 0 means 1024.
 	MaxLease int
 	// RetryInterval is how often, while Redis is down, one bucket asks it
 	// again. 0 means 1 s.
@@ -55,7 +55,7 @@ type Options struct {
 const (
 	DefaultOpTimeout      = 250 * time.Millisecond
 	DefaultLeaseTTL       = 500 * time.Millisecond
-	DefaultMaxLease       = 32
+	DefaultMaxLease       = 1024
 	DefaultRetryInterval  = time.Second
 	DefaultStartupTimeout = 2 * time.Second
 )
@@ -106,9 +106,10 @@ type Limiter struct {
 
 // counters are the Stats, as atomics.
 type counters struct {
-	ops, requests, granted, refused, errors     atomic.Uint64
-	taken, expired, fallbackTaken, fallbackDeny atomic.Uint64
-	fallbacks, recoveries                       atomic.Uint64
+	ops, requests, granted, refused, errors atomic.Uint64
+	taken, expired, empty, fallbackTaken    atomic.Uint64
+	fallbackDeny                            atomic.Uint64
+	fallbacks, recoveries                   atomic.Uint64
 }
 
 // Stats counts what a Limiter did since New.
@@ -123,8 +124,10 @@ type Stats struct {
 	// requests that failed or went unanswered in time.
 	Granted, Refused, Errors uint64
 	// Taken counts admissions paid with leased tokens; Expired the leased
-	// tokens dropped unspent (LeaseTTL).
-	Taken, Expired uint64
+	// tokens dropped unspent (LeaseTTL); Empty the TakeAt refused for an
+	// empty lease while Redis was up (a caller then waits for a request's
+	// answer, or for the shared bucket to refill).
+	Taken, Expired, Empty uint64
 	// FallbackTaken counts admissions paid from the local fallback
 	// buckets while Redis was down; FallbackRefused the admissions they
 	// (or fail-closed) refused then.
@@ -150,7 +153,7 @@ func (l *Limiter) Stats() Stats {
 	c := &l.stats
 	return Stats{
 		Ops: c.ops.Load(), Requests: c.requests.Load(), Granted: c.granted.Load(), Refused: c.refused.Load(),
-		Errors: c.errors.Load(), Taken: c.taken.Load(), Expired: c.expired.Load(),
+		Errors: c.errors.Load(), Taken: c.taken.Load(), Expired: c.expired.Load(), Empty: c.empty.Load(),
 		FallbackTaken: c.fallbackTaken.Load(), FallbackRefused: c.fallbackDeny.Load(),
 		Fallbacks: c.fallbacks.Load(), Recoveries: c.recoveries.Load(), Down: l.down.Load(),
 	}
