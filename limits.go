@@ -9,7 +9,7 @@ import (
 
 // The [limits] table of a document: with backend = "redis" the pool's
 // buckets are the shared ones of a redislimit.Limiter, which the client
-// owns and closes (plans/012-shared-limits.md). Kept apart from client.go
+// owns and closes (plans/013-shared-limits.md). Kept apart from client.go
 // so that the document path gains three lines there.
 
 // openLimits returns the limiter s asks for: nil for local buckets. A

@@ -25,7 +25,7 @@
 // request is in flight; the instant the shared bucket will hold them when
 // Redis said it is empty. Leased tokens unspent after Options.LeaseTTL
 // are dropped. What this costs the quota's precision is in
-// plans/012-shared-limits.md: over any window of length W, admissions stay
+// plans/013-shared-limits.md: over any window of length W, admissions stay
 // within rate × (W + LeaseTTL) + burst, and within rate × W + burst +
 // Replicas × lease.
 //

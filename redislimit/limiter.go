@@ -35,7 +35,7 @@ type Options struct {
 	OpTimeout time.Duration
 	// LeaseTTL is how long leased tokens stay usable after the instant
 	// they were asked for; unspent ones are then dropped. It bounds how
-	// far leasing can move admissions between windows: plans/012. 0 means
+	// far leasing can move admissions between windows: plans/013. 0 means
 	// 500 ms.
 	LeaseTTL time.Duration
 	// MaxLease caps the tokens one request to Redis takes; the cap is

@@ -20,7 +20,7 @@ import (
 // now is the caller's instant, passed in (never Redis TIME), so that
 // every replica's clock and a test's fake clock mean the same thing; the
 // price is that a replica whose clock runs ahead by d may take up to d*rate
-// more tokens once (plans/012-shared-limits.md).
+// more tokens once (plans/013-shared-limits.md).
 //
 // It grants the most tokens available up to want, or nothing when fewer
 // than least are available; nothing is written on a refusal. Either way it

@@ -27,7 +27,7 @@ import (
 // one-second window. Run with -v to see the figures
 // (docs/benchmarks.md, "Shared limits"):
 //
-//	go test -v -count=1 -run 'TestTenReplicas|TestRedisKilled' -bench Goodput -benchtime 20000x ./redislimit/
+//	go test -v -count=1 -run 'TestTenReplicas|TestRedisFaults' -bench Goodput -benchtime 40000x ./redislimit/
 
 const (
 	simReplicas = 10
@@ -270,17 +270,17 @@ func TestTenReplicasShareOneQuota(t *testing.T) {
 		float64(maxOf(local.windows))/float64(max(1, maxOf(shared.windows))))
 }
 
-// TestRedisKilledAndRestarted: ten replicas paced below the quota; Redis
-// is killed, then restarted. Calls go on under the fallback share with
-// none past its deadline, the endpoint never sees more than quota + burst
-// in a window, every replica counts its fallback and its recovery, and
-// afterwards one replica alone gets far more than its fallback share: the
-// shared limit is back.
-func TestRedisKilledAndRestarted(t *testing.T) {
+// TestRedisFaults: ten replicas paced below the quota while Redis stops
+// answering (SIGSTOP) and comes back, then is killed and restarted empty.
+// Calls go on under the fallback share with none past its deadline, the
+// endpoint never sees more than quota + burst in a window, every replica
+// counts each fallback and each recovery, and at the end one replica
+// alone gets far more than its fallback share: the shared limit is back.
+func TestRedisFaults(t *testing.T) {
 	srv := redistest.Start(t, redistest.Options{})
 	phase := 2500 * time.Millisecond
 	if testing.Short() {
-		phase = 1500 * time.Millisecond
+		phase = time.Second
 	}
 	clock := clockwork.NewRealClock()
 	w := &windows{clock: clock}
@@ -296,27 +296,47 @@ func TestRedisKilledAndRestarted(t *testing.T) {
 	// 8 calls per second per replica: 80 against a quota of 100, under
 	// the fallback share (10 each) too.
 	pace(ctx, &wg, clock, cs, 125*time.Millisecond, &o)
-	<-clock.After(phase)
-	healthy := o.ok.Load()
-	srv.Kill()
-	killedAt := clock.Since(w.start)
-	<-clock.After(phase)
-	down := limiterStats(cs)
-	duringDown := o.ok.Load() - healthy
-	srv.Restart()
-	restartedAt := clock.Since(w.start)
-	// Every replica's probe runs within RetryInterval of the restart.
-	deadline := clock.Now().Add(10 * time.Second)
-	for limiterStats(cs).Down {
-		if clock.Now().After(deadline) {
-			t.Fatalf("a replica is still down 10 s after the restart: %+v", limiterStats(cs))
-		}
-		<-clock.After(50 * time.Millisecond)
+	type event struct {
+		what  string
+		at    time.Duration
+		ok    int64
+		stats redislimit.Stats
 	}
-	recoveredIn := clock.Since(w.start) - restartedAt
+	var events []event
+	mark := func(what string) {
+		events = append(events, event{what, clock.Since(w.start), o.ok.Load(), limiterStats(cs)})
+	}
+	// waitUp waits (polling, bounded) for every replica to be back on
+	// Redis: each probes once per RetryInterval.
+	waitUp := func() {
+		deadline := clock.Now().Add(10 * time.Second)
+		for limiterStats(cs).Down {
+			if clock.Now().After(deadline) {
+				t.Fatalf("a replica is still down 10 s after Redis came back: %+v", limiterStats(cs))
+			}
+			<-clock.After(20 * time.Millisecond)
+		}
+	}
+	<-clock.After(phase)
+	mark("paused (SIGSTOP)")
+	srv.Pause()
+	<-clock.After(phase)
+	mark("resumed")
+	srv.Resume()
+	waitUp()
+	mark("all back on Redis")
+	<-clock.After(phase)
+	mark("killed (SIGKILL)")
+	srv.Kill()
+	<-clock.After(phase)
+	mark("restarted, empty")
+	srv.Restart()
+	waitUp()
+	mark("all back on Redis")
 	<-clock.After(phase)
 	cancel()
 	wg.Wait()
+	mark("paced callers stop")
 
 	// One replica alone, saturated: its fallback share would be 10/s.
 	var solo outcomes
@@ -337,11 +357,11 @@ func TestRedisKilledAndRestarted(t *testing.T) {
 	if n := o.other.Load() + solo.other.Load(); n > 0 {
 		t.Errorf("%d calls failed", n)
 	}
-	if down.Fallbacks < simReplicas || down.FallbackTaken == 0 {
-		t.Errorf("while Redis was down: %+v; want every replica to fall back and admit from its share", down)
+	if after.Fallbacks < 2*simReplicas || after.Recoveries < 2*simReplicas || after.Down {
+		t.Errorf("stats %+v: want every replica to fall back and come back twice", after)
 	}
-	if after.Recoveries < simReplicas || after.Down {
-		t.Errorf("after the restart: %+v; want every replica back on Redis", after)
+	if after.FallbackTaken == 0 {
+		t.Errorf("stats %+v: no admission from the fallback share", after)
 	}
 	if m := maxOf(w.full(end)); m > simQuota+simBurst {
 		t.Errorf("a window of %d admissions, above quota + burst: %v", m, w.full(end))
@@ -349,11 +369,16 @@ func TestRedisKilledAndRestarted(t *testing.T) {
 	if soloRate < 5*simQuota/simReplicas {
 		t.Errorf("one replica alone got %.0f calls/s after the restart: want far above its fallback share (%d/s)", soloRate, simQuota/simReplicas)
 	}
-	t.Logf("faults, %d replicas paced at 8 calls/s each (quota %d/s, fallback share %d/s each):", simReplicas, simQuota, simQuota/simReplicas)
+	t.Logf("faults, %d replicas paced at 8 calls/s each (quota %d/s, fallback share %d/s each), phases of %v:", simReplicas, simQuota, simQuota/simReplicas, phase)
+	prev := event{}
+	for _, e := range events {
+		d := e.at - prev.at
+		t.Logf("  %7v %-20s %4d calls ok in the %v before (%.0f/s); fallbacks %d, recoveries %d, fallback admissions %d",
+			e.at.Round(time.Millisecond), e.what, e.ok-prev.ok, d.Round(time.Millisecond), float64(e.ok-prev.ok)/d.Seconds(),
+			e.stats.Fallbacks, e.stats.Recoveries, e.stats.FallbackTaken)
+		prev = e
+	}
 	t.Logf("  calls: %d ok, %d past their deadline, %d failed otherwise", o.ok.Load()+solo.ok.Load(), o.deadline.Load()+solo.deadline.Load(), o.other.Load()+solo.other.Load())
-	t.Logf("  Redis killed at %v: %d calls ok in the next %v (%.0f/s), %d fallbacks counted, %d admissions from the fallback share",
-		killedAt.Round(time.Millisecond), duringDown, phase, float64(duringDown)/phase.Seconds(), down.Fallbacks, down.FallbackTaken)
-	t.Logf("  restarted at %v: every replica back on Redis %v later (%d recoveries)", restartedAt.Round(time.Millisecond), recoveredIn.Round(time.Millisecond), after.Recoveries)
 	t.Logf("  then one replica alone, saturated: %.0f calls/s (fallback share %d/s)", soloRate, simQuota/simReplicas)
 	t.Logf("  admissions per 1 s window: %v (max %d, limit %d)", w.full(end), maxOf(w.full(end)), simQuota+simBurst)
 	t.Logf("  Redis round trips %d for %d admissions (%.3f per admission)", after.Ops, after.Taken+after.FallbackTaken, after.OpsPerAdmission())
