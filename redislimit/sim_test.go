@@ -272,10 +272,12 @@ func TestTenReplicasShareOneQuota(t *testing.T) {
 
 // TestRedisFaults: ten replicas paced below the quota while Redis stops
 // answering (SIGSTOP) and comes back, then is killed and restarted empty.
-// Calls go on under the fallback share with none past its deadline, the
-// endpoint never sees more than quota + burst in a window, every replica
-// counts each fallback and each recovery, and at the end one replica
-// alone gets far more than its fallback share: the shared limit is back.
+// Calls go on under the fallback share with none past its deadline, every
+// replica counts each fallback and each recovery, and at the end one
+// replica alone gets far more than its fallback share: the shared limit is
+// back. No window exceeds quota + burst + rate × LeaseTTL (the edge that
+// leasing costs, met when one replica drains a full bucket while the
+// others hold tokens leased just before).
 func TestRedisFaults(t *testing.T) {
 	srv := redistest.Start(t, redistest.Options{})
 	phase := 2500 * time.Millisecond
@@ -363,8 +365,13 @@ func TestRedisFaults(t *testing.T) {
 	if after.FallbackTaken == 0 {
 		t.Errorf("stats %+v: no admission from the fallback share", after)
 	}
-	if m := maxOf(w.full(end)); m > simQuota+simBurst {
-		t.Errorf("a window of %d admissions, above quota + burst: %v", m, w.full(end))
+	// Paced below the quota, the shared bucket refills to its burst
+	// while replicas still hold tokens leased just before: a window may
+	// then exceed quota + burst by what was held, at most rate × LeaseTTL
+	// (plans/013-shared-limits.md, "Precision at the edges").
+	slack := int(simQuota * redislimit.DefaultLeaseTTL.Seconds())
+	if m := maxOf(w.full(end)); m > simQuota+simBurst+slack {
+		t.Errorf("a window of %d admissions, above quota + burst + rate × LeaseTTL (%d): %v", m, simQuota+simBurst+slack, w.full(end))
 	}
 	if soloRate < 5*simQuota/simReplicas {
 		t.Errorf("one replica alone got %.0f calls/s after the restart: want far above its fallback share (%d/s)", soloRate, simQuota/simReplicas)
@@ -380,7 +387,7 @@ func TestRedisFaults(t *testing.T) {
 	}
 	t.Logf("  calls: %d ok, %d past their deadline, %d failed otherwise", o.ok.Load()+solo.ok.Load(), o.deadline.Load()+solo.deadline.Load(), o.other.Load()+solo.other.Load())
 	t.Logf("  then one replica alone, saturated: %.0f calls/s (fallback share %d/s)", soloRate, simQuota/simReplicas)
-	t.Logf("  admissions per 1 s window: %v (max %d, limit %d)", w.full(end), maxOf(w.full(end)), simQuota+simBurst)
+	t.Logf("  admissions per 1 s window: %v (max %d; quota + burst %d, + rate × LeaseTTL %d)", w.full(end), maxOf(w.full(end)), simQuota+simBurst, simQuota+simBurst+slack)
 	t.Logf("  Redis round trips %d for %d admissions (%.3f per admission)", after.Ops, after.Taken+after.FallbackTaken, after.OpsPerAdmission())
 }
 
