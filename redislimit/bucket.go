@@ -11,8 +11,8 @@ import (
 
 // Tuning of the lease, beside Options.
 const (
-	// demandTau is the time constant of a bucket's demand estimate (the
-	// admissions asked for per second, decayed on read).
+	// demandTau is the time constant of a bucket's demand and use
+	// estimates (TakeAt calls and admissions per second, decayed on read).
 	demandTau = time.Second
 	// minPoll is the shortest wait ReadyAt gives while a request is in
 	// flight, and the floor of the round-trip estimate: a fake clock
@@ -65,9 +65,12 @@ type bucket struct {
 	gen      uint64
 	// rtt is the round-trip estimate (EWMA, on the clock).
 	rtt time.Duration
-	// demand is the decayed count of TakeAt calls, at demandAt.
-	demand   float64
-	demandAt time.Time
+	// demand is the decayed count of TakeAt calls and use that of
+	// admissions, at demandAt: demand sizes the lease (callers waiting
+	// call again, so it runs ahead of use when the quota binds), use
+	// decides whether to ask before the lease is empty.
+	demand, use float64
+	demandAt    time.Time
 	// onFallback: admissions come from fallback until a request is
 	// answered.
 	onFallback bool
@@ -108,20 +111,22 @@ func (b *bucket) TakeAt(t time.Time) bool {
 	b.noteDemand(t)
 	if b.tokens > 0 {
 		b.tokens--
+		b.use++
 		b.l.stats.taken.Add(1)
-		b.refill(t)
+		b.refill(t, false)
 		return true
 	}
 	if b.fallbackAt(t) {
-		b.refill(t)
+		b.refill(t, true)
 		if !b.l.failClosed && b.fallback.takeAt(t) {
+			b.use++
 			b.l.stats.fallbackTaken.Add(1)
 			return true
 		}
 		b.l.stats.fallbackDeny.Add(1)
 		return false
 	}
-	b.refill(t)
+	b.refill(t, true)
 	b.l.stats.empty.Add(1)
 	return false
 }
@@ -141,7 +146,7 @@ func (b *bucket) ReadyAt(t time.Time) time.Time {
 		return t
 	}
 	if b.fallbackAt(t) {
-		b.refill(t)
+		b.refill(t, true)
 		if !b.l.failClosed {
 			return b.fallback.readyAt(t)
 		}
@@ -154,7 +159,7 @@ func (b *bucket) ReadyAt(t time.Time) time.Time {
 		}
 		return next.Add(b.rtt)
 	}
-	b.refill(t)
+	b.refill(t, true)
 	if b.inflight {
 		return b.inflightReady(t)
 	}
@@ -212,13 +217,25 @@ func (b *bucket) advance(t time.Time) time.Time {
 	return t
 }
 
-// noteDemand counts one TakeAt at t in the demand estimate.
+// noteDemand counts one TakeAt at t in the demand estimate, decaying it
+// and the use estimate to t.
 func (b *bucket) noteDemand(t time.Time) {
 	if dt := t.Sub(b.demandAt); dt > 0 {
-		b.demand *= math.Exp(-float64(dt) / float64(demandTau))
+		decay := math.Exp(-float64(dt) / float64(demandTau))
+		b.demand *= decay
+		b.use *= decay
 	}
 	b.demand++
 	b.demandAt = t
+}
+
+// prefetching reports whether this replica uses the bucket often enough
+// (at least one admission per half a lease's lifetime) that a token asked
+// for ahead of need is likely spent before it expires. Below that, a
+// token is asked for only when a caller finds the lease empty: the caller
+// waits one round trip, and no token is wasted.
+func (b *bucket) prefetching() bool {
+	return b.use/demandTau.Seconds()*b.l.leaseTTL.Seconds()/2 >= 1
 }
 
 // want is how many tokens to hold: the demand of about half a lease's
@@ -260,10 +277,11 @@ func (b *bucket) startFallback(t time.Time) {
 }
 
 // refill starts a request at t when the lease is low (at most half of
-// what the demand wants), none is in flight, no refusal holds it back and,
-// while Redis is down, the limiter's probe is due.
-func (b *bucket) refill(t time.Time) {
-	if b.inflight || t.Before(b.notBefore) || b.l.closedFlag.Load() {
+// what the demand wants), a caller needs a token now or the bucket is
+// prefetching, none is in flight, no refusal holds it back and, while
+// Redis is down, the limiter's probe is due.
+func (b *bucket) refill(t time.Time, need bool) {
+	if b.inflight || t.Before(b.notBefore) || b.l.closedFlag.Load() || !need && !b.prefetching() {
 		return
 	}
 	want := b.want()

@@ -458,3 +458,33 @@ func TestCloseEndsRequestsInFlight(t *testing.T) {
 		t.Errorf("%d requests started after Close", got-requests)
 	}
 }
+
+// TestLowDemandWastesNothing: a replica calling less than once per half a
+// lease's lifetime asks for a token only when a caller needs one (one
+// round trip of waiting, one request per call) and so never leases a
+// token that expires; a busy one asks ahead and its callers rarely find
+// the lease empty.
+func TestLowDemandWastesNothing(t *testing.T) {
+	r := newRig(t, nil, Settings{KeyPrefix: "t:"}, Options{})
+	b := r.bucket("a", 100, 100)
+	for range 20 {
+		r.takeOrWait(b)
+		r.clock.Advance(600 * time.Millisecond)
+	}
+	st := r.l.Stats()
+	if st.Expired != 0 || st.Granted != 20 || st.Requests != 20 {
+		t.Errorf("stats %+v: want 20 tokens for 20 calls, none expired", st)
+	}
+	busy := r.bucket("busy", 1000, 1000)
+	for range 2000 {
+		r.takeOrWait(busy)
+		r.clock.Advance(time.Millisecond)
+	}
+	st2 := r.l.Stats()
+	if empty := st2.Empty - st.Empty; empty > 40 {
+		t.Errorf("a caller found the lease empty %d times in 2000 calls at 1000/s: want the lease asked for ahead", empty)
+	}
+	if ops := st2.Ops - st.Ops; ops > 100 {
+		t.Errorf("%d round trips for 2000 calls at 1000/s", ops)
+	}
+}
