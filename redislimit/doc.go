@@ -17,8 +17,11 @@
 // a bucket leases tokens in small batches and spends them locally. A
 // lease is sized to about a quarter second of this replica's recent
 // demand, at most Options.MaxLease and at most burst / Replicas; the next
-// one is asked for, off the caller's path, when half of it is left. The
-// pool calls TakeAt under a mutex and it must never wait: TakeAt and
+// one is asked for, off the caller's path, when half of it is left (by a
+// replica admitting at least one call per half a lease's lifetime; a
+// lighter one asks when a caller finds the lease empty, and that caller
+// waits one round trip, so that no token expires unspent). The pool
+// calls TakeAt under a mutex and it must never wait: TakeAt and
 // ReadyAt only start a request (one goroutine, at most one in flight per
 // bucket), and its answer lands in the lease later. ReadyAt says when a
 // token may be there: now with tokens leased; a round trip on while a
