@@ -17,7 +17,7 @@ func TestImportDirection(t *testing.T) {
 	if err != nil {
 		t.Skip("the go tool is not on PATH: cannot run go list -deps")
 	}
-	libraries := []string{"endpoint", "pool", "pool/internal/rolestate", "retrypolicy", "transport", "transport/internal/wire", "methods", "registry", "redislimit"}
+	libraries := []string{"endpoint", "pool", "pool/internal/rolestate", "retrypolicy", "transport", "transport/internal/wire", "methods", "registry"}
 	for _, lib := range libraries {
 		t.Run(lib, func(t *testing.T) {
 			if files, _ := filepath.Glob(filepath.Join("..", filepath.FromSlash(lib), "*.go")); len(files) == 0 {
