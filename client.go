@@ -11,6 +11,7 @@ import (
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/methods"
 	"github.com/solroute/solroute/pool"
+	"github.com/solroute/solroute/redislimit"
 	"github.com/solroute/solroute/registry"
 	"github.com/solroute/solroute/transport"
 )
@@ -25,6 +26,7 @@ type Client struct {
 	rpc       *rpc.Client
 	methods   *methods.Client
 	cluster   string
+	limiter   *redislimit.Limiter // [limits] backend = "redis" (limits.go); nil: local buckets
 }
 
 // ErrAmbiguousDispatch is transport.ErrAmbiguousDispatch: a send (or any
@@ -60,7 +62,7 @@ func New(opts Options) (*Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("solroute: %w", err)
 	}
-	return build(specs, opts.Cluster, ts, ps, reg, opts.Hooks)
+	return build(specs, opts.Cluster, ts, ps, reg, opts.Hooks, nil)
 }
 
 // Open builds a Client from the configuration document at path (see
@@ -86,12 +88,25 @@ func FromDocument(doc *config.Document, h Hooks) (*Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("solroute: %w", err)
 	}
-	return build(doc.Endpoints, doc.Cluster, doc.Transport, doc.Pool, reg, h)
+	lim, err := openLimits(doc.Limits, h)
+	if err != nil {
+		return nil, err
+	}
+	c, err := build(doc.Endpoints, doc.Cluster, doc.Transport, doc.Pool, reg, h, lim)
+	if err != nil && lim != nil {
+		_ = lim.Close()
+	}
+	return c, err
 }
 
-// build is the one constructor behind New and Open.
-func build(specs []endpoint.Spec, cluster string, ts transport.Settings, ps pool.Settings, reg *registry.Registry, h Hooks) (*Client, error) {
-	p, err := pool.New(specs, ps, pool.Options{Clock: h.Clock, Logger: h.Logger})
+// build is the one constructor behind New and Open. lim, when not nil,
+// supplies the pool's buckets and is the client's to close.
+func build(specs []endpoint.Spec, cluster string, ts transport.Settings, ps pool.Settings, reg *registry.Registry, h Hooks, lim *redislimit.Limiter) (*Client, error) {
+	po := pool.Options{Clock: h.Clock, Logger: h.Logger}
+	if lim != nil {
+		po.NewBucket = lim.NewBucket
+	}
+	p, err := pool.New(specs, ps, po)
 	if err != nil {
 		return nil, fmt.Errorf("solroute: %w", err)
 	}
@@ -103,7 +118,7 @@ func build(specs []endpoint.Spec, cluster string, ts transport.Settings, ps pool
 	if err != nil {
 		return nil, fmt.Errorf("solroute: %w", err)
 	}
-	return &Client{pool: p, transport: tc, rpc: rpc.NewWithCustomRPCClient(tc), methods: methods.New(tc), cluster: cluster}, nil
+	return &Client{pool: p, transport: tc, rpc: rpc.NewWithCustomRPCClient(tc), methods: methods.New(tc), cluster: cluster, limiter: lim}, nil
 }
 
 // RPC returns solana-go's client over the pool: every one of its methods
@@ -126,8 +141,10 @@ func (c *Client) Cluster() (string, solana.Hash, bool) {
 	return c.cluster, h, ok
 }
 
-// Close releases idle connections. Calls made after Close dial again.
-func (c *Client) Close() error { return c.transport.Close() }
+// Close releases idle connections, and closes the shared limiter of a
+// document's [limits] (its buckets then admit at the local fallback
+// share). Calls made after Close dial again.
+func (c *Client) Close() error { return errors.Join(c.transport.Close(), c.closeLimits()) }
 
 // GetHealth asks an endpoint whether it is healthy: nil, or a
 // *methods.UnhealthyError (errors.Is(err, methods.ErrUnhealthy)) with how

@@ -5,10 +5,12 @@
 // decodes it into a Document — endpoint.Spec for each [[endpoints]] table,
 // transport.Settings for [transport] with retrypolicy.Settings for [retry],
 // pool.Settings for [pool] and [pool.ejection], registry.Entry for each
-// [methods.NAME] table — and the key names are those types' toml tags.
-// Decoding starts from transport.DefaultSettings and pool.DefaultSettings
-// and takes every value the document sets as written: an explicit 0 means
-// 0 (no retries, no backoff, no doubt window, never eject). Where a
+// [methods.NAME] table, redislimit.Settings for [limits] — and the key
+// names are those types' toml tags. Decoding starts from
+// transport.DefaultSettings, pool.DefaultSettings and
+// redislimit.DefaultSettings and takes every value the document sets as
+// written: an explicit 0 means 0 (no retries, no backoff, no doubt window,
+// never eject). Where a
 // settings type would read a zero as its default instead (a response size
 // limit, a timeout), the document refuses the zero: leave the key out.
 //
@@ -23,8 +25,9 @@
 // document: they say what was expected.
 //
 // ${NAME} references are expanded in url and header values only (the
-// fields of type endpoint.Secret), from ParseOptions.LookupEnv (the
-// process environment by default); "$${" is a literal "${". A missing
+// fields of type endpoint.Secret: an endpoint's url and headers, and
+// [limits] url), from ParseOptions.LookupEnv (the process environment by
+// default); "$${" is a literal "${". A missing
 // variable is a problem naming the variable. Secrets print as
 // "[redacted]" every way.
 //

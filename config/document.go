@@ -4,6 +4,7 @@ import (
 	"github.com/gagliardetto/solana-go"
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/pool"
+	"github.com/solroute/solroute/redislimit"
 	"github.com/solroute/solroute/registry"
 	"github.com/solroute/solroute/retrypolicy"
 	"github.com/solroute/solroute/transport"
@@ -22,6 +23,7 @@ type Document struct {
 	Transport transport.Settings        // [transport]; its Retry is the [retry] table
 	Pool      pool.Settings             // [pool] and [pool.ejection]
 	Methods   map[string]registry.Entry // [methods.NAME] (nil: none)
+	Limits    redislimit.Settings       // [limits]: local buckets, or shared through Redis
 }
 
 // layout is the document's top level: each key and the settings it fills.
@@ -36,6 +38,7 @@ type layout struct {
 	Pool      *pool.Settings             `toml:"pool"`
 	Methods   *map[string]registry.Entry `toml:"methods"`
 	Endpoints *[]endpoint.Spec           `toml:"endpoints"`
+	Limits    *redislimit.Settings       `toml:"limits"`
 }
 
 // layoutOf points a layout at d's fields.
@@ -47,6 +50,7 @@ func layoutOf(d *Document) *layout {
 		Pool:      &d.Pool,
 		Methods:   &d.Methods,
 		Endpoints: &d.Endpoints,
+		Limits:    &d.Limits,
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/pool"
+	"github.com/solroute/solroute/redislimit"
 	"github.com/solroute/solroute/retrypolicy"
 	"github.com/solroute/solroute/transport"
 )
@@ -87,6 +88,7 @@ func TestKnownKeys(t *testing.T) {
 		"endpoints.roles.send.max_concurrent_requests", "endpoints.roles.send.pause_after_rate_limit",
 		"endpoints.roles.send.request_timeout", "endpoints.roles.send.requests_per_second",
 		"endpoints.tier", "endpoints.url",
+		"limits", "limits.backend", "limits.fail_closed", "limits.key_prefix", "limits.replicas", "limits.url",
 		"methods", "methods.*", "methods.*.class", "methods.*.role",
 		"pool", "pool.doubt_patience", "pool.doubt_window",
 		"pool.ejection", "pool.ejection.base_time", "pool.ejection.consecutive_failures", "pool.ejection.max_time",
@@ -136,7 +138,7 @@ func TestEveryKnobHasAKey(tt *testing.T) {
 	walk(reflect.TypeFor[layout]())
 	for _, want := range []reflect.Type{reflect.TypeFor[retrypolicy.Settings](), reflect.TypeFor[transport.Settings](),
 		reflect.TypeFor[pool.Settings](), reflect.TypeFor[endpoint.Ejection](), reflect.TypeFor[endpoint.Spec](),
-		reflect.TypeFor[endpoint.Limits]()} {
+		reflect.TypeFor[endpoint.Limits](), reflect.TypeFor[redislimit.Settings]()} {
 		if !seen[want] {
 			tt.Errorf("the layout does not reach %s", want)
 		}
@@ -204,6 +206,7 @@ func TestPathOf(t *testing.T) {
 		reflect.TypeFor[pool.Settings]():        "pool",
 		reflect.TypeFor[endpoint.Ejection]():    "pool.ejection",
 		reflect.TypeFor[[]endpoint.Spec]():      "endpoints",
+		reflect.TypeFor[redislimit.Settings]():  "limits",
 		reflect.TypeFor[map[string]struct{}]():  "",
 		reflect.TypeFor[transport.Options]():    "",
 	} {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/pool"
+	"github.com/solroute/solroute/redislimit"
 	"github.com/solroute/solroute/registry"
 	"github.com/solroute/solroute/retrypolicy"
 	"github.com/solroute/solroute/transport"
@@ -52,6 +53,12 @@ max_slot_lag = 32
 consecutive_failures = 0
 base_time = "1s"
 max_time = "30s"
+[limits]
+backend = "redis"
+url = "redis://:${TOKEN}@redis.example:6379/2"
+key_prefix = "bots:"
+replicas = 10
+fail_closed = true
 [methods.getAsset]
 role = "read"
 class = "idempotent"
@@ -104,6 +111,8 @@ tier = 2
 			MaxSlotLag:    32,
 		},
 		Methods: map[string]registry.Entry{"getAsset": {Role: endpoint.RoleRead, Class: retrypolicy.Idempotent}},
+		Limits: redislimit.Settings{Backend: redislimit.BackendRedis, URL: endpoint.NewSecret("redis://:t@redis.example:6379/2"),
+			KeyPrefix: "bots:", Replicas: 10, FailClosed: true},
 		Endpoints: []endpoint.Spec{{
 			Name:         "primary-a",
 			URL:          endpoint.NewSecret("https://a.example/?api-key=k"),
@@ -697,4 +706,38 @@ func TestParseEjection(t *testing.T) {
 	_, err = Parse([]byte("[pool.ejection]\nbase_time = \"0s\"\n"+oneEndpoint), ParseOptions{})
 	checkProblems(t, err, []problemWant{{2, "pool.ejection.base_time",
 		"must be positive when consecutive_failures is (consecutive_failures is not in the document: its default is 5)"}})
+}
+
+// TestParseLimitsProblems: [limits] problems name their key and line and
+// quote nothing of the URL (here a password from the environment).
+func TestParseLimitsProblems(t *testing.T) {
+	lookup := env(map[string]string{"KEY": marker})
+	for _, tt := range []struct {
+		doc  string
+		want []problemWant
+	}{{
+		doc: "[limits]\nbackend = \"redis\"\nurl = \"https://:${KEY}@redis.example/0\"\nreplicas = 0\n",
+		want: []problemWant{
+			{3, "limits.url", "must start with redis://, rediss:// or unix://"},
+			{4, "limits.replicas", "must be positive (leave the key out for the default)"},
+		},
+	}, {
+		doc:  "[limits]\nbackend = \"redis\"\n",
+		want: []problemWant{{1, "limits.url", `is required with backend = "redis"`}},
+	}, {
+		doc:  "[limits]\nurl = \"redis://:${KEY}@redis.example/0\"\n",
+		want: []problemWant{{2, "limits.url", `is used only with backend = "redis"`}},
+	}, {
+		doc:  "[limits]\nbackend = \"Redis\"\nurl = \"redis://:${KEY}@redis.example/" + marker + "\"\n",
+		want: []problemWant{{2, "limits.backend", `must be "local" or "redis"`}},
+	}, {
+		doc:  "[limits]\nbackend = \"redis\"\nurl = \"redis://:${KEY}@redis.example:" + marker + "/0\"\n",
+		want: []problemWant{{3, "limits.url", "is not a valid URL"}},
+	}, {
+		doc:  "[limits]\nbackend = \"redis\"\nurl = \"redis://:${KEY}@redis.example/0?" + marker + "=1\"\n",
+		want: []problemWant{{3, "limits.url", "query option"}},
+	}} {
+		_, err := Parse([]byte(tt.doc+oneEndpoint), ParseOptions{LookupEnv: lookup})
+		checkProblems(t, err, tt.want)
+	}
 }

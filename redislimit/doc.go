@@ -1,0 +1,61 @@
+// Package redislimit shares the token buckets of solroute's pool between
+// processes through one Redis, so that replicas behind one provider key
+// keep that key's one quota between them.
+//
+// # The model
+//
+// A [Limiter] holds one go-redis client. Its [Limiter.NewBucket] is
+// pool.Options.NewBucket: each (endpoint, role) with a rate gets a bucket
+// whose state lives in Redis under the key KeyPrefix + name + ":" + role
+// (the endpoint's name, never its URL). The state is GCRA's one number,
+// the theoretical arrival time, moved by one Lua script that runs
+// atomically in one round trip (script.go).
+//
+// # Leases
+//
+// A round trip per call would cost more than the call's own admission, so
+// a bucket leases tokens in small batches and spends them locally. A
+// lease is sized to about a quarter second of this replica's recent
+// demand, at most Options.MaxLease and at most burst / Replicas; the next
+// one is asked for, off the caller's path, when half of it is left (by a
+// replica admitting at least one call per half a lease's lifetime; a
+// lighter one asks when a caller finds the lease empty, and that caller
+// waits one round trip, so that no token expires unspent). The pool
+// calls TakeAt under a mutex and it must never wait: TakeAt and
+// ReadyAt only start a request (one goroutine, at most one in flight per
+// bucket), and its answer lands in the lease later. ReadyAt says when a
+// token may be there: now with tokens leased; a round trip on while a
+// request is in flight; the instant the shared bucket will hold them when
+// Redis said it is empty. Leased tokens unspent after Options.LeaseTTL
+// are dropped. What this costs the quota's precision is in
+// plans/013-shared-limits.md: over any window of length W, admissions stay
+// within rate × (W + LeaseTTL) + burst, and within rate × W + burst +
+// Replicas × lease.
+//
+// # Time
+//
+// The instant sent to Redis is the caller's (the pool's clock), not Redis
+// TIME: fake clocks work in tests, and every replica means the same
+// instant by the same number. Clocks of replicas must agree (NTP): one
+// ahead by d can take up to d × rate tokens more, once.
+//
+// # Faults
+//
+// Redis down, slow or restarted never blocks a call and never fails one
+// by itself. A request that fails, or goes unanswered for
+// Options.OpTimeout on the clock, counts Redis as down: the limiter logs
+// it once and counts it (Stats.Fallbacks), and every bucket whose lease
+// runs out admits from a local fallback of rate / Replicas and burst /
+// Replicas, empty when it starts. One bucket at a time asks Redis again
+// every Options.RetryInterval; the first answer brings the limiter back,
+// and each bucket returns to leases with its next answer. With
+// Settings.FailClosed the fallback admits nothing: calls wait for Redis
+// until their own deadlines. A server restarted without its data forgets
+// the buckets: each is full again, one burst more for that second.
+//
+// Errors name no address and quote no URL: go-redis's messages can hold
+// both, so the limiter reduces them to a [Kind]. New refuses credentials
+// or a database the server does not take with a [*SetupError]; a server
+// that cannot be reached is not an error there (the limiter starts on its
+// fallback).
+package redislimit

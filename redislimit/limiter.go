@@ -1,0 +1,349 @@
+package redislimit
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"net"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/jonboulle/clockwork"
+	"github.com/redis/go-redis/v9"
+	"github.com/redis/go-redis/v9/maintnotifications"
+	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/pool"
+)
+
+// Options carry what code supplies and a document does not. The zero
+// value is valid.
+type Options struct {
+	// Clock is the source of every instant the limiter sends to Redis and
+	// of its lease lifetimes, timeouts and retries. Nil means the real
+	// clock. It must be the pool's clock (pool.Options.Clock).
+	Clock clockwork.Clock
+	// Logger receives one line when Redis stops answering and one when it
+	// answers again, naming no address. Nil discards.
+	Logger *slog.Logger
+	// OpTimeout is how long a lease request may go unanswered, on Clock,
+	// before the limiter counts Redis as down and falls back; it also
+	// bounds go-redis's dial, read, write and pool waits (in real time).
+	// 0 means 250 ms.
+	OpTimeout time.Duration
+	// LeaseTTL is how long leased tokens stay usable after the instant
+	// they were asked for; unspent ones are then dropped. It bounds how
+	// far leasing can move admissions between windows: plans/013. 0 means
+	// 500 ms.
+	LeaseTTL time.Duration
+	// MaxLease caps the tokens one request to Redis takes; the cap is
+	// also at most burst / Replicas (at least 1). 0 means 1024.
+	MaxLease int
+	// RetryInterval is how often, while Redis is down, one bucket asks it
+	// again. 0 means 1 s.
+	RetryInterval time.Duration
+	// StartupTimeout bounds the check New makes that the server takes the
+	// URL's credentials. 0 means 2 s.
+	StartupTimeout time.Duration
+	// Seed seeds the jitter of retries after a refusal. 0 means random.
+	Seed uint64
+}
+
+// Defaults of Options.
+const (
+	DefaultOpTimeout      = 250 * time.Millisecond
+	DefaultLeaseTTL       = 500 * time.Millisecond
+	DefaultMaxLease       = 1024
+	DefaultRetryInterval  = time.Second
+	DefaultStartupTimeout = 2 * time.Second
+)
+
+// Limiter shares the token buckets of a pool's (endpoint, role)s between
+// processes through one Redis. Its NewBucket is pool.Options.NewBucket.
+// It is safe for concurrent use; Close it when done (after the pool's
+// last call).
+type Limiter struct {
+	clock  clockwork.Clock
+	log    *slog.Logger
+	client *redis.Client
+
+	prefix     string
+	replicas   int
+	failClosed bool
+	opTimeout  time.Duration
+	leaseTTL   time.Duration
+	maxLease   int
+	retry      time.Duration
+	seed       uint64
+
+	// ctx is cancelled by Close; every request runs under it.
+	ctx    context.Context
+	cancel context.CancelFunc
+	// mu guards closed and the Add of wg, so that Close's Wait sees every
+	// request started; closedFlag is closed for readers that take no lock.
+	mu         sync.Mutex
+	closed     bool
+	closedFlag atomic.Bool
+	wg         sync.WaitGroup
+
+	// down is true from a failed request until one succeeds; downSince
+	// is when (ns on the clock). probing and nextProbe make one bucket
+	// at a time ask again while down, every RetryInterval.
+	down      atomic.Bool
+	downSince atomic.Int64
+	probing   atomic.Bool
+	nextProbe atomic.Int64
+	// buckets counts buckets made, to seed each one's jitter.
+	buckets atomic.Uint64
+
+	stats counters
+	// onAnswer, set by tests before any bucket is used, is called after
+	// each request's answer is applied.
+	onAnswer func()
+}
+
+// counters are the Stats, as atomics.
+type counters struct {
+	ops, requests, granted, refused, errors atomic.Uint64
+	taken, expired, empty, fallbackTaken    atomic.Uint64
+	fallbackDeny                            atomic.Uint64
+	fallbacks, recoveries                   atomic.Uint64
+}
+
+// Stats counts what a Limiter did since New.
+type Stats struct {
+	// Ops counts round trips to Redis for leases: one per request, two
+	// when the script had to be sent again (a new or restarted server).
+	Ops uint64
+	// Requests counts lease requests, answered or not.
+	Requests uint64
+	// Granted counts the tokens Redis granted; Refused the requests it
+	// answered with none (the shared bucket was empty); Errors the
+	// requests that failed or went unanswered in time.
+	Granted, Refused, Errors uint64
+	// Taken counts admissions paid with leased tokens; Expired the leased
+	// tokens dropped unspent (LeaseTTL); Empty the TakeAt refused for an
+	// empty lease while Redis was up (a caller then waits for a request's
+	// answer, or for the shared bucket to refill).
+	Taken, Expired, Empty uint64
+	// FallbackTaken counts admissions paid from the local fallback
+	// buckets while Redis was down; FallbackRefused the admissions they
+	// (or fail-closed) refused then.
+	FallbackTaken, FallbackRefused uint64
+	// Fallbacks counts the times Redis went from answering to not;
+	// Recoveries the times it came back.
+	Fallbacks, Recoveries uint64
+	// Down is true while Redis is counted as down.
+	Down bool
+}
+
+// OpsPerAdmission returns Ops over every admission (Taken +
+// FallbackTaken), 0 when there was none.
+func (s Stats) OpsPerAdmission() float64 {
+	if n := s.Taken + s.FallbackTaken; n > 0 {
+		return float64(s.Ops) / float64(n)
+	}
+	return 0
+}
+
+// Stats returns the counters now.
+func (l *Limiter) Stats() Stats {
+	c := &l.stats
+	return Stats{
+		Ops: c.ops.Load(), Requests: c.requests.Load(), Granted: c.granted.Load(), Refused: c.refused.Load(),
+		Errors: c.errors.Load(), Taken: c.taken.Load(), Expired: c.expired.Load(), Empty: c.empty.Load(),
+		FallbackTaken: c.fallbackTaken.Load(), FallbackRefused: c.fallbackDeny.Load(),
+		Fallbacks: c.fallbacks.Load(), Recoveries: c.recoveries.Load(), Down: l.down.Load(),
+	}
+}
+
+// New checks s (Settings.Validate; s.Backend must be BackendRedis),
+// connects to the Redis of s.URL and checks, within
+// Options.StartupTimeout, that it takes the URL's credentials and
+// database: a *SetupError when it does not. A server that cannot be
+// reached is no error: the limiter starts on its fallback and logs it.
+// ctx bounds that check too.
+func New(ctx context.Context, s Settings, opts Options) (*Limiter, error) {
+	if err := s.Validate(); err != nil {
+		return nil, fmt.Errorf("redislimit: invalid settings: %w", err)
+	}
+	if s.Backend != BackendRedis {
+		return nil, fmt.Errorf("redislimit: backend is %s, not redis", s.Backend)
+	}
+	ro, err := redis.ParseURL(s.URL.Reveal())
+	if err != nil {
+		// Validate accepted it; go-redis's error quotes it.
+		return nil, &endpoint.Problem{Path: "url", Message: "is not a valid Redis URL"}
+	}
+	l := &Limiter{
+		clock: opts.Clock, log: opts.Logger,
+		prefix: s.KeyPrefix, replicas: s.replicas(), failClosed: s.FailClosed,
+		opTimeout: orDefault(opts.OpTimeout, DefaultOpTimeout), leaseTTL: orDefault(opts.LeaseTTL, DefaultLeaseTTL),
+		maxLease: opts.MaxLease, retry: orDefault(opts.RetryInterval, DefaultRetryInterval), seed: opts.Seed,
+	}
+	if l.clock == nil {
+		l.clock = clockwork.NewRealClock()
+	}
+	if l.maxLease <= 0 {
+		l.maxLease = DefaultMaxLease
+	}
+	if l.seed == 0 {
+		l.seed = rand.Uint64()
+	}
+	configure(ro, l.opTimeout)
+	l.client = redis.NewClient(ro)
+	l.ctx, l.cancel = context.WithCancel(context.Background())
+
+	start := l.clock.Now()
+	check, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	timer := l.clock.AfterFunc(orDefault(opts.StartupTimeout, DefaultStartupTimeout), func() { cancel(errAbandoned) })
+	defer timer.Stop()
+	if err := l.client.Ping(check).Err(); err != nil {
+		kind := classify(err)
+		if errors.Is(context.Cause(check), errAbandoned) {
+			kind = KindTimeout
+		}
+		switch {
+		case ctx.Err() != nil:
+			l.cancel()
+			_ = l.client.Close()
+			return nil, fmt.Errorf("redislimit: %w", ctx.Err())
+		case kind.isSetup():
+			l.cancel()
+			_ = l.client.Close()
+			return nil, &SetupError{Kind: kind}
+		}
+		l.fail(start, kind)
+	}
+	return l, nil
+}
+
+// configure sets what the limiter needs of go-redis over the URL's
+// options: no retries of its own (a failed lease falls back at once and is
+// asked again later), short timeouts, a dialer whose errors name no
+// address, no maintenance-notification handshake.
+func configure(ro *redis.Options, timeout time.Duration) {
+	ro.MaxRetries = -1
+	ro.DialerRetries = 1
+	ro.DialTimeout = timeout
+	ro.ReadTimeout = timeout
+	ro.WriteTimeout = timeout
+	ro.PoolTimeout = timeout
+	ro.DisableIdentity = true
+	ro.MaintNotificationsConfig = &maintnotifications.Config{Mode: maintnotifications.ModeDisabled}
+	dial := redis.NewDialer(ro)
+	ro.Dialer = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		c, err := dial(ctx, network, addr)
+		if err != nil {
+			return nil, &dialError{err: err}
+		}
+		return c, nil
+	}
+}
+
+// orDefault returns d, or def when d is not positive.
+func orDefault(d, def time.Duration) time.Duration {
+	if d <= 0 {
+		return def
+	}
+	return d
+}
+
+// NewBucket returns the shared bucket of spec's role, for
+// pool.Options.NewBucket; nil (the pool's unlimited bucket) when the role
+// has no rate. Its key is KeyPrefix + spec.Name + ":" + role: never the
+// URL.
+func (l *Limiter) NewBucket(spec *endpoint.Spec, role endpoint.Role) pool.Bucket {
+	limits, ok := spec.Roles[role]
+	if !ok {
+		return nil
+	}
+	limits = limits.Normalized()
+	if limits.RequestsPerSecond == 0 {
+		return nil
+	}
+	return newBucket(l, spec.Name, role, limits)
+}
+
+// Close stops every lease request and closes the connections. Buckets
+// used after Close admit from their fallback (or, failing closed,
+// refuse). It is idempotent.
+func (l *Limiter) Close() error {
+	l.mu.Lock()
+	if l.closed {
+		l.mu.Unlock()
+		return nil
+	}
+	l.closed = true
+	l.closedFlag.Store(true)
+	l.mu.Unlock()
+	l.cancel()
+	err := l.client.Close()
+	l.wg.Wait()
+	return err
+}
+
+// start runs f in a goroutine Close waits for; it reports false, running
+// nothing, once Close has begun.
+func (l *Limiter) start(f func()) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed {
+		return false
+	}
+	l.wg.Add(1)
+	go func() {
+		defer l.wg.Done()
+		f()
+	}()
+	return true
+}
+
+// fail records a failed request at t: the first failure while up moves the
+// limiter down, counts a fallback and logs it; the next probe is due one
+// RetryInterval later.
+func (l *Limiter) fail(t time.Time, kind Kind) {
+	l.stats.errors.Add(1)
+	l.nextProbe.Store(t.Add(l.retry).UnixNano())
+	if !l.down.CompareAndSwap(false, true) {
+		return
+	}
+	l.downSince.Store(t.UnixNano())
+	l.stats.fallbacks.Add(1)
+	if l.log != nil {
+		mode := "admitting at the local fallback share (rate / replicas)"
+		if l.failClosed {
+			mode = "refusing admissions (fail_closed)"
+		}
+		l.log.LogAttrs(context.Background(), slog.LevelWarn, "redislimit: redis not answering; "+mode,
+			slog.String("reason", kind.String()), slog.Int("replicas", l.replicas),
+			slog.Bool("fail_closed", l.failClosed), slog.Duration("retry_every", l.retry))
+	}
+}
+
+// ok records a request answered at t: the limiter is up again.
+func (l *Limiter) ok(t time.Time) {
+	if !l.down.CompareAndSwap(true, false) {
+		return
+	}
+	l.stats.recoveries.Add(1)
+	if l.log != nil {
+		l.log.LogAttrs(context.Background(), slog.LevelInfo, "redislimit: redis answering again; shared limits resume",
+			slog.Duration("down_for", t.Sub(time.Unix(0, l.downSince.Load()))))
+	}
+}
+
+// probeDue reports whether a bucket on fallback may ask Redis at t, and
+// if so claims the probe (endProbe gives it back).
+func (l *Limiter) probeDue(t time.Time) bool {
+	if t.UnixNano() < l.nextProbe.Load() {
+		return false
+	}
+	return l.probing.CompareAndSwap(false, true)
+}
+
+// endProbe gives back the probe claimed by probeDue.
+func (l *Limiter) endProbe() { l.probing.Store(false) }
