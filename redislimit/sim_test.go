@@ -25,7 +25,7 @@ import (
 // connections) behind one fake endpoint whose quota is 100 requests per
 // second with a burst of 100. The endpoint counts what it admits per
 // one-second window. Run with -v to see the figures
-// (docs/benchmarks.md, "Shared limits"):
+// (docs/benchmarks-shared-limits.md):
 //
 //	go test -v -count=1 -run 'TestTenReplicas|TestRedisFaults' -bench Goodput -benchtime 40000x ./redislimit/
 

@@ -33,7 +33,9 @@ func (r *Report) WriteMarkdown(w io.Writer, imageDir string) error {
 		p("It measures every cell (client × scenario) once. ")
 	}
 	p("Loopback numbers on a shared 2-core machine vary by up to ±20 %% from one measure of a cell to the next, ")
-	p("so compare clients within one report, not across reports.\n\n")
+	p("so compare clients within one report, not across reports. ")
+	p("A limit shared by several replicas through Redis (issue 16) is measured by the tests of package `redislimit` on a real `redis-server`: ")
+	p("[benchmarks-shared-limits.md](benchmarks-shared-limits.md).\n\n")
 
 	p("## Workload\n\n")
 	p("- %d concurrent callers; %d measured calls per cell (client × scenario) and round", r.Callers, r.Calls)
