@@ -62,7 +62,20 @@ func New(opts Options) (*Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("solroute: %w", err)
 	}
-	return build(specs, opts.Cluster, ts, ps, reg, opts.Hooks, nil)
+	var lim *redislimit.Limiter
+	if opts.Limits != nil {
+		if err := opts.Limits.Validate(); err != nil {
+			return nil, fmt.Errorf("solroute: Options.Limits: %w", err)
+		}
+		if lim, err = openLimits(*opts.Limits, opts.Hooks); err != nil {
+			return nil, err
+		}
+	}
+	c, err := build(specs, opts.Cluster, ts, ps, reg, opts.Hooks, lim)
+	if err != nil && lim != nil {
+		_ = lim.Close()
+	}
+	return c, err
 }
 
 // Open builds a Client from the configuration document at path (see

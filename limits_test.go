@@ -12,6 +12,7 @@ import (
 	"github.com/gagliardetto/solana-go/rpc"
 	"github.com/solroute/solroute"
 	"github.com/solroute/solroute/config"
+	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/internal/redistest"
 	"github.com/solroute/solroute/redislimit"
 )
@@ -113,4 +114,37 @@ url = "https://a.example"
 		}
 	}
 	t.Logf("the error reads: %v", err)
+}
+
+// TestNewWithSharedLimits: plain-Go Options.Limits reaches the same
+// limiter as a document's [limits]; a bad one is refused before any
+// request, quoting no part of its URL.
+func TestNewWithSharedLimits(t *testing.T) {
+	srv := redistest.Start(t, redistest.Options{Password: "pw-" + limitsMarker})
+	ep := fakeEndpoint("provider")
+	defer ep.Close()
+	eps := []solroute.Endpoint{{Name: "provider", URL: ep.URL(), Read: &solroute.Limits{RequestsPerSecond: 1000}}}
+	s := redislimit.DefaultSettings()
+	s.Backend, s.URL, s.KeyPrefix = redislimit.BackendRedis, endpoint.NewSecret(srv.URL()), "plain:"
+	c, err := solroute.New(solroute.Options{Endpoints: eps, Limits: &s})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 20 {
+		if _, err := c.RPC().GetSlot(context.Background(), rpc.CommitmentConfirmed); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if st := c.Limiter().Stats(); st.Taken != 20 || st.Down {
+		t.Errorf("limiter stats %+v: want 20 admissions from Redis leases", st)
+	}
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	bad := s
+	bad.URL = endpoint.NewSecret("redis://user:" + limitsMarker + "@127.0.0.1:1/notadb")
+	if _, err := solroute.New(solroute.Options{Endpoints: eps, Limits: &bad}); err == nil || strings.Contains(err.Error(), limitsMarker) {
+		t.Fatalf("New with a bad Limits URL: %v", err)
+	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/jonboulle/clockwork"
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/pool"
+	"github.com/solroute/solroute/redislimit"
 	"github.com/solroute/solroute/registry"
 	"github.com/solroute/solroute/retrypolicy"
 	"github.com/solroute/solroute/transport"
@@ -32,6 +33,12 @@ type Options struct {
 	// doubt. Nil means pool.DefaultSettings(); a non-nil value is taken as
 	// written.
 	Pool *pool.Settings
+	// Limits, when set, shares every endpoint's rate limit with the other
+	// processes that use the same Redis and endpoint names
+	// (redislimit.Settings: Backend BackendRedis, URL, KeyPrefix,
+	// Replicas, FailClosed; plans/013-shared-limits.md). Nil, or a Backend
+	// of BackendLocal, means each process its own buckets.
+	Limits *redislimit.Settings
 	// Methods declares JSON-RPC methods the built-in registry does not
 	// know (a provider's own), with their role and retry class. A built-in
 	// send cannot be declared otherwise.
