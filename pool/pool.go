@@ -176,11 +176,11 @@ func (p *Pool) roleSet(role endpoint.Role) *roleSet {
 }
 
 // DefaultTimeout is the smallest RequestTimeout among the endpoints that
-// serve req's role with its capabilities (a *NoEndpointError naming
-// req.Method if none). Callers that make several attempts compute one
-// deadline from it and pass it in every Request.
+// serve req's role with its capabilities (only req.Endpoint when set; a
+// *NoEndpointError naming req.Method if none). Callers that make several
+// attempts compute one deadline from it and pass it in every Request.
 func (p *Pool) DefaultTimeout(req Request) (time.Duration, error) {
-	sel, ok := p.selection(&Request{Role: req.Role, Capabilities: req.Capabilities})
+	sel, ok := p.selection(&Request{Role: req.Role, Capabilities: req.Capabilities, Endpoint: req.Endpoint})
 	if !ok {
 		return 0, &NoEndpointError{Method: req.Method, Role: req.Role, Capabilities: req.Capabilities}
 	}

@@ -56,6 +56,10 @@ func (c *Call) Hedge(class Class) bool {
 	return true
 }
 
+// Hedged reports whether the call has had its one hedge: a caller can
+// then skip asking for another endpoint's permit that Hedge would refuse.
+func (c *Call) Hedged() bool { return c.hedging }
+
 // Retries returns the retries granted to this call so far.
 func (c *Call) Retries() Retries { return c.r }
 

@@ -9,6 +9,8 @@ import (
 	"github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc/jsonrpc"
 	"go.opentelemetry.io/otel/codes"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/solroute/solroute/endpoint"
@@ -251,4 +253,54 @@ func TestBackgroundRequestsAreNotTraced(t *testing.T) {
 		t.Fatalf("the guard sent %d getGenesisHash, want 1", n)
 	}
 	e.tree().wantLabels("call getBalance", "attempt getBalance #1 a")
+}
+
+// dropMethod samples every span but those named name.
+type dropMethod struct{ name string }
+
+func (d dropMethod) ShouldSample(p sdktrace.SamplingParameters) sdktrace.SamplingResult {
+	if p.Name == d.name {
+		return sdktrace.SamplingResult{Decision: sdktrace.Drop}
+	}
+	return sdktrace.SamplingResult{Decision: sdktrace.RecordAndSample}
+}
+
+func (d dropMethod) Description() string { return "drop " + d.name }
+
+// TestNestedCallNeverEndsTheOuterSpans: a call made under another call's
+// context (from an attempt observer), whose own span is sampled out and
+// which fails, ends none of the outer call's spans.
+func TestNestedCallNeverEndsTheOuterSpans(t *testing.T) {
+	_, _, c, _ := newClient(t, []fixtures.Member{member("a", 0)}, conf{})
+	spans := tracetest.NewInMemoryExporter()
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSampler(dropMethod{"other"}), sdktrace.WithSyncer(spans))
+	t.Cleanup(func() { _ = tp.Shutdown(context.Background()) })
+	tracing.Instrument(c, tracing.Options{TracerProvider: tp})
+	nested := 0
+	ctx := transport.WithAttemptObserver(context.Background(), func(ctx context.Context, method string, _ transport.Attempt) {
+		if method != "getBalance" {
+			return
+		}
+		nested++
+		// A method the registry does not know: its spans are named
+		// "other", which the sampler drops, and it fails.
+		if err := c.CallForInto(ctx, nil, "getNoSuchThing", nil); err == nil {
+			t.Error("getNoSuchThing succeeded")
+		}
+	})
+	if err := getBalance(ctx, c); err != nil {
+		t.Fatal(err)
+	}
+	got := spans.GetSpans()
+	if nested != 1 || len(got) != 2 {
+		t.Fatalf("%d nested calls, %d spans; want 1 and the outer call's two", nested, len(got))
+	}
+	for _, s := range got {
+		if s.Name != "getBalance" {
+			t.Errorf("span %q recorded", s.Name)
+		}
+		if s.Status.Code != codes.Unset || len(s.Events) != 0 {
+			t.Errorf("the outer span %s has status %+v and %d events: the nested call's failure ended it", spanLabel(s), s.Status, len(s.Events))
+		}
+	}
 }

@@ -78,14 +78,31 @@ type observer struct {
 // keys never share an address.
 type spanKey struct{ level string }
 
-// CallStarted starts the call's span, a child of ctx's span.
+// CallStarted starts the call's span, a child of ctx's span. A call made
+// under another call's context (from a callback, OnAttempt or an attempt
+// observer) must never end that call's spans: this observer's keys are
+// hidden from it first.
 func (o *observer) CallStarted(ctx context.Context, call transport.CallInfo) context.Context {
+	ctx = o.hide(ctx)
 	ctx, span := o.tracer.Start(ctx, spanName(call), o.callOpts...)
 	if !span.IsRecording() {
 		return ctx
 	}
 	span.SetAttributes(callAttributes(call)...)
 	return context.WithValue(ctx, o.callKey, span)
+}
+
+// hide returns ctx without the spans this observer stored for an outer
+// call: a call whose span does not record would otherwise find them and
+// end them as its own. It allocates only when there is one.
+func (o *observer) hide(ctx context.Context) context.Context {
+	if ctx.Value(o.callKey) != nil {
+		ctx = context.WithValue(ctx, o.callKey, nil)
+	}
+	if ctx.Value(o.attemptKey) != nil {
+		ctx = context.WithValue(ctx, o.attemptKey, nil)
+	}
+	return ctx
 }
 
 // AttemptStarted starts the attempt's span, a child of the call's.

@@ -95,7 +95,9 @@ func (c *Client) loop(ctx context.Context, cs *callState, role endpoint.Role) er
 		run := attemptRun{pm: pm, ctx: ctx, start: c.clock.Now()}
 		run.wait = run.start.Sub(asked)
 		c.attemptStarted(cs, &run, n)
-		if hedging {
+		// A call that has had its hedge (retrypolicy.Call.Hedged) would
+		// only take another endpoint's permit, and a token, to give it back.
+		if hedging && !call.Hedged() {
 			var side *attemptRun
 			// (hedged sets run.end itself, for both attempts it ran)
 			if run, side = c.hedged(ctx, cs, run, req, call, n+1); side != nil {
@@ -103,7 +105,7 @@ func (c *Client) loop(ctx context.Context, cs *callState, role endpoint.Role) er
 				sa := c.attemptOf(side)
 				sa.Decision = retrypolicy.RuleSuperseded.Stop()
 				rec.add(sa, side.o.err)
-				c.notify(ctx, cs, side, n, &sa, side.o.err)
+				c.notify(ctx, cs, side, &sa, side.o.err)
 				n++
 				if !side.superseded { // it failed on its own: no retry there
 					req.Avoid = append(req.Avoid, side.pm.Endpoint())
@@ -120,7 +122,7 @@ func (c *Client) loop(ctx context.Context, cs *callState, role endpoint.Role) er
 			if cs.slots != nil && cs.slots.session != nil && o.slot > 0 {
 				cs.slots.session.raise(cs.slots.commitment, o.slot)
 			}
-			c.notify(ctx, cs, &run, n, &a, nil)
+			c.notify(ctx, cs, &run, &a, nil)
 			return nil
 		}
 		// Can the retry fail over to an endpoint this call has not failed
@@ -140,7 +142,7 @@ func (c *Client) loop(ctx context.Context, cs *callState, role endpoint.Role) er
 		rec.ambiguous = rec.ambiguous || ra.Ambiguous()
 		a.Decision = d
 		rec.add(a, o.err)
-		c.notify(ctx, cs, &run, n, &a, o.err)
+		c.notify(ctx, cs, &run, &a, o.err)
 		if !d.Retry {
 			return rec.err(nil)
 		}
@@ -208,9 +210,10 @@ func (r *callRecord) err(extra error) error {
 	return ce
 }
 
-// attemptStarted counts run, the call's attempt number n, and tells the
-// call's Observers it started: run.ctx becomes the attempt's context.
+// attemptStarted numbers run as the call's attempt n, counts it, and tells
+// the call's Observers it started: run.ctx becomes the attempt's context.
 func (c *Client) attemptStarted(cs *callState, run *attemptRun, n int) {
+	run.number = n
 	cs.attempts++
 	if cs.obs == nil {
 		return
@@ -221,10 +224,10 @@ func (c *Client) attemptStarted(cs *callState, run *attemptRun, n int) {
 	}
 }
 
-// notify reports attempt a (the call's attempt number n, run) to the
-// Observers, OnAttempt, the context's observer, the call record and the
-// logger (names only). ctx is the call's context.
-func (c *Client) notify(ctx context.Context, cs *callState, run *attemptRun, n int, a *Attempt, err error) {
+// notify reports attempt a (of run) to the Observers, OnAttempt, the
+// context's observer, the call record and the logger (names only). ctx is
+// the call's context.
+func (c *Client) notify(ctx context.Context, cs *callState, run *attemptRun, a *Attempt, err error) {
 	method := cs.method
 	for _, o := range cs.obs {
 		o.AttemptEnded(run.ctx, cs.info, *a)
@@ -250,7 +253,7 @@ func (c *Client) notify(ctx context.Context, cs *callState, run *attemptRun, n i
 	}
 	attrs := []slog.Attr{
 		slog.String("method", method),
-		slog.Int("attempt", n),
+		slog.Int("attempt", run.number),
 		slog.String("endpoint", a.Endpoint),
 		slog.Int("tier", a.Tier),
 		slog.String("cause", a.Cause.String()),

@@ -18,9 +18,11 @@ type attemptRun struct {
 	// returned it from AttemptStarted.
 	ctx        context.Context
 	start, end time.Time
-	// wait is how long the pool took to admit it.
-	wait time.Duration
-	o    outcome
+	// wait is how long the pool took to admit it; number is its place
+	// among the call's attempts, from 1, hedges included.
+	wait   time.Duration
+	number int
+	o      outcome
 	// hedge marks the attempt started as a hedge while another ran.
 	hedge bool
 	// superseded marks an attempt canceled because the other attempt of

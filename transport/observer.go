@@ -20,7 +20,9 @@ import (
 //
 // A call sees CallStarted once, then for each attempt AttemptStarted and
 // AttemptEnded (the attempts of a hedged pair overlap), then CallEnded. A
-// call the pool admits nowhere has no attempt. The contexts an Observer
+// call the pool admits nowhere has no attempt. A call refused before it
+// starts (params that do not encode, a nil callback, an empty batch) is
+// not observed: it returns its *CallError at once and reaches no pool. The contexts an Observer
 // returns must derive from the context it was given; they are threaded
 // through every Observer of the client in the order they were added, and
 // each method receives the last one.
