@@ -64,6 +64,16 @@ func New(opts Options) (*Client, error) {
 	}
 	var lim *redislimit.Limiter
 	if opts.Limits != nil {
+		// Everything else is checked before Redis is asked anything.
+		if err := endpoint.Validate(specs); err != nil {
+			return nil, fmt.Errorf("solroute: %w", err)
+		}
+		if err := ps.Validate(); err != nil {
+			return nil, fmt.Errorf("solroute: pool: invalid settings: %w", err)
+		}
+		if err := ts.Validate(); err != nil {
+			return nil, fmt.Errorf("solroute: transport: invalid settings: %w", err)
+		}
 		if err := opts.Limits.Validate(); err != nil {
 			return nil, fmt.Errorf("solroute: Options.Limits: %w", err)
 		}

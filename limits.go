@@ -9,8 +9,8 @@ import (
 
 // The [limits] table of a document: with backend = "redis" the pool's
 // buckets are the shared ones of a redislimit.Limiter, which the client
-// owns and closes (plans/013-shared-limits.md). Kept apart from client.go
-// so that the document path gains three lines there.
+// owns and closes (plans/013-shared-limits.md); plain Go reaches the same
+// through Options.Limits.
 
 // openLimits returns the limiter s asks for: nil for local buckets. A
 // Redis that cannot be reached is no error (the limiter starts on its

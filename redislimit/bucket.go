@@ -148,7 +148,13 @@ func (b *bucket) ReadyAt(t time.Time) time.Time {
 	if b.fallbackAt(t) {
 		b.refill(t, true)
 		if !b.l.failClosed {
-			return b.fallback.readyAt(t)
+			// A request in flight may bring Redis back before the local
+			// share refills.
+			ready := b.fallback.readyAt(t)
+			if b.inflight {
+				ready = minTime(ready, b.inflightReady(t))
+			}
+			return ready
 		}
 		if b.inflight {
 			return b.inflightReady(t)
@@ -297,7 +303,7 @@ func (b *bucket) refill(t time.Time, need bool) {
 	// is then answered with tokens unless another replica took them).
 	least := (ask + 1) / 2
 	if !b.shared.IsZero() {
-		there := math.Floor((float64(t.Sub(b.shared))/float64(time.Microsecond) + b.tolerance) / b.interval)
+		there := math.Floor((float64(t.Sub(b.shared))/float64(time.Microsecond)+b.tolerance)/b.interval + 1e-9) // as the script
 		least = int(max(1, min(float64(least), there)))
 	}
 	b.gen++
@@ -332,11 +338,31 @@ func (b *bucket) apply(r request, g grant, err error, now time.Time) {
 		if r.probe {
 			b.l.endProbe()
 		}
-		rtt := max(now.Sub(r.at), minPoll)
-		b.rtt = min((4*b.rtt+rtt)/5, b.l.opTimeout)
+		if err == nil { // a failure's time says nothing of a round trip
+			rtt := max(now.Sub(r.at), minPoll)
+			b.rtt = min((4*b.rtt+rtt)/5, b.l.opTimeout)
+		}
 	}
 	if now.Before(b.latest) {
 		now = b.latest
+	}
+	if !current {
+		// The answer to a request given up on: its failure was counted
+		// when it was abandoned, and its view of the bucket is older than
+		// what came since. Only tokens it was granted are kept (they were
+		// taken from the shared bucket), until their lease ends.
+		if err == nil && g.tokens > 0 {
+			b.l.stats.granted.Add(uint64(g.tokens))
+			b.tokens += g.tokens
+			if end := r.at.Add(b.l.leaseTTL); end.After(b.leaseEnd) {
+				b.leaseEnd = end
+			}
+			if !now.Before(b.leaseEnd) {
+				b.l.stats.expired.Add(uint64(b.tokens))
+				b.tokens = 0
+			}
+		}
+		return
 	}
 	if err != nil {
 		if kind := classify(err); kind != KindClosed {
@@ -394,4 +420,12 @@ func (b *bucket) spread(k int) time.Time {
 func (b *bucket) tokensAt(k int) time.Time {
 	us := float64(k)*b.interval - b.tolerance
 	return b.shared.Add(time.Duration(math.Ceil(us * float64(time.Microsecond))))
+}
+
+// minTime returns the earlier of a and b.
+func minTime(a, b time.Time) time.Time {
+	if a.Before(b) {
+		return a
+	}
+	return b
 }

@@ -2,11 +2,13 @@ package redislimit
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/jonboulle/clockwork"
+	"github.com/redis/go-redis/v9"
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/internal/redistest"
 )
@@ -393,6 +395,12 @@ func TestFailClosed(t *testing.T) {
 // error of New, a *SetupError that quotes nothing of the URL.
 func TestSetupErrors(t *testing.T) {
 	srv := redistest.Start(t, redistest.Options{Password: "right-" + marker})
+	// An account let in (PING) but refused the lease script.
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if _, err := srv.Do(ctx, "ACL", "SETUSER", "pingonly", "on", ">right-"+marker, "~*", "+ping", "+hello", "+auth", "+select", "+client"); err != nil {
+		t.Fatal(err)
+	}
 	open := func(url string) error {
 		l, err := New(context.Background(), Settings{Backend: BackendRedis, URL: endpoint.NewSecret(url), Replicas: 1}, Options{})
 		if err == nil {
@@ -409,6 +417,7 @@ func TestSetupErrors(t *testing.T) {
 		{"wrong user", "redis://u" + marker + ":right-" + marker + "@" + srv.Addr() + "/0", KindAuth},
 		{"no password", "redis://" + srv.Addr() + "/0", KindAuth},
 		{"no such database", "redis://:right-" + marker + "@" + srv.Addr() + "/99", KindDatabase},
+		{"no script allowed", "redis://pingonly:right-" + marker + "@" + srv.Addr() + "/0", KindPermission},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			err := open(tt.url)
@@ -486,5 +495,30 @@ func TestLowDemandWastesNothing(t *testing.T) {
 	}
 	if ops := st2.Ops - st.Ops; ops > 100 {
 		t.Errorf("%d round trips for 2000 calls at 1000/s", ops)
+	}
+}
+
+// TestFullBurstWhateverTheInterval: a fresh bucket grants its whole burst
+// at once, for rates whose interval is not a whole number of microseconds
+// (b·T / T in floating point lands a hair below b for some of them).
+func TestFullBurstWhateverTheInterval(t *testing.T) {
+	srv := redistest.Start(t, redistest.Options{})
+	c := redis.NewClient(&redis.Options{Addr: srv.Addr()})
+	defer c.Close()
+	now := time.Unix(1_800_000_000, 0)
+	n := 0
+	for _, rate := range []float64{3, 7, 9, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 49, 97, 333} {
+		for _, burst := range []int{1, 2, 3, 5, 7, 11, 13, 25, 49, 100} {
+			iv := 1e6 / rate
+			n++
+			key := fmt.Sprintf("burst:%d", n)
+			g, err := lease(context.Background(), c, key, now, iv, iv*float64(burst), burst, burst)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g.tokens != burst {
+				t.Errorf("rate %v/s, burst %d: a fresh bucket granted %d", rate, burst, g.tokens)
+			}
+		}
 	}
 }

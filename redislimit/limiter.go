@@ -201,7 +201,15 @@ func New(ctx context.Context, s Settings, opts Options) (*Limiter, error) {
 	defer cancel(nil)
 	timer := l.clock.AfterFunc(orDefault(opts.StartupTimeout, DefaultStartupTimeout), func() { cancel(errAbandoned) })
 	defer timer.Stop()
-	if err := l.client.Ping(check).Err(); err != nil {
+	// A PING answered is not enough: an account may be let in and refused
+	// the lease script (an ACL without EVAL, EVALSHA or the key prefix).
+	// A lease of one token with no burst is always refused and writes
+	// nothing, but needs everything a real lease needs.
+	err = l.client.Ping(check).Err()
+	if err == nil {
+		_, err = lease(check, l.client, l.prefix+"setup-check", start, 1, 0, 1, 1)
+	}
+	if err != nil {
 		kind := classify(err)
 		if errors.Is(context.Cause(check), errAbandoned) {
 			kind = KindTimeout

@@ -38,7 +38,9 @@ import (
 // ARGV[4] want >= 1
 // ARGV[5] least, 1 <= least <= want
 // returns {granted, ahead}: ahead is max(TAT - now, 0) after the grant,
-// in microseconds, rounded up
+// in microseconds, rounded up. The 1e-9 in the floor keeps a division that
+// should be whole (b*T / T) from landing a hair below it and losing a
+// token of burst to floating point.
 const leaseScript = `
 local now = tonumber(ARGV[1])
 local interval = tonumber(ARGV[2])
@@ -47,7 +49,7 @@ local want = tonumber(ARGV[4])
 local least = tonumber(ARGV[5])
 local tat = tonumber(redis.call('GET', KEYS[1])) or now
 if tat < now then tat = now end
-local avail = math.floor((now - tat + tolerance) / interval)
+local avail = math.floor((now - tat + tolerance) / interval + 1e-9)
 if avail > want then avail = want end
 if avail < least then
   return {0, math.ceil(tat - now)}
