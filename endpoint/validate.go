@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // Problem is one invalid field of a configuration.
@@ -47,8 +48,8 @@ func (e *ValidationError) Error() string {
 // Validate checks every spec and returns a *ValidationError listing every
 // problem, or nil. Paths are "endpoints[i]...." where i is the index in specs.
 //
-// It checks: at least one endpoint; name required, unique, without control
-// characters or surrounding spaces; url required, parseable, http or https,
+// It checks: at least one endpoint; name required, unique, valid UTF-8,
+// without control characters or surrounding spaces; url required, parseable, http or https,
 // with a host; header names are HTTP tokens and values hold no control
 // character; tier >= 0; capabilities non-empty and not repeated; at least
 // one known role; per role, every number >= 0 and finite,
@@ -89,6 +90,10 @@ func (v *validator) spec(i int, s *Spec, firstUse map[string]int) {
 		v.add(base+".name", "is required")
 	case hasControl(s.Name):
 		v.add(base+".name", "must not contain control characters")
+	case !utf8.ValidString(s.Name):
+		// A label, a log line and a JSON field carry it: two names that
+		// differ only in invalid bytes would print alike.
+		v.add(base+".name", "must be valid UTF-8")
 	case strings.TrimSpace(s.Name) != s.Name:
 		v.add(base+".name", "must not start or end with spaces")
 	default:

@@ -53,8 +53,9 @@ func TestValidateReportsEveryProblemWithItsPath(t *testing.T) {
 	fast := validSpec("e")
 	fast.Roles = map[Role]Limits{RoleSend: {RequestsPerSecond: 2e9}}
 	fast.Name = " e"
+	latin1 := validSpec("caf\xe9")
 
-	err := Validate([]Spec{validSpec("a"), bad, dup, noRoles, inf, fast})
+	err := Validate([]Spec{validSpec("a"), bad, dup, noRoles, inf, fast, latin1})
 	var ve *ValidationError
 	if !errors.As(err, &ve) {
 		t.Fatalf("Validate = %v, want *ValidationError", err)
@@ -82,6 +83,7 @@ func TestValidateReportsEveryProblemWithItsPath(t *testing.T) {
 		"endpoints[4].roles.read.requests_per_second",
 		"endpoints[5].name",
 		"endpoints[5].roles.send.requests_per_second",
+		"endpoints[6].name",
 	}
 	var got []string
 	for _, p := range ve.Problems {

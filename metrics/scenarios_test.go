@@ -253,18 +253,3 @@ func TestLaggingEndpointSeries(t *testing.T) {
 		t.Error("endpoint a's slot is not known")
 	}
 }
-
-// TestEndpointNameNotUTF8: an endpoint name that is not valid UTF-8 (the
-// configuration allows it) labels its series with U+FFFD in place of the
-// bad byte, and the call and the scrape go through.
-func TestEndpointNameNotUTF8(t *testing.T) {
-	e := newEnv(t, []fixtures.Member{member("bad\xffname", 0, "read")})
-	if err := e.getBalance(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	body, s := e.scrape()
-	s.want(t, body, map[string]float64{
-		series("solroute_attempts_total", "endpoint=bad\uFFFDname", "role=read", "method=getBalance", "outcome=ok"): 1,
-		series("solroute_endpoint_admissions_total", "endpoint=bad\uFFFDname", "role=read"):                         1,
-	})
-}

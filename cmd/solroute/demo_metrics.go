@@ -1,7 +1,7 @@
 package main
 
 import (
-	"errors"
+	"context"
 	"net"
 	"net/http"
 	"time"
@@ -39,16 +39,19 @@ func serveMetrics(addr string, c *solroute.Client) (*metricsServer, error) {
 	}
 	go func() {
 		defer close(m.done)
-		if err := m.srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
-			_ = ln.Close()
-		}
+		_ = m.srv.Serve(ln) // it closes ln when it returns
 	}()
 	return m, nil
 }
 
-// close stops the server, cutting any scrape under way, and returns once
-// it has stopped.
+// close stops the server and returns once it has stopped: a scrape under
+// way gets a second to finish (it reads the client, which the demo closes
+// next), then is cut.
 func (m *metricsServer) close() {
-	_ = m.srv.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	if m.srv.Shutdown(ctx) != nil {
+		_ = m.srv.Close()
+	}
 	<-m.done
 }

@@ -65,8 +65,14 @@ func TestDemoServesMetrics(t *testing.T) {
 	if n := len(fams["solroute_endpoint_info"].GetMetric()); n != 8 { // 5 endpoints, 3 of them with a send role
 		t.Errorf("%d (endpoint, role) info series, want 8", n)
 	}
-	if lag := gaugeOf(fams["solroute_endpoint_slot_lag"], demoPrimaryC); lag < 90 || lag > 110 {
-		t.Errorf("solroute_endpoint_slot_lag{endpoint=%q} = %v, want about 100", demoPrimaryC, lag)
+	// The lag is known once a read reached primary-c after it fell
+	// behind; on a loaded machine a 300 ms run may have sent it none.
+	if took := regexp.MustCompile(`since then it took (\d+) of`).FindStringSubmatch(r.stdout); took != nil && atoi(t, took[1]) > 0 {
+		if lag := gaugeOf(fams["solroute_endpoint_slot_lag"], demoPrimaryC); lag < 90 || lag > 110 {
+			t.Errorf("solroute_endpoint_slot_lag{endpoint=%q} = %v, want about 100", demoPrimaryC, lag)
+		}
+	} else {
+		t.Logf("no read reached %s after it fell behind: its lag is not checked", demoPrimaryC)
 	}
 	if sum("solroute_attempts_total") < sum("solroute_calls_total") {
 		t.Error("fewer attempts than calls")
