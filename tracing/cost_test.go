@@ -53,8 +53,10 @@ func TestNoProviderInstalledRecordsNothing(t *testing.T) {
 	tp, spans, _ := recordingProvider(t)
 	ctx, caller := tp.Tracer("caller").Start(context.Background(), "caller")
 	var seen trace.SpanContext
+	recording := true
 	ctx = transport.WithAttemptObserver(ctx, func(ctx context.Context, _ string, _ transport.Attempt) {
 		seen = trace.SpanContextFromContext(ctx)
+		recording = trace.SpanFromContext(ctx).IsRecording()
 	})
 	if err := getBalance(ctx, c); err != nil {
 		t.Fatal(err)
@@ -62,6 +64,10 @@ func TestNoProviderInstalledRecordsNothing(t *testing.T) {
 	caller.End()
 	if got := spans.GetSpans(); len(got) != 1 {
 		t.Fatalf("%d spans exported, want the caller's only", len(got))
+	}
+	if recording {
+		// The caller's span is recording: the call's must be the no-op's.
+		t.Fatal("the call's context carries a recording span: no call span was started")
 	}
 	if seen.TraceID() != caller.SpanContext().TraceID() {
 		t.Fatalf("the call's context is in trace %s, want the caller's %s", seen.TraceID(), caller.SpanContext().TraceID())
