@@ -323,6 +323,8 @@ func (b *bucket) do(r request) {
 	g, err := lease(b.l.ctx, b.l.client, b.key, r.at, b.interval, b.tolerance, r.want, r.least)
 	b.l.stats.ops.Add(uint64(g.ops))
 	b.apply(r, g, err, b.l.clock.Now())
+	// What apply, or a TakeAt that gave this request up, decided to log.
+	b.l.flush()
 	if h := b.l.onAnswer; h != nil {
 		h()
 	}

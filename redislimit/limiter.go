@@ -65,9 +65,14 @@ const (
 // It is safe for concurrent use; Close it when done (after the pool's
 // last call).
 type Limiter struct {
-	clock  clockwork.Clock
-	log    *slog.Logger
-	client *redis.Client
+	clock clockwork.Clock
+	log   *slog.Logger
+	// notes are the log lines fail and ok decided on, written later by
+	// flush, off the lock of the bucket that decided them: a slow log
+	// handler must not hold an admission.
+	notesMu sync.Mutex
+	notes   []func()
+	client  *redis.Client
 
 	prefix     string
 	replicas   int
@@ -225,6 +230,7 @@ func New(ctx context.Context, s Settings, opts Options) (*Limiter, error) {
 			return nil, &SetupError{Kind: kind}
 		}
 		l.fail(start, kind)
+		l.flush()
 	}
 	return l, nil
 }
@@ -326,9 +332,31 @@ func (l *Limiter) fail(t time.Time, kind Kind) {
 		if l.failClosed {
 			mode = "refusing admissions (fail_closed)"
 		}
-		l.log.LogAttrs(context.Background(), slog.LevelWarn, "redislimit: redis not answering; "+mode,
-			slog.String("reason", kind.String()), slog.Int("replicas", l.replicas),
-			slog.Bool("fail_closed", l.failClosed), slog.Duration("retry_every", l.retry))
+		l.note(func() {
+			l.log.LogAttrs(context.Background(), slog.LevelWarn, "redislimit: redis not answering; "+mode,
+				slog.String("reason", kind.String()), slog.Int("replicas", l.replicas),
+				slog.Bool("fail_closed", l.failClosed), slog.Duration("retry_every", l.retry))
+		})
+	}
+}
+
+// note keeps a log line for flush.
+func (l *Limiter) note(f func()) {
+	l.notesMu.Lock()
+	defer l.notesMu.Unlock()
+	l.notes = append(l.notes, f)
+}
+
+// flush writes the log lines noted so far, in order. It runs on a
+// request's goroutine after its answer is applied (and in New), never
+// under a bucket's lock.
+func (l *Limiter) flush() {
+	l.notesMu.Lock()
+	notes := l.notes
+	l.notes = nil
+	l.notesMu.Unlock()
+	for _, f := range notes {
+		f()
 	}
 }
 
@@ -339,8 +367,11 @@ func (l *Limiter) ok(t time.Time) {
 	}
 	l.stats.recoveries.Add(1)
 	if l.log != nil {
-		l.log.LogAttrs(context.Background(), slog.LevelInfo, "redislimit: redis answering again; shared limits resume",
-			slog.Duration("down_for", t.Sub(time.Unix(0, l.downSince.Load()))))
+		downFor := t.Sub(time.Unix(0, l.downSince.Load()))
+		l.note(func() {
+			l.log.LogAttrs(context.Background(), slog.LevelInfo, "redislimit: redis answering again; shared limits resume",
+				slog.Duration("down_for", downFor))
+		})
 	}
 }
 
