@@ -171,30 +171,16 @@ func TestMaxMethodsBoundsKnownMethods(t *testing.T) {
 // scrape may show it in any form fixtures.FindSecret can undo.
 const marker = "SeCrEtMaRkEr"
 
-// placement plants marker in one part of an endpoint's URL or headers,
-// next to characters that escaping changes.
-type placement struct {
-	name    string
-	url     func(hostport string) string
-	headers map[string]string
-}
-
-func placements() []placement {
-	at := func(path string) func(string) string {
-		return func(hp string) string { return "http://" + hp + path }
+// placements are fixtures' secret placements, less the unresolvable host
+// (these tests need endpoints that answer).
+func placements() []fixtures.SecretPlacement {
+	var out []fixtures.SecretPlacement
+	for _, pl := range fixtures.SecretPlacements(marker) {
+		if !pl.DNSOnly {
+			out = append(out, pl)
+		}
 	}
-	return []placement{
-		{name: "user", url: func(hp string) string { return "http://us" + marker + "er:pw@" + hp + "/rpc" }},
-		{name: "password", url: func(hp string) string { return "http://u:p%40" + marker + "%2Bw@" + hp + "/rpc" }},
-		{name: "path", url: at("/v1/se%20" + marker + "%2Fk/rpc")},
-		{name: "query", url: at("/rpc?api-key=q%2F" + marker + "+x&y=1")},
-		{name: "bare header token", url: at("/rpc"), headers: map[string]string{"X-Api-Key": marker + "tok"}},
-		{name: "bearer header", url: at("/rpc"), headers: map[string]string{"Authorization": "Bearer br/" + marker + "+="}},
-		{name: "header list", url: at("/rpc"), headers: map[string]string{"X-Keys": `k1=li1` + marker + `, k2="li2` + marker + `"; Token li3` + marker}},
-		{name: "everywhere", url: func(hp string) string {
-			return "http://us" + marker + "er:p%40" + marker + "@" + hp + "/v1/se%20" + marker + "%2Fk?api-key=q%2F" + marker + "+x"
-		}, headers: map[string]string{"X-Api-Key": marker + "tok", "X-Keys": "k1=li1" + marker + ", Token li3" + marker}},
-	}
+	return out
 }
 
 // TestNoSecretInMetrics: with the marker in every part of the URLs and
@@ -212,18 +198,18 @@ func TestNoSecretInMetrics(t *testing.T) {
 	refused := ln.Addr().String() // nothing listens there once closed
 	_ = ln.Close()
 	for _, pl := range placements() {
-		t.Run(pl.name, func(t *testing.T) {
+		t.Run(pl.Name, func(t *testing.T) {
 			members := []fixtures.Member{member("failing", 0), member("limited", 0), member("resetting", 0), member("good", 1)}
 			e := newEnv(t, members, func(o *solroute.Options) {
 				for i := range o.Endpoints {
 					ep := &o.Endpoints[i]
-					ep.URL = pl.url(strings.TrimPrefix(ep.URL, "http://"))
-					ep.Headers = pl.headers
+					ep.URL = pl.URL("http", strings.TrimPrefix(ep.URL, "http://"))
+					ep.Headers = pl.Headers
 				}
 				l := &solroute.Limits{}
 				o.Endpoints = append(o.Endpoints,
-					solroute.Endpoint{Name: "echo", URL: pl.url(strings.TrimPrefix(echo.URL, "http://")), Headers: pl.headers, Read: l, Send: l},
-					solroute.Endpoint{Name: "refused", URL: pl.url(refused), Headers: pl.headers, Read: l, Send: l})
+					solroute.Endpoint{Name: "echo", URL: pl.URL("http", strings.TrimPrefix(echo.URL, "http://")), Headers: pl.Headers, Read: l, Send: l},
+					solroute.Endpoint{Name: "refused", URL: pl.URL("http", refused), Headers: pl.Headers, Read: l, Send: l})
 			})
 			// The echo endpoint answers every call with a JSON-RPC error,
 			// which stops it: it takes the calls of its own.

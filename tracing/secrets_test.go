@@ -28,34 +28,10 @@ import (
 // in any form fixtures.FindSecret can undo (percent, JSON, hex, base64).
 const marker = "TrAcEsEcReT"
 
-// longLabel makes a host name the resolver refuses at once, without
-// asking a DNS server: a label may hold 63 bytes at most.
-const longLabel = "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
-
 // placement plants marker in one part of an endpoint's URL or headers.
-type placement struct {
-	name    string
-	url     func(scheme, hostport string) string
-	headers map[string]string
-	dnsOnly bool // the marker is in the host name: only the DNS failure applies
-}
+type placement = fixtures.SecretPlacement
 
-func placements() []placement {
-	at := func(path string) func(string, string) string {
-		return func(scheme, hp string) string { return scheme + "://" + hp + path }
-	}
-	return []placement{
-		{name: "user info", url: func(s, hp string) string { return s + "://us" + marker + "er:p%40" + marker + "@" + hp + "/rpc" }},
-		{name: "path", url: at("/v1/se%20" + marker + "%2Fk/rpc")},
-		{name: "query", url: at("/rpc?api-key=q%2F" + marker + "+x&y=1")},
-		{name: "bare header", url: at("/rpc"), headers: map[string]string{"X-Api-Key": marker + "tok"}},
-		{name: "bearer header", url: at("/rpc"), headers: map[string]string{"Authorization": "Bearer br/" + marker + "+="}},
-		{name: "everywhere", url: func(s, hp string) string {
-			return s + "://us" + marker + "er@" + hp + "/v1/" + marker + "?api-key=" + marker
-		}, headers: map[string]string{"X-Api-Key": marker, "Authorization": "Bearer " + marker}},
-		{name: "host", url: func(s, _ string) string { return s + "://" + marker + "-" + longLabel + ".invalid:1/rpc" }, dnsOnly: true},
-	}
-}
+func placements() []placement { return fixtures.SecretPlacements(marker) }
 
 // server kinds a failure mode runs against.
 const (
@@ -123,7 +99,7 @@ type secretEnv struct {
 
 func newSecretEnv(t *testing.T, pl placement, m failureMode) *secretEnv {
 	e := &secretEnv{t: t, mode: m, clock: clockwork.NewFakeClockAt(epoch)}
-	scheme, hostport := "http", "nohost-"+longLabel+".invalid:1"
+	scheme, hostport := "http", "nohost-"+fixtures.UnresolvableLabel+".invalid:1"
 	switch m.server {
 	case echoServer:
 		srv := httptest.NewServer(fixtures.EchoHandler())
@@ -147,11 +123,11 @@ func newSecretEnv(t *testing.T, pl placement, m failureMode) *secretEnv {
 	// A rate limit pauses the role longer than a call's deadline: the
 	// next call then waits in the pool until the test passes it.
 	l := endpoint.Limits{RequestTimeout: time.Second, PauseAfterRateLimit: time.Hour}
-	spec := endpoint.Spec{Name: "a", URL: endpoint.NewSecret(pl.url(scheme, hostport)),
+	spec := endpoint.Spec{Name: "a", URL: endpoint.NewSecret(pl.URL(scheme, hostport)),
 		Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: l, endpoint.RoleSend: l}}
-	if pl.headers != nil {
+	if pl.Headers != nil {
 		spec.Headers = map[string]endpoint.Secret{}
-		for k, v := range pl.headers {
+		for k, v := range pl.Headers {
 			spec.Headers[k] = endpoint.NewSecret(v)
 		}
 	}
@@ -266,10 +242,10 @@ func TestSpansShowNoSecret(t *testing.T) {
 	t.Run("cases", func(t *testing.T) {
 		for _, pl := range placements() {
 			for _, m := range failureModes() {
-				if pl.dnsOnly && m.server != dnsFailure {
+				if pl.DNSOnly && m.server != dnsFailure {
 					continue
 				}
-				t.Run(pl.name+"/"+m.name, func(t *testing.T) {
+				t.Run(pl.Name+"/"+m.name, func(t *testing.T) {
 					t.Parallel()
 					e := newSecretEnv(t, pl, m)
 					errs := e.calls(params)

@@ -32,41 +32,10 @@ import (
 // base64).
 const marker = "SeCrEtMaRkEr"
 
-// longLabel makes a host name the resolver refuses at once, without asking
-// a DNS server: a label may hold 63 bytes at most. (.invalid never
-// resolves either, RFC 6761.)
-const longLabel = "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+// placement plants marker in one part of an endpoint's URL or headers.
+type placement = fixtures.SecretPlacement
 
-// placement plants marker in one part of an endpoint's URL or headers,
-// next to characters that escaping changes ("/", "+", "@", " ").
-type placement struct {
-	name string
-	// url builds the endpoint's URL from a scheme and a host:port.
-	url     func(scheme, hostport string) string
-	headers map[string]string
-	// dnsOnly: the marker is in the host name, which cannot resolve: only
-	// the DNS failure applies.
-	dnsOnly bool
-}
-
-func placements() []placement {
-	at := func(path string) func(string, string) string {
-		return func(scheme, hp string) string { return scheme + "://" + hp + path }
-	}
-	return []placement{
-		{name: "user", url: func(s, hp string) string { return s + "://us" + marker + "er:pw@" + hp + "/rpc" }},
-		{name: "password", url: func(s, hp string) string { return s + "://u:p%40" + marker + "%2Bw@" + hp + "/rpc" }},
-		{name: "path", url: at("/v1/se%20" + marker + "%2Fk/rpc")},
-		{name: "query", url: at("/rpc?api-key=q%2F" + marker + "+x&y=1")},
-		{name: "bare header token", url: at("/rpc"), headers: map[string]string{"X-Api-Key": marker + "tok"}},
-		{name: "bearer header", url: at("/rpc"), headers: map[string]string{"Authorization": "Bearer br/" + marker + "+="}},
-		{name: "header list", url: at("/rpc"), headers: map[string]string{"X-Keys": `k1=li1` + marker + `, k2="li2` + marker + `"; Token li3` + marker}},
-		{name: "everywhere", url: func(s, hp string) string {
-			return s + "://us" + marker + "er:p%40" + marker + "@" + hp + "/v1/se%20" + marker + "%2Fk?api-key=q%2F" + marker + "+x"
-		}, headers: map[string]string{"X-Api-Key": marker + "tok", "X-Keys": "k1=li1" + marker + ", Token li3" + marker}},
-		{name: "host", url: func(s, _ string) string { return s + "://" + marker + "-" + longLabel + ".invalid:1/rpc" }, dnsOnly: true},
-	}
-}
+func placements() []placement { return fixtures.SecretPlacements(marker) }
 
 // server kinds a failure mode runs against.
 const (
@@ -190,7 +159,7 @@ type secretEnv struct {
 
 func newSecretEnv(t *testing.T, pl placement, m failureMode) *secretEnv {
 	e := &secretEnv{t: t, mode: m, clock: clockwork.NewFakeClockAt(epoch), logs: &syncBuffer{}}
-	scheme, hostport := "http", "nohost-"+longLabel+".invalid:1"
+	scheme, hostport := "http", "nohost-"+fixtures.UnresolvableLabel+".invalid:1"
 	switch m.server {
 	case echoServer:
 		srv := httptest.NewServer(fixtures.EchoHandler())
@@ -215,11 +184,11 @@ func newSecretEnv(t *testing.T, pl placement, m failureMode) *secretEnv {
 	// the next call fails at once (pool.ErrDeadline) instead of waiting on
 	// the fake clock.
 	l := endpoint.Limits{RequestTimeout: time.Second, PauseAfterRateLimit: time.Hour}
-	spec := endpoint.Spec{Name: "a", URL: endpoint.NewSecret(pl.url(scheme, hostport)),
+	spec := endpoint.Spec{Name: "a", URL: endpoint.NewSecret(pl.URL(scheme, hostport)),
 		Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: l, endpoint.RoleSend: l}}
-	if pl.headers != nil {
+	if pl.Headers != nil {
 		spec.Headers = map[string]endpoint.Secret{}
-		for k, v := range pl.headers {
+		for k, v := range pl.Headers {
 			spec.Headers[k] = endpoint.NewSecret(v)
 		}
 	}
@@ -356,10 +325,10 @@ func TestSecretsMatrix(t *testing.T) {
 	t.Run("cases", func(t *testing.T) {
 		for _, pl := range placements() {
 			for _, m := range failureModes() {
-				if pl.dnsOnly && m.server != dnsFailure {
+				if pl.DNSOnly && m.server != dnsFailure {
 					continue
 				}
-				t.Run(pl.name+"/"+m.name, func(t *testing.T) {
+				t.Run(pl.Name+"/"+m.name, func(t *testing.T) {
 					t.Parallel()
 					e := newSecretEnv(t, pl, m)
 					errs := e.calls(params)
