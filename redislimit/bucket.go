@@ -351,8 +351,12 @@ func (b *bucket) apply(r request, g grant, err error, now time.Time) {
 	if !current {
 		// The answer to a request given up on: its failure was counted
 		// when it was abandoned, and its view of the bucket is older than
-		// what came since. Only tokens it was granted are kept (they were
-		// taken from the shared bucket), until their lease ends.
+		// what came since. An answer says Redis answers again, and the
+		// tokens it was granted are kept (they were taken from the shared
+		// bucket), until their lease ends.
+		if err == nil {
+			b.l.ok(now)
+		}
 		if err == nil && g.tokens > 0 {
 			b.l.stats.granted.Add(uint64(g.tokens))
 			b.tokens += g.tokens
