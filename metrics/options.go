@@ -2,6 +2,8 @@ package metrics
 
 import (
 	"strconv"
+
+	"github.com/solroute/solroute/transport"
 )
 
 // Options tune a Collector. The zero value is valid: every zero field
@@ -36,7 +38,7 @@ const (
 	DefaultMaxMethods = 128
 	// OtherMethod is the method label of an unknown method, and of a
 	// known one past Options.MaxMethods.
-	OtherMethod = "other"
+	OtherMethod = transport.OtherMethod
 )
 
 // DefaultDurationBuckets returns the default call and attempt duration

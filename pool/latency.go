@@ -68,12 +68,18 @@ func (pm *Permit) Latency() Latency {
 	if pm.lat == nil {
 		return Latency{}
 	}
-	now := pm.m.pool.clock.Now()
-	own := pm.lat.SummaryAt(now)
-	if own.Weight >= rolestate.MinHistogramWeight {
-		return Latency{P95: own.P95, P99: own.P99, Weight: own.Weight, Source: LatencyOwn}
+	return pm.m.pool.latencyOf(pm.lat, pm.Role(), pm.lat.Method(), pm.m.pool.clock.Now())
+}
+
+// latencyOf is the rule of Permit.Latency: own, the endpoint's histogram
+// of method (nil: none), when it weighs enough, else the role's.
+func (p *Pool) latencyOf(own *rolestate.Histogram, role endpoint.Role, method string, now time.Time) Latency {
+	if own != nil {
+		if s := own.SummaryAt(now); s.Weight >= rolestate.MinHistogramWeight {
+			return Latency{P95: s.P95, P99: s.P99, Weight: s.Weight, Source: LatencyOwn}
+		}
 	}
-	return pm.m.pool.roleLatency(pm.Role(), pm.lat.Method(), now)
+	return p.roleLatency(role, method, now)
 }
 
 // roleLatency is the latency of method over every endpoint of role at
@@ -101,17 +107,10 @@ func (p *Pool) Latency(name string, role endpoint.Role, method string) Latency {
 	if rs == nil {
 		return Latency{}
 	}
-	now := p.clock.Now()
 	for _, m := range rs.ordered {
-		if m.spec.Name != name {
-			continue
+		if m.spec.Name == name {
+			return p.latencyOf(m.rt.TimingOf(method), role, method, p.clock.Now())
 		}
-		if h := m.rt.TimingOf(method); h != nil {
-			if own := h.SummaryAt(now); own.Weight >= rolestate.MinHistogramWeight {
-				return Latency{P95: own.P95, P99: own.P99, Weight: own.Weight, Source: LatencyOwn}
-			}
-		}
-		return p.roleLatency(role, method, now)
 	}
 	return Latency{}
 }

@@ -36,18 +36,11 @@ const (
 	keyInDoubt       = attribute.Key("solroute.in_doubt")
 )
 
-// otherMethod names the spans of a method the client's registry does not
-// know: any string can reach a client as a method, and span names must
-// stay few. rpc.method keeps the method's own name.
-const otherMethod = "other"
-
-// spanName is the name of a call's spans: its method when known.
-func spanName(call transport.CallInfo) string {
-	if call.Known {
-		return call.Method
-	}
-	return otherMethod
-}
+// spanName is the name of a call's spans: its method when the client's
+// registry knows it, else transport.OtherMethod (any string can reach a
+// client as a method, and span names must stay few; rpc.method keeps the
+// method's own name).
+func spanName(call transport.CallInfo) string { return call.MethodLabel() }
 
 // rpcSystem is rpc.system's value.
 const rpcSystem = "jsonrpc"

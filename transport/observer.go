@@ -64,6 +64,20 @@ type CallInfo struct {
 	Start time.Time
 }
 
+// OtherMethod is what MethodLabel names a method the registry does not
+// know by: the one value metrics and span names collapse unknown methods
+// into, so that any number of them stays one label.
+const OtherMethod = "other"
+
+// MethodLabel is the call's method as a label: Method when the registry
+// knows it, OtherMethod otherwise.
+func (c CallInfo) MethodLabel() string {
+	if c.Known {
+		return c.Method
+	}
+	return OtherMethod
+}
+
 // AttemptStart describes an attempt the pool admitted.
 type AttemptStart struct {
 	// Endpoint is the endpoint's Name; Tier its tier.
