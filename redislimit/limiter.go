@@ -86,10 +86,10 @@ type Limiter struct {
 	// ctx is cancelled by Close; every request runs under it.
 	ctx    context.Context
 	cancel context.CancelFunc
-	// mu guards closed and the Add of wg, so that Close's Wait sees every
-	// request started; closedFlag is closed for readers that take no lock.
+	// closedFlag is set by Close. It is written under mu, which also
+	// guards the Add of wg, so that Close's Wait sees every request
+	// started; readers that start nothing load it without the lock.
 	mu         sync.Mutex
-	closed     bool
 	closedFlag atomic.Bool
 	wg         sync.WaitGroup
 
@@ -287,11 +287,10 @@ func (l *Limiter) NewBucket(spec *endpoint.Spec, role endpoint.Role) pool.Bucket
 // refuse). It is idempotent.
 func (l *Limiter) Close() error {
 	l.mu.Lock()
-	if l.closed {
+	if l.closedFlag.Load() {
 		l.mu.Unlock()
 		return nil
 	}
-	l.closed = true
 	l.closedFlag.Store(true)
 	l.mu.Unlock()
 	l.cancel()
@@ -305,7 +304,7 @@ func (l *Limiter) Close() error {
 func (l *Limiter) start(f func()) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.closed {
+	if l.closedFlag.Load() {
 		return false
 	}
 	l.wg.Add(1)

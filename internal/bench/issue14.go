@@ -16,7 +16,7 @@ import (
 // baseline.
 func (r *Report) issue14Rows() []targetRow {
 	var rows []targetRow
-	medians, pooled := r.aggregation()
+	_, pooled := r.aggregation()
 	ratio := func(c, h *Cell, q float64) (float64, string) {
 		cp, hp := c.Percentile(q), h.Percentile(q)
 		k := float64(cp) / float64(max(hp, 1))
@@ -42,12 +42,8 @@ func (r *Report) issue14Rows() []targetRow {
 		}
 	}
 	if c, f := r.Cell("healthy", "solroute"), r.Cell("healthy", "solroute-fixed"); c != nil && f != nil && f.Goodput() > 0 {
-		q := c.Goodput() / f.Goodput()
-		measured := fmt.Sprintf("%.2f× (%.0f vs %.0f calls/s%s", q, c.Goodput(), f.Goodput(), medians)
-		if lo, hi, ok := roundRatios(c, f); ok && r.rounds() > 1 {
-			measured += fmt.Sprintf(", per-round ratios %.2f–%.2f×", lo, hi)
-		}
-		rows = append(rows, row("healthy: solroute's goodput unchanged within noise (≥ 0.9× solroute-fixed's, same run)", measured+")", q >= 0.9))
+		q, measured := r.goodputRatio(c, f)
+		rows = append(rows, row("healthy: solroute's goodput unchanged within noise (≥ 0.9× solroute-fixed's, same run)", measured, q >= 0.9))
 	}
 	for _, cn := range []string{"solroute", "solroute-auto"} {
 		c := r.Cell("slow-peer", cn)
@@ -62,4 +58,17 @@ func (r *Report) issue14Rows() []targetRow {
 			c.Failed == 0 && c.Ambiguous == 0 && slowest < transport.AdaptiveFloor))
 	}
 	return rows
+}
+
+// goodputRatio is c's goodput over base's (base's > 0), and how the
+// report writes it: both goodputs, how they were aggregated and, over
+// several rounds, the range of the per-round ratios.
+func (r *Report) goodputRatio(c, base *Cell) (float64, string) {
+	medians, _ := r.aggregation()
+	q := c.Goodput() / base.Goodput()
+	measured := fmt.Sprintf("%.2f× (%.0f vs %.0f calls/s%s", q, c.Goodput(), base.Goodput(), medians)
+	if lo, hi, ok := roundRatios(c, base); ok && r.rounds() > 1 {
+		measured += fmt.Sprintf(", per-round ratios %.2f–%.2f×", lo, hi)
+	}
+	return q, measured + ")"
 }

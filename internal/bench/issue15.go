@@ -9,7 +9,6 @@ import "fmt"
 // (solroute-metrics), and the allocations and CPU time they add per call.
 func (r *Report) issue15Rows() []targetRow {
 	var rows []targetRow
-	medians, _ := r.aggregation()
 	for _, sc := range []string{"healthy", "healthy-2ms"} {
 		for _, t := range []struct{ client, what string }{
 			{observed, "metrics and tracing, every span recorded"},
@@ -19,12 +18,8 @@ func (r *Report) issue15Rows() []targetRow {
 			if c == nil || s == nil || s.Goodput() <= 0 {
 				continue
 			}
-			q := c.Goodput() / s.Goodput()
-			measured := fmt.Sprintf("%.2f× (%.0f vs %.0f calls/s%s", q, c.Goodput(), s.Goodput(), medians)
-			if lo, hi, ok := roundRatios(c, s); ok && r.rounds() > 1 {
-				measured += fmt.Sprintf(", per-round ratios %.2f–%.2f×", lo, hi)
-			}
-			rows = append(rows, row(fmt.Sprintf("%s: goodput with %s ≥ 0.95× plain solroute's", sc, t.what), measured+")", q >= 0.95))
+			q, measured := r.goodputRatio(c, s)
+			rows = append(rows, row(fmt.Sprintf("%s: goodput with %s ≥ 0.95× plain solroute's", sc, t.what), measured, q >= 0.95))
 			if sc != "healthy" {
 				continue
 			}
