@@ -17,8 +17,10 @@ type Options struct {
 	PollInterval time.Duration
 	// Rebroadcast, for SendAndConfirm, re-sends the identical signed bytes
 	// every Rebroadcast while the transaction is not found at confirmed or
-	// better and its blockhash is valid (see the package doc). 0 (the
-	// default) never re-sends.
+	// better and its blockhash may be valid: until Quorum endpoints have
+	// each reported a finalized block height past lastValidBlockHeight
+	// (Result.BlockHeight; see the package doc). 0 (the default) never
+	// re-sends.
 	Rebroadcast time.Duration
 	// SkipPreflight and PreflightCommitment are sendTransaction's
 	// skipPreflight and preflightCommitment for the first send ("": the
