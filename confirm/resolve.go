@@ -218,6 +218,10 @@ func (r *resolver) height(ctx context.Context) error {
 	}
 	info, err := r.epochInfo(ctx)
 	if err != nil {
+		if w != nil {
+			w.said = r.failure(ctx, "getEpochInfo", err)
+			w.Reason = w.said
+		}
 		return err
 	}
 	if w := r.reader(from); w != nil {

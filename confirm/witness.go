@@ -143,6 +143,8 @@ func (r *resolver) failure(ctx context.Context, method string, err error) string
 	switch {
 	case errors.Is(context.Cause(ctx), errRoundOver):
 		return fmt.Sprintf("no answer to %s within %v", method, r.witnessWait())
+	case ctx.Err() != nil:
+		return "not answered before the resolution ended"
 	case errors.As(err, &ce) && ce.Cause == retrypolicy.Connection:
 		return "unreachable: " + err.Error()
 	}

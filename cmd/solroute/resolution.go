@@ -330,6 +330,26 @@ func (rep *resolutionReport) write(w io.Writer, asJSON bool) {
 	if len(rep.Err) > 0 {
 		line("on-chain error", "%s", rep.Err)
 	}
+	rep.writeHeights(line)
+	line("polls", "%d", rep.Polls)
+	if rep.Rebroadcasts != nil {
+		if rep.RebroadcastEvery != "" {
+			line("rebroadcasts", "%d (every %s)", *rep.Rebroadcasts, rep.RebroadcastEvery)
+		} else {
+			line("rebroadcasts", "%d (--rebroadcast off)", *rep.Rebroadcasts)
+		}
+	}
+	if rep.LastError != "" {
+		line("last error", "%s", rep.LastError)
+	}
+	b.WriteString(rep.Verdict + "\n")
+	_, _ = io.WriteString(w, b.String())
+}
+
+// writeHeights writes the block height line and, for an expired
+// resolution or an unknown one past the last valid height, one witness
+// line per read endpoint.
+func (rep *resolutionReport) writeHeights(line func(label, format string, args ...any)) {
 	on := fmt.Sprintf("on %d endpoints", rep.Quorum)
 	if rep.Quorum == 1 {
 		on = "on 1 endpoint"
@@ -344,17 +364,4 @@ func (rep *resolutionReport) write(w io.Writer, asJSON bool) {
 			line("witness", "%s", w.text)
 		}
 	}
-	line("polls", "%d", rep.Polls)
-	if rep.Rebroadcasts != nil {
-		if rep.RebroadcastEvery != "" {
-			line("rebroadcasts", "%d (every %s)", *rep.Rebroadcasts, rep.RebroadcastEvery)
-		} else {
-			line("rebroadcasts", "%d (--rebroadcast off)", *rep.Rebroadcasts)
-		}
-	}
-	if rep.LastError != "" {
-		line("last error", "%s", rep.LastError)
-	}
-	b.WriteString(rep.Verdict + "\n")
-	_, _ = io.WriteString(w, b.String())
 }
