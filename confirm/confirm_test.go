@@ -373,6 +373,14 @@ func TestBadInputIsRefusedBeforeAnyRequest(t *testing.T) {
 			_, err := confirm.Resolve(ctx, nil, tx.Signatures[0], lvbh, confirm.Options{})
 			return err
 		},
+		"negative quorum": func() error {
+			_, err := confirm.Resolve(ctx, ch.tc, tx.Signatures[0], lvbh, confirm.Options{Quorum: -1})
+			return err
+		},
+		"quorum above the readers": func() error {
+			_, err := confirm.Resolve(ctx, ch.tc, tx.Signatures[0], lvbh, confirm.Options{Quorum: 2})
+			return err
+		},
 		"negative poll": func() error {
 			_, err := confirm.Resolve(ctx, ch.tc, tx.Signatures[0], lvbh, confirm.Options{PollInterval: -1})
 			return err
