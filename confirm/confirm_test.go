@@ -30,11 +30,13 @@ type chain struct {
 	tc     *transport.Client
 }
 
-// node is one endpoint of a chain: its name, lag and fault.
+// node is one endpoint of a chain: its name, lag and fault, and, when
+// lie is set, what a liar in front of it rewrites (see liar).
 type node struct {
 	name  string
 	lag   uint64
 	fault fixtures.Fault
+	lie   lies
 }
 
 func newChain(t *testing.T, nodes ...node) *chain {
@@ -52,6 +54,11 @@ func newChain(t *testing.T, nodes ...node) *chain {
 		members = append(members, m)
 	}
 	c := fixtures.NewCluster(members)
+	for i, n := range nodes {
+		if n.lie != nil {
+			c.Specs[i].URL = endpoint.NewSecret(liar(t, c.Servers[n.name].URL(), n.lie))
+		}
+	}
 	p, err := pool.New(c.Specs, pool.DefaultSettings(), pool.Options{Clock: clock, Seed: 1})
 	if err != nil {
 		c.Close()
@@ -364,6 +371,14 @@ func TestBadInputIsRefusedBeforeAnyRequest(t *testing.T) {
 		},
 		"nil client": func() error {
 			_, err := confirm.Resolve(ctx, nil, tx.Signatures[0], lvbh, confirm.Options{})
+			return err
+		},
+		"negative quorum": func() error {
+			_, err := confirm.Resolve(ctx, ch.tc, tx.Signatures[0], lvbh, confirm.Options{Quorum: -1})
+			return err
+		},
+		"quorum above the readers": func() error {
+			_, err := confirm.Resolve(ctx, ch.tc, tx.Signatures[0], lvbh, confirm.Options{Quorum: 2})
 			return err
 		},
 		"negative poll": func() error {

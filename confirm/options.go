@@ -17,8 +17,10 @@ type Options struct {
 	PollInterval time.Duration
 	// Rebroadcast, for SendAndConfirm, re-sends the identical signed bytes
 	// every Rebroadcast while the transaction is not found at confirmed or
-	// better and its blockhash is valid (see the package doc). 0 (the
-	// default) never re-sends.
+	// better and its blockhash may be valid: until Quorum endpoints have
+	// each reported a finalized block height past lastValidBlockHeight
+	// (Result.BlockHeight; see the package doc). 0 (the default) never
+	// re-sends.
 	Rebroadcast time.Duration
 	// SkipPreflight and PreflightCommitment are sendTransaction's
 	// skipPreflight and preflightCommitment for the first send ("": the
@@ -29,6 +31,18 @@ type Options struct {
 	// MaxRetries is sendTransaction's maxRetries, the node's own
 	// rebroadcasting; nil leaves the node's default.
 	MaxRetries *uint
+	// Quorum is how many distinct read endpoints must each vouch, on
+	// their own answers, that the transaction expired (a finalized block
+	// height past lastValidBlockHeight, and the signature not found with
+	// history search at a slot at or past that finalized slot) before
+	// Expired is concluded. 0 means 2, or 1 when the pool has one read
+	// endpoint. 1 takes one endpoint's word: a node that lies about its
+	// height, or a cache or proxy in front of a node that missed the
+	// transaction, then makes a transaction that can still land look
+	// expired, and whoever re-signs on that verdict pays twice. More than
+	// the pool's read endpoints is an error: Expired could never be
+	// concluded.
+	Quorum int
 	// OnPoll, when set, is called after every poll with the result so
 	// far, from the resolving goroutine, before it waits for the next: for
 	// progress logs. It must not block for long.
@@ -50,6 +64,9 @@ func (o Options) normalized() (Options, error) {
 	}
 	if o.PollInterval < 0 || o.Rebroadcast < 0 {
 		return o, errors.New("confirm: Options.PollInterval and Rebroadcast must not be negative")
+	}
+	if o.Quorum < 0 {
+		return o, errors.New("confirm: Options.Quorum must not be negative")
 	}
 	if o.PollInterval == 0 {
 		o.PollInterval = DefaultPollInterval

@@ -4,11 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
-	"time"
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"
+	"github.com/jonboulle/clockwork"
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/transport"
 )
@@ -30,9 +29,21 @@ func Resolve(ctx context.Context, tc *transport.Client, sig solana.Signature, la
 
 // resolver is one resolution.
 type resolver struct {
-	tc  *transport.Client
-	o   Options
-	res Result
+	tc    *transport.Client
+	clock clockwork.Clock
+	o     Options
+	res   Result
+	// readers are the pool's read endpoints, in configuration order: the
+	// witnesses an expiry needs.
+	readers []*reader
+	// watching is set once some endpoint has reported a finalized block
+	// height past lastValidBlockHeight: from then on every poll asks each
+	// reader that has not vouched (witness.go). Before, one poll is one
+	// status and one height read through the pool.
+	watching bool
+	// turn picks the reader whose height the next poll reads, before the
+	// watch.
+	turn int
 }
 
 // newResolver checks the input and starts a Result.
@@ -50,21 +61,37 @@ func newResolver(tc *transport.Client, sig solana.Signature, lvbh uint64, o Opti
 	if err != nil {
 		return nil, err
 	}
-	return &resolver{tc: tc, o: o, res: Result{Signature: sig, LastValidBlockHeight: lvbh}}, nil
+	r := &resolver{tc: tc, clock: tc.Pool().Clock(), o: o, res: Result{Signature: sig, LastValidBlockHeight: lvbh}}
+	for _, s := range tc.Pool().Specs() {
+		if s.Serves(endpoint.RoleRead) {
+			r.readers = append(r.readers, &reader{Witness: Witness{Endpoint: s.Name}})
+		}
+	}
+	q := o.Quorum
+	if q == 0 {
+		q = min(2, len(r.readers))
+	}
+	switch {
+	case len(r.readers) == 0:
+		return nil, errors.New("confirm: no endpoint of the pool serves reads: getSignatureStatuses and getEpochInfo need one")
+	case q > len(r.readers):
+		return nil, fmt.Errorf("confirm: Options.Quorum %d exceeds the pool's %d read endpoints: expired could never be concluded", q, len(r.readers))
+	}
+	r.res.Quorum = q
+	r.update()
+	return r, nil
 }
 
 // run polls until a verdict or ctx's end. between, when not nil, runs
 // before every wait (SendAndConfirm's rebroadcast).
 func (r *resolver) run(ctx context.Context, between func(context.Context)) Result {
-	// A read session of its own: once an answer at some slot is seen, an
-	// older one (an endpoint behind) is refused and asked elsewhere.
-	ctx = transport.WithSession(ctx, transport.NewSession())
-	clock := r.tc.Pool().Clock()
 	for {
 		if ctx.Err() != nil {
 			return r.unknown(ctx)
 		}
-		if r.poll(ctx) {
+		verdict := r.poll(ctx)
+		r.update()
+		if verdict {
 			return r.res
 		}
 		if between != nil {
@@ -73,7 +100,7 @@ func (r *resolver) run(ctx context.Context, between func(context.Context)) Resul
 		if r.o.OnPoll != nil {
 			r.o.OnPoll(r.res)
 		}
-		t := clock.NewTimer(r.o.PollInterval)
+		t := r.clock.NewTimer(r.o.PollInterval)
 		select {
 		case <-t.Chan():
 		case <-ctx.Done():
@@ -89,73 +116,44 @@ func (r *resolver) unknown(ctx context.Context) Result {
 	if r.res.LastErr == nil {
 		r.res.LastErr = ctx.Err()
 	}
+	r.update()
 	return r.res
 }
 
-// poll asks once, and reports whether there is a verdict.
+// poll asks once, and reports whether there is a verdict. Every read
+// goes outside any session's floor (transport.WithMonotonicReads off): an
+// endpoint a few slots behind answers for itself, and what it says is
+// weighed here, never refused as stale and asked elsewhere.
 func (r *resolver) poll(ctx context.Context) bool {
 	r.res.Polls++
-	st, _, _, err := r.status(ctx, false)
-	if err != nil {
-		r.res.LastErr = err
-		return false
-	}
 	r.res.LastErr = nil
-	if st != nil {
+	ctx = transport.WithMonotonicReads(ctx, false)
+	st, _, err := r.status(ctx, false) // through the pool: any endpoint will do
+	switch {
+	case err != nil:
+		r.res.LastErr = err // the witnesses below are asked all the same
+	case st != nil:
 		// Found, perhaps not yet at the commitment: never expired while
 		// some endpoint knows it.
 		return r.seen(st)
 	}
-	height, slot, err := r.finalizedHeight(ctx)
-	if err != nil {
-		r.res.LastErr = err
-		return false
-	}
-	if height <= r.res.LastValidBlockHeight {
-		return false
-	}
-	// The blockhash has expired at finalized slot `slot`. It is expired
-	// for this transaction only if endpoints that have seen that slot do
-	// not know the signature, with history search: one endpoint behind, or
-	// one that missed the transaction, cannot decide it.
-	var asked []string
-	for need := r.need(); len(asked) < need; {
-		st, at, ep, err := r.status(transport.WithAvoid(ctx, asked...), true)
-		switch {
-		case err != nil:
+	if !r.watching {
+		if err := r.height(ctx); err != nil {
 			r.res.LastErr = err
 			return false
-		case st != nil:
-			return r.seen(st)
-		case at < slot || ep == "" || slices.Contains(asked, ep):
-			return false // behind the expiry, or no other endpoint free: next poll
 		}
-		asked = append(asked, ep)
-	}
-	r.res.Status = Expired
-	return true
-}
-
-// need is how many endpoints must agree that the signature is unknown: two
-// when two read endpoints are in step and verified, else one.
-func (r *resolver) need() int {
-	n := 0
-	for _, s := range r.tc.Pool().Snapshot() {
-		if s.Role == endpoint.RoleRead && s.SlotStanding == endpoint.InStep && s.Verification == endpoint.Verified {
-			n++
+		if !r.watching {
+			return false
 		}
 	}
-	return min(max(n, 1), 2)
+	return r.witnessRound(ctx)
 }
 
 // seen records a status, and reports whether it is a verdict: found at
 // the requested commitment.
 func (r *resolver) seen(st *rpc.SignatureStatusesResult) bool {
 	r.res.Slot = st.Slot
-	cs := string(st.ConfirmationStatus)
-	if cs == "" && st.Confirmations == nil {
-		cs = "finalized" // a node too old to say: rooted
-	}
+	cs := statusOf(st)
 	if rank(cs) > rank(string(r.res.Confirmation)) {
 		r.res.Confirmation = rpc.ConfirmationStatusType(cs)
 	}
@@ -169,40 +167,73 @@ func (r *resolver) seen(st *rpc.SignatureStatusesResult) bool {
 	return true
 }
 
-// status asks one endpoint for the signature's status: the status (nil:
-// unknown there), the answer's context slot (a processed slot), and which
-// endpoint answered.
-func (r *resolver) status(ctx context.Context, history bool) (st *rpc.SignatureStatusesResult, at uint64, ep string, err error) {
-	ctx = transport.WithAttemptObserver(ctx, func(_ context.Context, _ string, a transport.Attempt) {
-		if !a.Failed() {
-			ep = a.Endpoint
-		}
-	})
+// status asks for the signature's status through ctx (the pool, or one
+// endpoint): the status (nil: unknown there) and the answer's context
+// slot (a processed slot).
+func (r *resolver) status(ctx context.Context, history bool) (*rpc.SignatureStatusesResult, uint64, error) {
 	var out rpc.GetSignatureStatusesResult
 	params := []any{[]string{r.res.Signature.String()}, map[string]any{"searchTransactionHistory": history}}
 	if err := r.tc.CallForInto(ctx, &out, "getSignatureStatuses", params); err != nil {
-		return nil, 0, "", err
+		return nil, 0, err
 	}
 	if len(out.Value) != 1 {
-		return nil, 0, "", fmt.Errorf("confirm: getSignatureStatuses answered %d statuses for one signature", len(out.Value))
+		return nil, 0, fmt.Errorf("confirm: getSignatureStatuses answered %d statuses for one signature", len(out.Value))
 	}
-	return out.Value[0], out.Context.Slot, ep, nil
+	return out.Value[0], out.Context.Slot, nil
 }
 
-// finalizedHeight reads the finalized block height and the slot it is at
-// (getEpochInfo: both from one bank).
-func (r *resolver) finalizedHeight(ctx context.Context) (height, slot uint64, err error) {
+// epochInfo reads, through ctx, the finalized block height and the slot
+// it is at (getEpochInfo: both from one bank).
+func (r *resolver) epochInfo(ctx context.Context) (rpc.GetEpochInfoResult, error) {
 	var out rpc.GetEpochInfoResult
-	if err := r.tc.CallForInto(ctx, &out, "getEpochInfo", []any{map[string]any{"commitment": "finalized"}}); err != nil {
-		return 0, 0, err
-	}
-	r.res.BlockHeight = max(r.res.BlockHeight, out.BlockHeight)
-	return out.BlockHeight, out.AbsoluteSlot, nil
+	err := r.tc.CallForInto(ctx, &out, "getEpochInfo", []any{map[string]any{"commitment": "finalized"}})
+	return out, err
 }
 
-// valid reports whether, as far as the resolution has seen, the blockhash
-// may still be valid.
-func (r *resolver) valid() bool { return r.res.BlockHeight <= r.res.LastValidBlockHeight }
+// height reads the finalized block height of one reader, pinned to it,
+// each poll the next in turn that is not blocked (every reader is heard
+// from within as many polls as there are readers, whichever the pool
+// would prefer), and records it; a height past lastValidBlockHeight
+// starts the watch. With every reader blocked it reads through the pool.
+func (r *resolver) height(ctx context.Context) error {
+	skip := r.blocked()
+	var w *reader
+	for range r.readers {
+		next := r.readers[r.turn%len(r.readers)]
+		r.turn++
+		if _, blocked := skip[next.Endpoint]; !blocked {
+			w = next
+			break
+		}
+	}
+	var from string
+	if w != nil {
+		from, ctx = w.Endpoint, transport.WithEndpoint(ctx, w.Endpoint)
+	} else {
+		ctx = transport.WithAttemptObserver(ctx, func(_ context.Context, _ string, a transport.Attempt) {
+			if !a.Failed() {
+				from = a.Endpoint
+			}
+		})
+	}
+	info, err := r.epochInfo(ctx)
+	if err != nil {
+		if w != nil {
+			w.said = r.failure(ctx, "getEpochInfo", err)
+			w.Reason = w.said
+		}
+		return err
+	}
+	if w := r.reader(from); w != nil {
+		r.heard(w, info)
+	}
+	if info.BlockHeight > r.res.LastValidBlockHeight {
+		r.watching = true
+	}
+	return nil
+}
 
-// due reports whether the interval since last has passed at now.
-func due(last, now time.Time, every time.Duration) bool { return !now.Before(last.Add(every)) }
+// valid reports whether, as far as a quorum of endpoints has said, the
+// blockhash may still be valid: one endpoint's height cannot stop a
+// rebroadcast.
+func (r *resolver) valid() bool { return r.res.BlockHeight <= r.res.LastValidBlockHeight }

@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"strings"
+	"time"
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/solroute/solroute/transport"
@@ -87,3 +88,6 @@ func alreadyProcessed(err error) bool {
 	}
 	return strings.Contains(re.Message, "already been processed") || strings.Contains(string(re.Data), "AlreadyProcessed")
 }
+
+// due reports whether the interval since last has passed at now.
+func due(last, now time.Time, every time.Duration) bool { return !now.Before(last.Add(every)) }

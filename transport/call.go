@@ -50,8 +50,8 @@ func (c *Client) do(ctx context.Context, cs *callState, role endpoint.Role) erro
 
 // loop is do without its observers: the call itself.
 func (c *Client) loop(ctx context.Context, cs *callState, role endpoint.Role) error {
-	caps := capabilitiesFrom(ctx)
-	timeout, err := c.pool.DefaultTimeout(pool.Request{Role: role, Method: cs.method, Capabilities: caps})
+	caps, only := capabilitiesFrom(ctx), endpointFrom(ctx)
+	timeout, err := c.pool.DefaultTimeout(pool.Request{Role: role, Method: cs.method, Capabilities: caps, Endpoint: only})
 	if err != nil {
 		return &CallError{Method: cs.method, errs: []error{err}}
 	}
@@ -80,7 +80,7 @@ func (c *Client) loop(ctx context.Context, cs *callState, role endpoint.Role) er
 	rec := callRecord{method: cs.method}
 	avoid, _ := ctx.Value(avoidKey{}).([]string)
 	req := pool.Request{Role: role, Method: cs.method, Capabilities: caps, Deadline: cs.deadline,
-		AvoidDoubt: !read, Timed: cs.adaptive || timed && c.hedgeAfter == HedgeAuto, Avoid: slices.Clip(avoid)}
+		AvoidDoubt: !read, Timed: cs.adaptive || timed && c.hedgeAfter == HedgeAuto, Avoid: slices.Clip(avoid), Endpoint: only}
 	if cs.slots != nil && cs.slots.floor > 0 {
 		// An endpoint known to be below the floor would only refuse.
 		req.MinSlot, req.MinSlotCommitment = cs.slots.floor, cs.slots.commitment
@@ -135,7 +135,7 @@ func (c *Client) loop(ctx context.Context, cs *callState, role endpoint.Role) er
 			Number:             n,
 			Outcome:            o.Outcome,
 			Class:              cs.class,
-			ElsewhereAvailable: c.pool.HasAlternative(role, caps, tried),
+			ElsewhereAvailable: only == "" && c.pool.HasAlternative(role, caps, tried), // a pinned call has no elsewhere
 			TimeLeft:           cs.deadline.Sub(c.clock.Now()),
 		}
 		d := call.Next(ra)

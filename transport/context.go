@@ -64,3 +64,23 @@ type avoidKey struct{}
 func WithAvoid(ctx context.Context, names ...string) context.Context {
 	return context.WithValue(ctx, avoidKey{}, slices.Clone(names))
 }
+
+// endpointKey is the context key of WithEndpoint.
+type endpointKey struct{}
+
+// WithEndpoint returns a context whose calls go to the endpoint named
+// name and to no other (pool.Request.Endpoint: a retry stays on it, after
+// its backoff), and whose reads are held to no session's floor, as under
+// WithMonotonicReads(ctx, false): to learn what that one endpoint has
+// seen, however far behind the others it is (the confirm package asks each
+// witness of an expiry this way). A name no endpoint of the call's role
+// has fails the call with pool's ErrNoEndpoint.
+func WithEndpoint(ctx context.Context, name string) context.Context {
+	return context.WithValue(WithMonotonicReads(ctx, false), endpointKey{}, name)
+}
+
+// endpointFrom returns the name set by WithEndpoint, or "".
+func endpointFrom(ctx context.Context) string {
+	name, _ := ctx.Value(endpointKey{}).(string)
+	return name
+}

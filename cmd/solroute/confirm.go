@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/gagliardetto/solana-go"
+	"github.com/solroute/solroute/endpoint"
 )
 
 const confirmAbout = `
@@ -13,9 +14,11 @@ Find out what became of a transaction already sent, by its signature and
 the last valid block height of its blockhash: poll getSignatureStatuses
 and the finalized block height through the pool until it has landed at
 --commitment, or expired, or --timeout passes. Nothing is sent. "Expired"
-is only concluded from a finalized block height past the last valid one,
-and from endpoints that are not behind, so an endpoint that missed the
-transaction cannot make a landed one look expired.
+is only concluded when --quorum endpoints (default 2, or 1 with one read
+endpoint) each report, asked one by one, a finalized block height past the
+last valid one and no status for the signature, history searched, and no
+endpoint knows it: one endpoint that lies about its height or missed the
+transaction cannot make one that may still land look expired.
 
 SIGNATURE is the transaction's first signature, in base 58 (what
 sendTransaction answered, or what 'solroute send' printed);
@@ -24,8 +27,10 @@ getLatestBlockhash returned with the transaction's blockhash.
 
 The report gives the status, the slot it landed in, the highest
 confirmation seen, the on-chain error of a failed transaction, the
-finalized block height read against the last valid one, and the polls
-made; --json writes it as one JSON object.
+finalized block height a quorum of endpoints reached against the last
+valid one, the polls made and, for expired and unknown, what each read
+endpoint said (a "witness" line each) and why the verdict is what it is;
+--json writes it as one JSON object.
 
 Exit codes: 0 landed, 4 landed with an on-chain error (its fee was paid;
 sending it again fails the same way), 5 expired (it can never land: sign it
@@ -39,11 +44,12 @@ solroute confirm --config rpc.toml --commitment finalized --timeout 3m --json SI
 
 // runConfirm is "solroute confirm".
 func runConfirm(ctx context.Context, e *env, args []string) int {
-	f := newFlags("confirm", "confirm --config FILE [--commitment C] [--timeout D] [--json] SIGNATURE --last-valid-block-height N",
+	f := newFlags("confirm", "confirm --config FILE [--commitment C] [--quorum Q] [--timeout D] [--json] SIGNATURE --last-valid-block-height N",
 		confirmAbout, confirmExample)
 	cfgPath := f.String("config", "", "read the TOML configuration from `FILE` (required)")
 	lvbh := f.Uint64("last-valid-block-height", 0, "`N`, "+lastValidHelp+" (required)")
 	commitment := f.String("commitment", "confirmed", "the commitment `C` the transaction must reach to count as landed: processed, confirmed or finalized")
+	quorum := f.Int("quorum", 0, "`Q` read endpoints must each vouch for expired (0: 2, or 1 with one read endpoint; 1 takes one endpoint's word)")
 	timeout := f.Duration("timeout", defaultResolveTimeout, "give up after `D` with the status unknown (exit 6)")
 	asJSON := f.Bool("json", false, "write the report as JSON")
 	pos, code, done := f.parse(e, args)
@@ -59,6 +65,8 @@ func runConfirm(ctx context.Context, e *env, args []string) int {
 		return e.usageError("confirm", "--last-valid-block-height N is required: %s", lastValidHelp)
 	case *timeout <= 0:
 		return e.usageError("confirm", "--timeout must be positive")
+	case *quorum < 0:
+		return e.usageError("confirm", "--quorum must not be negative")
 	}
 	sig, err := parseSignature(pos[0])
 	if err != nil {
@@ -77,7 +85,10 @@ func runConfirm(ctx context.Context, e *env, args []string) int {
 		return code
 	}
 	defer c.Close()
-	rs := &resolution{cfgPath: *cfgPath, commitment: level, timeout: *timeout}
+	if readers := readEndpoints(c.Snapshot()); *quorum > readers {
+		return e.usageError("confirm", "--quorum %d exceeds the %d read endpoints in %s: expired could never be concluded", *quorum, readers, *cfgPath)
+	}
+	rs := &resolution{cfgPath: *cfgPath, commitment: level, timeout: *timeout, quorum: *quorum}
 	ctx, cancel := e.withTimeout(ctx, *timeout)
 	defer cancel()
 	r, err := c.Resolve(ctx, sig, *lvbh, rs.options(e))
@@ -104,4 +115,15 @@ func parseSignature(s string) (solana.Signature, error) {
 		return solana.Signature{}, fmt.Errorf("invalid SIGNATURE %q: all zeros, the signature of no transaction", s)
 	}
 	return sig, nil
+}
+
+// readEndpoints counts the endpoints of a snapshot that serve reads.
+func readEndpoints(snap []endpoint.Snapshot) int {
+	n := 0
+	for _, s := range snap {
+		if s.Role == endpoint.RoleRead {
+			n++
+		}
+	}
+	return n
 }

@@ -7,6 +7,7 @@ import (
 	"math"
 	"regexp"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -31,7 +32,7 @@ func TestConfirmLanded(t *testing.T) {
 		"confirmation    confirmed (waited for confirmed)",
 		"landed: it succeeded on chain; do not send it again")
 	// Until it showed, it was not expired: the finalized height was read.
-	if !regexp.MustCompile(fmt.Sprintf(`(?m)^block height    \d+ finalized; last valid %d$`, lvbh)).MatchString(r.stdout) ||
+	if !regexp.MustCompile(fmt.Sprintf(`(?m)^block height    (\d+ finalized|not yet read) on 2 endpoints; last valid %d$`, lvbh)).MatchString(r.stdout) ||
 		!regexp.MustCompile(`(?m)^polls           [1-9]\d*$`).MatchString(r.stdout) {
 		t.Errorf("no block height or polls line:\n%s", r.stdout)
 	}
@@ -89,6 +90,9 @@ func TestConfirmExpired(t *testing.T) {
 	if want := fmt.Sprintf("expired: its blockhash is past block height %d and no endpoint knows it; "+
 		"it can never land: sign it again with a new blockhash", lvbh); rep.Verdict != want {
 		t.Errorf("verdict %q, want %q", rep.Verdict, want)
+	}
+	if vouched := countVouched(rep); rep.Quorum != 2 || vouched != 3 || !strings.HasPrefix(rep.Reason, "3 endpoints vouched (2 needed)") {
+		t.Errorf("quorum %d, %d vouched, reason %q", rep.Quorum, vouched, rep.Reason)
 	}
 	if n := ch.sends(); n != 1 {
 		t.Fatalf("%d sends: confirm sent something", n)
@@ -173,6 +177,10 @@ func TestConfirmUsageErrors(t *testing.T) {
 			`invalid --commitment "max": want processed, confirmed or finalized (see`},
 		{"zero timeout", []string{"confirm", "--config", cfg, sig, "--last-valid-block-height", "1150", "--timeout", "0s"},
 			"--timeout must be positive"},
+		{"negative quorum", []string{"confirm", "--config", cfg, sig, "--last-valid-block-height", "1150", "--quorum", "-1"},
+			"--quorum must not be negative"},
+		{"quorum above the readers", []string{"confirm", "--config", cfg, sig, "--last-valid-block-height", "1150", "--quorum", "2"},
+			"--quorum 2 exceeds the 1 read endpoints in " + cfg + ": expired could never be concluded"},
 		{"no config", []string{"confirm", sig, "--last-valid-block-height", "1150"}, "--config FILE is required"},
 	}
 	runUsageCases(t, tests)
@@ -200,5 +208,78 @@ func TestConfirmWithoutAReadEndpointIsAConfigError(t *testing.T) {
 	}
 	if n := s.Stats().Requests; n != 0 {
 		t.Fatalf("the server received %d requests", n)
+	}
+}
+
+// countVouched counts the witnesses of a report that vouched.
+func countVouched(rep resolutionReport) int {
+	n := 0
+	for _, w := range rep.Witnesses {
+		if w.Vouched {
+			n++
+		}
+	}
+	return n
+}
+
+// TestConfirmExpiredWithALaggingReader: the second of two readers is 1,
+// 2 or 4 slots behind: the transaction that never lands is expired within
+// two polls of the laggard's own finalized height passing the last valid
+// one (issue 20 item 1: it was unknown at --timeout in most runs).
+func TestConfirmExpiredWithALaggingReader(t *testing.T) {
+	for _, lag := range []uint64{1, 2, 4} {
+		t.Run(fmt.Sprintf("lag %d", lag), func(t *testing.T) {
+			ch := newChain(t, chainNode{name: "a"}, chainNode{name: "b", lag: lag})
+			tx, wire, lvbh := ch.tx(10+lag, 140)
+			sig := tx.Signatures[0].String()
+			ch.ledger.Drop(sig, math.MaxInt)
+			ch.sendOnce(tx, wire)
+			// b's finalized height passes lvbh at the poll made after
+			// passed slots.
+			_, tip := ch.ledger.Tip()
+			passed := int(lvbh+1+lag+fixtures.FinalizedDepth-tip) + 1
+			r := ch.run(defaultResolveTimeout, passed+2, "confirm", "--config", ch.cfg, "--json", sig, "--last-valid-block-height", fmt.Sprint(lvbh))
+			r.wantCode(t, exitExpired)
+			if rep := decodeReport(t, r.stdout); rep.Status != "expired" || rep.BlockHeight <= lvbh || rep.Polls > passed+2 {
+				t.Fatalf("report %+v: want expired by poll %d", rep, passed+2)
+			}
+		})
+	}
+}
+
+// TestConfirmUnknownNeverContradictsItself: b is 10 slots behind a; the
+// resolution times out after a's finalized height passed the last valid
+// one and before b's did. The report says so: the block height a quorum
+// reached (b's, below the last valid one), a witness line each, and a
+// verdict that does not claim the chain is below the last valid height
+// (issue 20 item 1: "it may still land until a finalized block height
+// passes N" next to a height above N).
+func TestConfirmUnknownNeverContradictsItself(t *testing.T) {
+	ch := newChain(t, chainNode{name: "a"}, chainNode{name: "b", lag: 10})
+	tx, wire, lvbh := ch.tx(20, 140)
+	sig := tx.Signatures[0].String()
+	ch.ledger.Drop(sig, math.MaxInt)
+	ch.sendOnce(tx, wire)
+	_, tip := ch.ledger.Tip()
+	aPassed := time.Duration(lvbh+1+fixtures.FinalizedDepth-tip) * fixtures.DefaultSlotTime // a's passing, on the clock
+	timeout := aPassed + 4*fixtures.DefaultSlotTime + fixtures.DefaultSlotTime/4
+	r := ch.run(timeout, 100, "confirm", "--config", ch.cfg, "--timeout", timeout.String(), sig, "--last-valid-block-height", fmt.Sprint(lvbh))
+	r.wantCode(t, exitUnknown)
+	height := regexp.MustCompile(`(?m)^block height    (\d+) finalized on 2 endpoints; last valid (\d+)$`).FindStringSubmatch(r.stdout)
+	if height == nil || height[2] != fmt.Sprint(lvbh) {
+		t.Fatalf("no block height line:\n%s", r.stdout)
+	}
+	if h, _ := strconv.ParseUint(height[1], 10, 64); h > lvbh {
+		t.Fatalf("block height %d past %d, and unknown:\n%s", h, lvbh, r.stdout)
+	}
+	wantLines(t, r.stdout, fmt.Sprintf("unknown: no verdict within --timeout %v; an endpoint reported a finalized block height past %d, "+
+		"but expired needs 2 endpoints to vouch for it and 1 did (see the witness lines): until 2 do, it may have landed: "+
+		"run 'solroute confirm --config %s %s --last-valid-block-height %d' before signing it again", timeout, lvbh, ch.cfg, sig, lvbh))
+	if !regexp.MustCompile(`(?m)^witness         a vouched \(finalized block height \d+, not found at slot \d+\)$`).MatchString(r.stdout) ||
+		!regexp.MustCompile(fmt.Sprintf(`(?m)^witness         b: finalized block height \d+ ≤ %d$`, lvbh)).MatchString(r.stdout) {
+		t.Errorf("no witness lines:\n%s", r.stdout)
+	}
+	if strings.Contains(r.stdout, "it may still land until") {
+		t.Errorf("the verdict says the chain is below %d:\n%s", lvbh, r.stdout)
 	}
 }

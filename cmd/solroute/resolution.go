@@ -111,12 +111,14 @@ type resolution struct {
 	// and counts the rebroadcasts.
 	send        bool
 	rebroadcast time.Duration
+	// quorum is confirm.Options.Quorum (0: its default).
+	quorum int
 }
 
 // options returns the confirm.Options of the resolution, with the
 // command's test hook.
 func (rs *resolution) options(e *env) confirm.Options {
-	return confirm.Options{Commitment: rs.commitment, Rebroadcast: rs.rebroadcast, OnPoll: e.onPoll}
+	return confirm.Options{Commitment: rs.commitment, Rebroadcast: rs.rebroadcast, Quorum: rs.quorum, OnPoll: e.onPoll}
 }
 
 // resolutionReport is the report of a resolution, and its --json form.
@@ -137,11 +139,19 @@ type resolutionReport struct {
 	// Err is the on-chain error of a failed transaction, as the node
 	// answered it.
 	Err json.RawMessage `json:"err,omitempty"`
-	// BlockHeight is the highest finalized block height read (absent when
-	// none was: the status was found first); LastValidBlockHeight the one
-	// given.
+	// BlockHeight is the highest finalized block height that Quorum
+	// endpoints have each reported (absent until that many have: one
+	// endpoint cannot raise it); LastValidBlockHeight the one given.
 	BlockHeight          uint64 `json:"block_height,omitempty"`
 	LastValidBlockHeight uint64 `json:"last_valid_block_height"`
+	// Quorum is how many endpoints must vouch for expired.
+	Quorum int `json:"quorum"`
+	// Witnesses is what each read endpoint said about the expiry; absent
+	// for landed and failed.
+	Witnesses []witnessReport `json:"witnesses,omitempty"`
+	// Reason says why the status is what it is (confirm.Result.Reason);
+	// absent for landed and failed.
+	Reason string `json:"reason,omitempty"`
 	// Polls counts the status polls.
 	Polls int `json:"polls"`
 	// SendAmbiguous and SendError, for send --confirm: the send may have
@@ -164,6 +174,25 @@ type resolutionReport struct {
 	Verdict string `json:"verdict"`
 
 	status confirm.Status
+	// pastValid is set when some endpoint reported a finalized block
+	// height past LastValidBlockHeight.
+	pastValid bool
+}
+
+// witnessReport is one read endpoint's word on the expiry
+// (confirm.Witness).
+type witnessReport struct {
+	Endpoint string `json:"endpoint"`
+	Vouched  bool   `json:"vouched"`
+	// BlockHeight and Slot are its own finalized block height and slot;
+	// absent when it never answered.
+	BlockHeight uint64 `json:"block_height,omitempty"`
+	Slot        uint64 `json:"slot,omitempty"`
+	// StatusSlot is the slot of its "not found", when it vouched.
+	StatusSlot uint64 `json:"status_slot,omitempty"`
+	// Reason is why it did not vouch.
+	Reason string `json:"reason,omitempty"`
+	text   string
 }
 
 // report builds the report of r. ctx is the resolution's context: when
@@ -178,7 +207,16 @@ func (rs *resolution) report(ctx context.Context, r confirm.Result) *resolutionR
 		BlockHeight:          r.BlockHeight,
 		LastValidBlockHeight: r.LastValidBlockHeight,
 		Polls:                r.Polls,
+		Quorum:               r.Quorum,
 		status:               r.Status,
+	}
+	if r.Status == confirm.Expired || r.Status == confirm.Unknown {
+		rep.Reason = r.Reason
+		for _, w := range r.Witnesses {
+			rep.Witnesses = append(rep.Witnesses, witnessReport{Endpoint: w.Endpoint, Vouched: w.Vouched,
+				BlockHeight: w.BlockHeight, Slot: w.Slot, StatusSlot: w.StatusSlot, Reason: w.Reason, text: w.String()})
+			rep.pastValid = rep.pastValid || w.BlockHeight > r.LastValidBlockHeight
+		}
 	}
 	if r.Err != nil {
 		if js, err := json.Marshal(r.Err); err == nil {
@@ -224,9 +262,21 @@ func (rs *resolution) verdict(rep *resolutionReport) string {
 	if rep.Stopped == "interrupted" {
 		why = "interrupted before a verdict"
 	}
-	return fmt.Sprintf("unknown: %s; it may still land until a finalized block height passes %d: "+
-		"run 'solroute confirm --config %s %s --last-valid-block-height %d' before signing it again",
-		why, rep.LastValidBlockHeight, rs.cfgPath, rep.Signature, rep.LastValidBlockHeight)
+	again := fmt.Sprintf("run 'solroute confirm --config %s %s --last-valid-block-height %d' before signing it again",
+		rs.cfgPath, rep.Signature, rep.LastValidBlockHeight)
+	if !rep.pastValid {
+		return fmt.Sprintf("unknown: %s; it may still land until a finalized block height passes %d: %s",
+			why, rep.LastValidBlockHeight, again)
+	}
+	vouched := 0
+	for _, w := range rep.Witnesses {
+		if w.Vouched {
+			vouched++
+		}
+	}
+	return fmt.Sprintf("unknown: %s; an endpoint reported a finalized block height past %d, but expired needs %d "+
+		"endpoints to vouch for it and %d did (see the witness lines): until %d do, it may have landed: %s",
+		why, rep.LastValidBlockHeight, rep.Quorum, vouched, rep.Quorum, again)
 }
 
 // exitCode is the exit code of a resolution's status.
@@ -280,11 +330,7 @@ func (rep *resolutionReport) write(w io.Writer, asJSON bool) {
 	if len(rep.Err) > 0 {
 		line("on-chain error", "%s", rep.Err)
 	}
-	if rep.BlockHeight > 0 {
-		line("block height", "%d finalized; last valid %d", rep.BlockHeight, rep.LastValidBlockHeight)
-	} else {
-		line("block height", "not read; last valid %d", rep.LastValidBlockHeight)
-	}
+	rep.writeHeights(line)
 	line("polls", "%d", rep.Polls)
 	if rep.Rebroadcasts != nil {
 		if rep.RebroadcastEvery != "" {
@@ -298,4 +344,24 @@ func (rep *resolutionReport) write(w io.Writer, asJSON bool) {
 	}
 	b.WriteString(rep.Verdict + "\n")
 	_, _ = io.WriteString(w, b.String())
+}
+
+// writeHeights writes the block height line and, for an expired
+// resolution or an unknown one past the last valid height, one witness
+// line per read endpoint.
+func (rep *resolutionReport) writeHeights(line func(label, format string, args ...any)) {
+	on := fmt.Sprintf("on %d endpoints", rep.Quorum)
+	if rep.Quorum == 1 {
+		on = "on 1 endpoint"
+	}
+	if rep.BlockHeight > 0 {
+		line("block height", "%d finalized %s; last valid %d", rep.BlockHeight, on, rep.LastValidBlockHeight)
+	} else {
+		line("block height", "not yet read %s; last valid %d", on, rep.LastValidBlockHeight)
+	}
+	if rep.pastValid || rep.status == confirm.Expired {
+		for _, w := range rep.Witnesses {
+			line("witness", "%s", w.text)
+		}
+	}
 }
