@@ -12,8 +12,9 @@ const (
 	InStep SlotStanding = iota
 	// Lagging: more than the allowed lag behind the reference.
 	Lagging
-	// Outlier: more than the allowed lag ahead of the reference, which
-	// no other endpoint corroborates.
+	// Outlier: it reported a slot more than the allowed lag ahead of the
+	// reference, which no other endpoint corroborates (what it answered,
+	// not its mark extrapolated: a silent endpoint is not ahead).
 	Outlier
 )
 

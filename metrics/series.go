@@ -22,7 +22,7 @@ const (
 	numRoles = int(endpoint.RoleSend) + 1
 	// numCauses are the causes of package retrypolicy, 0 ("ok") included;
 	// TestArraysCoverEveryName checks that none is missing.
-	numCauses = int(retrypolicy.Refused) + 1
+	numCauses = int(retrypolicy.RPCEndpoint) + 1
 	// noEndpoint is the outcome index of a call that failed with no
 	// cause: no endpoint could serve it.
 	noEndpoint = numCauses

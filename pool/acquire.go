@@ -50,8 +50,8 @@ const (
 )
 
 // selection filters the role's candidates by capabilities and decides
-// whether Avoid applies (only when a compatible, non-avoided candidate
-// exists). ok is false when no candidate is compatible.
+// whether Avoid applies: only when a candidate outside it can take the
+// request (spare). ok is false when no candidate is compatible.
 func (p *Pool) selection(req *Request) (sel selection, ok bool) {
 	rs := p.roleSet(req.Role)
 	if rs == nil || len(rs.ordered) == 0 {
@@ -66,21 +66,63 @@ func (p *Pool) selection(req *Request) (sel selection, ok bool) {
 		return sel, true
 	}
 	sel.caps, sel.only = req.Capabilities, req.Endpoint
-	compatible, spare := false, false
+	compatible := false
 	for _, m := range rs.ordered {
-		if !m.spec.HasCapabilities(sel.caps) || (sel.only != "" && m.spec.Name != sel.only) {
+		if !sel.compatible(m) {
 			continue
 		}
 		if !compatible || m.timeout < sel.timeout {
 			sel.timeout = m.timeout
 		}
 		compatible = true
-		spare = spare || !slices.Contains(req.Avoid, m.spec.Name)
 	}
-	if spare {
+	if len(req.Avoid) > 0 && sel.spare(req.Avoid) {
 		sel.avoid = req.Avoid
 	}
 	return sel, compatible
+}
+
+// compatible reports whether m is configured for a request of this
+// selection: it carries the capabilities, and is the endpoint asked for
+// (Request.Endpoint) if one is.
+func (s *selection) compatible(m *member) bool {
+	if len(s.caps) > 0 && !m.spec.HasCapabilities(s.caps) {
+		return false
+	}
+	return s.only == "" || m.spec.Name == s.only
+}
+
+// takes is the pool's one answer to "can this endpoint take the
+// request?", Avoid aside: m is compatible, and the cluster guard lets it
+// through (verified; one awaiting its check only for the check itself).
+// When it cannot, b says why (the guard's block). Whether a retry has
+// somewhere else to go (HasAlternative), whether Avoid applies (spare)
+// and which candidates a scan tries all ask it. Limits, cooldowns,
+// ejections and doubt are not part of it: they pass, and a scan waits
+// for them; an endpoint the guard holds back may never serve.
+func (s *selection) takes(m *member) (b endpoint.Block, ok bool) {
+	if !s.compatible(m) {
+		return b, false
+	}
+	sh := m.rt.Shared()
+	if sh.Admissible(s.only != "") {
+		return b, true
+	}
+	if v, _ := sh.Verification(); v == endpoint.WrongCluster {
+		return endpoint.Block{Reason: endpoint.BlockedByCluster}, false
+	}
+	return endpoint.Block{Reason: endpoint.BlockedByVerification}, false
+}
+
+// spare reports whether a candidate outside avoid can take a request of
+// this selection (takes).
+func (s *selection) spare(avoid []string) bool {
+	for _, m := range s.rs.ordered {
+		if _, ok := s.takes(m); ok && !slices.Contains(avoid, m.spec.Name) {
+			return true
+		}
+	}
+	return false
 }
 
 // lastResorts marks the candidates to use only as a last resort: those
@@ -135,15 +177,10 @@ func (p *Pool) lastResorts(sel *selection, req *Request, now, deadline time.Time
 	}
 }
 
-// admits reports whether m is a candidate of this selection.
+// admits reports whether m is a candidate of this selection: compatible,
+// and outside Avoid when Avoid applies.
 func (s *selection) admits(m *member) bool {
-	if len(s.caps) > 0 && !m.spec.HasCapabilities(s.caps) {
-		return false
-	}
-	if s.only != "" && m.spec.Name != s.only {
-		return false
-	}
-	return len(s.avoid) == 0 || !slices.Contains(s.avoid, m.spec.Name)
+	return s.compatible(m) && (len(s.avoid) == 0 || !slices.Contains(s.avoid, m.spec.Name))
 }
 
 // lastResort says why m is one of the selection's last resorts
@@ -180,19 +217,6 @@ func (s *selection) passes(now time.Time) int {
 		return 2
 	}
 	return 1
-}
-
-// gate is the block of a candidate the cluster guard holds back (ok
-// false: none).
-func (s *selection) gate(m *member) (b endpoint.Block, held bool) {
-	sh := m.rt.Shared()
-	if sh.Admissible(s.only != "") {
-		return b, false
-	}
-	if v, _ := sh.Verification(); v == endpoint.WrongCluster {
-		return endpoint.Block{Reason: endpoint.BlockedByCluster}, true
-	}
-	return endpoint.Block{Reason: endpoint.BlockedByVerification}, true
 }
 
 // Acquire returns a permit for one request, or an error: ErrNoEndpoint at
@@ -331,7 +355,7 @@ func (p *Pool) scan(sel *selection, now, deadline time.Time) (pm *Permit, wakeAt
 		for _, g := range sel.rs.tiers {
 			for _, k := range g.order(buf[:0], sel, pass == 1, pass == 0, p.seed, now) {
 				m := g.members[k]
-				if b, held := sel.gate(m); held {
+				if b, ok := sel.takes(m); !ok {
 					t.blocked(b)
 					continue
 				}
@@ -391,7 +415,7 @@ func (p *Pool) panicScan(sel *selection, now, deadline time.Time) *Permit {
 				if !sel.tries(m, pass == 1, now) {
 					continue
 				}
-				if _, held := sel.gate(m); held {
+				if _, ok := sel.takes(m); !ok {
 					continue
 				}
 				if a, _, ok := m.rt.AdmitEjectedAt(now, deadline); ok {
@@ -428,8 +452,8 @@ func (p *Pool) deadlineError(sel *selection, req *Request, now, deadline time.Ti
 	e := &DeadlineError{Method: req.Method, Role: req.Role, Deadline: deadline, At: now, Context: ctxErr}
 	for _, m := range sel.rs.ordered {
 		if sel.admits(m) {
-			b, held := sel.gate(m)
-			if !held {
+			b, ok := sel.takes(m)
+			if ok {
 				b = m.rt.ProbeAt(now, time.Time{})
 			}
 			e.Candidates = append(e.Candidates, Candidate{Endpoint: m.spec.Name, Tier: m.spec.Tier,

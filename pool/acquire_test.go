@@ -254,6 +254,43 @@ func TestHasAlternative(t *testing.T) {
 	}
 }
 
+// TestOneAnswerToWhoElseCanTakeIt (issue 20, item 8): an endpoint the
+// cluster guard holds back (excluded for good, or awaiting its check) is
+// no alternative, for HasAlternative and for Acquire's Avoid alike: a
+// retry avoiding a is told it cannot go elsewhere, and Acquire admits a
+// at once instead of waiting for b until the deadline.
+func TestOneAnswerToWhoElseCanTakeIt(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		keep func(p *pool.Pool)
+	}{
+		{"excluded", func(p *pool.Pool) { p.Exclude("b", "serves devnet") }},
+		{"unverified", func(p *pool.Pool) { p.Hold("b") }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, _ := newPool(t, ep("a", 0, endpoint.Limits{}), ep("b", 0, endpoint.Limits{}))
+			tc.keep(p)
+			if p.HasAlternative(endpoint.RoleRead, nil, []string{"a"}) {
+				t.Fatal("HasAlternative: b counts as somewhere else to go")
+			}
+			avoidA := pool.Request{Role: endpoint.RoleRead, Method: "getBalance", Avoid: []string{"a"}}
+			pm := now(t, p, avoidA, "a")
+			pm.Done(success())
+			if !p.HasAlternative(endpoint.RoleRead, nil, []string{"b"}) {
+				t.Fatal("HasAlternative: a, verified, is no alternative to b")
+			}
+		})
+	}
+	// Once verified, b is an alternative again, and Avoid applies.
+	p, _ := newPool(t, ep("a", 0, endpoint.Limits{}), ep("b", 0, endpoint.Limits{}))
+	p.Hold("b")
+	p.Verify("b")
+	if !p.HasAlternative(endpoint.RoleRead, nil, []string{"a"}) {
+		t.Fatal("HasAlternative: verified b is no alternative")
+	}
+	now(t, p, pool.Request{Role: endpoint.RoleRead, Method: "getBalance", Avoid: []string{"a"}}, "b").Done(success())
+}
+
 func TestNoEndpoint(t *testing.T) {
 	archive := ep("a", 0, endpoint.Limits{})
 	archive.Capabilities = []string{"archive"}

@@ -187,13 +187,15 @@ func (p *Pool) DefaultTimeout(req Request) (time.Duration, error) {
 	return sel.timeout, nil
 }
 
-// HasAlternative reports whether an endpoint serving role with caps exists
-// outside avoid: whether a retry that avoids those endpoints can go
-// elsewhere. It looks at configuration only, not at who is free now.
+// HasAlternative reports whether an endpoint outside avoid can take a
+// request of role with caps: one that serves them and that the cluster
+// guard lets through (not excluded, not awaiting its check). It is the
+// rule Acquire applies Avoid by, so a retry told it can go elsewhere is
+// never held for an endpoint that will not serve it. It does not look at
+// who is free now: limits, cooldowns and ejections pass.
 func (p *Pool) HasAlternative(role endpoint.Role, caps, avoid []string) bool {
-	req := Request{Role: role, Capabilities: caps, Avoid: avoid}
-	sel, ok := p.selection(&req)
-	return ok && (len(avoid) == 0 || len(sel.avoid) > 0)
+	sel, ok := p.selection(&Request{Role: role, Capabilities: caps})
+	return ok && sel.spare(avoid)
 }
 
 // Clock returns the pool's clock, for callers that must wait on the same

@@ -23,8 +23,9 @@ type Request struct {
 	// Capabilities every candidate must carry. Nil means none.
 	Capabilities []string
 	// Avoid names endpoints this call already failed on. They are skipped
-	// while any other compatible endpoint exists; when every compatible
-	// endpoint is avoided, Avoid is ignored.
+	// while another endpoint can take the request (compatible, and let
+	// through by the cluster guard: the rule of Pool.HasAlternative); when
+	// none can, Avoid is ignored.
 	Avoid []string
 	// AvoidDoubt asks for an endpoint that is not in doubt (see
 	// Settings.DoubtWindow): one in doubt is admitted only when no

@@ -16,12 +16,23 @@ import (
 // slotFreshness, each extrapolated to now at one slot per slotTime, the
 // pool derives a reference slot per commitment: the highest mark that
 // another endpoint corroborates (is within MaxSlotLag of). An endpoint
-// more than MaxSlotLag behind the reference is Lagging, more than
-// MaxSlotLag ahead of it an Outlier; both are last resorts, for reads and
-// sends alike, as doubt is for sends. One endpoint claiming a slot no
-// other comes near is never the reference: one liar cannot make every
-// other endpoint lag. With no corroborated mark (one endpoint, or two
-// that disagree) there is no reference and nothing lags.
+// more than MaxSlotLag behind the reference is Lagging; one that reported
+// a slot more than MaxSlotLag ahead of it an Outlier (what it said, not
+// its extrapolated mark: an idle endpoint's mark drifts ahead while the
+// chain stalls); both are last resorts, for reads and sends alike, as
+// doubt is for sends. One endpoint claiming a slot no other comes near is
+// never the reference: one liar cannot make every other endpoint lag.
+// With no corroborated mark (one endpoint, or two that disagree) there is
+// no reference and nothing lags.
+//
+// Extrapolation guesses where the chain is now; it is right while the
+// chain advances at its target pace and wrong when it stalls (a cluster
+// halt, a run of skipped slots, a local ledger). So it serves only where
+// guessing high is safe: the lag of an endpoint behind, and the ceiling
+// of what an answer may claim. A read's floor, where guessing high makes
+// every endpoint refuse (-32016), comes from the agreed slot instead
+// (AgreedSlot): the highest slot two endpoints have each reported, no
+// more.
 
 const (
 	// slotTime is Solana's target slot time, used to extrapolate a mark
@@ -51,9 +62,11 @@ type slotBook struct {
 	shared []*rolestate.Shared
 	mu     sync.Mutex // serialises restand
 	// ref and refAt are the reference slot per commitment (0: none) and
-	// when it was computed (UnixNano).
-	ref   [endpoint.Commitments]atomic.Uint64
-	refAt [endpoint.Commitments]atomic.Int64
+	// when it was computed (UnixNano); agreed is the agreed slot then
+	// (AgreedSlot; 0 when there is no reference).
+	ref    [endpoint.Commitments]atomic.Uint64
+	refAt  [endpoint.Commitments]atomic.Int64
+	agreed [endpoint.Commitments]atomic.Uint64
 	// standAt is when restand last ran (UnixNano), and lastResorts how
 	// many endpoints it left Lagging or Outlier.
 	standAt     atomic.Int64
@@ -71,9 +84,13 @@ func (b *slotBook) resetBelow() uint64 {
 }
 
 // saw records slot s at commitment c on sh at now, and recomputes the
-// standings when the mark moved.
+// standings when the mark moved, or when the last recompute is
+// restandEvery old: while the chain stalls no mark moves, and the
+// reference must still follow the answers (not age out, nor drift past
+// them).
 func (b *slotBook) saw(now time.Time, sh *rolestate.Shared, c endpoint.Commitment, s uint64) {
-	if sh.SawSlot(now, c, s, b.resetBelow()) && b.maxLag > 0 {
+	moved := sh.SawSlot(now, c, s, b.resetBelow())
+	if b.maxLag > 0 && (moved || now.UnixNano()-b.standAt.Load() >= int64(restandEvery)) {
 		b.restand(now)
 	}
 }
@@ -86,46 +103,48 @@ func (b *slotBook) maybeRestand(now time.Time) {
 	}
 }
 
-// estimate is sh's mark at commitment c extrapolated to now, at one slot
-// per slotTime; ok is false when it has none younger than slotFreshness.
-func (b *slotBook) estimate(sh *rolestate.Shared, now time.Time, c endpoint.Commitment) (uint64, bool) {
+// estimate is sh's mark at commitment c as reported (raw) and
+// extrapolated to now at one slot per slotTime (est); ok is false when it
+// has none younger than slotFreshness.
+func (b *slotBook) estimate(sh *rolestate.Shared, now time.Time, c endpoint.Commitment) (raw, est uint64, ok bool) {
 	slot, age, ok := sh.Slot(now, c)
 	if !ok || age >= slotFreshness {
-		return 0, false
+		return 0, 0, false
 	}
-	return slot + uint64(age/slotTime), true
+	return slot, slot + uint64(age/slotTime), true
 }
 
-// restand recomputes the reference per commitment and every endpoint's
-// standing.
+// restand recomputes the reference and the agreed slot per commitment
+// and every endpoint's standing.
 func (b *slotBook) restand(now time.Time) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	n := len(b.shared)
-	var est [endpoint.Commitments][]uint64 // 0: not known
+	var raw, est [endpoint.Commitments][]uint64 // 0: not known
 	var refs [endpoint.Commitments]uint64
 	for c := endpoint.Commitment(0); c < endpoint.Commitments; c++ {
-		est[c] = make([]uint64, n)
+		raw[c], est[c] = make([]uint64, n), make([]uint64, n)
 		for i, sh := range b.shared {
-			est[c][i], _ = b.estimate(sh, now, c)
+			raw[c][i], est[c][i], _ = b.estimate(sh, now, c)
 		}
 		refs[c], _ = endpoint.ReferenceSlot(est[c], b.maxLag)
+		agreed := uint64(0)
+		if refs[c] != 0 {
+			agreed = secondHighest(raw[c], refs[c])
+		}
 		b.ref[c].Store(refs[c])
+		b.agreed[c].Store(agreed)
 		b.refAt[c].Store(now.UnixNano())
 	}
 	last := int32(0)
 	for i, sh := range b.shared {
-		off, standing := int64(0), endpoint.InStep
+		off := int64(0)
 		for c := range endpoint.Commitment(endpoint.Commitments) {
-			e := est[c][i]
-			if e == 0 || refs[c] == 0 {
-				continue
-			}
-			d := int64(refs[c] - e) // two's complement: ahead is negative
-			if abs(d) > abs(off) {
+			if d := standingOff(raw[c][i], est[c][i], refs[c]); abs(d) > abs(off) {
 				off = d
 			}
 		}
+		standing := endpoint.InStep
 		switch {
 		case off > int64(b.maxLag):
 			standing = endpoint.Lagging
@@ -139,6 +158,41 @@ func (b *slotBook) restand(now time.Time) {
 	}
 	b.lastResorts.Store(last)
 	b.standAt.Store(now.UnixNano())
+}
+
+// standingOff is an endpoint's distance from the reference ref at one
+// commitment (0 when either is unknown), from its reported mark raw and
+// its extrapolation est: ahead (negative) by what it reported, behind
+// (positive) by its extrapolation, which gives an idle endpoint the
+// benefit of the doubt; 0 in between.
+func standingOff(raw, est, ref uint64) int64 {
+	switch {
+	case raw == 0 || ref == 0:
+		return 0
+	case raw > ref:
+		return -int64(raw - ref)
+	case est < ref:
+		return int64(ref - est)
+	}
+	return 0
+}
+
+// secondHighest is the second highest of slots at or below ref,
+// counting repeats (0 for unknown): the highest slot that two endpoints
+// have each reported, leaving out those that claim more than the
+// reference (no other endpoint corroborates them).
+func secondHighest(slots []uint64, ref uint64) uint64 {
+	var first, second uint64
+	for _, s := range slots {
+		switch {
+		case s > ref:
+		case s > first:
+			first, second = s, first
+		case s > second:
+			second = s
+		}
+	}
+	return second
 }
 
 // abs is |d|.
@@ -195,6 +249,22 @@ func (p *Pool) ReferenceSlot(c endpoint.Commitment) (slot uint64, ok bool) {
 		return 0, false
 	}
 	return ref + uint64(age/slotTime), true
+}
+
+// AgreedSlot returns the pool's agreed slot at commitment c: the highest
+// slot that two endpoints have each reported at c, none of them ahead of
+// the reference (ReferenceSlot: a slot no other endpoint comes near
+// counts for nothing); never extrapolated, so it is never above what endpoints
+// actually answered, however long the chain stalls. ok is false whenever
+// ReferenceSlot's is. The transport's read floor is at most MaxSlotLag
+// below it (bounded staleness) and never above it but for the caller's
+// own mark.
+func (p *Pool) AgreedSlot(c endpoint.Commitment) (slot uint64, ok bool) {
+	if _, ok := p.ReferenceSlot(c); !ok {
+		return 0, false
+	}
+	slot = p.slots.agreed[c].Load()
+	return slot, slot != 0
 }
 
 // Hold keeps the named endpoint from every request but those that name

@@ -316,3 +316,64 @@ func TestLaggingEndpointBelowTheAskedSlotIsNeverTried(t *testing.T) {
 	pa.Done(success())
 	pb.Done(success())
 }
+
+// TestAgreedSlotIsNeverExtrapolated (issue 20, item 9): the agreed slot
+// is the highest slot two endpoints each reported, whatever the clock
+// says since; the reference may run ahead by extrapolation (a ceiling),
+// the agreed slot never does (a floor).
+func TestAgreedSlotIsNeverExtrapolated(t *testing.T) {
+	p, advance := threeReaders(t, nil)
+	sawOn(t, p, "a", endpoint.Confirmed, 1000)
+	sawOn(t, p, "b", endpoint.Confirmed, 998)
+	sawOn(t, p, "c", endpoint.Confirmed, 1_000_000) // a liar: no one comes near
+	if got, ok := p.AgreedSlot(endpoint.Confirmed); !ok || got != 998 {
+		t.Fatalf("agreed %d %v, want 998: the slot a and b both reached", got, ok)
+	}
+	// Ten silent seconds: the reference is extrapolated 25 slots on, the
+	// agreed slot stays where the answers were.
+	advance(10 * time.Second)
+	if ref, ok := p.ReferenceSlot(endpoint.Confirmed); !ok || ref != 1025 {
+		t.Fatalf("reference %d %v, want 1025", ref, ok)
+	}
+	if got, ok := p.AgreedSlot(endpoint.Confirmed); !ok || got != 998 {
+		t.Fatalf("agreed after 10 s %d %v, want 998", got, ok)
+	}
+	// No reference, no agreed slot.
+	q, _ := newPool(t, rw("a", 0, endpoint.Limits{}), rw("b", 0, endpoint.Limits{}))
+	sawOn(t, q, "a", endpoint.Confirmed, 1000)
+	sawOn(t, q, "b", endpoint.Confirmed, 900)
+	if _, ok := q.AgreedSlot(endpoint.Confirmed); ok {
+		t.Fatal("an agreed slot from two endpoints that disagree")
+	}
+}
+
+// TestReferenceFollowsAStalledChain (issue 20, item 9): every endpoint
+// answers the same slot for a minute. No mark moves, yet the reference
+// follows the answers: it does not age out (it did after 30 s), the
+// agreed slot stays the slot answered, and an endpoint that stopped
+// answering is not taken for an outlier for its extrapolated mark.
+func TestReferenceFollowsAStalledChain(t *testing.T) {
+	p, advance := threeReaders(t, nil)
+	for _, n := range []string{"a", "b", "c"} {
+		sawOn(t, p, n, endpoint.Confirmed, 1000)
+	}
+	for i := 1; i <= 60; i++ {
+		advance(time.Second)
+		sawOn(t, p, "a", endpoint.Confirmed, 1000)
+		sawOn(t, p, "b", endpoint.Confirmed, 1000)
+		// (The reference may run ahead by up to the lag: c's mark,
+		// extrapolated, is corroborated by b's.)
+		ref, ok := p.ReferenceSlot(endpoint.Confirmed)
+		if !ok || ref > 1000+pool.DefaultMaxSlotLag+3 {
+			t.Fatalf("after %d s of stall: reference %d %v, want at most 1019", i, ref, ok)
+		}
+		if got, ok := p.AgreedSlot(endpoint.Confirmed); !ok || got != 1000 {
+			t.Fatalf("after %d s of stall: agreed %d %v, want 1000", i, got, ok)
+		}
+		if i < 30 { // c's mark is fresh: extrapolated ahead, yet it claimed nothing ahead
+			if _, s := standing(t, p, "c"); s != endpoint.InStep {
+				t.Fatalf("after %d s: c, silent, is %v", i, s)
+			}
+		}
+	}
+}

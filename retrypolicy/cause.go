@@ -24,7 +24,10 @@ const (
 	// of Refused, a redirect other than those of Refused, any status
 	// outside 2xx-5xx.
 	Request
-	// RPCApplication: any other JSON-RPC error.
+	// RPCApplication: a JSON-RPC error that is the caller's: any endpoint
+	// at the same slot would answer the same (invalid params, a
+	// transaction's own simulation failure, a skipped slot; the table of
+	// docs/errors.md, RPCCodeCause).
 	RPCApplication
 	// MalformedResponse: the answer is not a JSON-RPC response at all (not
 	// JSON, truncated, wrong id, over the size limit): an endpoint fault.
@@ -41,6 +44,16 @@ const (
 	// (401, 402, 403, 407), path or method (404, 405), a misdirected or
 	// too-early request (421, 425). See StatusCause.
 	Refused
+	// RPCEndpoint: a JSON-RPC error that is the endpoint's, not the
+	// request's (the table of docs/errors.md, RPCCodeCause): an internal
+	// error (-32603), a block, transaction history or long-term storage
+	// this node does not keep or reach (-32001, -32011, -32018, -32019), a
+	// key outside its secondary indexes (-32010), a scan it aborted by its
+	// own limits (-32012), no snapshot (-32008), or a server error agave
+	// does not define (-32099 to -32000: a provider's own). Another
+	// endpoint may answer. It may follow execution: a send so answered is
+	// ambiguous (Outcome.MayHaveActed).
+	RPCEndpoint
 )
 
 var causeNames = []string{
@@ -56,6 +69,7 @@ var causeNames = []string{
 	InvalidResponse:   "invalid-response",
 	Canceled:          "canceled",
 	Refused:           "refused",
+	RPCEndpoint:       "rpc-endpoint",
 }
 
 // String returns the cause's kebab-case name ("rate-limited"), "none" for

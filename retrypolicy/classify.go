@@ -26,29 +26,3 @@ func StatusCause(code int) Cause {
 	}
 	return Request
 }
-
-// Solana node-state JSON-RPC codes (agave rpc-client-api custom_error.rs):
-// this node cannot answer yet; another may.
-const (
-	codeBlockNotAvailable          = -32004
-	codeNodeUnhealthy              = -32005
-	codeBlockStatusNotAvailableYet = -32014
-	codeMinContextSlotNotReached   = -32016
-	// codeRateLimited is a rate limit answered as a JSON-RPC error (some
-	// providers and proxies answer HTTP 200 this way).
-	codeRateLimited = 429
-)
-
-// RPCCodeCause returns the cause of a JSON-RPC error code: 429 →
-// RateLimited; -32004, -32005, -32014, -32016 → NodeBehind; anything else
-// → RPCApplication.
-func RPCCodeCause(code int) Cause {
-	switch code {
-	case codeRateLimited:
-		return RateLimited
-	case codeNodeUnhealthy, codeBlockNotAvailable, codeBlockStatusNotAvailableYet,
-		codeMinContextSlotNotReached:
-		return NodeBehind
-	}
-	return RPCApplication
-}

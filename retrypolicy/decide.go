@@ -107,7 +107,7 @@ func stop(r Rule) Decision { return Decision{Rule: r, Reason: stopReasons[r]} }
 // known reports whether a's cause, dispatch state and class are all
 // values this package defines.
 func known(a Attempt) bool {
-	return a.Cause >= Connection && a.Cause <= Refused &&
+	return a.Cause >= Connection && a.Cause <= RPCEndpoint &&
 		a.Dispatch >= NotDispatched && a.Dispatch <= Answered &&
 		a.Class >= Idempotent && a.Class <= NotApplicable
 }

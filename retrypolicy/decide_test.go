@@ -144,6 +144,16 @@ func TestDecideTable(t *testing.T) {
 		{Refused, AN, IDEM, no, no, no, RuleRefused},
 		{Refused, AN, NAD, no, no, no, RuleRefused},
 		{Refused, AN, NA, no, no, no, RuleNotApplicable},
+
+		{RPCEndpoint, ND, IDEM, yes, yes, no, RuleRetry},
+		{RPCEndpoint, ND, NAD, yes, yes, no, RuleRetry},
+		{RPCEndpoint, ND, NA, no, no, no, RuleNotApplicable},
+		{RPCEndpoint, MD, IDEM, yes, yes, no, RuleRetry},
+		{RPCEndpoint, MD, NAD, no, no, no, RuleMaybeDispatched},
+		{RPCEndpoint, MD, NA, no, no, no, RuleMaybeDispatched},
+		{RPCEndpoint, AN, IDEM, yes, yes, no, RuleRetry},
+		{RPCEndpoint, AN, NAD, no, no, no, RuleAnsweredMayHaveActed},
+		{RPCEndpoint, AN, NA, no, no, no, RuleAnsweredMayHaveActed},
 	}
 
 	// The table must cover the cross product exactly once.
@@ -170,6 +180,8 @@ func TestDecideTable(t *testing.T) {
 				a.HTTPStatus = 400
 			case RPCApplication:
 				a.RPCCode = -32602
+			case RPCEndpoint:
+				a.RPCCode = -32603 // may follow execution, as any of the endpoint's codes
 			}
 			d := Decide(s, a, Retries{})
 			if d.Retry != r.retry || d.OtherEndpoint != r.other || d.Transparent != r.transparent || d.Rule != r.rule {
@@ -206,7 +218,7 @@ func TestDecideUnknownInput(t *testing.T) {
 	good := Attempt{Outcome: Outcome{Cause: Timeout, Dispatch: Answered}, Class: Idempotent, TimeLeft: noDeadline}
 	cases := map[string]func(*Attempt){
 		"zero cause":    func(a *Attempt) { a.Cause = 0 },
-		"cause 12":      func(a *Attempt) { a.Cause = Refused + 1 },
+		"cause 13":      func(a *Attempt) { a.Cause = RPCEndpoint + 1 },
 		"zero dispatch": func(a *Attempt) { a.Dispatch = 0 },
 		"dispatch 4":    func(a *Attempt) { a.Dispatch = Answered + 1 },
 		"zero class":    func(a *Attempt) { a.Class = 0 },

@@ -11,7 +11,8 @@ func TestEnumNames(t *testing.T) {
 	names := map[Cause]string{0: "none", Connection: "connection", Timeout: "timeout", RateLimited: "rate-limited",
 		TemporaryHTTP: "temporary-http", NodeBehind: "node-behind", Request: "request",
 		RPCApplication: "rpc-application", MalformedResponse: "malformed-response",
-		InvalidResponse: "invalid-response", Canceled: "canceled", Refused: "refused", 42: "cause(42)"}
+		InvalidResponse: "invalid-response", Canceled: "canceled", Refused: "refused",
+		RPCEndpoint: "rpc-endpoint", 42: "cause(42)"}
 	for c, want := range names {
 		if got := c.String(); got != want {
 			t.Errorf("Cause(%d).String() = %q, want %q", c, got, want)

@@ -14,7 +14,8 @@ const (
 	// feeds the endpoint's health.
 	EndpointFault Fault = iota + 1
 	// RequestFault: the endpoint answered properly and the answer is the
-	// caller's: a JSON-RPC error, an HTTP 4xx that any endpoint would
+	// caller's: a JSON-RPC error of cause RPCApplication (one of the
+	// endpoint's, RPCEndpoint, is an EndpointFault), an HTTP 4xx that any endpoint would
 	// repeat, a result that does not decode into the caller's type. The
 	// endpoint worked.
 	RequestFault
@@ -88,7 +89,8 @@ func (o Outcome) Failed() bool { return o.Cause != 0 }
 //   - an HTTP 4xx that refuses the request as a whole before processing
 //     it (400, 411, 413, 414, 415, 431, 451; RFC 9110 §15.5), or a
 //     JSON-RPC error that agave returns before it executes or forwards
-//     (see rejectedBeforeExecution).
+//     (see rejectedBeforeExecution), whether the error is the caller's
+//     (RPCApplication) or the endpoint's (RPCEndpoint).
 //
 // Everything else may have been acted on: bytes written and no answer
 // (MaybeDispatched), a 5xx or 408, a broken, garbled or truncated body, a
@@ -109,7 +111,10 @@ func (o Outcome) MayHaveActed() bool {
 		return false
 	case Request:
 		return !rejectedStatus(o.HTTPStatus)
-	case RPCApplication:
+	case RPCApplication, RPCEndpoint:
+		// Whose error it is does not say whether it was acted on: the
+		// code does (the same rule for both causes, so the table of
+		// docs/errors.md leaves the send rule as it was).
 		return !rejectedBeforeExecution(o.RPCCode)
 	}
 	return true
@@ -122,8 +127,13 @@ func (o Outcome) Endpoint() bool { return o.Failed() && o.Fault == EndpointFault
 // Doubtful reports whether the attempt ended, by its endpoint's doing, the
 // way that would leave a call that must never be sent twice ambiguous: the
 // endpoint failed and a server may have acted. Such an attempt, of any
-// method, puts its endpoint in doubt (see the pool's AvoidDoubt).
-func (o Outcome) Doubtful() bool { return o.Endpoint() && o.MayHaveActed() }
+// method, puts its endpoint in doubt (see the pool's AvoidDoubt). One
+// exception: an endpoint's JSON-RPC error that says only that the node
+// does not keep what was asked (transaction history, a cleaned-up block,
+// a secondary index; docs/errors.md) is no sign that it fails sends.
+func (o Outcome) Doubtful() bool {
+	return o.Endpoint() && o.MayHaveActed() && !(o.Cause == RPCEndpoint && rpcGap(o.RPCCode))
+}
 
 // Settles reports whether the outcome decides its call whatever another
 // endpoint would say: a success, or a failure any endpoint would repeat

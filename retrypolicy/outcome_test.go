@@ -31,13 +31,54 @@ func TestStatusCause(t *testing.T) {
 	}
 }
 
+// TestRPCCodeCause pins the JSON-RPC error table (docs/errors.md) over
+// every code from -33000 to -31000 and a few outside: the lists are
+// written out here, apart from the code.
 func TestRPCCodeCause(t *testing.T) {
-	for code, want := range map[int]Cause{
-		429: RateLimited, -32004: NodeBehind, -32005: NodeBehind, -32014: NodeBehind, -32016: NodeBehind,
-		-32002: RPCApplication, -32602: RPCApplication, -32603: RPCApplication, 0: RPCApplication,
-	} {
+	nodeBehind := map[int]bool{-32004: true, -32005: true, -32014: true, -32016: true}
+	// agave's codes and the JSON-RPC 2.0 codes that are the caller's.
+	callers := map[int]bool{-32700: true, -32600: true, -32601: true, -32602: true,
+		-32002: true, -32003: true, -32006: true, -32007: true, -32009: true,
+		-32013: true, -32015: true, -32017: true}
+	for code := -33000; code <= -31000; code++ {
+		want := RPCApplication
+		switch {
+		case nodeBehind[code]:
+			want = NodeBehind
+		case callers[code]:
+		case code == -32603, code >= -32099 && code <= -32000:
+			want = RPCEndpoint // internal error, and every other server error
+		}
 		if got := RPCCodeCause(code); got != want {
 			t.Errorf("RPCCodeCause(%d) = %v, want %v", code, got, want)
+		}
+	}
+	for code, want := range map[int]Cause{429: RateLimited, 0: RPCApplication, 1: RPCApplication,
+		-1: RPCApplication, 7429: RPCApplication, -32429: RPCApplication, -40000: RPCApplication} {
+		if got := RPCCodeCause(code); got != want {
+			t.Errorf("RPCCodeCause(%d) = %v, want %v", code, got, want)
+		}
+	}
+}
+
+// TestEndpointErrorsKeepTheSendRule: which JSON-RPC errors prove that a
+// send was not acted on is the rule of plan 007, untouched by whose
+// error it is: a rate limit, a node-state refusal, or one of the codes
+// agave returns before it executes or forwards. Every code from -33000 to
+// -31000 is checked against that rule, written out here as it stood
+// before the endpoint's errors had a cause of their own.
+func TestEndpointErrorsKeepTheSendRule(t *testing.T) {
+	before := map[int]bool{-32004: true, -32005: true, -32014: true, -32016: true, // refusals
+		-32700: true, -32600: true, -32601: true, -32602: true, // JSON-RPC 2.0: the call never ran
+		-32002: true, -32003: true, -32006: true, -32013: true, -32015: true} // rejected before execution
+	for code := -33000; code <= -31000; code++ {
+		o := Outcome{Cause: RPCCodeCause(code), Dispatch: Answered, HTTPStatus: 200, RPCCode: code}
+		if got, want := o.MayHaveActed(), !before[code]; got != want {
+			t.Errorf("JSON-RPC %d (%v): MayHaveActed = %v, want %v", code, o.Cause, got, want)
+		}
+		sent := Attempt{Outcome: o, Class: NeverAfterDispatch}
+		if sent.Ambiguous() != o.MayHaveActed() {
+			t.Errorf("JSON-RPC %d: a send's ambiguity disagrees with MayHaveActed", code)
 		}
 	}
 }
@@ -133,7 +174,10 @@ func TestOutcomeQuestions(t *testing.T) {
 		{"524", Outcome{Cause: TemporaryHTTP, Dispatch: Answered, HTTPStatus: 524, Fault: EndpointFault}, true, true, false, false},
 		{"caller canceled after writing", Outcome{Cause: Canceled, Dispatch: MaybeDispatched, Fault: CallerFault}, false, false, false, false},
 		{"over our size limit", Outcome{Cause: MalformedResponse, Dispatch: Answered, HTTPStatus: 200, Fault: LocalFault}, false, false, false, false},
-		{"rpc error", Outcome{Cause: RPCApplication, Dispatch: Answered, HTTPStatus: 200, RPCCode: -32603, Fault: RequestFault}, false, false, true, false},
+		{"rpc error", Outcome{Cause: RPCApplication, Dispatch: Answered, HTTPStatus: 200, RPCCode: -32602, Fault: RequestFault}, false, false, true, false},
+		{"endpoint's rpc error", Outcome{Cause: RPCEndpoint, Dispatch: Answered, HTTPStatus: 200, RPCCode: -32603, Fault: EndpointFault}, true, true, false, false},
+		{"history not on this node", Outcome{Cause: RPCEndpoint, Dispatch: Answered, HTTPStatus: 200, RPCCode: -32011, Fault: EndpointFault}, true, false, false, false},
+		{"a provider's server error", Outcome{Cause: RPCEndpoint, Dispatch: Answered, HTTPStatus: 200, RPCCode: -32042, Fault: EndpointFault}, true, true, false, false},
 		{"401", Outcome{Cause: Refused, Dispatch: Answered, HTTPStatus: 401, Fault: EndpointFault}, true, false, false, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -97,6 +97,7 @@ var retryReasons = [...]string{
 	NodeBehind:        "node behind; retry elsewhere",
 	MalformedResponse: "malformed response; retry elsewhere",
 	Refused:           "refused by the endpoint; retry elsewhere",
+	RPCEndpoint:       "endpoint's json-rpc error; retry elsewhere",
 }
 
 const transparentReason = "never sent; retry elsewhere at once, uncounted"

@@ -10,6 +10,8 @@ import (
 
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/retrypolicy"
+	"github.com/solroute/solroute/transport"
 )
 
 // methodsReceived lists the methods name received, in order.
@@ -179,4 +181,50 @@ func guard(t *testing.T) context.Context {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	t.Cleanup(cancel)
 	return ctx
+}
+
+// TestRetryWithOnlyAnExcludedAlternativeRevisitsTheGoodEndpoint (issue
+// 20, item 8): of two endpoints one serves another cluster and is
+// excluded. A retryable failure on the good one must not be told "retry
+// elsewhere, no delay" and then wait out the deadline for the excluded
+// one: nobody else can take the call, so it revisits the good endpoint
+// after its backoff.
+func TestRetryWithOnlyAnExcludedAlternativeRevisitsTheGoodEndpoint(t *testing.T) {
+	devnet := member("backup", 0)
+	devnet.Options.Cluster = "devnet"
+	rec := newRecorder()
+	full := func(ceiling time.Duration) time.Duration { return ceiling }
+	e := newEnv(t, []fixtures.Member{member("a", 0), devnet}, conf{Genesis: endpoint.MainnetBetaGenesis,
+		OnAttempt: rec.on, Retry: func(r *retrypolicy.Settings) { r.Jitter, r.InitialBackoff = full, 100*time.Millisecond }}, nil)
+	e.verified(t)
+	e.server("a").SetScript(fixtures.FirstN(2, fixtures.Status(503, ""))) // 1: getGenesisHash, 2: the read
+	start := e.clock.Now()
+	done := async(func() error { _, err := getBalance(context.Background(), e.client); return err })
+	var first transport.Attempt
+	select {
+	case first = <-rec.ch:
+	case <-guard(t).Done():
+		t.Fatal("no first attempt")
+	}
+	if first.Endpoint != "a" || first.Cause != retrypolicy.TemporaryHTTP {
+		t.Fatalf("first attempt %+v", first)
+	}
+	if first.Decision.Delay != 100*time.Millisecond {
+		e.clock.Advance(time.Second) // let the call end at its deadline
+		t.Fatalf("first decision %+v (call ended: %v), want a revisit of a after its 100ms backoff",
+			first.Decision, wait(t, done))
+	}
+	if err := e.clock.BlockUntilContext(guard(t), 1); err != nil { // the backoff
+		t.Fatal(err)
+	}
+	e.clock.Advance(100 * time.Millisecond)
+	if err := wait(t, done); err != nil {
+		t.Fatal(err)
+	}
+	if second := <-rec.ch; second.Endpoint != "a" || second.Cause != 0 {
+		t.Fatalf("second attempt %+v, want a success on a", second)
+	}
+	if took := e.clock.Since(start); took != 100*time.Millisecond {
+		t.Fatalf("the call took %v, want its backoff, 100ms", took)
+	}
 }

@@ -155,17 +155,23 @@ func (c *Client) planSlots(ctx context.Context, method string, params []any, pla
 	floor := session.Slot(plan.commitment)
 	if ref, ok := c.pool.ReferenceSlot(plan.commitment); ok {
 		lag := c.pool.MaxSlotLag()
+		// The floor comes from what two endpoints reported (agreed), the
+		// ceiling from the reference extrapolated to now: guessing the
+		// chain's pace high may only widen what is accepted, never ask
+		// for a slot no endpoint has reached (a stalled chain would then
+		// fail every read with -32016).
+		agreed, _ := c.pool.AgreedSlot(plan.commitment)
 		if floor > ref+poisonedAbove {
 			// A mark an hour of slots past anything two endpoints agree
 			// on was a lie (taken before any two had answered): it must
 			// not hold this caller's reads hostage.
-			session.lower(plan.commitment, ref)
-			floor = ref
+			session.lower(plan.commitment, agreed)
+			floor = agreed
 		}
 		// Bounded staleness: never more than the allowed lag behind what
-		// the endpoints agree on, even for a caller with no mark yet; and
+		// two endpoints reported, even for a caller with no mark yet; and
 		// nothing further ahead than they could be by the answer's time.
-		floor = max(floor, ref-min(ref, lag))
+		floor = max(floor, agreed-min(agreed, lag))
 		plan.ceiling = ref + 2*lag
 	}
 	plan.floor = max(floor, cfg.minContextSlot)
