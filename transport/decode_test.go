@@ -324,8 +324,9 @@ func TestRetryResetsAFailedAttemptsResult(t *testing.T) {
 
 // BenchmarkDecodeResult decodes a response into a fresh out the old way
 // (wire.ParseEnvelope, then json.Unmarshal of the result) and the new way
-// (intoExchange.decode), for the recorded getBalance response and a
-// 1.5 KB getAccountInfo one.
+// (intoExchange.judge: wire.Scan, then one pass), untracked and as a read
+// that tracks slots, for the recorded getBalance response and a 1.5 KB
+// getAccountInfo one.
 func BenchmarkDecodeResult(b *testing.B) {
 	for _, body := range []struct {
 		name string
@@ -349,6 +350,19 @@ func BenchmarkDecodeResult(b *testing.B) {
 			buf := &wire.Buffer{}
 			for b.Loop() {
 				x := intoExchange{id: 1, out: body.out()}
+				if _, _, _, err := x.judge(buf, body.body); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		// As a read that tracks slots decodes it: the slot checked, then
+		// the one pass.
+		b.Run(body.name+"/tracked", func(b *testing.B) {
+			b.ReportAllocs()
+			buf := &wire.Buffer{}
+			plan := &slotPlan{slots: registry.SlotsOf(body.name)}
+			for b.Loop() {
+				x := intoExchange{id: 1, out: body.out(), slots: plan}
 				if _, _, _, err := x.judge(buf, body.body); err != nil {
 					b.Fatal(err)
 				}

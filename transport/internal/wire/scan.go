@@ -92,32 +92,43 @@ func Scan(body []byte, slots bool) (Shape, error) {
 	if i == len(body) || body[i] != '{' {
 		return sh, nil
 	}
-	var seen [len(envelopeNames)]bool
-	var null [len(envelopeNames)]bool
-	plain := true
-	end, err := members(body, i, func(key []byte, escaped bool, v int) (int, error) {
-		plain = plain && !escaped && ascii(key)
-		m, err := which(key, escaped, envelopeNames[:], "", seen[:])
-		if err != nil || m < 0 {
-			return skipValue(body, v), err
+	var seen, null [len(envelopeNames)]bool
+	direct := true
+	o := open(body, i)
+	for more := !o.done; more; {
+		key, plain, escaped, v, err := o.key()
+		if err != nil {
+			return Shape{}, err
 		}
-		null[m] = body[v] == 'n'
+		direct = direct && plain
+		m, err := which(key, plain, escaped, envelopeNames[:], "", seen[:])
+		if err != nil {
+			return Shape{}, err
+		}
+		end := 0
+		if m >= 0 {
+			null[m] = body[v] == 'n'
+		}
 		if m == memberResult && slots && !null[m] {
-			return scanResult(body, v, &sh)
+			end, err = scanResult(body, v, &sh)
+		} else {
+			end = skipValue(body, v)
 		}
-		return skipValue(body, v), nil
-	})
-	if err != nil {
-		return Shape{}, err
+		if err != nil {
+			return Shape{}, err
+		}
+		if more, err = o.next(end); err != nil {
+			return Shape{}, err
+		}
 	}
-	if skipSpace(body, end) != len(body) {
+	if skipSpace(body, o.i) != len(body) {
 		return Shape{}, ErrNotJSONRPC
 	}
 	sh.Result = seen[memberResult] && !null[memberResult]
 	if sh.Result && seen[memberError] && !null[memberError] {
 		return Shape{}, ErrResultAndError
 	}
-	sh.Direct = plain && sh.Result && !seen[memberError]
+	sh.Direct = direct && sh.Result && !seen[memberError]
 	return sh, nil
 }
 
@@ -131,68 +142,162 @@ func scanResult(body []byte, v int, sh *Shape) (int, error) {
 	}
 	sh.Object = true
 	var seen [len(resultNames)]bool
-	return members(body, v, func(key []byte, escaped bool, cv int) (int, error) {
-		m, err := which(key, escaped, resultNames[:], "result.", seen[:])
-		if err != nil || m != 0 || body[cv] != '{' {
-			return skipValue(body, cv), err
-		}
-		var slotSeen [len(contextNames)]bool
-		return members(body, cv, func(key []byte, escaped bool, sv int) (int, error) {
-			m, err := which(key, escaped, contextNames[:], "result.context.", slotSeen[:])
-			if err == nil && m == 0 {
-				sh.Slot, sh.HasSlot = unsigned(body, sv)
-			}
-			return skipValue(body, sv), err
-		})
-	})
-}
-
-// members walks the object starting at body[i] ('{'), calling f with each
-// key (its raw bytes between the quotes, and whether they hold an escape)
-// and the index of its value; f returns the index past that value. It
-// returns the index past the object, or ErrNotJSONRPC where the object
-// breaks off. It never fails a valid object.
-func members(body []byte, i int, f func(key []byte, escaped bool, v int) (int, error)) (int, error) {
-	i = skipSpace(body, i+1)
-	if i < len(body) && body[i] == '}' {
-		return i + 1, nil
-	}
-	for i < len(body) && body[i] == '"' {
-		end := skipString(body, i+1)
-		if end == len(body) {
-			return 0, ErrNotJSONRPC
-		}
-		key := body[i+1 : end-1]
-		if i = skipSpace(body, end); i >= len(body) || body[i] != ':' {
-			return 0, ErrNotJSONRPC
-		}
-		if i = skipSpace(body, i+1); i == len(body) {
-			return 0, ErrNotJSONRPC
-		}
-		next, err := f(key, bytes.IndexByte(key, '\\') >= 0, i)
+	o := open(body, v)
+	for more := !o.done; more; {
+		key, plain, escaped, cv, err := o.key()
 		if err != nil {
 			return 0, err
 		}
-		if i = skipSpace(body, next); i >= len(body) {
-			return 0, ErrNotJSONRPC
+		m, err := which(key, plain, escaped, resultNames[:], "result.", seen[:])
+		if err != nil {
+			return 0, err
 		}
-		switch body[i] {
-		case '}':
-			return i + 1, nil
-		case ',':
-			i = skipSpace(body, i+1)
-		default:
-			return 0, ErrNotJSONRPC
+		end := 0
+		if m == 0 && body[cv] == '{' {
+			end, err = scanContext(body, cv, sh)
+		} else {
+			end = skipValue(body, cv)
+		}
+		if err != nil {
+			return 0, err
+		}
+		if more, err = o.next(end); err != nil {
+			return 0, err
 		}
 	}
-	return 0, ErrNotJSONRPC
+	return o.i, nil
+}
+
+// scanContext reads the slot of the context object at body[v] into sh and
+// returns the index past it.
+func scanContext(body []byte, v int, sh *Shape) (int, error) {
+	var seen [len(contextNames)]bool
+	o := open(body, v)
+	for more := !o.done; more; {
+		key, plain, escaped, sv, err := o.key()
+		if err != nil {
+			return 0, err
+		}
+		m, err := which(key, plain, escaped, contextNames[:], "result.context.", seen[:])
+		if err != nil {
+			return 0, err
+		}
+		if m == 0 {
+			sh.Slot, sh.HasSlot = unsigned(body, sv)
+		}
+		if more, err = o.next(skipValue(body, sv)); err != nil {
+			return 0, err
+		}
+	}
+	return o.i, nil
+}
+
+// object is a walk over the members of one object of body. It never fails
+// a valid object.
+type object struct {
+	body []byte
+	// i is the index of the next key's opening quote or, once done, the
+	// index past the object.
+	i    int
+	done bool
+}
+
+// open starts a walk of the object at body[i] ('{').
+func open(body []byte, i int) object {
+	o := object{body: body, i: skipSpace(body, i+1)}
+	if o.i < len(body) && body[o.i] == '}' {
+		o.i, o.done = o.i+1, true
+	}
+	return o
+}
+
+// key reads the next member's key: its raw bytes between the quotes,
+// whether they are plain ASCII without an escape, whether they hold an
+// escape, and the index of the member's value.
+func (o *object) key() (key []byte, plain, escaped bool, v int, err error) {
+	body, i := o.body, o.i
+	if i >= len(body) || body[i] != '"' {
+		return nil, false, false, 0, ErrNotJSONRPC
+	}
+	plain = true
+	j := i + 1
+	for ; j < len(body) && body[j] != '"'; j++ {
+		switch c := body[j]; {
+		case c == '\\':
+			escaped, plain = true, false
+			j++ // the escaped byte, which may be a quote
+		case c >= 0x80:
+			plain = false
+		}
+	}
+	if j >= len(body) {
+		return nil, false, false, 0, ErrNotJSONRPC
+	}
+	key = body[i+1 : j]
+	if j = skipSpace(body, j+1); j >= len(body) || body[j] != ':' {
+		return nil, false, false, 0, ErrNotJSONRPC
+	}
+	if v = skipSpace(body, j+1); v == len(body) {
+		return nil, false, false, 0, ErrNotJSONRPC
+	}
+	return key, plain, escaped, v, nil
+}
+
+// next moves past the value that ends before end, reporting whether
+// another member follows.
+func (o *object) next(end int) (bool, error) {
+	i := skipSpace(o.body, end)
+	if i >= len(o.body) {
+		return false, ErrNotJSONRPC
+	}
+	switch o.body[i] {
+	case '}':
+		o.i, o.done = i+1, true
+		return false, nil
+	case ',':
+		o.i = skipSpace(o.body, i+1)
+		return true, nil
+	}
+	return false, ErrNotJSONRPC
 }
 
 // which returns the index in names of the member key names, -1 for none,
 // marking it in seen. A key that names a member twice, or in another
 // spelling encoding/json would take for it (bytes.EqualFold, after
-// unescaping), is a *MemberError under path prefix+name.
-func which(key []byte, escaped bool, names []string, prefix string, seen []bool) (int, error) {
+// unescaping), is a *MemberError under path prefix+name. plain and
+// escaped are what object.key said of key.
+func which(key []byte, plain, escaped bool, names []string, prefix string, seen []bool) (int, error) {
+	if plain {
+		// The common case, without a call: an exact, first occurrence, or
+		// no name of the key's length (folding keeps an ASCII key's).
+		for m, name := range names {
+			if len(key) == len(name) {
+				if string(key) == name && !seen[m] {
+					seen[m] = true
+					return m, nil
+				}
+				break
+			}
+		}
+		if !sameLength(key, names) {
+			return -1, nil
+		}
+	}
+	return whichSlow(key, plain, escaped, names, prefix, seen)
+}
+
+// sameLength reports whether a name in names is as long as key.
+func sameLength(key []byte, names []string) bool {
+	for _, name := range names {
+		if len(key) == len(name) {
+			return true
+		}
+	}
+	return false
+}
+
+// whichSlow is which for a key that is not plainly a first occurrence.
+func whichSlow(key []byte, plain, escaped bool, names []string, prefix string, seen []bool) (int, error) {
 	if escaped {
 		var s string
 		if json.Unmarshal(append(append([]byte{'"'}, key...), '"'), &s) != nil {
@@ -202,6 +307,8 @@ func which(key []byte, escaped bool, names []string, prefix string, seen []bool)
 	}
 	for m, name := range names {
 		switch {
+		case plain && len(key) != len(name):
+			// Folding keeps an ASCII key's length: it cannot name this.
 		case !escaped && string(key) == name:
 			if seen[m] {
 				return -1, &MemberError{Path: prefix + name, Repeated: true}
@@ -213,16 +320,6 @@ func which(key []byte, escaped bool, names []string, prefix string, seen []bool)
 		}
 	}
 	return -1, nil
-}
-
-// ascii reports whether key is plain ASCII.
-func ascii(key []byte) bool {
-	for _, c := range key {
-		if c >= 0x80 {
-			return false
-		}
-	}
-	return true
 }
 
 // ScanBatch checks each response object of a batch as Scan does (without

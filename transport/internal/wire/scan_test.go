@@ -247,6 +247,16 @@ func refMembers(obj []byte, names []string, prefix string, f func(name, raw stri
 	return nil
 }
 
+// ascii reports whether key is plain ASCII.
+func ascii(key []byte) bool {
+	for _, c := range key {
+		if c >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
 // refUnsigned reads a JSON number that is an unsigned integer without a
 // leading zero, fraction or exponent.
 func refUnsigned(v json.RawMessage) (uint64, bool) {
@@ -271,5 +281,30 @@ func TestMemberErrorText(t *testing.T) {
 	var me *MemberError
 	if _, err := Scan([]byte(`{"result":1,"Result":2}`), false); !errors.As(err, &me) || me.Path != "result" || me.Repeated {
 		t.Errorf("err = %v", err)
+	}
+}
+
+// BenchmarkScan reads the members of a recorded getBalance answer and a
+// 1.5 KB getAccountInfo one, as an untracked and as a tracked read.
+func BenchmarkScan(b *testing.B) {
+	account := `{"jsonrpc":"2.0","result":{"context":{"apiVersion":"2.2.14","slot":345678901},"value":{"data":["` +
+		string(bytes.Repeat([]byte("QUJD"), 333)) + `","base64"],"executable":false,"lamports":7850880,` +
+		`"owner":"TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA","rentEpoch":18446744073709551615,"space":1000}},"id":1}`
+	for _, body := range []struct{ name, body string }{{"getBalance", scanSeeds[0]}, {"getAccountInfo", account}} {
+		for _, slots := range []bool{false, true} {
+			name := body.name + "/untracked"
+			if slots {
+				name = body.name + "/tracked"
+			}
+			b.Run(name, func(b *testing.B) {
+				b.ReportAllocs()
+				raw := []byte(body.body)
+				for b.Loop() {
+					if _, err := Scan(raw, slots); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
 	}
 }
