@@ -225,16 +225,8 @@ func (x *batchExchange) read(c *Client, resp *http.Response) (retrypolicy.Cause,
 		}
 		return 0, 0, err
 	}
-	trimmed := bytes.TrimLeft(body, " \t\r\n")
-	if len(trimmed) > 0 && trimmed[0] == '{' {
-		// One error object for the whole batch (a server that refuses
-		// batches, or a rate limit).
-		b := &wire.Buffer{}
-		if err := wire.ParseEnvelope(b, body); err != nil || b.Env.Error == nil {
-			return retrypolicy.MalformedResponse, 0, errBatchMismatch
-		}
-		e := b.Env.Error
-		return retrypolicy.RPCCodeCause(e.Code), e.Code, &RPCError{Code: e.Code, Message: e.Message, Data: e.Data}
+	if trimmed := bytes.TrimLeft(body, " \t\r\n"); len(trimmed) > 0 && trimmed[0] == '{' {
+		return batchRefused(body)
 	}
 	// Every member is read once for ambiguous members first (wire.Scan's
 	// rule): a member with a result beside a refusal's code must not make
@@ -279,6 +271,17 @@ func (x *batchExchange) read(c *Client, resp *http.Response) (retrypolicy.Cause,
 	}
 	x.out = out
 	return 0, 0, nil
+}
+
+// batchRefused reads one error object answering a whole batch (a server
+// that refuses batches, or a rate limit); anything else is a mismatch.
+func batchRefused(body []byte) (retrypolicy.Cause, int, error) {
+	b := &wire.Buffer{}
+	if err := wire.ParseEnvelope(b, body); err != nil || b.Env.Error == nil {
+		return retrypolicy.MalformedResponse, 0, errBatchMismatch
+	}
+	e := b.Env.Error
+	return retrypolicy.RPCCodeCause(e.Code), e.Code, &RPCError{Code: e.Code, Message: e.Message, Data: e.Data}
 }
 
 // batchID returns a batch response's id as a member index.

@@ -49,26 +49,32 @@ func rpcResponseCalls(t *testing.T) map[string]rpcResponseCall {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pk, hash := somePubkey, solana.MustHashFromBase58(anyHash)
-	conf := rpc.CommitmentConfirmed
-	tokenAmount := `{"amount":"1","decimals":0,"uiAmount":1,"uiAmountString":"1"}`
-	feeCalc := `{"lamportsPerSignature":5000}`
-	// raw is a call through solana-go's generic entry point, for methods
-	// it has no typed call for (or none that asks withContext).
-	raw := func(method string, params ...any) func(ctx context.Context, c *rpc.Client) (uint64, error) {
-		return func(ctx context.Context, c *rpc.Client) (uint64, error) {
-			var out rpc.RPCContext
-			err := c.RPCCallForInto(ctx, &out, method, params)
-			return out.Context.Slot, err
+	calls := deprecatedCalls()
+	for _, m := range []map[string]rpcResponseCall{accountCalls(), bankCalls(tx)} {
+		for name, call := range m {
+			calls[name] = call
 		}
 	}
+	return calls
+}
+
+// rawCall is a call through solana-go's generic entry point, for methods
+// it has no typed call for (or none that asks withContext).
+func rawCall(method string, params ...any) func(ctx context.Context, c *rpc.Client) (uint64, error) {
+	return func(ctx context.Context, c *rpc.Client) (uint64, error) {
+		var out rpc.RPCContext
+		err := c.RPCCallForInto(ctx, &out, method, params)
+		return out.Context.Slot, err
+	}
+}
+
+// accountCalls are rpcResponseCalls' entries for accounts and tokens.
+func accountCalls() map[string]rpcResponseCall {
+	pk, conf := somePubkey, rpc.CommitmentConfirmed
+	tokenAmount := `{"amount":"1","decimals":0,"uiAmount":1,"uiAmountString":"1"}`
 	return map[string]rpcResponseCall{
 		"getBalance": {`5`, func(ctx context.Context, c *rpc.Client) (uint64, error) {
 			out, err := c.GetBalance(ctx, pk, conf)
-			return resultSlot(out, err, func() rpc.Context { return out.Context })
-		}},
-		"getBlockProduction": {`{"byIdentity":{},"range":{"firstSlot":0,"lastSlot":1}}`, func(ctx context.Context, c *rpc.Client) (uint64, error) {
-			out, err := c.GetBlockProductionWithOpts(ctx, &rpc.GetBlockProductionOpts{Commitment: conf})
 			return resultSlot(out, err, func() rpc.Context { return out.Context })
 		}},
 		"getAccountInfo": {`{"data":["","base64"],"executable":false,"lamports":1,"owner":"11111111111111111111111111111111","rentEpoch":0,"space":0}`,
@@ -88,7 +94,7 @@ func rpcResponseCalls(t *testing.T) map[string]rpcResponseCall {
 			out, err := c.GetTokenSupply(ctx, pk, conf)
 			return resultSlot(out, err, func() rpc.Context { return out.Context })
 		}},
-		"getProgramAccounts": {`[]`, raw("getProgramAccounts", pk.String(), rpc.M{"withContext": true, "encoding": "base64", "commitment": conf})},
+		"getProgramAccounts": {`[]`, rawCall("getProgramAccounts", pk.String(), rpc.M{"withContext": true, "encoding": "base64", "commitment": conf})},
 		"getLargestAccounts": {`[]`, func(ctx context.Context, c *rpc.Client) (uint64, error) {
 			out, err := c.GetLargestAccounts(ctx, conf, "")
 			return resultSlot(out, err, func() rpc.Context { return out.Context })
@@ -107,6 +113,18 @@ func rpcResponseCalls(t *testing.T) map[string]rpcResponseCall {
 		}},
 		"getTokenAccountsByDelegate": {`[]`, func(ctx context.Context, c *rpc.Client) (uint64, error) {
 			out, err := c.GetTokenAccountsByDelegate(ctx, pk, &rpc.GetTokenAccountsConfig{Mint: &pk}, &rpc.GetTokenAccountsOpts{Commitment: conf})
+			return resultSlot(out, err, func() rpc.Context { return out.Context })
+		}},
+	}
+}
+
+// bankCalls are rpcResponseCalls' entries for the rest: blockhashes, fees,
+// statuses, simulation, block production.
+func bankCalls(tx *solana.Transaction) map[string]rpcResponseCall {
+	hash, conf := solana.MustHashFromBase58(anyHash), rpc.CommitmentConfirmed
+	return map[string]rpcResponseCall{
+		"getBlockProduction": {`{"byIdentity":{},"range":{"firstSlot":0,"lastSlot":1}}`, func(ctx context.Context, c *rpc.Client) (uint64, error) {
+			out, err := c.GetBlockProductionWithOpts(ctx, &rpc.GetBlockProductionOpts{Commitment: conf})
 			return resultSlot(out, err, func() rpc.Context { return out.Context })
 		}},
 		"getSignatureStatuses": {`[null]`, func(ctx context.Context, c *rpc.Client) (uint64, error) {
@@ -129,7 +147,16 @@ func rpcResponseCalls(t *testing.T) map[string]rpcResponseCall {
 			out, err := c.GetFeeForMessage(ctx, "AQABAg==", conf)
 			return resultSlot(out, err, func() rpc.Context { return out.Context })
 		}},
-		"getStakeMinimumDelegation": {`1`, raw("getStakeMinimumDelegation", rpc.M{"commitment": conf})},
+		"getStakeMinimumDelegation": {`1`, rawCall("getStakeMinimumDelegation", rpc.M{"commitment": conf})},
+	}
+}
+
+// deprecatedCalls are rpcResponseCalls' entries for the methods agave
+// removed and solana-go still calls.
+func deprecatedCalls() map[string]rpcResponseCall {
+	conf, hash := rpc.CommitmentConfirmed, solana.MustHashFromBase58(anyHash)
+	feeCalc := `{"lamportsPerSignature":5000}`
+	return map[string]rpcResponseCall{
 		"getRecentBlockhash": {`{"blockhash":"` + anyHash + `","feeCalculator":` + feeCalc + `}`, func(ctx context.Context, c *rpc.Client) (uint64, error) {
 			out, err := c.GetRecentBlockhash(ctx, conf)
 			return resultSlot(out, err, func() rpc.Context { return out.Context })
