@@ -270,7 +270,10 @@ func refUnsigned(v json.RawMessage) (uint64, bool) {
 		}
 	}
 	n, err := strconv.ParseUint(s, 10, 64)
-	return n, err == nil
+	if err != nil {
+		return 0, false // past 64 bits
+	}
+	return n, true
 }
 
 // TestMemberErrorText names the path and never the body.
