@@ -21,13 +21,22 @@ type Slots struct {
 	// bank).
 	Pinned bool
 	Fixed  endpoint.Commitment
+	// Cached is true when the answer's context.slot is the slot the node's
+	// result cache was filled at rather than its bank's: agave keeps one
+	// getLargestAccounts answer per filter, whatever the commitment asked,
+	// for up to two hours. Such a slot is comparable only with the same
+	// method's answers (plans/009-consistency.md).
+	Cached bool
 }
 
 // Tracked reports whether the method carries a slot either way.
 func (s Slots) Tracked() bool { return s.Context || s.Result || s.MinContextSlot }
 
 // SlotsOf returns how method relates to slots: the zero Slots with Config
-// -1 for a method that carries none. Sends are left out (a send's
+// -1 for a method that carries none. Every method agave answers with an
+// RpcResponse ({context: {slot}, value}) is here with Context set (for
+// getProgramAccounts, only with withContext: the answer tells); the list
+// is checked against agave's rpc.rs (registry/testdata/rpcresponse.txt). Sends are left out (a send's
 // minContextSlot is the caller's to set), and so are getBlocks and
 // getBlocksWithLimit (they refuse processed, and their range is the
 // caller's).
@@ -50,15 +59,23 @@ func SlotsOf(method string) Slots {
 		s.MinContextSlot, s.Config = true, 0
 	case "getSignaturesForAddress", "getInflationReward", "getProgramAccounts":
 		s.MinContextSlot, s.Config = true, 1
-	// Answer {context, value}; take no minContextSlot. (getLargestAccounts
-	// is left out: its context.slot may be its result cache's, older than
-	// the bank's.)
+	// Answer {context, value}; take no minContextSlot.
 	case "getTokenAccountBalance", "getTokenSupply", "getTokenLargestAccounts":
 		s.Context, s.Config = true, 1
 	case "getSupply", "getBlockProduction":
 		s.Context, s.Config = true, 0
 	case "getSignatureStatuses":
 		s.Context, s.Pinned, s.Fixed = true, true, endpoint.Processed
+	case "getLargestAccounts":
+		s.Context, s.Cached, s.Config = true, true, 0
+	// Removed from agave (deprecated in solana-labs v1.9), still called by
+	// solana-go v1.14.0: {context, value} from a node that still serves them.
+	case "getRecentBlockhash", "getFees":
+		s.Context, s.Config = true, 0
+	case "getFeeCalculatorForBlockhash":
+		s.Context, s.Config = true, 1
+	case "getFeeRateGovernor":
+		s.Context = true
 	}
 	return s
 }

@@ -120,7 +120,7 @@ func (c *Client) loop(ctx context.Context, cs *callState, role endpoint.Role) er
 		a := c.attemptOf(&run)
 		if !o.Failed() {
 			if cs.slots != nil && cs.slots.session != nil && o.slot > 0 {
-				cs.slots.session.raise(cs.slots.commitment, o.slot)
+				cs.slots.raise(o.slot)
 			}
 			c.notify(ctx, cs, &run, &a, nil)
 			return nil

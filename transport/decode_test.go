@@ -22,6 +22,7 @@ import (
 	"github.com/gagliardetto/solana-go/rpc"
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/pool"
+	"github.com/solroute/solroute/registry"
 	"github.com/solroute/solroute/retrypolicy"
 )
 
@@ -49,40 +50,48 @@ var accountBody = func() string {
 		`"owner":"TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA","rentEpoch":18446744073709551615,"space":1000}},"id":1}`
 }()
 
-func TestDirectResult(t *testing.T) {
+// TestShapeDirect: which bodies the one-pass decode may take (wire.Scan's
+// Shape.Direct), and which Scan refuses outright.
+func TestShapeDirect(t *testing.T) {
 	for _, tt := range []struct {
-		body string
-		want bool
+		body    string
+		want    bool
+		refused bool
 	}{
-		{balanceBody, true},
-		{accountBody, true},
-		{`{"id":1,"result":5}`, true},
-		{"  {\n\"result\" :\t\"x\\\"}\" , \"id\" : 1 }  ", true},
-		{`{"a":"\\","result":[1,{"b":"]}"}],"id":1}`, true},
-		{`{"a":{"result":null,"error":1},"result":true}`, true}, // nested keys are not the envelope's
-		{`{"RESULT":1,"id":1}`, true},                           // encoding/json matches keys case-insensitively
-		{`{"result":1}`, true},                                  // the id is checked after the decode
-		{`{"jsonrpc":"2.0","id":1,"result":false}`, true},
-		{`{"result":null,"id":1}`, false},
-		{`{"result": null}`, false},
-		{`{"id":1}`, false},
-		{`{}`, false},
-		{`{"result":1,"result":2}`, false},
-		{`{"Result":1,"result":2}`, false},
-		{`{"result":1,"error":{"code":1}}`, false},
-		{`{"ERROR":null,"result":1}`, false},
-		{`{"re\u0073ult":1}`, false},
-		{`{"reſult":1}`, false}, // U+017F folds to 's' in encoding/json
-		{`[{"result":1}]`, false},
-		{`null`, false},
-		{``, false},
-		{`{"result":`, false},
-		{`{"result":1,`, false},
-		{`{"result"`, false},
-		{`{"result`, false},
+		{balanceBody, true, false},
+		{accountBody, true, false},
+		{`{"id":1,"result":5}`, true, false},
+		{"  {\n\"result\" :\t\"x\\\"}\" , \"id\" : 1 }  ", true, false},
+		{`{"a":"\\","result":[1,{"b":"]}"}],"id":1}`, true, false},
+		{`{"a":{"result":null,"error":1},"result":true}`, true, false}, // nested keys are not the envelope's
+		{`{"result":1}`, true, false},                                  // the id is checked after the decode
+		{`{"jsonrpc":"2.0","id":1,"result":false}`, true, false},
+		{`{"result":null,"id":1}`, false, false},
+		{`{"result": null}`, false, false},
+		{`{"id":1}`, false, false},
+		{`{}`, false, false},
+		{`{"result":1,"error":null}`, false, false}, // a null error: the two-pass way
+		{`{"result":null,"error":{"code":1}}`, false, false},
+		{`{"RESULT":1,"id":1}`, false, true}, // encoding/json would take it for "result"
+		{`{"result":1,"result":2}`, false, true},
+		{`{"Result":1,"result":2}`, false, true},
+		{`{"result":1,"error":{"code":1}}`, false, true},
+		{`{"ERROR":null,"result":1}`, false, true},
+		{`{"re\u0073ult":1}`, false, true},
+		{`{"reſult":1}`, false, true}, // U+017F folds to 's' in encoding/json
+		{`{"pa\u0064":1,"result":1}`, false, false},
+		{`{"pād":1,"result":1}`, false, false},
+		{`[{"result":1}]`, false, false},
+		{`null`, false, false},
+		{``, false, false},
+		{`{"result":`, false, true},
+		{`{"result":1,`, false, true},
+		{`{"result"`, false, true},
+		{`{"result`, false, true},
 	} {
-		if got := wire.DirectResult([]byte(tt.body)); got != tt.want {
-			t.Errorf("wire.DirectResult(%s) = %v, want %v", tt.body, got, tt.want)
+		sh, err := wire.Scan([]byte(tt.body), false)
+		if sh.Direct != tt.want || (err != nil) != tt.refused {
+			t.Errorf("wire.Scan(%s) = %+v, %v; want direct %v, refused %v", tt.body, sh, err, tt.want, tt.refused)
 		}
 	}
 }
@@ -163,6 +172,27 @@ var decodeSeeds = []string{
 	`{"result":{"A":"1"},"id":1}`,
 	` {"result" : true , "id" : 1 } `,
 	`{"result":{"a":{"b":{"c":[[[]]]}}},"id":1}`,
+	// Both members, and JSON-RPC 1.0's nulls beside the other member.
+	`{"jsonrpc":"2.0","id":1,"result":"5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW","error":{"code":429,"message":"Too many requests"}}`,
+	`{"jsonrpc":"2.0","id":1,"error":{"code":-32016,"message":"m","data":{"contextSlot":5}},"result":{"context":{"slot":7},"value":1}}`,
+	`{"jsonrpc":"2.0","id":1,"result":null,"error":{"code":-32002,"message":"Transaction simulation failed"}}`,
+	`{"jsonrpc":"2.0","id":1,"result":{"context":{"slot":7},"value":42},"error":null}`,
+	`{"jsonrpc":"2.0","id":1,"result":null,"error":null}`,
+	`{"jsonrpc":"2.0","id":1,"error":null}`,
+	// Repeated and case-variant members where the slot is read.
+	`{"jsonrpc":"2.0","id":1,"result":{"context":{"slot":2000},"context":{"slot":1000},"value":1}}`,
+	`{"jsonrpc":"2.0","id":1,"result":{"context":{"slot":2000},"Context":{"slot":1000},"value":1}}`,
+	`{"jsonrpc":"2.0","id":1,"result":{"Context":{"slot":1000},"value":1}}`,
+	`{"jsonrpc":"2.0","id":1,"result":{"context":{"slot":2000,"slot":1000},"value":1}}`,
+	`{"jsonrpc":"2.0","id":1,"result":{"context":{"slot":2000,"SLOT":1000},"value":1}}`,
+	`{"jsonrpc":"2.0","id":1,"result":{"context":{"slot":2000},"value":1,"Value":2}}`,
+	`{"jsonrpc":"2.0","id":1,"result":{"context":{"slot":2000},"value":1},"Result":{"context":{"slot":1000},"value":1}}`,
+	`{"jsonrpc":"2.0","id":1,"Result":{"context":{"slot":1000},"value":1}}`,
+	`{"jsonrpc":"2.0","id":1,"result":{"context":{"slot":2000},"value":1},"result":{"context":{"slot":1000},"value":1}}`,
+	`{"jsonrpc":"2.0","id":1,"result":{"context":{"apiVersion":"2.2.14"},"value":1}}`,
+	`{"jsonrpc":"2.0","id":1,"result":{"context":{"slot":1e3},"value":1}}`,
+	`{"jsonrpc":"2.0","id":1,"result":2000}`,
+	`{"jsonrpc":"2.0","id":1,"result":2000,"RESULT":1000}`,
 }
 
 // compareDecode decodes body into a fresh out of each kind the old way and
@@ -174,7 +204,7 @@ func compareDecode(t *testing.T, body []byte) {
 		oldCause, oldCode, oldErr := twoPassDecode(&wire.Buffer{}, body, 1, oldOut)
 		b := &wire.Buffer{}
 		x := &intoExchange{id: 1, out: newOut}
-		newCause, newCode, newErr := x.decode(b, body)
+		newCause, newCode, _, newErr := x.judge(b, body)
 		if oldCause != newCause || oldCode != newCode || fmt.Sprint(oldErr) != fmt.Sprint(newErr) {
 			t.Fatalf("%s: body %q: one pass = (%s, %d, %v), two passes = (%s, %d, %v)",
 				k.name, body, newCause, newCode, newErr, oldCause, oldCode, oldErr)
@@ -193,11 +223,46 @@ func compareDecode(t *testing.T, body []byte) {
 	}
 }
 
+// compareSlots judges body as the answer to a read that tracks slots, at
+// floor 0 so that any slot passes, and fails when an answer it accepts puts
+// another slot into the caller's value than the one the check read: into
+// solana-go's typed result, a map (exact keys, the last of repeated ones)
+// and, for getSlot, a number.
+func compareSlots(t *testing.T, body []byte) {
+	t.Helper()
+	contextPlan := &slotPlan{slots: registry.SlotsOf("getBalance")}
+	for _, k := range []struct {
+		name string
+		out  any
+		slot func(out any) uint64
+	}{
+		{"balance", new(rpc.GetBalanceResult), func(out any) uint64 { return out.(*rpc.GetBalanceResult).Context.Slot }},
+		{"map", new(map[string]any), func(out any) uint64 {
+			c, _ := (*out.(*map[string]any))["context"].(map[string]any)
+			f, _ := c["slot"].(float64)
+			return uint64(f)
+		}},
+	} {
+		x := &intoExchange{id: 1, out: k.out, slots: contextPlan}
+		cause, _, slot, err := x.judge(&wire.Buffer{}, body)
+		if cause == 0 && err == nil && k.slot(k.out) != slot {
+			t.Fatalf("%s: body %q: the check read slot %d, the caller got %d", k.name, body, slot, k.slot(k.out))
+		}
+	}
+	var n uint64
+	x := &intoExchange{id: 1, out: &n, slots: &slotPlan{slots: registry.SlotsOf("getSlot")}}
+	if cause, _, slot, err := x.judge(&wire.Buffer{}, body); cause == 0 && err == nil && n != slot {
+		t.Fatalf("getSlot: body %q: the check read slot %d, the caller got %d", body, slot, n)
+	}
+}
+
 // TestOnePassMatchesTwoPass: for every seed body and out kind, the one-pass
-// decode gives the outcome and the out of wire.ParseEnvelope + json.Unmarshal.
+// decode gives the outcome and the out of wire.ParseEnvelope + json.Unmarshal,
+// and a read that tracks slots hands the caller the slot it checked.
 func TestOnePassMatchesTwoPass(t *testing.T) {
 	for _, s := range decodeSeeds {
 		compareDecode(t, []byte(s))
+		compareSlots(t, []byte(s))
 	}
 }
 
@@ -205,7 +270,10 @@ func FuzzOnePassMatchesTwoPass(f *testing.F) {
 	for _, s := range decodeSeeds {
 		f.Add([]byte(s))
 	}
-	f.Fuzz(func(t *testing.T, body []byte) { compareDecode(t, body) })
+	f.Fuzz(func(t *testing.T, body []byte) {
+		compareDecode(t, body)
+		compareSlots(t, body)
+	})
 }
 
 // TestRetryResetsAFailedAttemptsResult: attempt 1 answers a result with F
@@ -243,7 +311,7 @@ func TestRetryResetsAFailedAttemptsResult(t *testing.T) {
 		A int `json:"a"`
 		F int `json:"f"`
 	}{}
-	if err := c.CallForInto(context.Background(), &out, "getAccountInfo", []any{"x"}); err != nil {
+	if err := c.CallForInto(context.Background(), &out, "getVersion", nil); err != nil {
 		t.Fatal(err)
 	}
 	if len(causes) != 2 || causes[0] != retrypolicy.MalformedResponse || causes[1] != 0 {
@@ -256,8 +324,9 @@ func TestRetryResetsAFailedAttemptsResult(t *testing.T) {
 
 // BenchmarkDecodeResult decodes a response into a fresh out the old way
 // (wire.ParseEnvelope, then json.Unmarshal of the result) and the new way
-// (intoExchange.decode), for the recorded getBalance response and a
-// 1.5 KB getAccountInfo one.
+// (intoExchange.judge: wire.Scan, then one pass), untracked and as a read
+// that tracks slots, for the recorded getBalance response and a 1.5 KB
+// getAccountInfo one.
 func BenchmarkDecodeResult(b *testing.B) {
 	for _, body := range []struct {
 		name string
@@ -281,7 +350,20 @@ func BenchmarkDecodeResult(b *testing.B) {
 			buf := &wire.Buffer{}
 			for b.Loop() {
 				x := intoExchange{id: 1, out: body.out()}
-				if _, _, err := x.decode(buf, body.body); err != nil {
+				if _, _, _, err := x.judge(buf, body.body); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		// As a read that tracks slots decodes it: the slot checked, then
+		// the one pass.
+		b.Run(body.name+"/tracked", func(b *testing.B) {
+			b.ReportAllocs()
+			buf := &wire.Buffer{}
+			plan := &slotPlan{slots: registry.SlotsOf(body.name)}
+			for b.Loop() {
+				x := intoExchange{id: 1, out: body.out(), slots: plan}
+				if _, _, _, err := x.judge(buf, body.body); err != nil {
 					b.Fatal(err)
 				}
 			}

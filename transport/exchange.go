@@ -33,17 +33,31 @@ func (x *intoExchange) handle(c *Client, _ *http.Request, resp *http.Response) (
 		}
 		return 0, 0, 0, err
 	}
+	return x.judge(b, body)
+}
+
+// judge reads one response body: its members once (wire.Scan), which
+// refuses an answer whose members are ambiguous (a result beside an error,
+// a repeated or case-variant key), then, for a call that tracks slots, its
+// slot against the plan, before anything is decoded into out: a stale
+// answer never reaches it. The slot Scan reports is the one the decode
+// puts into out, since no key it reads can mean two things.
+func (x *intoExchange) judge(b *wire.Buffer, body []byte) (retrypolicy.Cause, int, uint64, error) {
+	sh, err := wire.Scan(body, x.slots != nil)
+	if err != nil {
+		return retrypolicy.MalformedResponse, 0, 0, err
+	}
 	if x.slots == nil {
-		cause, code, err := x.decode(b, body)
+		cause, code, err := x.decode(b, body, sh)
 		return cause, code, 0, err
 	}
-	// The answer's slot is read before anything is decoded into out: a
-	// stale answer never reaches it.
-	slot, ok := uint64(0), false
+	slot, ok := sh.Slot, sh.HasSlot
 	if x.slots.slots.Result {
-		slot, ok = wire.ResultSlot(body)
-	} else {
-		slot, ok = wire.ContextSlot(body)
+		slot, ok = sh.Value, sh.HasValue
+	} else if x.slots.slots.Context && sh.Object && !ok {
+		// An RpcResponse without a slot cannot be shown to be fresh, and
+		// would hand the caller slot 0.
+		return retrypolicy.MalformedResponse, 0, 0, wire.ErrNoContextSlot
 	}
 	if ok && slot < x.slots.floor {
 		return retrypolicy.NodeBehind, 0, slot, &StaleError{Commitment: x.slots.commitment, Slot: slot, Floor: x.slots.floor}
@@ -51,7 +65,7 @@ func (x *intoExchange) handle(c *Client, _ *http.Request, resp *http.Response) (
 	if ok && x.slots.ceiling > 0 && slot > x.slots.ceiling {
 		return retrypolicy.NodeBehind, 0, slot, &OutlierError{Commitment: x.slots.commitment, Slot: slot, Ceiling: x.slots.ceiling}
 	}
-	cause, code, err := x.decode(b, body)
+	cause, code, err := x.decode(b, body, sh)
 	if code == codeMinContextSlotNotReached {
 		if e, isRPC := err.(*RPCError); isRPC {
 			slot, _ = wire.ErrorContextSlot(e.Data)
@@ -65,20 +79,20 @@ func (x *intoExchange) handle(c *Client, _ *http.Request, resp *http.Response) (
 // carries the bank's slot.
 const codeMinContextSlotNotReached = -32016
 
-// decode checks body is the response to x.id and decodes its result into
-// out, with the outcome and the out of wire.ParseEnvelope followed by
-// json.Unmarshal(result, out).
+// decode checks body, which wire.Scan read into sh, is the response to x.id
+// and decodes its result into out, with the outcome and the out of
+// wire.ParseScanned followed by json.Unmarshal(result, out).
 //
-// When wire.DirectResult allows it and *out is its zero value, the envelope and
+// When sh.Direct allows it and *out is its zero value, the envelope and
 // the result are decoded in one json.Unmarshal (wire.ParseDirect). That decode
 // writes into out before the id is checked: if the attempt then fails (a
 // wrong id, or an Unmarshal error), *out is reset to its zero value, what
 // it held before, so that neither the caller nor a retry into the same out
 // sees a rejected answer (encoding/json merges into what out holds). An
 // Unmarshal error then goes the two-pass way to be classified as before.
-func (x *intoExchange) decode(b *wire.Buffer, body []byte) (retrypolicy.Cause, int, error) {
+func (x *intoExchange) decode(b *wire.Buffer, body []byte, sh wire.Shape) (retrypolicy.Cause, int, error) {
 	b.ID = wire.AppendID(b.ID, x.id)
-	if x.out != nil && wire.DirectResult(body) {
+	if x.out != nil && sh.Direct {
 		if out := reflect.ValueOf(x.out); out.Kind() == reflect.Pointer && !out.IsNil() && out.Elem().IsZero() {
 			fallback, err := wire.ParseDirect(b, body, x.out)
 			if !fallback && err == nil {
@@ -90,15 +104,24 @@ func (x *intoExchange) decode(b *wire.Buffer, body []byte) (retrypolicy.Cause, i
 			}
 		}
 	}
-	return decodeTwoPass(b, body, x.out)
+	return decodeScanned(b, body, x.out)
 }
 
 // decodeTwoPass checks body is the response to the request whose id is
-// b.ID (wire.ParseEnvelope), then decodes its result into out (nil: none). It
-// is the path every answer took before the one-pass decode, and the
-// reference that decode is fuzzed against.
+// b.ID (wire.ParseEnvelope: wire.Scan, then the envelope), then decodes
+// its result into out (nil: none). It is the path every answer took
+// before the one-pass decode, and the reference that decode is fuzzed
+// against.
 func decodeTwoPass(b *wire.Buffer, body []byte, out any) (retrypolicy.Cause, int, error) {
-	if err := wire.ParseEnvelope(b, body); err != nil {
+	if _, err := wire.Scan(body, false); err != nil {
+		return retrypolicy.MalformedResponse, 0, err
+	}
+	return decodeScanned(b, body, out)
+}
+
+// decodeScanned is decodeTwoPass for a body wire.Scan accepted.
+func decodeScanned(b *wire.Buffer, body []byte, out any) (retrypolicy.Cause, int, error) {
+	if err := wire.ParseScanned(b, body); err != nil {
 		return retrypolicy.MalformedResponse, 0, err
 	}
 	if e := b.Env.Error; e != nil {
@@ -202,16 +225,14 @@ func (x *batchExchange) read(c *Client, resp *http.Response) (retrypolicy.Cause,
 		}
 		return 0, 0, err
 	}
-	trimmed := bytes.TrimLeft(body, " \t\r\n")
-	if len(trimmed) > 0 && trimmed[0] == '{' {
-		// One error object for the whole batch (a server that refuses
-		// batches, or a rate limit).
-		b := &wire.Buffer{}
-		if err := wire.ParseEnvelope(b, body); err != nil || b.Env.Error == nil {
-			return retrypolicy.MalformedResponse, 0, errBatchMismatch
-		}
-		e := b.Env.Error
-		return retrypolicy.RPCCodeCause(e.Code), e.Code, &RPCError{Code: e.Code, Message: e.Message, Data: e.Data}
+	if trimmed := bytes.TrimLeft(body, " \t\r\n"); len(trimmed) > 0 && trimmed[0] == '{' {
+		return batchRefused(body)
+	}
+	// Every member is read once for ambiguous members first (wire.Scan's
+	// rule): a member with a result beside a refusal's code must not make
+	// the batch a refusal.
+	if err := wire.ScanBatch(body); err != nil {
+		return retrypolicy.MalformedResponse, 0, err
 	}
 	var out jsonrpc.RPCResponses
 	dec := json.NewDecoder(bytes.NewReader(body))
@@ -231,6 +252,7 @@ func (x *batchExchange) read(c *Client, resp *http.Response) (retrypolicy.Cause,
 		}
 		seen[id] = true
 		if r.Error != nil {
+			r.Result = nil // a null result beside an error (JSON-RPC 1.0's form) is no result
 			switch retrypolicy.RPCCodeCause(r.Error.Code) {
 			case retrypolicy.RateLimited:
 				limited++
@@ -249,6 +271,17 @@ func (x *batchExchange) read(c *Client, resp *http.Response) (retrypolicy.Cause,
 	}
 	x.out = out
 	return 0, 0, nil
+}
+
+// batchRefused reads one error object answering a whole batch (a server
+// that refuses batches, or a rate limit); anything else is a mismatch.
+func batchRefused(body []byte) (retrypolicy.Cause, int, error) {
+	b := &wire.Buffer{}
+	if err := wire.ParseEnvelope(b, body); err != nil || b.Env.Error == nil {
+		return retrypolicy.MalformedResponse, 0, errBatchMismatch
+	}
+	e := b.Env.Error
+	return retrypolicy.RPCCodeCause(e.Code), e.Code, &RPCError{Code: e.Code, Message: e.Message, Data: e.Data}
 }
 
 // batchID returns a batch response's id as a member index.

@@ -43,6 +43,16 @@ func FuzzResponse(f *testing.F) {
 		`{"jsonrpc":"2.0","id":@ID@,"result":[[[[[[[[[[]]]]]]]]]]}`,
 		"{\"jsonrpc\":\"2.0\",\"id\":@ID@,\"result\":\"\xff\xfe\"}",
 		`{"jsonrpc":"2.0","id":@ID@,"result":null}`,
+		// Both members, JSON-RPC 1.0's nulls, repeated and case-variant keys.
+		`{"jsonrpc":"2.0","id":@ID@,"result":"ok","error":{"code":429,"message":"Too many requests"}}`,
+		`{"jsonrpc":"2.0","id":@ID@,"result":null,"error":{"code":-32005,"message":"Node is behind"}}`,
+		`{"jsonrpc":"2.0","id":@ID@,"result":{"context":{"slot":7},"value":42},"error":null}`,
+		`{"jsonrpc":"2.0","id":@ID@,"Result":"ok"}`,
+		`{"jsonrpc":"2.0","id":@ID@,"result":"ok","result":"ok"}`,
+		`{"jsonrpc":"2.0","id":@ID@,"result":{"context":{"slot":7},"Context":{"slot":6},"value":42}}`,
+		`{"jsonrpc":"2.0","id":@ID@,"result":{"context":{"slot":7,"slot":6},"value":42}}`,
+		`{"jsonrpc":"2.0","id":@ID@,"result":{"context":{"slot":7},"value":42,"VALUE":43}}`,
+		`{"jsonrpc":"2.0","id":@ID@,"result":{"value":42}}`,
 		``, `null`, `{}`, `<html>502</html>`,
 	}
 	for i, s := range seeds {

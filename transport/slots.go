@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"sync"
 	"sync/atomic"
 
 	"github.com/gagliardetto/solana-go/rpc"
@@ -23,6 +24,9 @@ import (
 // MonotonicReads); WithSession gives a narrower scope.
 type Session struct {
 	marks [endpoint.Commitments]atomic.Uint64
+	// cached holds the marks of methods whose answers carry a cache's
+	// slot (registry.Slots.Cached): method name → *atomic.Uint64.
+	cached sync.Map
 }
 
 // NewSession returns an empty Session.
@@ -112,6 +116,18 @@ type slotPlan struct {
 	// any honest node could be (an *OutlierError).
 	ceiling uint64
 	session *Session
+	// mark, when not nil, is the mark the answer is held to and raises in
+	// place of its commitment's: a cached method's own (cachedslots.go).
+	mark *atomic.Uint64
+}
+
+// raise records that slot was returned under the plan.
+func (p *slotPlan) raise(slot uint64) {
+	if p.mark != nil {
+		raiseMark(p.mark, slot)
+		return
+	}
+	p.session.raise(p.commitment, slot)
 }
 
 // poisonedAbove is how far above the pool's reference slot a caller's
@@ -129,6 +145,10 @@ func (c *Client) planSlots(ctx context.Context, method string, params []any, pla
 	if !sl.Tracked() {
 		return false, 0
 	}
+	if sl.Cached {
+		c.planCached(ctx, method, sl, plan)
+		return true, 0
+	}
 	cfg := requestConfig{ok: true}
 	if sl.Config >= 0 && sl.Config < len(params) {
 		if cfg = configOf(params[sl.Config]); !cfg.ok {
@@ -139,15 +159,7 @@ func (c *Client) planSlots(ctx context.Context, method string, params []any, pla
 	if sl.Pinned {
 		plan.commitment = sl.Fixed
 	}
-	on, set := ctx.Value(monotonicKey{}).(bool)
-	session, _ := ctx.Value(sessionKey{}).(*Session)
-	switch {
-	case set && !on:
-		return true, 0
-	case session != nil:
-	case set || c.monotonic:
-		session = &c.session
-	}
+	session := c.sessionFor(ctx)
 	if session == nil {
 		return true, 0
 	}
@@ -179,6 +191,22 @@ func (c *Client) planSlots(ctx context.Context, method string, params []any, pla
 		return true, 0
 	}
 	return true, floor
+}
+
+// sessionFor returns the session a call under ctx keeps its marks in, nil
+// when its reads are not monotonic.
+func (c *Client) sessionFor(ctx context.Context) *Session {
+	on, set := ctx.Value(monotonicKey{}).(bool)
+	session, _ := ctx.Value(sessionKey{}).(*Session)
+	switch {
+	case set && !on:
+		return nil
+	case session != nil:
+		return session
+	case set || c.monotonic:
+		return &c.session
+	}
+	return nil
 }
 
 // requestConfig is what a request's config object says about slots.

@@ -10,7 +10,7 @@ func TestBufferDropsOut(t *testing.T) {
 	b.ID = AppendID(b.ID, 1)
 	var out struct{ Value uint64 }
 	body := []byte(`{"jsonrpc":"2.0","result":{"value":7},"id":1}`)
-	if !DirectResult(body) {
+	if sh, err := Scan(body, false); err != nil || !sh.Direct {
 		t.Fatal("a plain result is not direct")
 	}
 	if fallback, err := ParseDirect(b, body, &out); fallback || err != nil || out.Value != 7 {

@@ -5,37 +5,6 @@ import (
 	"strconv"
 )
 
-// ContextSlot returns the slot of a response's result.context.slot, as
-// agave's RpcResponseContext carries it ({"result": {"context": {"slot":
-// N, ...}, "value": ...}}). It walks the top-level keys and the result's
-// keys without decoding values: a context that comes before a large value
-// (agave's order) costs a few hundred bytes of scanning. ok is false when
-// body holds no such slot: no result object, no context, or a slot that
-// is not an unsigned integer.
-func ContextSlot(body []byte) (slot uint64, ok bool) {
-	i, ok := member(body, skipSpace(body, 0), "result")
-	if !ok {
-		return 0, false
-	}
-	if i, ok = member(body, i, "context"); !ok {
-		return 0, false
-	}
-	if i, ok = member(body, i, "slot"); !ok {
-		return 0, false
-	}
-	return unsigned(body, i)
-}
-
-// ResultSlot returns a response's result when it is an unsigned integer
-// (getSlot's answer).
-func ResultSlot(body []byte) (slot uint64, ok bool) {
-	i, ok := member(body, skipSpace(body, 0), "result")
-	if !ok {
-		return 0, false
-	}
-	return unsigned(body, i)
-}
-
 // member returns the index of the value of key in the object starting at
 // body[i], matching the key exactly. ok is false when body[i] is not an
 // object or the key is absent.

@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-func TestContextSlot(t *testing.T) {
+func TestScanSlot(t *testing.T) {
 	for _, tc := range []struct {
 		body string
 		slot uint64
@@ -18,27 +18,25 @@ func TestContextSlot(t *testing.T) {
 		{`{"jsonrpc":"2.0","result":{"context":{"slot":1.5},"value":1},"id":1}`, 0, false},
 		{`{"jsonrpc":"2.0","result":{"context":{"slot":"9"},"value":1},"id":1}`, 0, false},
 		{`{"jsonrpc":"2.0","result":{"context":{"slot":18446744073709551616}},"id":1}`, 0, false},
-		{`{"jsonrpc":"2.0","result":{"context":{"slot":01}},"id":1}`, 0, false},
 		{`{"jsonrpc":"2.0","result":5,"id":1}`, 0, false},
 		{`{"jsonrpc":"2.0","result":{"value":{"context":{"slot":3}}},"id":1}`, 0, false},
+		{`{"jsonrpc":"2.0","result":{"context":null,"value":1},"id":1}`, 0, false},
 		{`{"jsonrpc":"2.0","error":{"code":-32016,"message":"m","data":{"contextSlot":5}},"id":1}`, 0, false},
-		{`{"jsonrpc":"2.0","result":{"context":{"slot":12`, 12, true}, // truncated after the number: the scanner stops there
-		{`{"jsonrpc":"2.0","result":{"context":{"slot"`, 0, false},
 		{`[]`, 0, false},
 		{``, 0, false},
 	} {
-		slot, ok := ContextSlot([]byte(tc.body))
-		if slot != tc.slot || ok != tc.ok {
-			t.Errorf("ContextSlot(%s) = %d, %v; want %d, %v", tc.body, slot, ok, tc.slot, tc.ok)
+		sh, err := Scan([]byte(tc.body), true)
+		if err != nil || sh.Slot != tc.slot || sh.HasSlot != tc.ok {
+			t.Errorf("Scan(%s) = %d, %v, %v; want %d, %v", tc.body, sh.Slot, sh.HasSlot, err, tc.slot, tc.ok)
 		}
 	}
 }
 
-func TestResultSlot(t *testing.T) {
-	if s, ok := ResultSlot([]byte(`{"jsonrpc":"2.0","result":341197053,"id":1}`)); !ok || s != 341197053 {
-		t.Errorf("got %d, %v", s, ok)
+func TestScanResultSlot(t *testing.T) {
+	if sh, err := Scan([]byte(`{"jsonrpc":"2.0","result":341197053,"id":1}`), true); err != nil || !sh.HasValue || sh.Value != 341197053 {
+		t.Errorf("got %+v, %v", sh, err)
 	}
-	if _, ok := ResultSlot([]byte(`{"jsonrpc":"2.0","result":{"context":{"slot":1}},"id":1}`)); ok {
+	if sh, _ := Scan([]byte(`{"jsonrpc":"2.0","result":{"context":{"slot":1}},"id":1}`), true); sh.HasValue {
 		t.Error("an object is not a slot")
 	}
 }

@@ -1,7 +1,8 @@
 // Package wire is the JSON-RPC 2.0 wire format as the transport speaks it:
 // encoding one request, reading a response body under a size limit, and
-// decoding a response envelope, in two passes (envelope, then result) or,
-// when the body allows it, in one (ParseDirect). It knows nothing of
+// checking a response's members once without decoding them (Scan), and
+// decoding its envelope, in two passes (envelope, then result) or, when
+// the body allows it, in one (ParseDirect). It knows nothing of
 // endpoints, causes or retries: the transport classifies what it returns.
 package wire
 
@@ -60,7 +61,7 @@ type Envelope struct {
 // Result holds the caller's non-nil pointer out, and encoding/json's
 // indirect descends from the interface into out for any non-null value,
 // then decodes as json.Unmarshal(raw, out) would. A null would instead set
-// the interface to nil and never reach out, hence DirectResult. Result is
+// the interface to nil and never reach out, hence Shape.Direct. Result is
 // nil whenever ParseDirect is not running.
 type directEnvelope struct {
 	ID     json.RawMessage `json:"id"`
@@ -139,11 +140,21 @@ func ReadLimited(dst []byte, r io.Reader, limit, sizeHint int64) ([]byte, error)
 	}
 }
 
-// ParseEnvelope decodes body into b.Env and checks it is a response to the
-// request whose id is b.ID: an object with a matching id and exactly a
-// result or an error (an error may carry a null id, as servers answer when
-// they could not read the request's id).
+// ParseEnvelope checks body with Scan, then decodes it into b.Env
+// (ParseScanned).
 func ParseEnvelope(b *Buffer, body []byte) error {
+	if _, err := Scan(body, false); err != nil {
+		return err
+	}
+	return ParseScanned(b, body)
+}
+
+// ParseScanned decodes body, which Scan accepted, into b.Env and checks it
+// is a response to the request whose id is b.ID: an object with a matching
+// id and a result or an error (an error may carry a null id, as servers
+// answer when they could not read the request's id; a null member counts
+// as absent beside the other, as Scan says).
+func ParseScanned(b *Buffer, body []byte) error {
 	b.Env.ID = b.Env.ID[:0]
 	b.Env.Result = b.Env.Result[:0]
 	b.Env.Error = nil
@@ -167,10 +178,10 @@ func ParseEnvelope(b *Buffer, body []byte) error {
 
 // ParseDirect decodes body into b.direct with its result going straight
 // into out (a non-nil pointer) in one json.Unmarshal, then checks the id as
-// ParseEnvelope does. It is only called when DirectResult(body) holds, so
-// the result is present, not null, and there is no error object. fallback
+// ParseScanned does. It is only called when Scan's Shape.Direct holds, so
+// the result is present, not null, and there is no error member. fallback
 // is true when the Unmarshal failed (a malformed body, or a result that does
-// not decode): ParseEnvelope must classify body. out may hold part of the
+// not decode): ParseScanned must classify body. out may hold part of the
 // result whenever err != nil or fallback is true.
 func ParseDirect(b *Buffer, body []byte, out any) (fallback bool, err error) {
 	b.direct.ID = b.direct.ID[:0]
@@ -185,60 +196,6 @@ func ParseDirect(b *Buffer, body []byte, out any) (fallback bool, err error) {
 		return false, ErrWrongID
 	}
 	return false, nil
-}
-
-// DirectResult reports whether body, if it is valid JSON, is an object
-// whose result ParseDirect decodes exactly as ParseEnvelope followed by
-// json.Unmarshal(result, out) would: every top-level key is plain ASCII
-// (no escape, so encoding/json's case-insensitive match is an ASCII one),
-// exactly one key matches "result" and its value is not null (a null
-// through an interface is not a null into out), and none matches "error".
-// It reads body without validating it; an invalid body makes
-// json.Unmarshal fail before it writes anything.
-func DirectResult(body []byte) bool {
-	i := skipSpace(body, 0)
-	if i == len(body) || body[i] != '{' {
-		return false
-	}
-	results := 0
-	for i = skipSpace(body, i+1); i < len(body) && body[i] == '"'; {
-		j := i + 1
-		for j < len(body) && body[j] != '"' {
-			if c := body[j]; c == '\\' || c >= 0x80 {
-				return false
-			}
-			j++
-		}
-		key := body[i+1 : min(j, len(body))]
-		i = skipSpace(body, j+1)
-		if i >= len(body) || body[i] != ':' {
-			return false
-		}
-		i = skipSpace(body, i+1)
-		if i == len(body) {
-			return false
-		}
-		switch {
-		case len(key) == len("result") && bytes.EqualFold(key, []byte("result")):
-			if body[i] == 'n' {
-				return false
-			}
-			results++
-		case len(key) == len("error") && bytes.EqualFold(key, []byte("error")):
-			return false
-		}
-		if i = skipSpace(body, skipValue(body, i)); i == len(body) {
-			return false
-		}
-		if body[i] == '}' {
-			return results == 1
-		}
-		if body[i] != ',' {
-			return false
-		}
-		i = skipSpace(body, i+1)
-	}
-	return false // an empty object, or not an object of keys
 }
 
 // skipSpace returns the index of the first non-space byte of body at or
