@@ -26,8 +26,8 @@ const (
 	// the health distance (128), so that getHealth answers "ok" and a
 	// preflight send is accepted: it answers everything normally.
 	lagSlots = 100
-	// tipName is an endpoint that never lags: its Server.Slot is the
-	// cluster's tip.
+	// tipName is an endpoint whose Server.TipSlot is read for the
+	// cluster's tip (every member shares it).
 	tipName = "t0-a"
 	// lagOff and lagOn are the fractions of the calls after which the
 	// lagging endpoint catches up, then falls lagSlots behind again: its
@@ -249,8 +249,8 @@ func (l *lagWatch) check(bad *violations, sc *slotCheck) {
 	}
 	for _, p := range [...]lagPhase{lagKnown, lagKnownAgain} {
 		if m := sc.behind[p][0][heldAnchored].Load() + sc.behind[p][1][heldAnchored].Load(); m > 0 {
-			bad.add("%s: in phase %s, %d of %d reads of callers holding a slot within %d of the tip were answered more than %d behind it",
-				lagName, p, m, sc.anchored[p].Load(), pool.DefaultMaxSlotLag, pool.DefaultMaxSlotLag)
+			bad.add("%s's phase %s: %d of %d reads of callers holding a slot within %d of the tip were answered more than %d behind it (by %s, or by a stale answer another endpoint garbled)",
+				lagName, p, m, sc.anchored[p].Load(), pool.DefaultMaxSlotLag, pool.DefaultMaxSlotLag, lagName)
 		}
 	}
 }
