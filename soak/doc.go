@@ -4,8 +4,13 @@
 // concurrent callers mix reads and sendTransaction through one
 // transport.Client, for a bounded number of calls.
 //
-// The package has no code of its own: TestSoak is the suite, and
-// TestSoakSendsResolve a second one (see Sends that resolve). Every call is
+// The package has no code of its own: TestSoak is the suite,
+// TestSoakSendsResolve a second one (see Sends that resolve), and
+// TestSoakMainnet a third: a bot's steady, paced workload over
+// fixtures.Mainnet as it comes, where every read must succeed (three
+// honest endpoints always answer) and no send is acted on twice.
+// defects_test.go holds two smaller clusters that show, each alone, a
+// defect the mix exposed beyond issue 20's list. Every call is
 // checked as it returns (it ends by its deadline, give or take the delay
 // measured around it; its error is a classified *transport.CallError
 // naming no secret; a slot-bearing read returns no slot below one its

@@ -266,6 +266,7 @@ func (a *attemptTrace) result() [][]transport.Attempt {
 }
 
 func TestSoakSendsResolve(t *testing.T) {
+	t.Parallel() // beside TestSoakMainnet: both mostly wait on stalls
 	seed := soakSeed(t)
 	sends, senders := 2000, 96
 	if testing.Short() {
