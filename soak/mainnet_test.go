@@ -236,7 +236,7 @@ func (m *mainnetSoak) checkSends() {
 	for _, sig := range m.sigs {
 		switch n := forwards[sig]; {
 		case n > 1:
-			m.s.bad.add("send %s: acted on %d times across the cluster (succeeded: %v)", sig, n, m.okSends[sig])
+			m.s.bad.addAs("a send acted on more than once", "send %s: acted on %d times across the cluster (succeeded: %v)", sig, n, m.okSends[sig])
 		case m.okSends[sig] && n != 1:
 			m.s.bad.add("send %s: succeeded but acted on %d times", sig, n)
 		}

@@ -469,10 +469,10 @@ func (r *resolveSoak) send(i int) {
 		return
 	}
 	if why := r.judgeTiming(s); why != "" {
-		r.bad.add("send %d (%s, %s): %s; result %s; truth %s", i, s.sig, describePlan(p), why, describeResult(res), describeTruth(s.truth))
+		r.bad.addAs("an expiry concluded before the finalized height passed lastValidBlockHeight", "send %d (%s, %s): %s; result %s; truth %s", i, s.sig, describePlan(p), why, describeResult(res), describeTruth(s.truth))
 	}
 	if why := judge(s); why != "" {
-		r.bad.add("send %d (%s, %s): %s; result %s; truth %s; send %s", i, s.sig, describePlan(p), why, describeResult(res), describeTruth(s.truth), describeCalls(s.calls))
+		r.bad.addAs("a wrong or missing verdict", "send %d (%s, %s): %s; result %s; truth %s; send %s", i, s.sig, describePlan(p), why, describeResult(res), describeTruth(s.truth), describeCalls(s.calls))
 	}
 	r.checkCalls(i, s, s.truth)
 }
@@ -498,7 +498,7 @@ func (r *resolveSoak) sent(i int, s *resolveSend) {
 		}
 	}
 	if truth := r.ledger.Tx(s.sig); truth.Forwarded != 0 || truth.Landed {
-		r.bad.add("send %d (%s): refused (%v), but the ledger has it forwarded %d times, landed %v: %s", i, s.sig, s.sendErr, truth.Forwarded, truth.Landed, describe(ce.Attempts))
+		r.bad.addAs("a send refused as proven not dispatched, yet acted on", "send %d (%s): refused (%v), but the ledger has it forwarded %d times, landed %v: %s", i, s.sig, s.sendErr, truth.Forwarded, truth.Landed, describe(ce.Attempts))
 	}
 }
 

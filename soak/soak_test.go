@@ -892,10 +892,10 @@ func (s *soak) checkSends() {
 		sig := s.sigs[i]
 		forwarded, delivered := forwards[sig], deliveries[sig]
 		if forwarded > 1 {
-			s.bad.add("send %d (%s): acted on %d times across the cluster (ambiguous=%v, attempts %s)", i, sig, forwarded, r.ambiguous, describe(r.attempts))
+			s.bad.addAs("a send acted on more than once", "send %d (%s): acted on %d times across the cluster (ambiguous=%v, attempts %s)", i, sig, forwarded, r.ambiguous, describe(r.attempts))
 		}
 		if r.ok && forwarded != 1 {
-			s.bad.add("send %d (%s): succeeded but acted on %d times", i, sig, forwarded)
+			s.bad.addAs("a successful send not acted on exactly once", "send %d (%s): succeeded but acted on %d times", i, sig, forwarded)
 		}
 		if r.ok || len(r.attempts) == 0 {
 			continue
