@@ -53,8 +53,8 @@
 // One of tier 0, t0-lag, answers everything normally (no fault, never
 // down) but 100 slots behind: past the pool's MaxSlotLag (16), below the
 // health distance (128). After 35 % of the calls it catches up; after
-// 70 % it falls 100 slots behind again, so its slots go back under
-// callers that hold slots it served.
+// 70 % (and at least 2 s later) it falls 100 slots behind again, so its
+// slots go back under callers that hold slots it served.
 //
 // A caller is one goroutine of the workload, making one call at a time;
 // one in two keeps its marks in a transport.Session of its own
