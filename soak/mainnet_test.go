@@ -24,8 +24,9 @@ import (
 // nothing on top of it, on its default settings. Seven endpoints drift 0
 // to 5 slots behind the tip, one lies, one fails fast with node errors,
 // one garbles answers, one never answers, and the chain stalls 12 s (the
-// preset's schedule, its first stall moved to mainnetStallFirst so that
-// every run goes through one). Three honest endpoints answer every
+// preset's stalls, the first moved to mainnetStallFirst so that every run
+// goes through one, the next about 30 s later, not 90: the long form
+// goes through two). Three honest endpoints answer every
 // request at every moment: every read can be served. So on top of the
 // checks of TestSoak over the same behaviours (no read back in time, no
 // minContextSlot past every endpoint, no node error that ends a read at
@@ -76,7 +77,7 @@ type mainnetSoak struct {
 
 func newMainnetSoak(t *testing.T, seed uint64) *mainnetSoak {
 	st := fixtures.MainnetStalls(mix(seed, 0x57a11))
-	st.First = mainnetStallFirst
+	st.First, st.Every = mainnetStallFirst, soakStallEvery
 	c := fixtures.NewCluster(fixtures.Mainnet(fixtures.MainnetOptions{Seed: seed, Stalls: st}))
 	t.Cleanup(c.Close)
 	s := &soak{t: t, seed: seed, cluster: c}

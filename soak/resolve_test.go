@@ -387,33 +387,10 @@ func (r *resolveSoak) send(i int) {
 	s := &r.sends[i]
 	s.plan = planSend(r.seed, i, r.members)
 	p := s.plan
-	_, height := r.ledger.Tip()
-	issued := height - p.age
-	s.lvbh = issued + fixtures.MaxProcessingAge
-	tx, err := fixtures.SignedTransactionWith(r.seed<<20+uint64(i), fixtures.BlockhashAt(issued))
+	tx, o, err := r.prepare(i, s)
 	if err != nil {
 		r.bad.add("send %d: %v", i, err)
 		return
-	}
-	s.sig = tx.Signatures[0].String()
-	if p.drop > 0 {
-		r.ledger.Drop(s.sig, p.drop)
-	}
-	if p.fail != nil {
-		r.ledger.Fail(s.sig, *p.fail)
-	}
-	if p.hide != "" {
-		r.ledger.Hide(s.sig, p.hide)
-	}
-	o := confirm.Options{Commitment: p.commitment, PollInterval: resolvePoll, SkipPreflight: p.skipPreflight, PreflightCommitment: p.preflight}
-	if p.rebroadcast {
-		o.Rebroadcast = resolveRebroadcast
-	}
-	o.OnPoll = func(res confirm.Result) {
-		if res.LastErr != nil {
-			s.pollErrs++
-			s.pollErr = res.LastErr
-		}
 	}
 	var trace attemptTrace
 	// Every verdict is due within resolveBudget of the moment the

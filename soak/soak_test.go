@@ -381,22 +381,6 @@ func newSoak(t *testing.T, seed uint64, calls, callers int) *soak {
 	return s
 }
 
-// tx returns send k's transaction (base64), signing it the first time:
-// only the goroutine making send k calls it during the run.
-func (s *soak) tx(k int) string {
-	if s.txs[k] == "" {
-		tx, err := fixtures.SignedTransaction(s.seed<<20 + uint64(k))
-		if err != nil {
-			panic(err) // a fixed seed and a fixed key: cannot fail
-		}
-		if s.txs[k], err = fixtures.EncodeTransaction(tx); err != nil {
-			panic(err)
-		}
-		s.sigs[k] = tx.Signatures[0].String()
-	}
-	return s.txs[k]
-}
-
 // run makes every call from s.callers goroutines while a chaos goroutine
 // changes the faults and a watcher polls the pool's snapshot.
 func (s *soak) run() {
@@ -445,31 +429,9 @@ var readMethods = [...]string{"getBalance", "getSlot", "getHealth", "getVersion"
 // call makes call number i for caller w and checks it as it returns.
 func (s *soak) call(w *caller, i int) {
 	h := mix(s.seed, uint64(i))
-	ctx := context.Background()
-	if w.session != nil {
-		ctx = transport.WithSession(ctx, w.session)
-	}
-	var ctxTimeout time.Duration
-	switch h % 10 {
-	case 0, 1:
-		ctxTimeout = 50 * time.Millisecond
-	case 2, 3:
-		ctxTimeout = 150 * time.Millisecond
-	}
-	if ctxTimeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, ctxTimeout)
-		defer cancel()
-	}
-	method, params := readMethods[(h>>8)%uint64(len(readMethods))], []any(nil)
-	send := i%sendEvery == sendEvery-1
-	switch {
-	case send:
-		method = "sendTransaction"
-		params = []any{s.tx(i / sendEvery), map[string]any{"encoding": "base64"}}
-	case method == "getBalance":
-		params = []any{"11111111111111111111111111111111"}
-	}
+	ctx, cancel := callContext(w, h)
+	defer cancel()
+	method, params, send := s.request(i, h)
 	// A slot-bearing read asks for one of the commitments, and is held to
 	// what was returned before it started: what w saw, and on the
 	// client's mark what any caller on it saw.
@@ -509,18 +471,7 @@ func (s *soak) call(w *caller, i int) {
 			s.slots.check(&s.bad, w, returned{slot: slot, call: i, method: method, caller: w.id}, commitment, before, tip, phase)
 		}
 	}
-	var ce *transport.CallError
-	if err != nil {
-		if !errors.As(err, &ce) {
-			s.bad.add("call %d (%s): error is not a *transport.CallError: %T %v", i, method, err, err)
-		}
-		if m := secretIn(err.Error()); m != "" {
-			s.bad.add("call %d (%s): error text carries secret marker %s: %v", i, method, m, err)
-		}
-		if !send && ce != nil {
-			s.checkEndpointError(i, method, ce)
-		}
-	}
+	ce := s.checkError(i, method, send, err)
 	if end.After(deadline) {
 		s.late[i] = lateCall{deadline: deadline, end: end, how: lateHow(err, ce),
 			what: fmt.Sprintf("call %d (%s): %v", i, method, err)}
