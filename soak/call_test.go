@@ -58,7 +58,7 @@ func (s *soak) request(i int, h uint64) (method string, params []any, send bool)
 
 // checkError checks a call's error as it returns: a *transport.CallError
 // (returned, nil otherwise) naming no secret, and for a read no node
-// error that ended it at its first attempt.
+// error taken for the call's answer.
 func (s *soak) checkError(i int, method string, send bool, err error) *transport.CallError {
 	if err == nil {
 		return nil

@@ -35,8 +35,8 @@
 // envelope, duplicate and case-variant context keys), one reader never
 // answers. TestSoak goes on past its calls until the first stall is over
 // and 2 s more (at most 20 times the calls asked). On top of the checks
-// below, the mix adds three: no read is ended by a node's own error at
-// its first attempt (it fails over); no request asks for a minContextSlot
+// below, the mix adds these: no node's own error is taken for the call's
+// answer (it fails over); no request asks for a minContextSlot
 // past the highest slot any endpoint could report when it arrived (the
 // cluster's tip there, from fixtures' Received.Tip, plus the liar's 3);
 // no expiry is concluded before the cluster's finalized height passed the

@@ -29,8 +29,8 @@ import (
 // goes through two). Three honest endpoints answer every
 // request at every moment: every read can be served. So on top of the
 // checks of TestSoak over the same behaviours (no read back in time, no
-// minContextSlot past every endpoint, no node error that ends a read at
-// its first attempt, no send acted on twice) it checks what a user of a
+// minContextSlot past every endpoint, no node error taken for the call's
+// answer, no send acted on twice) it checks what a user of a
 // real cluster expects first: every read succeeds.
 
 const (

@@ -59,22 +59,25 @@ func TestCheckFloorsCatchesFloorPastTheTip(t *testing.T) {
 }
 
 // TestCheckEndpointErrorCatchesNoFailover feeds read errors: a node's
-// own error ending a read at its first attempt is reported; one followed
-// by a retry, or a caller's error, is not.
+// own error judged final (the same anywhere) is reported, at any attempt;
+// one retried, or stopped by a bound (the retry budget), or a caller's
+// error, is not.
 func TestCheckEndpointErrorCatchesNoFailover(t *testing.T) {
-	answered := func(code int, retry bool) transport.Attempt {
+	answered := func(code int, retry bool, rule retrypolicy.Rule) transport.Attempt {
 		return transport.Attempt{Endpoint: flakyName, Outcome: retrypolicy.Outcome{Cause: retrypolicy.RPCApplication, Dispatch: retrypolicy.Answered, RPCCode: code},
-			Decision: retrypolicy.Decision{Retry: retry}}
+			Decision: retrypolicy.Decision{Retry: retry, Rule: rule}}
 	}
+	final, retried, budget := retrypolicy.RuleRPCApplication, retrypolicy.RuleRetry, retrypolicy.RuleBudget
 	for _, tt := range []struct {
 		attempts []transport.Attempt
 		bad      bool
 	}{
-		{[]transport.Attempt{answered(-32603, false)}, true},
-		{[]transport.Attempt{answered(-32011, false)}, true},
-		{[]transport.Attempt{answered(-32603, true)}, false},
-		{[]transport.Attempt{answered(-32603, true), answered(-32603, false)}, false},
-		{[]transport.Attempt{answered(-32602, false)}, false},
+		{[]transport.Attempt{answered(-32603, false, final)}, true},
+		{[]transport.Attempt{answered(-32011, false, final)}, true},
+		{[]transport.Attempt{answered(-32603, true, retried), answered(-32010, false, final)}, true},
+		{[]transport.Attempt{answered(-32603, true, retried)}, false},
+		{[]transport.Attempt{answered(-32603, false, budget)}, false},
+		{[]transport.Attempt{answered(-32602, false, final)}, false},
 	} {
 		s := &soak{t: t}
 		s.checkEndpointError(1, "getBalance", &transport.CallError{Method: "getBalance", Attempts: tt.attempts})

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/retrypolicy"
 	"github.com/solroute/solroute/transport"
 )
 
@@ -71,8 +72,8 @@ var endpointErrors = map[int]bool{-32603: true, -32010: true, -32011: true}
 type realism struct {
 	// reads counts slot-bearing reads by [started in a stall][succeeded].
 	reads [2][2]atomic.Int64
-	// endpointErrorsReturned counts reads ended by a node error on their
-	// first attempt.
+	// endpointErrorsReturned counts reads whose node error was taken for
+	// the call's answer.
 	endpointErrorsReturned atomic.Int64
 }
 
@@ -98,19 +99,31 @@ func (s *soak) inStall(t time.Time) bool {
 }
 
 // checkEndpointError checks a failed read: an endpoint's own error (the
-// node's, not the call's: another endpoint would have served it) never
-// ends a read on its first attempt without a try elsewhere.
+// node's, not the call's: another endpoint would have served it) is never
+// judged final. A retry refused for another reason (the retry budget,
+// the deadline, MaxRetries) is not this check's: the error was taken for
+// the endpoint's, the call just could not try again.
 func (s *soak) checkEndpointError(i int, method string, ce *transport.CallError) {
-	if len(ce.Attempts) != 1 {
+	for _, a := range ce.Attempts {
+		if !endpointErrors[a.RPCCode] || a.Decision.Retry || !judgedFinal(a.Decision.Rule) {
+			continue
+		}
+		s.real.endpointErrorsReturned.Add(1)
+		s.bad.addAs("a node's own error was taken for the call's answer", "call %d (%s): %s's own node error %d was taken for the call's answer (%s), not failed over: %s",
+			i, method, a.Endpoint, a.RPCCode, a.Decision.Reason, describe(ce.Attempts))
 		return
 	}
-	a := ce.Attempts[0]
-	if !endpointErrors[a.RPCCode] || a.Decision.Retry {
-		return
+}
+
+// judgedFinal reports whether a stopping rule judged the attempt's answer
+// final (the same anywhere), rather than a bound stopping the call.
+func judgedFinal(r retrypolicy.Rule) bool {
+	switch r {
+	case retrypolicy.RuleRPCApplication, retrypolicy.RuleRequestError, retrypolicy.RuleNotApplicable,
+		retrypolicy.RuleUnknownInput, retrypolicy.RuleInvalidResponse:
+		return true
 	}
-	s.real.endpointErrorsReturned.Add(1)
-	s.bad.addAs("a node's own error ended a read at its first attempt", "call %d (%s): %s's own node error %d ended the read on its first attempt, not failed over: %s",
-		i, method, a.Endpoint, a.RPCCode, describe(ce.Attempts))
+	return false
 }
 
 // tipAt is the tip at commitment c ("processed", "confirmed",
@@ -202,6 +215,6 @@ func (r *realism) log(s *soak) {
 		}
 	}
 	rd := func(a, b int) int64 { return r.reads[a][b].Load() }
-	s.t.Logf("provider mix: requests %v; garbles and node errors %v; chain stalls [%s]; slot-bearing reads in a stall: %d ok, %d failed; outside: %d ok, %d failed; %d reads ended by a node error on their first attempt",
+	s.t.Logf("provider mix: requests %v; garbles and node errors %v; chain stalls [%s]; slot-bearing reads in a stall: %d ok, %d failed; outside: %d ok, %d failed; %d reads ended by a node error taken for the call's answer",
 		requests, kinds, strings.Join(ws, ", "), rd(1, 1), rd(1, 0), rd(0, 1), rd(0, 0), r.endpointErrorsReturned.Load())
 }
