@@ -143,12 +143,19 @@ func (d demo) run(ctx context.Context) int {
 	if ms != nil && e.onMetrics != nil {
 		e.onMetrics(ms.url)
 	}
+	return d.exitCode(ctx, res)
+}
+
+// exitCode is the demo's exit code once res is written: 1, said on
+// stderr, when the run was interrupted or a transaction was delivered
+// twice.
+func (d demo) exitCode(ctx context.Context, res *demoResult) int {
 	switch {
 	case ctx.Err() != nil:
-		fmt.Fprintln(e.stderr, "solroute demo: interrupted")
+		fmt.Fprintln(d.env.stderr, "solroute demo: interrupted")
 		return exitFailed
 	case res.duplicates > 0:
-		fmt.Fprintf(e.stderr, "solroute demo: %d transaction(s) delivered more than once\n", res.duplicates)
+		fmt.Fprintf(d.env.stderr, "solroute demo: %d transaction(s) delivered more than once\n", res.duplicates)
 		return exitFailed
 	}
 	return exitOK
