@@ -23,8 +23,9 @@ func newArrivals() *arrivals {
 }
 
 // recorder returns the script of one server: it records the arrival, then
-// asks the server's current fault script (swapped by the chaos goroutine).
-func (a *arrivals) recorder(name string, current *atomic.Pointer[fixtures.Script]) fixtures.Script {
+// asks the server's own behaviour (its part of the provider mix, nil for
+// none), then its current fault script (swapped by the chaos goroutine).
+func (a *arrivals) recorder(name string, current *atomic.Pointer[fixtures.Script], behaviour fixtures.Script) fixtures.Script {
 	return func(c fixtures.Call) fixtures.Fault {
 		if !c.Accept && c.Index == 0 {
 			role := endpoint.RoleRead
@@ -32,6 +33,11 @@ func (a *arrivals) recorder(name string, current *atomic.Pointer[fixtures.Script
 				role = endpoint.RoleSend
 			}
 			a.add(name, role, time.Now())
+		}
+		if behaviour != nil {
+			if f := behaviour(c); f != (fixtures.Fault{}) {
+				return f
+			}
 		}
 		if sc := *current.Load(); sc != nil {
 			return sc(c)

@@ -61,8 +61,8 @@ func TestSecretIn(t *testing.T) {
 // twice.
 func TestCheckSendsCatchesDuplicate(t *testing.T) {
 	s := newSoak(t, 7, sendEvery, 1)
-	body := `{"jsonrpc":"2.0","id":1,"method":"sendTransaction","params":["` + s.txs[0] + `",{"encoding":"base64"}]}`
-	for _, name := range []string{"t0-a", "t0-b"} {
+	body := `{"jsonrpc":"2.0","id":1,"method":"sendTransaction","params":["` + s.tx(0) + `",{"encoding":"base64"}]}`
+	for _, name := range []string{"t0-a", liarName} {
 		resp, err := http.Post(s.cluster.Server(name).URL(), "application/json", strings.NewReader(body))
 		if err != nil {
 			t.Fatal(err)

@@ -141,7 +141,7 @@ func (sc *slotCheck) check(bad *violations, w *caller, got returned, c endpoint.
 	if prev.slot > 0 {
 		sc.perCaller.Add(1)
 		if got.slot < prev.slot {
-			bad.add("%s: call %d (%s, %s) returned context slot %d, below slot %d its call %d (%s) returned: %d slots back",
+			bad.addAs("a read back in time", "%s: call %d (%s, %s) returned context slot %d, below slot %d its call %d (%s) returned: %d slots back",
 				w, got.call, got.method, c, got.slot, prev.slot, prev.call, prev.method, prev.slot-got.slot)
 		}
 	}
@@ -149,7 +149,7 @@ func (sc *slotCheck) check(bad *violations, w *caller, got returned, c endpoint.
 	if before != nil {
 		sc.perClient.Add(1)
 		if got.slot < before.slot {
-			bad.add("%s: call %d (%s, %s) returned context slot %d, below slot %d the client returned (caller %d, call %d, %s) before it started: %d slots back",
+			bad.addAs("a read back in time", "%s: call %d (%s, %s) returned context slot %d, below slot %d the client returned (caller %d, call %d, %s) before it started: %d slots back",
 				w, got.call, got.method, c, got.slot, before.slot, before.caller, before.call, before.method, before.slot-got.slot)
 		}
 		held = max(held, before.slot)

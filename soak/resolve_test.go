@@ -48,9 +48,11 @@ const (
 	resolvePoll = 2 * resolveSlotTime
 	// resolveRebroadcast is Options.Rebroadcast for the sends that use it.
 	resolveRebroadcast = 3 * resolveSlotTime
-	// resolveBudget is each send's context: the longest resolution (a
-	// fresh blockhash that never lands) takes ~182 slots, under 2 s. A
-	// resolution still Unknown at the end of it is a violation.
+	// resolveBudget is how long after the cluster's finalized block
+	// height passes a send's lastValidBlockHeight its verdict may come:
+	// each send's context ends then (issue 20: a transaction that can
+	// never land is expired within 30 s of that moment while a quorum is
+	// alive). A resolution still Unknown at the end of it is a violation.
 	resolveBudget = 30 * time.Second
 	// resolveLag is how far the lagging endpoint is behind: 400 ms, past
 	// the finalized depth, below the health distance (128).
@@ -66,18 +68,26 @@ type resolveMember struct {
 	sendFaults         []fixtures.Fault
 	sendRate, readRate float64
 	readFaults         []fixtures.Fault
+	// lies, behaviour and readOnly are the member's part of the provider
+	// mix (resolve_realistic_test.go): what it tells wrong, the faults it
+	// keeps before its own chaos (nil: none), and whether it takes sends.
+	lies      *fixtures.Lies
+	behaviour fixtures.Script
+	readOnly  bool
 }
 
-// resolveMembers are five endpoints, every one of which misbehaves on
-// some sends: were one clean, the pool would send through it alone, as
-// it should (an endpoint that may have dropped a send's answer is in
-// doubt for 30 s, pool.Settings.DoubtWindow), and no send would be left
-// ambiguous. Two in tier 0 act then reset, hang, reset on accept or
+// resolveMembers are eight endpoints, every one of which that takes sends
+// misbehaves on some: were one clean, the pool would send through it
+// alone, as it should (an endpoint that may have dropped a send's answer
+// is in doubt for 30 s, pool.Settings.DoubtWindow), and no send would be
+// left ambiguous. Two in tier 0 act then reset, hang, reset on accept or
 // refuse (429, 5xx, -32005); one is resolveLag slots behind; one in tier
-// 1 acts then answers garbage or too late; one mostly answers. Reads see
-// a few faults of their own.
-func resolveMembers() []resolveMember {
-	return []resolveMember{
+// 1 acts then answers garbage, too late, or garbled (a result with an
+// error, a duplicate or case-variant context); one mostly answers. The
+// provider mix adds a liar and a flaky endpoint in tier 0 and a dead
+// reader in tier 1 (resolveMix). Reads see a few faults of their own.
+func resolveMembers(seed uint64) []resolveMember {
+	return append([]resolveMember{
 		{name: "r0-act", tier: 0, sendRate: 0.4, readRate: 0.05,
 			sendFaults: []fixtures.Fault{{Kind: fixtures.ResetAfterRead}, {Kind: fixtures.Hang}, {Kind: fixtures.ResetOnAccept}, fixtures.Status(503, "")},
 			readFaults: []fixtures.Fault{fixtures.Status(429, ""), fixtures.Status(503, ""), fixtures.Latency(5 * time.Millisecond)}},
@@ -86,13 +96,15 @@ func resolveMembers() []resolveMember {
 			readFaults: []fixtures.Fault{{Kind: fixtures.Hang}, fixtures.Status(500, ""), {Kind: fixtures.ResetAfterRead}}},
 		{name: "r0-lag", tier: 0, lag: resolveLag, sendRate: 0.2,
 			sendFaults: []fixtures.Fault{{Kind: fixtures.ResetAfterRead}, fixtures.Status(429, "")}},
-		{name: "r1-garble", tier: 1, sendRate: 0.4, readRate: 0.05,
-			sendFaults: []fixtures.Fault{{Kind: fixtures.Truncated}, {Kind: fixtures.Malformed}, fixtures.Latency(time.Second), {Kind: fixtures.Hang}},
-			readFaults: []fixtures.Fault{{Kind: fixtures.Truncated}, {Kind: fixtures.ResetOnAccept}, fixtures.Status(502, "")}},
+		{name: "r1-garble", tier: 1, sendRate: 0.4, readRate: 0.1,
+			sendFaults: []fixtures.Fault{{Kind: fixtures.Truncated}, {Kind: fixtures.Malformed}, fixtures.Latency(time.Second), {Kind: fixtures.Hang},
+				{Kind: fixtures.ResultAndError, RPCCode: 429}, {Kind: fixtures.ResultAndError, RPCCode: -32005}},
+			readFaults: []fixtures.Fault{{Kind: fixtures.Truncated}, {Kind: fixtures.ResetOnAccept}, fixtures.Status(502, ""),
+				{Kind: fixtures.DuplicateContext}, {Kind: fixtures.CaseVariantKeys}}},
 		{name: "r1-calm", tier: 1, sendRate: 0.2, readRate: 0.02,
 			sendFaults: []fixtures.Fault{fixtures.Status(429, ""), {Kind: fixtures.ResetAfterRead}},
 			readFaults: []fixtures.Fault{fixtures.Status(429, "")}},
-	}
+	}, resolveMix(seed)...)
 }
 
 // script applies m's send faults to sendTransaction and its read faults
@@ -104,6 +116,11 @@ func (m resolveMember) script(seed uint64) fixtures.Script {
 	send := fixtures.Chaos(seed, m.sendRate, m.sendFaults...)
 	read := fixtures.Chaos(seed^0x7ead, m.readRate, m.readFaults...)
 	return func(c fixtures.Call) fixtures.Fault {
+		if m.behaviour != nil {
+			if f := m.behaviour(c); f != (fixtures.Fault{}) {
+				return f
+			}
+		}
 		switch {
 		case c.Method == "":
 			return fixtures.Fault{}
@@ -216,6 +233,9 @@ type resolveSend struct {
 	truth fixtures.LedgerTx
 	tip   uint64
 	took  time.Duration
+	// at is when the verdict came, and due when it had to come by:
+	// resolveBudget after the cluster's finalized height passed lvbh.
+	at, due time.Time
 }
 
 // attemptTrace collects the sendTransaction attempts of one send's
@@ -246,6 +266,7 @@ func (a *attemptTrace) result() [][]transport.Attempt {
 }
 
 func TestSoakSendsResolve(t *testing.T) {
+	t.Parallel() // beside TestSoakMainnet: both mostly wait on stalls
 	seed := soakSeed(t)
 	sends, senders := 2000, 96
 	if testing.Short() {
@@ -291,7 +312,7 @@ type resolveSoak struct {
 }
 
 func newResolveSoak(t *testing.T, seed uint64, sends, senders int) *resolveSoak {
-	r := &resolveSoak{t: t, seed: seed, senders: senders, members: resolveMembers(), sends: make([]resolveSend, sends)}
+	r := &resolveSoak{t: t, seed: seed, senders: senders, members: resolveMembers(seed), sends: make([]resolveSend, sends)}
 	r.ledger = fixtures.NewLedger(fixtures.LedgerOptions{})
 	lim := func(rps float64, burst, conc int, timeout time.Duration) endpoint.Limits {
 		return endpoint.Limits{RequestsPerSecond: rps, BurstCapacity: burst, MaxConcurrentRequests: conc,
@@ -299,15 +320,20 @@ func newResolveSoak(t *testing.T, seed uint64, sends, senders int) *resolveSoak 
 	}
 	fm := make([]fixtures.Member, len(r.members))
 	for i, m := range r.members {
-		fm[i] = fixtures.Member{Name: m.name, Tier: m.tier,
-			Roles: map[endpoint.Role]endpoint.Limits{
-				endpoint.RoleRead: lim(4000, 200, 32, 250*time.Millisecond),
-				endpoint.RoleSend: lim(1000, 50, 8, 300*time.Millisecond),
-			},
-			// One chain on the real clock: NewCluster gives the members one
-			// origin, the ledger checks they share it.
-			Options: fixtures.Options{Script: m.script(mix(seed, uint64(i)+1)), Ledger: r.ledger,
-				Slots: &fixtures.SlotOptions{SlotTime: resolveSlotTime, Lag: m.lag}}}
+		roles := map[endpoint.Role]endpoint.Limits{
+			endpoint.RoleRead: lim(4000, 200, 32, 250*time.Millisecond),
+			endpoint.RoleSend: lim(1000, 50, 8, 300*time.Millisecond),
+		}
+		if m.readOnly {
+			delete(roles, endpoint.RoleSend)
+		}
+		// One chain on the real clock: NewCluster gives the members one
+		// origin, the ledger checks they share it and its stalls; each
+		// drifts on a seed of its own.
+		fm[i] = fixtures.Member{Name: m.name, Tier: m.tier, Roles: roles,
+			Options: fixtures.Options{Script: m.script(mix(seed, uint64(i)+1)), Ledger: r.ledger, Lies: m.lies,
+				Slots: &fixtures.SlotOptions{SlotTime: resolveSlotTime, Lag: m.lag,
+					Drift: &fixtures.Drift{Seed: mix(seed, uint64(i)+0xd41f7)}, Stalls: resolveStalls(seed)}}}
 	}
 	r.cluster = fixtures.NewCluster(fm)
 	t.Cleanup(r.cluster.Close)
@@ -361,36 +387,18 @@ func (r *resolveSoak) send(i int) {
 	s := &r.sends[i]
 	s.plan = planSend(r.seed, i, r.members)
 	p := s.plan
-	_, height := r.ledger.Tip()
-	issued := height - p.age
-	s.lvbh = issued + fixtures.MaxProcessingAge
-	tx, err := fixtures.SignedTransactionWith(r.seed<<20+uint64(i), fixtures.BlockhashAt(issued))
+	tx, o, err := r.prepare(i, s)
 	if err != nil {
 		r.bad.add("send %d: %v", i, err)
 		return
 	}
-	s.sig = tx.Signatures[0].String()
-	if p.drop > 0 {
-		r.ledger.Drop(s.sig, p.drop)
-	}
-	if p.fail != nil {
-		r.ledger.Fail(s.sig, *p.fail)
-	}
-	if p.hide != "" {
-		r.ledger.Hide(s.sig, p.hide)
-	}
-	o := confirm.Options{Commitment: p.commitment, PollInterval: resolvePoll, SkipPreflight: p.skipPreflight, PreflightCommitment: p.preflight}
-	if p.rebroadcast {
-		o.Rebroadcast = resolveRebroadcast
-	}
-	o.OnPoll = func(res confirm.Result) {
-		if res.LastErr != nil {
-			s.pollErrs++
-			s.pollErr = res.LastErr
-		}
-	}
 	var trace attemptTrace
-	ctx, cancel := context.WithTimeout(context.Background(), resolveBudget)
+	// Every verdict is due within resolveBudget of the moment the
+	// cluster's finalized height passes the blockhash's
+	// lastValidBlockHeight (stalls included): a landing comes before it,
+	// an expiry may be concluded from it on.
+	s.due = r.ledger.FinalizedPast(s.lvbh).Add(resolveBudget)
+	ctx, cancel := context.WithDeadline(context.Background(), s.due)
 	defer cancel()
 	ctx = transport.WithAttemptObserver(ctx, trace.observe)
 
@@ -429,15 +437,19 @@ func (r *resolveSoak) send(i int) {
 			r.sent(i, s)
 		}
 	}
-	s.took = time.Since(start)
+	s.at = time.Now()
+	s.took = s.at.Sub(start)
 	s.res, s.truth, s.calls = res, r.truthOf(s), trace.result()
 	s.tip, _ = r.ledger.Tip()
 	if err != nil {
 		r.bad.add("send %d (%s): Resolve refused its input: %v", i, s.sig, err)
 		return
 	}
+	if why := r.judgeTiming(s); why != "" {
+		r.bad.addAs("an expiry concluded before the finalized height passed lastValidBlockHeight", "send %d (%s, %s): %s; result %s; truth %s", i, s.sig, describePlan(p), why, describeResult(res), describeTruth(s.truth))
+	}
 	if why := judge(s); why != "" {
-		r.bad.add("send %d (%s, %s): %s; result %s; truth %s; send %s", i, s.sig, describePlan(p), why, describeResult(res), describeTruth(s.truth), describeCalls(s.calls))
+		r.bad.addAs("a wrong or missing verdict", "send %d (%s, %s): %s; result %s; truth %s; send %s", i, s.sig, describePlan(p), why, describeResult(res), describeTruth(s.truth), describeCalls(s.calls))
 	}
 	r.checkCalls(i, s, s.truth)
 }
@@ -463,7 +475,7 @@ func (r *resolveSoak) sent(i int, s *resolveSend) {
 		}
 	}
 	if truth := r.ledger.Tx(s.sig); truth.Forwarded != 0 || truth.Landed {
-		r.bad.add("send %d (%s): refused (%v), but the ledger has it forwarded %d times, landed %v: %s", i, s.sig, s.sendErr, truth.Forwarded, truth.Landed, describe(ce.Attempts))
+		r.bad.addAs("a send refused as proven not dispatched, yet acted on", "send %d (%s): refused (%v), but the ledger has it forwarded %d times, landed %v: %s", i, s.sig, s.sendErr, truth.Forwarded, truth.Landed, describe(ce.Attempts))
 	}
 }
 
@@ -539,7 +551,7 @@ func judge(s *resolveSend) string {
 			return fmt.Sprintf("expired at finalized height %d, not past lastValidBlockHeight %d", res.BlockHeight, res.LastValidBlockHeight)
 		}
 	default:
-		return fmt.Sprintf("%s: no verdict within %s (last error: %v)", res.Status, resolveBudget, res.LastErr)
+		return fmt.Sprintf("%s: no verdict within %s of the finalized height passing its lastValidBlockHeight (last error: %v)", res.Status, resolveBudget, res.LastErr)
 	}
 	return ""
 }
@@ -642,8 +654,10 @@ func (r *resolveSoak) check() {
 	}
 	f := r.figures()
 	r.checkCoverage(f)
+	r.checkMix()
 	r.bad.report(r.t)
 	r.t.Log(f)
+	r.t.Log(r.latencies())
 }
 
 // resolveFigures are the run's counts.

@@ -119,7 +119,12 @@ type member struct {
 	// the chaos gives it no fault and never takes it down, so that its
 	// slot is the only reason to keep reads from it.
 	lagging bool
-	roles   map[endpoint.Role]endpoint.Limits
+	// lies and behaviour are the endpoint's part of the provider mix
+	// (see realistic_test.go): what it tells wrong, and the faults it
+	// keeps whatever the chaos does (the chaos comes on top).
+	lies      *fixtures.Lies
+	behaviour fixtures.Script
+	roles     map[endpoint.Role]endpoint.Limits
 }
 
 func limits(rps float64, burst, conc int) endpoint.Limits {
@@ -129,18 +134,29 @@ func limits(rps float64, burst, conc int) endpoint.Limits {
 	}
 }
 
-// members are seven endpoints over three tiers, each role with its own
-// rate, burst and concurrency limit; one of tier 0 answers everything at
-// least 60 ms late, another lagSlots behind the others (lagName).
-func members() []member {
+// members are ten endpoints over three tiers, each role with its own
+// rate, burst and concurrency limit: a provider mix (realistic_test.go).
+// In tier 0, one answers everything at least 60 ms late, one lagSlots
+// behind the others (lagName), one lies (liarName), one answers some
+// reads with the node's own errors (flakyName), one garbles some answers
+// (garbledName); in tier 1 one never answers (deadName). Every one
+// drifts 0 to 5 slots behind the tip, on a chain that stalls.
+func members(seed uint64) []member {
 	R, S := endpoint.RoleRead, endpoint.RoleSend
+	lies := soakLies()
 	return []member{
 		{name: "t0-a", tier: 0, roles: map[endpoint.Role]endpoint.Limits{R: limits(400, 20, 8), S: limits(60, 5, 2)}},
-		{name: "t0-b", tier: 0, roles: map[endpoint.Role]endpoint.Limits{R: limits(300, 10, 6), S: limits(40, 4, 2)}},
+		{name: liarName, tier: 0, lies: &lies, roles: map[endpoint.Role]endpoint.Limits{R: limits(300, 10, 6), S: limits(40, 4, 2)}},
 		{name: "t0-slow", tier: 0, slow: 60 * time.Millisecond, roles: map[endpoint.Role]endpoint.Limits{R: limits(300, 10, 6), S: limits(40, 4, 2)}},
 		{name: lagName, tier: 0, lagging: true, roles: map[endpoint.Role]endpoint.Limits{R: limits(300, 10, 6), S: limits(40, 4, 2)}},
+		{name: flakyName, tier: 0, behaviour: fixtures.EndpointErrors(mix(seed, 0xf1a), flakyRate),
+			roles: map[endpoint.Role]endpoint.Limits{R: limits(300, 10, 6), S: limits(40, 4, 2)}},
+		{name: garbledName, tier: 0, behaviour: fixtures.Garbled(mix(seed, 0x9a4b), garbleRate),
+			roles: map[endpoint.Role]endpoint.Limits{R: limits(300, 10, 6), S: limits(40, 4, 2)}},
 		{name: "t1-a", tier: 1, roles: map[endpoint.Role]endpoint.Limits{R: limits(200, 10, 4), S: limits(20, 2, 1)}},
 		{name: "t1-tls", tier: 1, tlsMismatch: true, roles: map[endpoint.Role]endpoint.Limits{R: limits(100, 5, 4)}},
+		{name: deadName, tier: 1, behaviour: fixtures.Always(fixtures.Fault{Kind: fixtures.Hang}),
+			roles: map[endpoint.Role]endpoint.Limits{R: limits(100, 5, 4)}},
 		{name: "t2-a", tier: 2, roles: map[endpoint.Role]endpoint.Limits{R: limits(800, 40, 16), S: limits(80, 8, 4)}},
 	}
 }
@@ -228,6 +244,12 @@ type soak struct {
 	seed    uint64
 	calls   int
 	callers int
+	// until is when the run may end once calls are made: after the
+	// first stall of the chain and stallRecovery past it, so that every
+	// run goes through one. maxCalls bounds the calls all the same.
+	until    time.Time
+	maxCalls int
+	stalls   []fixtures.Window
 
 	members []member
 	cluster *fixtures.Cluster
@@ -236,8 +258,9 @@ type soak struct {
 	pool    *pool.Pool
 	client  *transport.Client
 	logs    *logSink
-	txs     []string // base64 transactions, one per send
+	txs     []string // base64 transactions, one per send, signed when sent
 	sigs    []string // their signatures
+	real    realism  // what the provider mix did (realistic_test.go)
 
 	bad    violations
 	slots  slotCheck
@@ -293,7 +316,7 @@ type sendResult struct {
 func newSoak(t *testing.T, seed uint64, calls, callers int) *soak {
 	s := &soak{
 		t: t, seed: seed, calls: calls, callers: callers,
-		members: members(),
+		members: members(seed),
 		scripts: make(map[string]*atomic.Pointer[fixtures.Script]),
 		arrive:  newArrivals(),
 		logs:    &logSink{},
@@ -305,14 +328,15 @@ func newSoak(t *testing.T, seed uint64, calls, callers int) *soak {
 		ptr.Store(&none)
 		s.scripts[m.name] = ptr
 		// Every member runs the slot model on the real clock: the cluster
-		// gives them one origin, so they differ by their lag only.
-		slots := &fixtures.SlotOptions{}
+		// gives them one origin and one stall schedule, so they differ by
+		// their lag and their drift only.
+		slots := &fixtures.SlotOptions{Drift: &fixtures.Drift{Seed: mix(seed, uint64(i)+1)}, Stalls: soakStalls(seed)}
 		if m.lagging {
 			slots.Lag = lagSlots
 			s.lag.lag = lagSlots
 		}
 		fm[i] = fixtures.Member{Name: m.name, Tier: m.tier, Roles: m.roles,
-			Options: fixtures.Options{Script: slowed(s.arrive.recorder(m.name, ptr), m.slow), Slots: slots}}
+			Options: fixtures.Options{Script: slowed(s.arrive.recorder(m.name, ptr, m.behaviour), m.slow), Slots: slots, Lies: m.lies}}
 	}
 	s.cluster = fixtures.NewCluster(fm)
 	t.Cleanup(s.cluster.Close)
@@ -347,20 +371,13 @@ func newSoak(t *testing.T, seed uint64, calls, callers int) *soak {
 	s.client = c
 	t.Cleanup(func() { _ = c.Close() })
 
-	s.late = make([]lateCall, calls)
-	nsends := calls / sendEvery
+	s.maxCalls = maxCallsFactor * calls
+	s.late = make([]lateCall, s.maxCalls)
+	nsends := s.maxCalls / sendEvery
 	s.txs, s.sigs = make([]string, nsends), make([]string, nsends)
 	s.sends = make([]sendResult, nsends)
-	for i := range s.txs {
-		tx, err := fixtures.SignedTransaction(seed<<20 + uint64(i))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if s.txs[i], err = fixtures.EncodeTransaction(tx); err != nil {
-			t.Fatal(err)
-		}
-		s.sigs[i] = tx.Signatures[0].String()
-	}
+	s.stalls = s.cluster.Server("t0-a").StallWindows(time.Now().Add(time.Hour))
+	s.until = s.stalls[0].Until.Add(stallRecovery)
 	return s
 }
 
@@ -387,7 +404,7 @@ func (s *soak) run() {
 		wg.Go(func() {
 			for {
 				i := int(next.Add(1) - 1)
-				if i >= s.calls {
+				if i >= s.maxCalls || (i >= s.calls && !time.Now().Before(s.until)) {
 					return
 				}
 				s.call(w, i)
@@ -412,31 +429,9 @@ var readMethods = [...]string{"getBalance", "getSlot", "getHealth", "getVersion"
 // call makes call number i for caller w and checks it as it returns.
 func (s *soak) call(w *caller, i int) {
 	h := mix(s.seed, uint64(i))
-	ctx := context.Background()
-	if w.session != nil {
-		ctx = transport.WithSession(ctx, w.session)
-	}
-	var ctxTimeout time.Duration
-	switch h % 10 {
-	case 0, 1:
-		ctxTimeout = 50 * time.Millisecond
-	case 2, 3:
-		ctxTimeout = 150 * time.Millisecond
-	}
-	if ctxTimeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, ctxTimeout)
-		defer cancel()
-	}
-	method, params := readMethods[(h>>8)%uint64(len(readMethods))], []any(nil)
-	send := i%sendEvery == sendEvery-1
-	switch {
-	case send:
-		method = "sendTransaction"
-		params = []any{s.txs[i/sendEvery], map[string]any{"encoding": "base64"}}
-	case method == "getBalance":
-		params = []any{"11111111111111111111111111111111"}
-	}
+	ctx, cancel := callContext(w, h)
+	defer cancel()
+	method, params, send := s.request(i, h)
 	// A slot-bearing read asks for one of the commitments, and is held to
 	// what was returned before it started: what w saw, and on the
 	// client's mark what any caller on it saw.
@@ -450,7 +445,7 @@ func (s *soak) call(w *caller, i int) {
 	if slotted {
 		params, commitment = withCommitment(params, commitments[(h>>16)%uint64(len(commitments))])
 		before = s.slots.before(w, commitment)
-		tip = s.cluster.Server(tipName).Slot(commitment.String())
+		tip = s.cluster.Server(tipName).TipSlot(commitment.String())
 		phase = s.lag.current()
 	}
 
@@ -466,6 +461,9 @@ func (s *soak) call(w *caller, i int) {
 	err := s.client.CallForInto(ctx, &out, method, params)
 	end := time.Now()
 
+	if slotted {
+		s.real.read(s.inStall(start), err == nil)
+	}
 	if err == nil && slotted {
 		if slot, ok := answerSlot(method, out); !ok {
 			s.bad.add("%s: call %d (%s, %s) succeeded with no slot in its answer: %.200s", w, i, method, commitment, out)
@@ -473,15 +471,7 @@ func (s *soak) call(w *caller, i int) {
 			s.slots.check(&s.bad, w, returned{slot: slot, call: i, method: method, caller: w.id}, commitment, before, tip, phase)
 		}
 	}
-	var ce *transport.CallError
-	if err != nil {
-		if !errors.As(err, &ce) {
-			s.bad.add("call %d (%s): error is not a *transport.CallError: %T %v", i, method, err, err)
-		}
-		if m := secretIn(err.Error()); m != "" {
-			s.bad.add("call %d (%s): error text carries secret marker %s: %v", i, method, m, err)
-		}
-	}
+	ce := s.checkError(i, method, send, err)
 	if end.After(deadline) {
 		s.late[i] = lateCall{deadline: deadline, end: end, how: lateHow(err, ce),
 			what: fmt.Sprintf("call %d (%s): %v", i, method, err)}
@@ -811,6 +801,8 @@ func (s *soak) check() {
 	}
 	s.checkSends()
 	s.checkSlots()
+	s.checkFloors()
+	s.real.log(s)
 	s.checkRates()
 	s.checkLogs()
 	s.checkMarkersSent()
@@ -843,16 +835,18 @@ func (s *soak) checkSends() {
 	}
 	for i, r := range s.sends {
 		if !r.made {
-			s.bad.add("send %d was never made", i)
+			if i*sendEvery+sendEvery-1 < s.calls {
+				s.bad.add("send %d was never made", i)
+			}
 			continue
 		}
 		sig := s.sigs[i]
 		forwarded, delivered := forwards[sig], deliveries[sig]
 		if forwarded > 1 {
-			s.bad.add("send %d (%s): acted on %d times across the cluster (ambiguous=%v, attempts %s)", i, sig, forwarded, r.ambiguous, describe(r.attempts))
+			s.bad.addAs("a send acted on more than once", "send %d (%s): acted on %d times across the cluster (ambiguous=%v, attempts %s)", i, sig, forwarded, r.ambiguous, describe(r.attempts))
 		}
 		if r.ok && forwarded != 1 {
-			s.bad.add("send %d (%s): succeeded but acted on %d times", i, sig, forwarded)
+			s.bad.addAs("a successful send not acted on exactly once", "send %d (%s): succeeded but acted on %d times", i, sig, forwarded)
 		}
 		if r.ok || len(r.attempts) == 0 {
 			continue
@@ -941,6 +935,7 @@ func (s *soak) summary() {
 	ok, amb, failed := 0, 0, 0
 	for _, r := range s.sends {
 		switch {
+		case !r.made:
 		case r.ok:
 			ok++
 		case r.ambiguous:

@@ -5,6 +5,8 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"maps"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -14,17 +16,34 @@ import (
 // maxReported bounds the violations printed; the rest are counted.
 const maxReported = 20
 
+// maxPerKind bounds the violations printed of one kind (addAs), so that
+// a flood of one kind does not hide the others.
+const maxPerKind = 3
+
 // violations collects invariant violations from many goroutines.
 type violations struct {
 	mu    sync.Mutex
 	n     int
 	first []string
+	kinds map[string]int // violations by kind (addAs)
 }
 
-func (v *violations) add(format string, args ...any) {
+func (v *violations) add(format string, args ...any) { v.addAs("", format, args...) }
+
+// addAs adds a violation of a kind: at most maxPerKind of each kind are
+// kept for the report, and every kind's total is reported.
+func (v *violations) addAs(kind, format string, args ...any) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	v.n++
+	if kind != "" {
+		if v.kinds == nil {
+			v.kinds = map[string]int{}
+		}
+		if v.kinds[kind]++; v.kinds[kind] > maxPerKind {
+			return
+		}
+	}
 	if len(v.first) < maxReported {
 		v.first = append(v.first, fmt.Sprintf(format, args...))
 	}
@@ -40,6 +59,9 @@ func (v *violations) report(t *testing.T) {
 	}
 	if v.n > len(v.first) {
 		t.Errorf("... and %d more violations", v.n-len(v.first))
+	}
+	for _, k := range slices.Sorted(maps.Keys(v.kinds)) {
+		t.Errorf("%d violations in all: %s", v.kinds[k], k)
 	}
 }
 

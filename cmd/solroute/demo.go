@@ -14,12 +14,19 @@ import (
 
 const demoAbout = `
 Run the pool against an embedded cluster of fake endpoints on loopback —
-no network, no configuration. Three tier-0 endpoints: one starts answering
-HTTP 429 with Retry-After part-way through, one has latency spikes and
-resets or never answers some sendTransaction requests after reading them,
-and one, serving reads only, falls 100 slots behind the others a fifth of
-the way through. A tier-1 backup behaves; a tier-2 last resort resets some
-connections. Every endpoint's slots advance as a node's do.
+no network, no configuration — that behaves like the provider mix a bot
+has on mainnet. Four tier-0 endpoints: one starts answering HTTP 429 with
+Retry-After part-way through and lies (its getSlot 3 slots ahead, its
+block heights 40 blocks ahead); one has latency spikes, resets or never
+answers some sendTransaction requests after reading them, and garbles a
+few answers (a result and an error in one envelope, a duplicate or
+case-variant context); one, serving reads only, falls 100 slots behind
+the others a fifth of the way through; one, serving reads only, answers
+30 % of them at once with the node's own error (-32603). In tier 1 a
+backup behaves and a reader never answers; a tier-2 last resort resets
+some connections. Every endpoint's slots advance as a node's do, each 0
+to 5 slots behind the tip, drifting; the chain stalls for 12 s from 30 %
+of the run (no endpoint's slot moves), then about every 90 s.
 
 Callers run a mixed workload through one pool: typed reads (getBalance,
 getHealth, getVersion, getGenesisHash), reads through solana-go's client
@@ -87,7 +94,7 @@ type demo struct {
 
 func (d demo) run(ctx context.Context) int {
 	e := d.env
-	cluster, err := startCluster(demoMembers(d.seed))
+	cluster, err := startCluster(demoMembers(d.seed, e.clock, d.duration))
 	if err != nil {
 		fmt.Fprintf(e.stderr, "solroute demo: cannot start the embedded cluster: %v\n", err)
 		return exitFailed
@@ -109,7 +116,8 @@ func (d demo) run(ctx context.Context) int {
 		defer ms.close()
 	}
 	sol, client := c.RPC(), c.Transport()
-	w := &workload{clock: e.clock, typed: methods.New(client), sol: sol, stats: stats, seed: d.seed, ops: demoOperations()}
+	w := &workload{clock: e.clock, typed: methods.New(client), sol: sol, stats: stats, seed: d.seed, ops: demoOperations(),
+		stalls: cluster.Server(demoPrimaryA).StallWindows(e.clock.Now().Add(d.duration))}
 
 	d.writeHeader(ms)
 	runCtx, cancel := context.WithCancel(ctx)
@@ -130,16 +138,24 @@ func (d demo) run(ctx context.Context) int {
 	pr.finish()
 
 	res := newDemoResult(stats, cluster, client.Pool().Snapshot(), e.clock.Since(start))
+	res.stall = newStallReport(stats, w.stalls, start, res.elapsed)
 	res.write(e.stdout)
 	if ms != nil && e.onMetrics != nil {
 		e.onMetrics(ms.url)
 	}
+	return d.exitCode(ctx, res)
+}
+
+// exitCode is the demo's exit code once res is written: 1, said on
+// stderr, when the run was interrupted or a transaction was delivered
+// twice.
+func (d demo) exitCode(ctx context.Context, res *demoResult) int {
 	switch {
 	case ctx.Err() != nil:
-		fmt.Fprintln(e.stderr, "solroute demo: interrupted")
+		fmt.Fprintln(d.env.stderr, "solroute demo: interrupted")
 		return exitFailed
 	case res.duplicates > 0:
-		fmt.Fprintf(e.stderr, "solroute demo: %d transaction(s) delivered more than once\n", res.duplicates)
+		fmt.Fprintf(d.env.stderr, "solroute demo: %d transaction(s) delivered more than once\n", res.duplicates)
 		return exitFailed
 	}
 	return exitOK
@@ -152,12 +168,19 @@ func (d demo) writeHeader(ms *metricsServer) {
 	until := time.Duration(float64(d.duration) * demoRateLimitUntil)
 	w := d.env.stdout
 	lagAt := time.Duration(float64(d.duration) * demoLagFrom)
-	fmt.Fprintf(w, "solroute demo: 5 fake endpoints on loopback, %d callers, %s, seed %d\n", d.callers, d.duration, d.seed)
-	fmt.Fprintf(w, "  %-12s tier 0  answers HTTP 429 (Retry-After: %ss) from %s to %s\n", demoPrimaryA, demoRetryAfter, short(from), short(until))
-	fmt.Fprintf(w, "  %-12s tier 0  latency spikes; resets or never answers some sendTransaction after reading it\n", demoPrimaryB)
+	stalls := demoStalls(d.seed, d.duration)
+	fmt.Fprintf(w, "solroute demo: 7 fake endpoints on loopback, %d callers, %s, seed %d\n", d.callers, d.duration, d.seed)
+	fmt.Fprintf(w, "  %-12s tier 0  answers HTTP 429 (Retry-After: %ss) from %s to %s; lies: getSlot 3 slots, block heights 40 blocks ahead\n",
+		demoPrimaryA, demoRetryAfter, short(from), short(until))
+	fmt.Fprintf(w, "  %-12s tier 0  latency spikes; resets or never answers some sendTransaction after reading it; garbles %.0f%% of its answers\n",
+		demoPrimaryB, 100*demoGarbleRate)
 	fmt.Fprintf(w, "  %-12s tier 0  reads only; falls %d slots behind the others at %s\n", demoPrimaryC, demoLagSlots, short(lagAt))
+	fmt.Fprintf(w, "  %-12s tier 0  reads only; answers %.0f%% of them at once with the node's error -32603\n", demoPrimaryD, 100*demoNodeErrorRate)
 	fmt.Fprintf(w, "  %-12s tier 1  behaves\n", demoBackup)
+	fmt.Fprintf(w, "  %-12s tier 1  reads only; never answers\n", demoDead)
 	fmt.Fprintf(w, "  %-12s tier 2  reads only; resets some connections\n", demoLastResort)
+	fmt.Fprintf(w, "  every endpoint drifts 0 to 5 slots behind the tip; the chain stalls from %s for %s (no slot moves)\n",
+		short(stalls.First), short(stalls.For))
 	if ms != nil {
 		fmt.Fprintf(w, "metrics: serving %s while the demo runs\n", ms.url)
 	}

@@ -12,25 +12,55 @@ import (
 	"github.com/solroute/solroute/transport"
 )
 
-// The demo's endpoints. Each misbehaves in its own way.
+// The demo's endpoints: a provider mix, as a bot on mainnet has. Each
+// misbehaves in its own way, and every one drifts 0 to 5 slots behind the
+// cluster's tip (fixtures.Drift), on a chain that stalls (demoStalls).
 const (
 	// demoPrimaryA (tier 0) answers HTTP 429 with Retry-After: 1 to every
-	// request between demoRateLimitFrom and demoRateLimitUntil of the run.
+	// request between demoRateLimitFrom and demoRateLimitUntil of the run,
+	// and lies (fixtures.MainnetLies): its getSlot is 3 slots ahead, its
+	// block heights 40 blocks ahead, its status cache stale.
 	demoPrimaryA = "primary-a"
-	// demoPrimaryB (tier 0) has latency spikes on some reads, and resets
-	// or never answers some sendTransaction requests after reading them:
-	// the sender cannot know whether the transaction was forwarded.
+	// demoPrimaryB (tier 0) has latency spikes on some reads, resets or
+	// never answers some sendTransaction requests after reading them (the
+	// sender cannot know whether the transaction was forwarded), and
+	// garbles demoGarbleRate of its answers (fixtures.Garbled): a result
+	// with an error beside it, a duplicate or case-variant context.
 	demoPrimaryB = "primary-b"
 	// demoPrimaryC (tier 0) serves reads only; at demoLagFrom of the run
 	// it falls demoLagSlots behind the others, as a node that restarted
 	// from an older snapshot does.
 	demoPrimaryC = "primary-c"
+	// demoPrimaryD (tier 0) serves reads only, and answers
+	// demoNodeErrorRate of them at once with the node's own JSON-RPC
+	// errors (fixtures.EndpointErrors: -32603 Internal error).
+	demoPrimaryD = "primary-d"
 	// demoBackup (tier 1) behaves.
 	demoBackup = "backup"
+	// demoDead (tier 1) serves reads only, and never answers.
+	demoDead = "dead"
 	// demoLastResort (tier 2) serves reads only and resets some
 	// connections, before or after reading the request.
 	demoLastResort = "last-resort"
 )
+
+// The shares of requests primary-b garbles and primary-d fails.
+const (
+	demoGarbleRate    = 0.05
+	demoNodeErrorRate = 0.3
+)
+
+// The chain's stalls: the first at demoStallFrom of the run, each
+// fixtures.MainnetStallFor (12 s) long, then about every
+// fixtures.MainnetStallEvery (90 s). A run shorter than the stall ends
+// inside it.
+const demoStallFrom = 0.30
+
+// demoStalls is the chain's stall schedule for a run of duration.
+func demoStalls(seed uint64, duration time.Duration) *fixtures.Stalls {
+	return &fixtures.Stalls{First: time.Duration(float64(duration) * demoStallFrom),
+		Every: fixtures.MainnetStallEvery, For: fixtures.MainnetStallFor, Seed: seed}
+}
 
 // The rate-limit window of demoPrimaryA, as fractions of the run.
 const (
@@ -50,24 +80,14 @@ const (
 	demoLagSlots = 100
 )
 
-// demoMembers describes the embedded cluster. Every fault is a pure
-// function of (seed, request number), so a seed replays the same faults
-// for the same request order. Every member runs the fixtures' slot model
-// on one clock, so they share a tip: their slots differ by their lag only.
-func demoMembers(seed uint64) []fixtures.Member {
-	read := endpoint.Limits{
-		RequestsPerSecond:     120,
-		BurstCapacity:         20,
-		MaxConcurrentRequests: 8,
-		RequestTimeout:        2 * time.Second,
-		PauseAfterRateLimit:   500 * time.Millisecond,
-	}
-	send := endpoint.Limits{
-		RequestsPerSecond:     10,
-		BurstCapacity:         3,
-		MaxConcurrentRequests: 2,
-		RequestTimeout:        2 * time.Second,
-	}
+// demoMembers describes the embedded cluster for a run of duration on
+// clock. Every fault is a pure function of (seed, request number), and
+// every drift and stall of (seed, the clock), so a seed replays the same
+// faults for the same request order. Every member runs the fixtures'
+// slot model on one clock, so they share a tip: their slots differ by
+// their lag and their drift only.
+func demoMembers(seed uint64, clock clockwork.Clock, duration time.Duration) []fixtures.Member {
+	read, send := demoLimits()
 	backupRead, backupSend := read, send
 	backupRead.RequestsPerSecond, backupRead.BurstCapacity, backupRead.MaxConcurrentRequests = 60, 10, 4
 	backupSend.RequestsPerSecond, backupSend.BurstCapacity = 5, 2
@@ -76,7 +96,11 @@ func demoMembers(seed uint64) []fixtures.Member {
 
 	spikes := fixtures.Chaos(seed, 0.08, fixtures.Latency(120*time.Millisecond), fixtures.Latency(300*time.Millisecond))
 	ambiguousSends := fixtures.Chaos(seed+1, 0.25, fixtures.Fault{Kind: fixtures.ResetAfterRead}, fixtures.Fault{Kind: fixtures.Hang})
+	garbled := fixtures.Garbled(seed+3, demoGarbleRate)
 	primaryB := func(c fixtures.Call) fixtures.Fault {
+		if f := garbled(c); f != (fixtures.Fault{}) {
+			return f
+		}
 		if c.Method == "sendTransaction" {
 			return ambiguousSends(c)
 		}
@@ -90,14 +114,42 @@ func demoMembers(seed uint64) []fixtures.Member {
 	readOnly := func(r endpoint.Limits) map[endpoint.Role]endpoint.Limits {
 		return map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: r}
 	}
-	slots := func() *fixtures.SlotOptions { return &fixtures.SlotOptions{} }
-	return []fixtures.Member{
-		{Name: demoPrimaryA, Tier: 0, Roles: both(read, send), Options: fixtures.Options{Slots: slots()}},
-		{Name: demoPrimaryB, Tier: 0, Roles: both(read, send), Options: fixtures.Options{Script: primaryB, Slots: slots()}},
-		{Name: demoPrimaryC, Tier: 0, Roles: readOnly(read), Options: fixtures.Options{Slots: slots()}},
-		{Name: demoBackup, Tier: 1, Roles: both(backupRead, backupSend), Options: fixtures.Options{Slots: slots()}},
-		{Name: demoLastResort, Tier: 2, Roles: readOnly(lastRead), Options: fixtures.Options{Script: resets, Slots: slots()}},
+	lies := fixtures.MainnetLies()
+	n := 0
+	opts := func(script fixtures.Script) fixtures.Options {
+		n++
+		return fixtures.Options{Script: script, Clock: clock, Slots: &fixtures.SlotOptions{
+			Drift: &fixtures.Drift{Seed: seed<<8 + uint64(n)}, Stalls: demoStalls(seed, duration)}}
 	}
+	ms := []fixtures.Member{
+		{Name: demoPrimaryA, Tier: 0, Roles: both(read, send), Options: opts(nil)},
+		{Name: demoPrimaryB, Tier: 0, Roles: both(read, send), Options: opts(primaryB)},
+		{Name: demoPrimaryC, Tier: 0, Roles: readOnly(read), Options: opts(nil)},
+		{Name: demoPrimaryD, Tier: 0, Roles: readOnly(read), Options: opts(fixtures.EndpointErrors(seed+4, demoNodeErrorRate))},
+		{Name: demoBackup, Tier: 1, Roles: both(backupRead, backupSend), Options: opts(nil)},
+		{Name: demoDead, Tier: 1, Roles: readOnly(backupRead), Options: opts(fixtures.Always(fixtures.Fault{Kind: fixtures.Hang}))},
+		{Name: demoLastResort, Tier: 2, Roles: readOnly(lastRead), Options: opts(resets)},
+	}
+	ms[0].Options.Lies = &lies
+	return ms
+}
+
+// demoLimits are a tier-0 endpoint's read and send limits.
+func demoLimits() (read, send endpoint.Limits) {
+	read = endpoint.Limits{
+		RequestsPerSecond:     120,
+		BurstCapacity:         20,
+		MaxConcurrentRequests: 8,
+		RequestTimeout:        2 * time.Second,
+		PauseAfterRateLimit:   500 * time.Millisecond,
+	}
+	send = endpoint.Limits{
+		RequestsPerSecond:     10,
+		BurstCapacity:         3,
+		MaxConcurrentRequests: 2,
+		RequestTimeout:        2 * time.Second,
+	}
+	return read, send
 }
 
 // demoConfig is the configuration a user would write for the cluster: the

@@ -62,8 +62,8 @@ func TestDemoServesMetrics(t *testing.T) {
 	if got, want := sum("solroute_ambiguous_calls_total"), float64(atoi(t, ambiguous[1])); got != want {
 		t.Errorf("solroute_ambiguous_calls_total adds up to %v, the summary says %v", got, want)
 	}
-	if n := len(fams["solroute_endpoint_info"].GetMetric()); n != 8 { // 5 endpoints, 3 of them with a send role
-		t.Errorf("%d (endpoint, role) info series, want 8", n)
+	if n := len(fams["solroute_endpoint_info"].GetMetric()); n != 10 { // 7 endpoints, 3 of them with a send role
+		t.Errorf("%d (endpoint, role) info series, want 10", n)
 	}
 	// The lag is known once a read reached primary-c after it fell
 	// behind; on a loaded machine a 300 ms run may have sent it none.

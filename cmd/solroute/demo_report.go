@@ -37,6 +37,9 @@ type demoResult struct {
 	// lag is what became of the endpoint that fell behind; nil when the
 	// run ended before it did.
 	lag *lagReport
+	// stall is what the calls got while the chain stalled; nil when the
+	// run ended before it stalled.
+	stall *stallReport
 }
 
 // lagReport is the share of reads the endpoint that fell behind took
@@ -147,6 +150,9 @@ func (r *demoResult) write(w io.Writer) {
 	if l := r.lag; l != nil {
 		fmt.Fprintf(w, "slot lag: %s fell %d slots behind at %s; since then it took %d of %d read attempts (%s), as a last resort\n",
 			l.endpoint, l.slots, short(l.at), l.reads, l.allReads, percent(l.reads, l.allReads))
+	}
+	if r.stall != nil {
+		r.stall.write(w)
 	}
 	fmt.Fprintf(w, "transactions sent: %d (%d answered with their signature, %d ambiguous, %d failed",
 		r.sends, r.landed, r.ambiguousSends, r.failedSends)

@@ -35,6 +35,10 @@ type demoStats struct {
 	sendsInterrupted int      // cut short by the interrupt
 	signatures       []string // of every transaction sent, interrupted ones included
 	ambiguous        int      // calls failed with ErrAmbiguousDispatch, any method
+
+	// stallCalls and stallOK count the calls that started while the
+	// chain stalled, and those of them that succeeded.
+	stallCalls, stallOK int
 }
 
 // outcome is how a call ended, as the summary counts it.
@@ -168,6 +172,20 @@ func (s *demoStats) call(d time.Duration, signature string, o outcome) {
 		s.sendsFailed++
 	case outcomeInterrupted:
 		s.sendsInterrupted++
+	}
+}
+
+// stallCall records that a finished call, already counted by call, had
+// started while the chain stalled.
+func (s *demoStats) stallCall(o outcome) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if o == outcomeInterrupted {
+		return
+	}
+	s.stallCalls++
+	if o == outcomeOK {
+		s.stallOK++
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/rand/v2"
 	"sync/atomic"
+	"time"
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"
@@ -23,6 +24,9 @@ type workload struct {
 	seed  uint64
 	ops   []operation
 	txSeq atomic.Uint64 // makes every transaction (and signature) unique
+	// stalls are the chain's stalls during the run: the calls that start
+	// in one are also counted apart (demoStats.stallCall).
+	stalls []fixtures.Window
 }
 
 // operation is one kind of call and its share of the mix.
@@ -95,8 +99,22 @@ func (w *workload) caller(ctx context.Context, id int, stop <-chan struct{}) {
 		op := pick(rng, w.ops)
 		start := w.clock.Now()
 		sig, err := op.do(ctx, w)
-		w.stats.call(w.clock.Since(start), sig, outcomeOf(err, ctx.Err() != nil))
+		o := outcomeOf(err, ctx.Err() != nil)
+		w.stats.call(w.clock.Since(start), sig, o)
+		if inWindow(w.stalls, start) {
+			w.stats.stallCall(o)
+		}
 	}
+}
+
+// inWindow reports whether t is inside one of ws.
+func inWindow(ws []fixtures.Window, t time.Time) bool {
+	for _, w := range ws {
+		if !t.Before(w.From) && t.Before(w.Until) {
+			return true
+		}
+	}
+	return false
 }
 
 // pick draws an operation by weight.
