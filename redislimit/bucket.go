@@ -221,9 +221,7 @@ func (b *bucket) advance(t time.Time) time.Time {
 	if b.inflight && t.Sub(b.cur.at) >= b.l.opTimeout {
 		b.inflight = false
 		b.l.fail(t, KindTimeout)
-		if b.cur.want == 0 {
-			b.returnFailed()
-		}
+		b.keepReturning(t)
 	}
 	return t
 }
@@ -301,9 +299,9 @@ func (b *bucket) do(r request) {
 	g, err := lease(b.l.ctx, b.l.client, b.key, ask{now: r.at, interval: b.interval, tolerance: b.tolerance,
 		want: r.want, least: r.least, floor: r.floor, charge: r.charge})
 	b.l.stats.ops.Add(uint64(g.ops))
-	b.apply(r, g, err, b.l.clock.Now())
-	// What apply, or a TakeAt that gave this request up, decided to log.
-	b.l.flush()
+	now := b.l.clock.Now()
+	b.apply(r, g, err, now)
+	b.l.answered(now)
 }
 
 // apply takes the answer g (or err) to request r, at now.
@@ -327,19 +325,17 @@ func (b *bucket) apply(r request, g grant, err error, now time.Time) {
 	case err != nil:
 		if kind := classify(err); kind != KindClosed {
 			b.l.fail(now, kind)
-			if r.want == 0 {
-				b.returnFailed()
-			}
 		}
 	default:
 		b.l.ok(now)
 		b.shared, b.floor = r.at.Add(g.ahead), g.floor
 		if r.want == 0 {
 			b.returned(r)
-			return
+		} else {
+			b.applyGrant(r, g, now)
 		}
-		b.applyGrant(r, g, now)
 	}
+	b.keepReturning(now)
 }
 
 // applyLate takes the answer to a request given up on: its failure was

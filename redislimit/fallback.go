@@ -88,9 +88,19 @@ func (b *bucket) returned(r request) {
 	b.onFallback, b.returning = false, false
 }
 
-// returnFailed: the charge request failed or was given up on, and the
-// limiter is down again; the bucket returns with the next answer.
-func (b *bucket) returnFailed() { b.l.fellBack(b) }
+// keepReturning, at t after an answer or a request given up on, keeps a
+// bucket that fell back on its way back: listed for returnAll while Redis
+// is down; once it answers, its return goes on (an answer to an older
+// request may have held it, or its charge may have failed).
+func (b *bucket) keepReturning(t time.Time) {
+	switch {
+	case !b.onFallback:
+	case b.l.down.Load() || b.l.closedFlag.Load():
+		b.l.fellBack(b)
+	case b.returning:
+		b.beginReturn(t)
+	}
+}
 
 // fallbackReady is ReadyAt on the fallback at t: the local share's
 // instant, or an answer's that may land earlier; failing closed, when

@@ -10,12 +10,14 @@ import (
 )
 
 // A fleet is replicas (one Limiter each, as separate processes would
-// have) on one fake clock and one real server, each with one bucket of the
-// same (endpoint, role): what plans/013's bound is about. A driver steps
-// the clock and makes each replica's calls as the pool would (TakeAt; on a
-// refusal, wait until ReadyAt), waiting in real time, bounded, only for
-// Redis's answers, so that every instant an admission is made at is
-// exact.
+// have) against one real server, each with one bucket of the same
+// (endpoint, role): what plans/013's bound is about. Each replica has its
+// own fake clock; a driver steps them together, one replica after the
+// other (so that their probe timers, due at the same instant, fire in one
+// order on every run), and makes each replica's calls as the pool would
+// (TakeAt; on a refusal, wait until ReadyAt), waiting in real time,
+// bounded, only for Redis's answers, so that every instant an admission
+// is made at is exact.
 
 // seg is a stretch of one replica's demand: from (inclusive) to
 // (exclusive), since epoch, a burst of calls at from and then one call
@@ -50,8 +52,10 @@ func saturatedAt(segs []seg, t time.Duration) bool {
 
 // fleet is the replicas of one scenario.
 type fleet struct {
-	t       *testing.T
-	srv     *redistest.Server
+	t   *testing.T
+	srv *redistest.Server
+	// clock is the first replica's; all show the same instant between
+	// steps.
 	clock   *clockwork.FakeClock
 	rigs    []*rig
 	buckets []*bucket
@@ -67,13 +71,14 @@ type fleet struct {
 // many), each with one bucket "provider" of rate and burst.
 func newFleet(t *testing.T, rate float64, burst int, demand [][]seg) *fleet {
 	t.Helper()
-	f := &fleet{t: t, srv: redistest.Start(t, redistest.Options{}), clock: clockwork.NewFakeClockAt(epoch), demand: demand}
+	f := &fleet{t: t, srv: redistest.Start(t, redistest.Options{}), demand: demand}
 	s := Settings{KeyPrefix: "fleet:", Replicas: len(demand)}
 	for i := range demand {
-		r := newRig(t, f.srv, s, Options{Clock: f.clock, Seed: uint64(i + 1)})
+		r := newRig(t, f.srv, s, Options{Clock: clockwork.NewFakeClockAt(epoch), Seed: uint64(i + 1)})
 		f.rigs = append(f.rigs, r)
 		f.buckets = append(f.buckets, r.bucket("provider", rate, burst))
 	}
+	f.clock = f.rigs[0].clock
 	f.admitted = make([]int, len(demand))
 	f.sat = make([]int, len(demand))
 	return f
@@ -133,8 +138,9 @@ func (f *fleet) run(end time.Duration, events map[time.Duration]func()) {
 		if !next.After(now) {
 			next = now.Add(time.Nanosecond)
 		}
-		f.clock.Advance(next.Sub(now))
-		f.settle()
+		for _, r := range f.rigs {
+			r.advance(next.Sub(now))
+		}
 	}
 }
 

@@ -31,7 +31,9 @@ type Options struct {
 	// OpTimeout is how long a lease request may go unanswered, on Clock,
 	// before the limiter counts Redis as down and falls back; it also
 	// bounds go-redis's dial, read, write and pool waits (in real time).
-	// 0 means 250 ms.
+	// A fifth of it is the settle after Redis answers again: no lease is
+	// asked for before it ends, so that every replica's fallback spending
+	// is charged first (plans/013). 0 means 250 ms.
 	OpTimeout time.Duration
 	// LeaseTTL is how long leased tokens stay usable after the instant
 	// they were asked for; unspent ones are then dropped. It bounds how
@@ -41,8 +43,10 @@ type Options struct {
 	// MaxLease caps the tokens one request to Redis takes; the cap is
 	// also at most burst / Replicas (at least 1). 0 means 1024.
 	MaxLease int
-	// RetryInterval is how often, while Redis is down, one bucket asks it
-	// again. 0 means 1 s.
+	// RetryInterval is how often, while Redis is down, the limiter asks
+	// it again (one PING, at every multiple of RetryInterval on Clock since
+	// the Unix epoch, so that replicas whose clocks agree ask together).
+	// It should exceed OpTimeout. 0 means 1 s.
 	RetryInterval time.Duration
 	// StartupTimeout bounds the check New makes that the server takes the
 	// URL's credentials. 0 means 2 s.
@@ -98,11 +102,14 @@ type Limiter struct {
 	// is armed for nextProbe (ns on the clock, on the grid of
 	// RetryInterval: probe.go); probeGen tells a stopped timer's late
 	// callback from the current one's. leaseFrom (ns) is the settle after
-	// Redis answered again: no lease request starts before it.
+	// Redis answered again: no lease request starts before it; returnDue
+	// says the answer that brought it back has yet to make the fallen
+	// buckets return (answered, off the buckets' locks).
 	down       atomic.Bool
 	downSince  atomic.Int64
 	nextProbe  atomic.Int64
 	leaseFrom  atomic.Int64
+	returnDue  atomic.Bool
 	probeTimer clockwork.Timer
 	probeGen   uint64
 	settle     time.Duration
@@ -416,6 +423,7 @@ func (l *Limiter) ok(t time.Time) {
 		return
 	}
 	l.leaseFrom.Store(t.Add(l.settle).UnixNano())
+	l.returnDue.Store(true)
 	l.stopProbeLocked()
 	l.mu.Unlock()
 	l.stats.recoveries.Add(1)

@@ -56,17 +56,27 @@ func (l *Limiter) probeFired(gen uint64) {
 }
 
 // probe asks Redis whether it answers (PING, within go-redis's timeouts of
-// OpTimeout). An answer brings the limiter back and every bucket that
-// fell back returns; a failure arms the next probe.
+// OpTimeout). An answer brings the limiter back; a failure arms the next
+// probe.
 func (l *Limiter) probe() {
 	err := l.client.Ping(l.ctx).Err()
 	l.stats.ops.Add(1)
 	now := l.clock.Now()
 	if err == nil {
 		l.ok(now)
-		l.returnAll(now)
 	} else if kind := classify(err); kind != KindClosed {
 		l.fail(now, kind)
+	}
+	l.answered(now)
+}
+
+// answered ends the goroutine of an answer (or a failure) applied at now,
+// off every bucket's lock: when it brought the limiter back, every bucket
+// that fell back returns; then the log lines decided meanwhile are
+// written.
+func (l *Limiter) answered(now time.Time) {
+	if l.returnDue.Swap(false) {
+		l.returnAll(now)
 	}
 	l.flush()
 }
