@@ -97,7 +97,7 @@ func (b *bucket) keepReturning(t time.Time) {
 	case !b.onFallback:
 	case b.l.down.Load() || b.l.closedFlag.Load():
 		b.l.fellBack(b)
-	case b.returning:
+	default:
 		b.beginReturn(t)
 	}
 }
