@@ -226,39 +226,48 @@ func New(ctx context.Context, s Settings, opts Options) (*Limiter, error) {
 	configure(ro, l.opTimeout)
 	l.client = redis.NewClient(ro)
 	l.ctx, l.cancel = context.WithCancel(context.Background())
+	if err := l.checkSetup(ctx, orDefault(opts.StartupTimeout, DefaultStartupTimeout)); err != nil {
+		l.cancel()
+		_ = l.client.Close()
+		return nil, err
+	}
+	return l, nil
+}
 
+// checkSetup asks the server, within timeout on the clock and ctx, to run
+// what the limiter needs. A refusal waiting will not fix is a
+// *SetupError, and ctx ending its error; a server that does not answer
+// is none: the limiter starts down, on its fallback.
+func (l *Limiter) checkSetup(ctx context.Context, timeout time.Duration) error {
 	start := l.clock.Now()
 	check, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	timer := l.clock.AfterFunc(orDefault(opts.StartupTimeout, DefaultStartupTimeout), func() { cancel(errAbandoned) })
+	timer := l.clock.AfterFunc(timeout, func() { cancel(errAbandoned) })
 	defer timer.Stop()
 	// A PING answered is not enough: an account may be let in and refused
 	// the lease script (an ACL without EVAL, EVALSHA or the key prefix).
 	// A lease of one token with no burst is always refused and writes
 	// nothing, but needs everything a real lease needs.
-	err = l.client.Ping(check).Err()
+	err := l.client.Ping(check).Err()
 	if err == nil {
 		_, err = lease(check, l.client, l.prefix+"setup-check", ask{now: start, interval: 1, want: 1, least: 1})
 	}
-	if err != nil {
-		kind := classify(err)
-		if errors.Is(context.Cause(check), errAbandoned) {
-			kind = KindTimeout
-		}
-		switch {
-		case ctx.Err() != nil:
-			l.cancel()
-			_ = l.client.Close()
-			return nil, fmt.Errorf("redislimit: %w", ctx.Err())
-		case kind.isSetup():
-			l.cancel()
-			_ = l.client.Close()
-			return nil, &SetupError{Kind: kind}
-		}
-		l.fail(start, kind)
-		l.flush()
+	if err == nil {
+		return nil
 	}
-	return l, nil
+	kind := classify(err)
+	if errors.Is(context.Cause(check), errAbandoned) {
+		kind = KindTimeout
+	}
+	switch {
+	case ctx.Err() != nil:
+		return fmt.Errorf("redislimit: %w", ctx.Err())
+	case kind.isSetup():
+		return &SetupError{Kind: kind}
+	}
+	l.fail(start, kind)
+	l.flush()
+	return nil
 }
 
 // minPoolSize is the least pool size the limiter gives go-redis. Its pool
