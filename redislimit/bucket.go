@@ -29,8 +29,10 @@ const (
 // request (a goroutine Close waits for), at most one in flight per bucket,
 // and its answer lands in the lease. A bucket falls back to its local
 // share (rate and burst / Replicas, empty when the fallback starts) while
-// the limiter counts Redis as down, and goes back to leases when one of
-// its requests is answered. Every field is guarded by mu.
+// the limiter counts Redis as down; when Redis answers again it admits
+// nothing more from that share, carries what it admitted from it back to
+// the shared bucket, and goes back to leases (fallback.go). Every field is
+// guarded by mu.
 type bucket struct {
 	l   *Limiter
 	key string
@@ -51,8 +53,10 @@ type bucket struct {
 	leaseEnd time.Time
 	// shared is the shared bucket's TAT by the last answer (zero: no
 	// answer yet): k tokens are there at shared + k*T - b*T, unless other
-	// replicas took them.
+	// replicas took them. floor is the same TAT in microseconds, rounded
+	// down, which every request passes (a restarted server gets it back).
 	shared time.Time
+	floor  int64
 	// notBefore: no request before it (see apply).
 	notBefore time.Time
 	// contention estimates how many replicas compete for the shared
@@ -71,20 +75,24 @@ type bucket struct {
 	// decides whether to ask before the lease is empty.
 	demand, use float64
 	demandAt    time.Time
-	// onFallback: admissions come from fallback until a request is
-	// answered.
-	onFallback bool
-	fallback   *localGCRA
-	rng        *rand.Rand
+	// onFallback: the bucket fell back and has not returned; returning:
+	// Redis answers again and the bucket is carrying spends (its fallback
+	// admissions) back to it, admitting nothing meanwhile; listed: it is
+	// in the limiter's fallen list (fallback.go).
+	onFallback, returning, listed bool
+	fallback                      *localGCRA
+	spends                        spendLog
+	rng                           *rand.Rand
 }
 
-// request is one lease request.
+// request is one lease request, or (want 0) one that carries a charge
+// back.
 type request struct {
 	gen         uint64
 	at          time.Time
 	want, least int
-	// probe: it holds the limiter's probe (sent while Redis was down).
-	probe bool
+	floor       int64
+	charge      int
 }
 
 // newBucket builds the bucket of (name, role) with normalised limits of a
@@ -97,7 +105,8 @@ func newBucket(l *Limiter, name string, role endpoint.Role, limits endpoint.Limi
 		rate: limits.RequestsPerSecond, burst: limits.BurstCapacity,
 		leaseCap: max(1, min(l.maxLease, limits.BurstCapacity/l.replicas)),
 		rtt:      firstRTT, contention: 1,
-		rng: rand.New(rand.NewPCG(l.seed, l.buckets.Add(1))),
+		spends: newSpendLog(iv * float64(limits.BurstCapacity)),
+		rng:    rand.New(rand.NewPCG(l.seed, l.buckets.Add(1))),
 	}
 	return b
 }
@@ -116,17 +125,19 @@ func (b *bucket) TakeAt(t time.Time) bool {
 		b.refill(t, false)
 		return true
 	}
-	if b.fallbackAt(t) {
-		b.refill(t, true)
+	switch b.modeAt(t) {
+	case modeFallback:
 		if !b.l.failClosed && b.fallback.takeAt(t) {
 			b.use++
+			b.spends.add(t)
 			b.l.stats.fallbackTaken.Add(1)
 			return true
 		}
 		b.l.stats.fallbackDeny.Add(1)
 		return false
+	case modeLease:
+		b.refill(t, true)
 	}
-	b.refill(t, true)
 	b.l.stats.empty.Add(1)
 	return false
 }
@@ -136,8 +147,9 @@ func (b *bucket) TakeAt(t time.Time) bool {
 // when Redis may answer again); with a request in flight, t plus the
 // round-trip estimate (the answer may land then), never after the request
 // would be abandoned; after a refusal, the instant Redis said plus the
-// estimate. It may start a request, as TakeAt does, so that a caller that
-// only asks is not left waiting for a request nobody made.
+// estimate; after Redis answered again, not before the settle ends. It may
+// start a request, as TakeAt does, so that a caller that only asks is not
+// left waiting for a request nobody made.
 func (b *bucket) ReadyAt(t time.Time) time.Time {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -145,34 +157,27 @@ func (b *bucket) ReadyAt(t time.Time) time.Time {
 	if b.tokens > 0 {
 		return t
 	}
-	if b.fallbackAt(t) {
-		b.refill(t, true)
-		if !b.l.failClosed {
-			// A request in flight may bring Redis back before the local
-			// share refills.
-			ready := b.fallback.readyAt(t)
-			if b.inflight {
-				ready = minTime(ready, b.inflightReady(t))
-			}
-			return ready
-		}
+	switch b.modeAt(t) {
+	case modeFallback:
+		return b.fallbackReady(t)
+	case modeReturning:
 		if b.inflight {
 			return b.inflightReady(t)
 		}
-		next := time.Unix(0, b.l.nextProbe.Load())
-		if next.Before(t) {
-			next = t
-		}
-		return next.Add(b.rtt)
+		return t.Add(b.rtt)
 	}
 	b.refill(t, true)
 	if b.inflight {
 		return b.inflightReady(t)
 	}
-	if b.notBefore.After(t) {
-		return b.notBefore.Add(b.rtt)
+	ready := t
+	if from := time.Unix(0, b.l.leaseFrom.Load()); from.After(ready) {
+		ready = from
 	}
-	return t.Add(b.rtt)
+	if b.notBefore.After(ready) {
+		ready = b.notBefore
+	}
+	return ready.Add(b.rtt)
 }
 
 // inflightReady is ReadyAt while a request is in flight: its answer may
@@ -196,7 +201,7 @@ func (b *bucket) TokensAt(t time.Time) float64 {
 	if b.tokens > 0 && t.Before(b.leaseEnd) {
 		return float64(b.tokens)
 	}
-	if b.onFallback && b.fallback != nil {
+	if b.onFallback && !b.returning && b.fallback != nil {
 		return b.fallback.tokensAt(t)
 	}
 	return 0
@@ -215,10 +220,8 @@ func (b *bucket) advance(t time.Time) time.Time {
 	}
 	if b.inflight && t.Sub(b.cur.at) >= b.l.opTimeout {
 		b.inflight = false
-		if b.cur.probe {
-			b.l.endProbe()
-		}
 		b.l.fail(t, KindTimeout)
+		b.keepReturning(t)
 	}
 	return t
 }
@@ -253,49 +256,18 @@ func (b *bucket) want() int {
 	return int(max(1, min(w, float64(b.leaseCap))))
 }
 
-// fallbackAt reports whether admissions come from the fallback at t (the
-// lease being empty): the bucket is on it, or starts on it now because
-// the limiter counts Redis as down or is closed. The fallback starts
-// empty.
-func (b *bucket) fallbackAt(t time.Time) bool {
-	if b.onFallback {
-		return true
-	}
-	if !b.l.down.Load() && !b.l.closedFlag.Load() {
-		return false
-	}
-	b.startFallback(t)
-	return true
-}
-
-// startFallback puts the bucket on its fallback at t, empty.
-func (b *bucket) startFallback(t time.Time) {
-	if b.onFallback {
-		return
-	}
-	b.onFallback = true
-	share := float64(b.l.replicas)
-	if b.fallback == nil {
-		b.fallback = newLocalGCRA(b.rate/share, max(1, b.burst/b.l.replicas), t)
-	} else {
-		b.fallback.empty(t)
-	}
-}
-
 // refill starts a request at t when the lease is low (at most half of
 // what the demand wants), a caller needs a token now or the bucket is
-// prefetching, none is in flight, no refusal holds it back and, while
-// Redis is down, the limiter's probe is due.
+// prefetching, none is in flight, no refusal holds it back, Redis is
+// counted up, the bucket has returned from its fallback and the settle
+// after Redis's return is over.
 func (b *bucket) refill(t time.Time, need bool) {
-	if b.inflight || t.Before(b.notBefore) || b.l.closedFlag.Load() || !need && !b.prefetching() {
+	if b.inflight || t.Before(b.notBefore) || b.l.closedFlag.Load() || b.l.down.Load() || b.onFallback ||
+		t.UnixNano() < b.l.leaseFrom.Load() || !need && !b.prefetching() {
 		return
 	}
 	want := b.want()
 	if b.tokens > want/2 {
-		return
-	}
-	probe := b.l.down.Load()
-	if probe && !b.l.probeDue(t) {
 		return
 	}
 	ask := want - b.tokens
@@ -306,28 +278,30 @@ func (b *bucket) refill(t time.Time, need bool) {
 		there := math.Floor((float64(t.Sub(b.shared))/float64(time.Microsecond)+b.tolerance)/b.interval + 1e-9) // as the script
 		least = int(max(1, min(float64(least), there)))
 	}
+	b.send(request{at: t, want: ask, least: least})
+}
+
+// send starts r (its generation and floor filled in) and reports whether
+// it started (not once Close has begun).
+func (b *bucket) send(r request) bool {
 	b.gen++
-	r := request{gen: b.gen, at: t, want: ask, least: least, probe: probe}
+	r.gen, r.floor = b.gen, b.floor
 	if !b.l.start(func() { b.do(r) }) {
-		if probe {
-			b.l.endProbe()
-		}
-		return
+		return false
 	}
 	b.inflight, b.cur = true, r
 	b.l.stats.requests.Add(1)
+	return true
 }
 
 // do runs request r and applies its answer.
 func (b *bucket) do(r request) {
-	g, err := lease(b.l.ctx, b.l.client, b.key, r.at, b.interval, b.tolerance, r.want, r.least)
+	g, err := lease(b.l.ctx, b.l.client, b.key, ask{now: r.at, interval: b.interval, tolerance: b.tolerance,
+		want: r.want, least: r.least, floor: r.floor, charge: r.charge})
 	b.l.stats.ops.Add(uint64(g.ops))
-	b.apply(r, g, err, b.l.clock.Now())
-	// What apply, or a TakeAt that gave this request up, decided to log.
-	b.l.flush()
-	if h := b.l.onAnswer; h != nil {
-		h()
-	}
+	now := b.l.clock.Now()
+	b.apply(r, g, err, now)
+	b.l.answered(now)
 }
 
 // apply takes the answer g (or err) to request r, at now.
@@ -337,9 +311,6 @@ func (b *bucket) apply(r request, g grant, err error, now time.Time) {
 	current := b.inflight && b.cur.gen == r.gen
 	if current {
 		b.inflight = false
-		if r.probe {
-			b.l.endProbe()
-		}
 		if err == nil { // a failure's time says nothing of a round trip
 			rtt := max(now.Sub(r.at), minPoll)
 			b.rtt = min((4*b.rtt+rtt)/5, b.l.opTimeout)
@@ -348,38 +319,44 @@ func (b *bucket) apply(r request, g grant, err error, now time.Time) {
 	if now.Before(b.latest) {
 		now = b.latest
 	}
-	if !current {
-		// The answer to a request given up on: its failure was counted
-		// when it was abandoned, and its view of the bucket is older than
-		// what came since. An answer says Redis answers again, and the
-		// tokens it was granted are kept (they were taken from the shared
-		// bucket), until their lease ends.
-		if err == nil {
-			b.l.ok(now)
-		}
-		if err == nil && g.tokens > 0 {
-			b.l.stats.granted.Add(uint64(g.tokens))
-			b.tokens += g.tokens
-			if end := r.at.Add(b.l.leaseTTL); end.After(b.leaseEnd) {
-				b.leaseEnd = end
-			}
-			if !now.Before(b.leaseEnd) {
-				b.l.stats.expired.Add(uint64(b.tokens))
-				b.tokens = 0
-			}
-		}
-		return
-	}
-	if err != nil {
+	switch {
+	case !current:
+		b.applyLate(r, g, err, now)
+	case err != nil:
 		if kind := classify(err); kind != KindClosed {
 			b.l.fail(now, kind)
-			b.startFallback(now)
 		}
+	default:
+		b.l.ok(now)
+		b.shared, b.floor = r.at.Add(g.ahead), g.floor
+		if r.want == 0 {
+			b.returned(r)
+		} else {
+			b.applyGrant(r, g, now)
+		}
+	}
+	b.keepReturning(now)
+}
+
+// applyLate takes the answer to a request given up on: its failure was
+// counted when it was abandoned, and its view of the bucket is older than
+// what came since. An answer says Redis answers again, and the tokens it
+// was granted are kept (they were taken from the shared bucket), until
+// their lease ends. (A charge that lands late stays counted in spends and
+// is charged again on the next return: the safe side.)
+func (b *bucket) applyLate(r request, g grant, err error, now time.Time) {
+	if err != nil {
 		return
 	}
 	b.l.ok(now)
-	b.onFallback = false
-	b.shared = r.at.Add(g.ahead)
+	if g.tokens > 0 {
+		b.l.stats.granted.Add(uint64(g.tokens))
+		b.addLease(r, g.tokens, now)
+	}
+}
+
+// applyGrant takes the answer g to the lease request r, current, at now.
+func (b *bucket) applyGrant(r request, g grant, now time.Time) {
 	if g.tokens == 0 {
 		// Another replica took the tokens this one expected.
 		b.l.stats.refused.Add(1)
@@ -391,7 +368,18 @@ func (b *bucket) apply(r request, g grant, err error, now time.Time) {
 	if g.tokens == r.want {
 		b.contention = max(1, b.contention/2)
 	}
-	b.tokens += g.tokens
+	b.addLease(r, g.tokens, now)
+	// Wait for half a lease to be back in the shared bucket before the
+	// next request: under a quota that binds, requests then take several
+	// tokens each instead of one as each comes. (If Redis forgot the
+	// bucket, the wait is longer than it had to be, never shorter.)
+	b.notBefore = b.spread((b.want() + 1) / 2)
+}
+
+// addLease adds n tokens granted to r to the lease, which lasts LeaseTTL
+// from r's instant; at now they may have expired already.
+func (b *bucket) addLease(r request, n int, now time.Time) {
+	b.tokens += n
 	if end := r.at.Add(b.l.leaseTTL); end.After(b.leaseEnd) {
 		b.leaseEnd = end
 	}
@@ -399,11 +387,6 @@ func (b *bucket) apply(r request, g grant, err error, now time.Time) {
 		b.l.stats.expired.Add(uint64(b.tokens))
 		b.tokens = 0
 	}
-	// Wait for half a lease to be back in the shared bucket before the
-	// next request: under a quota that binds, requests then take several
-	// tokens each instead of one as each comes. (If Redis forgot the
-	// bucket, the wait is longer than it had to be, never shorter.)
-	b.notBefore = b.spread((b.want() + 1) / 2)
 }
 
 // spread returns when to ask next for at least k tokens: when the last

@@ -278,7 +278,7 @@ func TestKilledThenRestarted(t *testing.T) {
 		t.Errorf("25 admissions on the fallback took %v, want 500ms (50 per second)", d)
 	}
 	r.srv.Restart()
-	r.clock.Advance(DefaultRetryInterval)
+	r.advance(DefaultRetryInterval)
 	deadline = r.clock.Now().Add(time.Minute)
 	for r.l.Stats().Down {
 		if r.clock.Now().After(deadline) {
@@ -342,7 +342,7 @@ func TestSlowRedisIsAbandoned(t *testing.T) {
 	r.answered(1)
 	r.srv.Resume()
 	resumed = true
-	r.clock.Advance(DefaultRetryInterval)
+	r.advance(DefaultRetryInterval)
 	deadline := r.clock.Now().Add(time.Minute)
 	for r.l.Stats().Down {
 		if r.clock.Now().After(deadline) {
@@ -365,7 +365,7 @@ func TestFailClosed(t *testing.T) {
 	r.srv.Kill()
 	for !r.l.Stats().Down {
 		if !r.take(b) && !r.l.Stats().Down {
-			r.clock.Advance(b.ReadyAt(r.clock.Now()).Sub(r.clock.Now()))
+			r.advance(b.ReadyAt(r.clock.Now()).Sub(r.clock.Now()))
 		}
 	}
 	now := r.clock.Now()
@@ -384,7 +384,7 @@ func TestFailClosed(t *testing.T) {
 		t.Errorf("the fallback line does not say it fails closed:\n%s", logs)
 	}
 	r.srv.Restart()
-	r.clock.Advance(DefaultRetryInterval)
+	r.advance(DefaultRetryInterval)
 	r.takeOrWait(b)
 	if st := r.l.Stats(); st.Down || st.FallbackTaken != 0 {
 		t.Errorf("stats %+v: want up again, every admission from Redis", st)
@@ -512,7 +512,7 @@ func TestFullBurstWhateverTheInterval(t *testing.T) {
 			iv := 1e6 / rate
 			n++
 			key := fmt.Sprintf("burst:%d", n)
-			g, err := lease(context.Background(), c, key, now, iv, iv*float64(burst), burst, burst)
+			g, err := lease(context.Background(), c, key, ask{now: now, interval: iv, tolerance: iv * float64(burst), want: burst, least: burst})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -46,12 +46,20 @@
 // Options.OpTimeout on the clock, counts Redis as down: the limiter logs
 // it once and counts it (Stats.Fallbacks), and every bucket whose lease
 // runs out admits from a local fallback of rate / Replicas and burst /
-// Replicas, empty when it starts. One bucket at a time asks Redis again
-// every Options.RetryInterval; the first answer brings the limiter back,
-// and each bucket returns to leases with its next answer. With
-// Settings.FailClosed the fallback admits nothing: calls wait for Redis
-// until their own deadlines. A server restarted without its data forgets
-// the buckets: each is full again, one burst more for that second.
+// Replicas, empty when it starts. While down, the limiter asks Redis again
+// at every multiple of Options.RetryInterval on the clock (one PING from
+// a timer), so that replicas learn together that it answers again. Then
+// no bucket admits from its fallback any more; each one that did charges
+// what it admitted there in the last burst / rate seconds to the shared
+// bucket (Stats.Charged), and no lease is asked for until a fifth of
+// OpTimeout later, so that every replica's charge is in before anyone
+// leases: across the outage the replicas together stay within the bound
+// above. Every request carries the TAT its bucket last saw, so a server
+// restarted without its data gets the buckets back instead of granting
+// each burst again. With Settings.FailClosed the fallback admits nothing:
+// calls wait for Redis until their own deadlines. The conditions (clocks,
+// the Replicas hint, a replica cut off alone) are in
+// plans/013-shared-limits.md.
 //
 // Errors name no address and quote no URL: go-redis's messages can hold
 // both, so the limiter reduces them to a [Kind]. New refuses credentials

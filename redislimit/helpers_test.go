@@ -18,13 +18,15 @@ import (
 const answerWait = 10 * time.Second
 
 // rig is a Limiter on a fake clock against a real server, with a channel
-// that receives one value per answered request.
+// that receives one value per answered request or probe; got counts those
+// received.
 type rig struct {
 	t       *testing.T
 	srv     *redistest.Server
 	clock   *clockwork.FakeClock
 	l       *Limiter
 	answers chan struct{}
+	got     int
 	logs    *syncBuffer
 }
 
@@ -103,22 +105,41 @@ func (r *rig) answered(n int) {
 	for range n {
 		select {
 		case <-r.answers:
+			r.got++
 		case <-timer.C:
 			r.t.Fatalf("no answer from redis in %v", answerWait)
 		}
 	}
 }
 
-// take calls TakeAt at the clock's instant and, when that started a
-// request, waits for its answer; it returns TakeAt's result.
+// settle waits until every request and probe the limiter started (or a
+// due probe timer is about to start) has been answered; it reports
+// whether there was any to wait for.
+func (r *rig) settle() bool {
+	r.t.Helper()
+	waited := false
+	for r.got < pending(r.l) {
+		r.answered(1)
+		waited = true
+	}
+	return waited
+}
+
+// take calls TakeAt at the clock's instant and waits for the answers of
+// what that started; it returns TakeAt's result.
 func (r *rig) take(b *bucket) bool {
 	r.t.Helper()
-	before := r.l.Stats().Requests
 	ok := b.TakeAt(r.clock.Now())
-	if r.l.Stats().Requests > before {
-		r.answered(1)
-	}
+	r.settle()
 	return ok
+}
+
+// advance moves the clock by d and waits for what its timers started
+// (the probe, and the requests an answer to it starts).
+func (r *rig) advance(d time.Duration) {
+	r.t.Helper()
+	r.clock.Advance(d)
+	r.settle()
 }
 
 // takeOrWait is an admission as the pool makes it: TakeAt, and on a
@@ -132,11 +153,11 @@ func (r *rig) takeOrWait(b *bucket) time.Time {
 		}
 		now := r.clock.Now()
 		ready := b.ReadyAt(now)
-		if !ready.After(now) {
+		if r.settle() || !ready.After(now) {
 			// A request landed between TakeAt and ReadyAt: try again.
 			continue
 		}
-		r.clock.Advance(ready.Sub(now))
+		r.advance(ready.Sub(now))
 	}
 	r.t.Fatal("no admission after 10000 waits")
 	return time.Time{}

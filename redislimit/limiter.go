@@ -31,7 +31,9 @@ type Options struct {
 	// OpTimeout is how long a lease request may go unanswered, on Clock,
 	// before the limiter counts Redis as down and falls back; it also
 	// bounds go-redis's dial, read, write and pool waits (in real time).
-	// 0 means 250 ms.
+	// A fifth of it is the settle after Redis answers again: no lease is
+	// asked for before it ends, so that every replica's fallback spending
+	// is charged first (plans/013). 0 means 250 ms.
 	OpTimeout time.Duration
 	// LeaseTTL is how long leased tokens stay usable after the instant
 	// they were asked for; unspent ones are then dropped. It bounds how
@@ -41,8 +43,10 @@ type Options struct {
 	// MaxLease caps the tokens one request to Redis takes; the cap is
 	// also at most burst / Replicas (at least 1). 0 means 1024.
 	MaxLease int
-	// RetryInterval is how often, while Redis is down, one bucket asks it
-	// again. 0 means 1 s.
+	// RetryInterval is how often, while Redis is down, the limiter asks
+	// it again (one PING, at every multiple of RetryInterval on Clock since
+	// the Unix epoch, so that replicas whose clocks agree ask together).
+	// It should exceed OpTimeout. 0 means 1 s.
 	RetryInterval time.Duration
 	// StartupTimeout bounds the check New makes that the server takes the
 	// URL's credentials. 0 means 2 s.
@@ -94,18 +98,33 @@ type Limiter struct {
 	wg         sync.WaitGroup
 
 	// down is true from a failed request until one succeeds; downSince
-	// is when (ns on the clock). probing and nextProbe make one bucket
-	// at a time ask again while down, every RetryInterval.
-	down      atomic.Bool
-	downSince atomic.Int64
-	probing   atomic.Bool
-	nextProbe atomic.Int64
+	// is when (ns on the clock). While down, probeTimer (guarded by mu)
+	// is armed for nextProbe (ns on the clock, on the grid of
+	// RetryInterval: probe.go); probeGen tells a stopped timer's late
+	// callback from the current one's. leaseFrom (ns) is the settle after
+	// Redis answered again: no lease request starts before it; returnDue
+	// says the answer that brought it back has yet to make the fallen
+	// buckets return (answered, off the buckets' locks).
+	down       atomic.Bool
+	downSince  atomic.Int64
+	nextProbe  atomic.Int64
+	leaseFrom  atomic.Int64
+	returnDue  atomic.Bool
+	probeTimer clockwork.Timer
+	probeGen   uint64
+	settle     time.Duration
+	// fallen are the buckets that fell back since they last returned, for
+	// returnAll (guarded by fallenMu, taken after a bucket's mu).
+	fallenMu sync.Mutex
+	fallen   []*bucket
 	// buckets counts buckets made, to seed each one's jitter.
 	buckets atomic.Uint64
 
 	stats counters
-	// onAnswer, set by tests before any bucket is used, is called after
-	// each request's answer is applied.
+	// started counts the goroutines start ran (requests and probes), and
+	// onAnswer, set by tests before any bucket is used, is called at the
+	// end of each, after its answer is applied: tests wait for them.
+	started  atomic.Uint64
 	onAnswer func()
 }
 
@@ -113,16 +132,18 @@ type Limiter struct {
 type counters struct {
 	ops, requests, granted, refused, errors atomic.Uint64
 	taken, expired, empty, fallbackTaken    atomic.Uint64
-	fallbackDeny                            atomic.Uint64
+	fallbackDeny, charged                   atomic.Uint64
 	fallbacks, recoveries                   atomic.Uint64
 }
 
 // Stats counts what a Limiter did since New.
 type Stats struct {
-	// Ops counts round trips to Redis for leases: one per request, two
-	// when the script had to be sent again (a new or restarted server).
+	// Ops counts round trips to Redis: one per request, two when the
+	// script had to be sent again (a new or restarted server), and one
+	// per probe while Redis is counted down.
 	Ops uint64
-	// Requests counts lease requests, answered or not.
+	// Requests counts lease requests (and the requests that carry a
+	// bucket's fallback admissions back, see Charged), answered or not.
 	Requests uint64
 	// Granted counts the tokens Redis granted; Refused the requests it
 	// answered with none (the shared bucket was empty); Errors the
@@ -137,6 +158,10 @@ type Stats struct {
 	// buckets while Redis was down; FallbackRefused the admissions they
 	// (or fail-closed) refused then.
 	FallbackTaken, FallbackRefused uint64
+	// Charged counts the fallback admissions charged to the shared
+	// buckets when Redis answered again (those of the last burst /
+	// rate seconds before; plans/013, "Faults").
+	Charged uint64
 	// Fallbacks counts the times Redis went from answering to not;
 	// Recoveries the times it came back.
 	Fallbacks, Recoveries uint64
@@ -159,7 +184,7 @@ func (l *Limiter) Stats() Stats {
 	return Stats{
 		Ops: c.ops.Load(), Requests: c.requests.Load(), Granted: c.granted.Load(), Refused: c.refused.Load(),
 		Errors: c.errors.Load(), Taken: c.taken.Load(), Expired: c.expired.Load(), Empty: c.empty.Load(),
-		FallbackTaken: c.fallbackTaken.Load(), FallbackRefused: c.fallbackDeny.Load(),
+		FallbackTaken: c.fallbackTaken.Load(), FallbackRefused: c.fallbackDeny.Load(), Charged: c.charged.Load(),
 		Fallbacks: c.fallbacks.Load(), Recoveries: c.recoveries.Load(), Down: l.down.Load(),
 	}
 }
@@ -188,6 +213,7 @@ func New(ctx context.Context, s Settings, opts Options) (*Limiter, error) {
 		opTimeout: orDefault(opts.OpTimeout, DefaultOpTimeout), leaseTTL: orDefault(opts.LeaseTTL, DefaultLeaseTTL),
 		maxLease: opts.MaxLease, retry: orDefault(opts.RetryInterval, DefaultRetryInterval), seed: opts.Seed,
 	}
+	l.settle = l.opTimeout / 5
 	if l.clock == nil {
 		l.clock = clockwork.NewRealClock()
 	}
@@ -200,46 +226,64 @@ func New(ctx context.Context, s Settings, opts Options) (*Limiter, error) {
 	configure(ro, l.opTimeout)
 	l.client = redis.NewClient(ro)
 	l.ctx, l.cancel = context.WithCancel(context.Background())
+	if err := l.checkSetup(ctx, orDefault(opts.StartupTimeout, DefaultStartupTimeout)); err != nil {
+		l.cancel()
+		_ = l.client.Close()
+		return nil, err
+	}
+	return l, nil
+}
 
+// checkSetup asks the server, within timeout on the clock and ctx, to run
+// what the limiter needs. A refusal waiting will not fix is a
+// *SetupError, and ctx ending its error; a server that does not answer
+// is none: the limiter starts down, on its fallback.
+func (l *Limiter) checkSetup(ctx context.Context, timeout time.Duration) error {
 	start := l.clock.Now()
 	check, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	timer := l.clock.AfterFunc(orDefault(opts.StartupTimeout, DefaultStartupTimeout), func() { cancel(errAbandoned) })
+	timer := l.clock.AfterFunc(timeout, func() { cancel(errAbandoned) })
 	defer timer.Stop()
 	// A PING answered is not enough: an account may be let in and refused
 	// the lease script (an ACL without EVAL, EVALSHA or the key prefix).
 	// A lease of one token with no burst is always refused and writes
 	// nothing, but needs everything a real lease needs.
-	err = l.client.Ping(check).Err()
+	err := l.client.Ping(check).Err()
 	if err == nil {
-		_, err = lease(check, l.client, l.prefix+"setup-check", start, 1, 0, 1, 1)
+		_, err = lease(check, l.client, l.prefix+"setup-check", ask{now: start, interval: 1, want: 1, least: 1})
 	}
-	if err != nil {
-		kind := classify(err)
-		if errors.Is(context.Cause(check), errAbandoned) {
-			kind = KindTimeout
-		}
-		switch {
-		case ctx.Err() != nil:
-			l.cancel()
-			_ = l.client.Close()
-			return nil, fmt.Errorf("redislimit: %w", ctx.Err())
-		case kind.isSetup():
-			l.cancel()
-			_ = l.client.Close()
-			return nil, &SetupError{Kind: kind}
-		}
-		l.fail(start, kind)
-		l.flush()
+	if err == nil {
+		return nil
 	}
-	return l, nil
+	kind := classify(err)
+	if errors.Is(context.Cause(check), errAbandoned) {
+		kind = KindTimeout
+	}
+	switch {
+	case ctx.Err() != nil:
+		return fmt.Errorf("redislimit: %w", ctx.Err())
+	case kind.isSetup():
+		return &SetupError{Kind: kind}
+	}
+	l.fail(start, kind)
+	l.flush()
+	return nil
 }
+
+// minPoolSize is the least pool size the limiter gives go-redis. Its pool
+// stops dialing after PoolSize failed dials in a row and tries again only
+// once a second, on its own (real-time) schedule; with 1024, an outage
+// probed once a second meets that only after 17 minutes, and until then
+// every replica's probe dials on the grid.
+const minPoolSize = 1024
 
 // configure sets what the limiter needs of go-redis over the URL's
 // options: no retries of its own (a failed lease falls back at once and is
-// asked again later), short timeouts, a dialer whose errors name no
-// address, no maintenance-notification handshake.
+// asked again later), short timeouts, a pool large enough that its dial
+// circuit breaker does not move the probes off their grid, a dialer whose
+// errors name no address, no maintenance-notification handshake.
 func configure(ro *redis.Options, timeout time.Duration) {
+	ro.PoolSize = max(ro.PoolSize, minPoolSize)
 	ro.MaxRetries = -1
 	ro.DialerRetries = 1
 	ro.DialTimeout = timeout
@@ -292,6 +336,7 @@ func (l *Limiter) Close() error {
 		return nil
 	}
 	l.closedFlag.Store(true)
+	l.stopProbeLocked()
 	l.mu.Unlock()
 	l.cancel()
 	err := l.client.Close()
@@ -304,27 +349,43 @@ func (l *Limiter) Close() error {
 func (l *Limiter) start(f func()) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	return l.startLocked(f)
+}
+
+// startLocked is start with l.mu held.
+func (l *Limiter) startLocked(f func()) bool {
 	if l.closedFlag.Load() {
 		return false
 	}
 	l.wg.Add(1)
+	l.started.Add(1)
 	go func() {
 		defer l.wg.Done()
 		f()
+		if h := l.onAnswer; h != nil {
+			h()
+		}
 	}()
 	return true
 }
 
 // fail records a failed request at t: the first failure while up moves the
-// limiter down, counts a fallback and logs it; the next probe is due one
-// RetryInterval later.
+// limiter down, counts a fallback and logs it; while down, the probe timer
+// is armed for the next grid instant. The state and the timer change
+// together under mu, so that a concurrent ok cannot leave the limiter down
+// with no probe to come.
 func (l *Limiter) fail(t time.Time, kind Kind) {
 	l.stats.errors.Add(1)
-	l.nextProbe.Store(t.Add(l.retry).UnixNano())
-	if !l.down.CompareAndSwap(false, true) {
+	l.mu.Lock()
+	first := !l.down.Swap(true)
+	if first {
+		l.downSince.Store(t.UnixNano())
+	}
+	l.armProbeLocked(t)
+	l.mu.Unlock()
+	if !first {
 		return
 	}
-	l.downSince.Store(t.UnixNano())
 	l.stats.fallbacks.Add(1)
 	if l.log != nil {
 		mode := "admitting at the local fallback share (rate / replicas)"
@@ -359,11 +420,21 @@ func (l *Limiter) flush() {
 	}
 }
 
-// ok records a request answered at t: the limiter is up again.
+// ok records a request answered at t: the limiter is up again, and no
+// lease starts before t + settle (the other replicas' charges land first).
 func (l *Limiter) ok(t time.Time) {
-	if !l.down.CompareAndSwap(true, false) {
+	if !l.down.Load() {
 		return
 	}
+	l.mu.Lock()
+	if !l.down.Swap(false) {
+		l.mu.Unlock()
+		return
+	}
+	l.leaseFrom.Store(t.Add(l.settle).UnixNano())
+	l.returnDue.Store(true)
+	l.stopProbeLocked()
+	l.mu.Unlock()
 	l.stats.recoveries.Add(1)
 	if l.log != nil {
 		downFor := t.Sub(time.Unix(0, l.downSince.Load()))
@@ -373,15 +444,3 @@ func (l *Limiter) ok(t time.Time) {
 		})
 	}
 }
-
-// probeDue reports whether a bucket on fallback may ask Redis at t, and
-// if so claims the probe (endProbe gives it back).
-func (l *Limiter) probeDue(t time.Time) bool {
-	if t.UnixNano() < l.nextProbe.Load() {
-		return false
-	}
-	return l.probing.CompareAndSwap(false, true)
-}
-
-// endProbe gives back the probe claimed by probeDue.
-func (l *Limiter) endProbe() { l.probing.Store(false) }

@@ -183,6 +183,7 @@ func limiterStats(cs []*solroute.Client) redislimit.Stats {
 			s.Empty += x.Empty
 			s.FallbackTaken += x.FallbackTaken
 			s.FallbackRefused += x.FallbackRefused
+			s.Charged += x.Charged
 			s.Fallbacks += x.Fallbacks
 			s.Recoveries += x.Recoveries
 			s.Down = s.Down || x.Down

@@ -190,7 +190,29 @@ func (s *Server) Kill() {
 	if stopped {
 		_ = cmd.Process.Signal(syscall.SIGCONT)
 	}
-	// Wait for the reaper to see the exit, polling the process table.
+	s.waitExit(cmd, "SIGKILL")
+}
+
+// Shutdown stops the server as an operator's restart does (SHUTDOWN
+// NOSAVE: it closes every client's connection and exits, keeping
+// nothing) and waits for the process to end. Restart starts it again.
+func (s *Server) Shutdown() {
+	s.mu.Lock()
+	cmd := s.cmd
+	s.mu.Unlock()
+	if cmd == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
+	defer cancel()
+	// The server closes the connection instead of answering.
+	_, _ = s.Do(ctx, "SHUTDOWN", "NOSAVE")
+	s.waitExit(cmd, "SHUTDOWN NOSAVE")
+}
+
+// waitExit waits for the reaper to see cmd's exit, polling the process
+// table, after what (a signal or a command) was sent to end it.
+func (s *Server) waitExit(cmd *exec.Cmd, what string) {
 	deadline := time.Now().Add(startTimeout)
 	for {
 		s.mu.Lock()
@@ -200,7 +222,7 @@ func (s *Server) Kill() {
 			return
 		}
 		if time.Now().After(deadline) {
-			s.tb.Errorf("redistest: redis-server did not exit after SIGKILL")
+			s.tb.Errorf("redistest: redis-server did not exit after %s", what)
 			return
 		}
 		time.Sleep(5 * time.Millisecond)
@@ -208,7 +230,7 @@ func (s *Server) Kill() {
 }
 
 // Restart starts a fresh server (empty: no persistence) on the same port
-// after Kill.
+// after Kill or Shutdown (it kills a server still running first).
 func (s *Server) Restart() {
 	s.tb.Helper()
 	s.Kill()
