@@ -56,9 +56,9 @@ func (c *Client) loop(ctx context.Context, cs *callState, role endpoint.Role) er
 		return &CallError{Method: cs.method, errs: []error{err}}
 	}
 	now := c.clock.Now()
-	cs.deadline = now.Add(timeout)
-	if d, ok := ctx.Deadline(); ok && d.Before(cs.deadline) {
-		cs.deadline = d
+	cs.deadline = now.Add(cs.budget(timeout))
+	if d, ok := ctx.Deadline(); ok && !d.After(cs.deadline) {
+		cs.deadline, cs.ctxDeadline = d, true
 	}
 	cs.attemptMax = c.attemptTO
 	if cs.attemptMax == 0 {
@@ -92,6 +92,7 @@ func (c *Client) loop(ctx context.Context, cs *callState, role endpoint.Role) er
 			return rec.acquireFailed(ctx, err)
 		}
 		cs.retries = call.Retries().Counted
+		cs.cuttable = c.cuttable(cs, req, pm.Endpoint())
 		run := attemptRun{pm: pm, ctx: ctx, start: c.clock.Now()}
 		run.wait = run.start.Sub(asked)
 		c.attemptStarted(cs, &run, n)
@@ -144,7 +145,7 @@ func (c *Client) loop(ctx context.Context, cs *callState, role endpoint.Role) er
 		rec.add(a, o.err)
 		c.notify(ctx, cs, &run, &a, o.err)
 		if !d.Retry {
-			return rec.err(nil)
+			return rec.err(cs.endedBy(ctx, &o, d)...)
 		}
 		if d.OtherEndpoint {
 			req.Avoid = tried
@@ -155,10 +156,39 @@ func (c *Client) loop(ctx context.Context, cs *callState, role endpoint.Role) er
 			case <-t.Chan():
 			case <-ctx.Done():
 				t.Stop()
-				return rec.err(ctx.Err())
+				return rec.err(contextErrs(ctx)...)
 			}
 		}
 	}
+}
+
+// endedBy is what the call's error adds when the call stops after the
+// outcome o and the decision d because of time: the caller's context
+// error when the context ended (and its cause, when that is another
+// error); context.DeadlineExceeded when the call's deadline is the
+// caller's and the call stopped at it (its last attempt ran until it, or
+// no retry could start before it), although the context may not have
+// noticed yet (the pool's clock fired first). A call stopped at its own
+// budget (the endpoints' request_timeout, the method's timeout) adds
+// nothing: its Cause says Timeout.
+func (cs *callState) endedBy(ctx context.Context, o *outcome, d retrypolicy.Decision) []error {
+	if ctx.Err() != nil {
+		return contextErrs(ctx)
+	}
+	if cs.ctxDeadline && (o.atDeadline || d.Rule == retrypolicy.RuleDeadline) {
+		return []error{context.DeadlineExceeded}
+	}
+	return nil
+}
+
+// contextErrs is the error of ctx, which ended, and its cause when that
+// is another error (context.WithCancelCause).
+func contextErrs(ctx context.Context) []error {
+	err := ctx.Err()
+	if cause := context.Cause(ctx); cause != nil && cause != err {
+		return []error{err, cause}
+	}
+	return []error{err}
 }
 
 // callRecord is what a call's error will say: every attempt, the last
@@ -194,16 +224,14 @@ func (r *callRecord) acquireFailed(ctx context.Context, err error) error {
 	return r.err(err)
 }
 
-// err is the *CallError that ends the call, with extra (when not nil)
-// after the last attempt's error.
-func (r *callRecord) err(extra error) error {
+// err is the *CallError that ends the call, with extra after the last
+// attempt's error.
+func (r *callRecord) err(extra ...error) error {
 	ce := &CallError{Method: r.method, Cause: r.lastCause, Attempts: r.attempts}
 	if r.lastErr != nil {
 		ce.errs = append(ce.errs, r.lastErr)
 	}
-	if extra != nil {
-		ce.errs = append(ce.errs, extra)
-	}
+	ce.errs = append(ce.errs, extra...)
 	if r.ambiguous {
 		ce.errs = append(ce.errs, ErrAmbiguousDispatch)
 	}
