@@ -29,8 +29,9 @@ func (e *DeclareError) Error() string {
 // never a change to a method r holds as NeverAfterDispatch
 // (sendTransaction, requestAirdrop, sendBundle in Default): no declaration
 // can make a send retryable by mistake. Declaring such a method with the
-// role and class it is held with is allowed (its Timeout may differ). r
-// itself is unchanged.
+// role and class it is held with is allowed (its Timeout may differ). A
+// Timeout of 0 keeps the one r holds for the method (DefaultHeavyTimeout
+// for a heavy method of Default). r itself is unchanged.
 func (r *Registry) Declare(method string, e Entry) (*Registry, error) {
 	bad := func(msg string) (*Registry, error) { return nil, &DeclareError{Method: method, Message: msg} }
 	if !validName(method) {
@@ -47,6 +48,9 @@ func (r *Registry) Declare(method string, e Entry) (*Registry, error) {
 	}
 	if held, ok := r.Lookup(method); ok && held.Class == retrypolicy.NeverAfterDispatch && (e.Role != held.Role || e.Class != held.Class) {
 		return bad("is built in as a send that is never resent once it may have been dispatched; it cannot be declared otherwise")
+	}
+	if held, ok := r.Lookup(method); ok && e.Timeout == 0 {
+		e.Timeout = held.Timeout // 0 keeps the budget the method has
 	}
 	return r.With(method, e), nil
 }

@@ -54,3 +54,12 @@ func TestDeclareTimeout(t *testing.T) {
 		}
 	}
 }
+
+// TestDeclareKeepsTheHeavyBudget: declaring a heavy method without a
+// timeout (to change its class) keeps its budget.
+func TestDeclareKeepsTheHeavyBudget(t *testing.T) {
+	got, err := registry.Default().Declare("getProgramAccounts", registry.Entry{Role: endpoint.RoleRead, Class: retrypolicy.NotApplicable})
+	if e, _ := got.Lookup("getProgramAccounts"); err != nil || e.Timeout != registry.DefaultHeavyTimeout || e.Class != retrypolicy.NotApplicable {
+		t.Fatalf("Declare = %+v, %v", e, err)
+	}
+}
