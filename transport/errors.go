@@ -52,7 +52,10 @@ type Attempt struct {
 	// free slot, the end of a cooldown), on the pool's clock.
 	Wait time.Duration
 	// Timeout is the attempt's own bound: the adaptive or fixed attempt
-	// timeout, cut to the time the call had left; 0 when the attempt was
+	// timeout when a cut could buy another attempt (or
+	// Settings.AttemptTimeout is set), else the call's budget; cut to the
+	// time the call had left, and for a send that may have been written
+	// by then, the time to the call's deadline. 0 when the attempt was
 	// not made (no time left, or an endpoint unknown to the transport).
 	Timeout time.Duration
 	// Decision is what the call did next; zero on success.

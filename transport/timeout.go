@@ -139,7 +139,7 @@ func (cs *callState) budget(d time.Duration) time.Duration {
 // the same request to the same endpoint again, and fails a read answered
 // a little later than the cut (issue 20).
 func (c *Client) cuttable(cs *callState, req pool.Request, name string) bool {
-	if cs.retries >= c.maxRetries {
+	if cs.retries >= c.maxRetries || req.Endpoint != "" { // a call pinned to one endpoint has no elsewhere
 		return false
 	}
 	return c.pool.HasAlternative(req.Role, req.Capabilities, append(slices.Clip(req.Avoid), name))
