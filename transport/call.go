@@ -5,6 +5,7 @@ import (
 	"errors"
 	"log/slog"
 	"slices"
+	"time"
 
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/pool"
@@ -15,10 +16,13 @@ import (
 // report the outcome to the permit -> decide -> wait, until success or a
 // stop.
 //
-// The deadline is computed once, on the pool's clock: now +
-// pool.DefaultTimeout, cut to ctx's deadline when that is sooner. It
+// The deadline is computed once, on the pool's clock: now + the call's
+// budget (the method's own, registry.Entry.Timeout, else
+// pool.DefaultTimeout), cut to ctx's deadline when that is sooner. It
 // bounds every Acquire (passed as Request.Deadline), every attempt (each
-// gets min(attemptTimeout, time left)) and every backoff. Each decision is
+// gets min(attemptTimeout, time left), cut early only when that can buy
+// another attempt) and every backoff. A call that stops for time returns
+// the context's error when it is the caller's deadline (endedBy). Each decision is
 // told whether an endpoint this call has not failed on can take the retry
 // (retrypolicy.Attempt.ElsewhereAvailable): such a failover waits no delay.
 // Whether to resend is the retry policy's alone (retrypolicy.Decide); the
@@ -56,10 +60,7 @@ func (c *Client) loop(ctx context.Context, cs *callState, role endpoint.Role) er
 		return &CallError{Method: cs.method, errs: []error{err}}
 	}
 	now := c.clock.Now()
-	cs.deadline = now.Add(cs.budget(timeout))
-	if d, ok := ctx.Deadline(); ok && !d.After(cs.deadline) {
-		cs.deadline, cs.ctxDeadline = d, true
-	}
+	cs.setDeadline(ctx, now, timeout)
 	cs.attemptMax = c.attemptTO
 	if cs.attemptMax == 0 {
 		cs.attemptMax = cs.deadline.Sub(now) / 2
@@ -159,6 +160,16 @@ func (c *Client) loop(ctx context.Context, cs *callState, role endpoint.Role) er
 				return rec.err(contextErrs(ctx)...)
 			}
 		}
+	}
+}
+
+// setDeadline sets the call's one deadline, at now: now + its budget
+// (budget, for endpoints whose default timeout is def), or ctx's deadline
+// when that is not later (ctxDeadline).
+func (cs *callState) setDeadline(ctx context.Context, now time.Time, def time.Duration) {
+	cs.deadline = now.Add(cs.budget(def))
+	if d, ok := ctx.Deadline(); ok && !d.After(cs.deadline) {
+		cs.deadline, cs.ctxDeadline = d, true
 	}
 }
 
