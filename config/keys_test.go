@@ -89,7 +89,7 @@ func TestKnownKeys(t *testing.T) {
 		"endpoints.roles.send.request_timeout", "endpoints.roles.send.requests_per_second",
 		"endpoints.tier", "endpoints.url",
 		"limits", "limits.backend", "limits.fail_closed", "limits.key_prefix", "limits.replicas", "limits.url",
-		"methods", "methods.*", "methods.*.class", "methods.*.role",
+		"methods", "methods.*", "methods.*.class", "methods.*.role", "methods.*.timeout",
 		"pool", "pool.doubt_patience", "pool.doubt_window",
 		"pool.ejection", "pool.ejection.base_time", "pool.ejection.consecutive_failures", "pool.ejection.max_time",
 		"pool.max_slot_lag",

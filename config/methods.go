@@ -16,21 +16,25 @@ import (
 // may be retried (retrypolicy.Class), so that a provider's own reads
 // (getAsset and the other DAS methods) are retried and hedged like any
 // read, and its own sends (sendBundle) are never resent after they may
-// have been dispatched. A declared method replaces an entry of the same
-// name in the base registry, with one exception: a method the base holds
-// as NeverAfterDispatch (sendTransaction and requestAirdrop in
-// registry.Default) cannot be declared as anything else, so that no
-// document can make a send retryable by mistake.
+// have been dispatched; and, optionally, its own budget (timeout) instead
+// of the endpoints' request_timeout. A declared method replaces an entry
+// of the same name in the base registry, with two exceptions: a method
+// the base holds as NeverAfterDispatch (sendTransaction and
+// requestAirdrop in registry.Default) cannot be declared with another
+// role or class, so that no document can make a send retryable by
+// mistake; and a timeout left out (or 0s) keeps the base's
+// (registry.DefaultHeavyTimeout for registry.HeavyMethods).
 
 // Registry returns the registry a client built from d routes by: base, or
 // registry.Default() when base is nil, plus every method of d.Methods,
 // each replacing the base's entry of the same name. base itself is not
 // changed. A method name must be non-empty, without spaces or control
 // characters; its role read or send; its class idempotent,
-// never-after-dispatch or not-applicable; and a method base holds as
-// never-after-dispatch cannot be declared with another role or class. The
-// error, when not nil, is a *ValidationError whose problems name each
-// method as "methods.NAME" (Line 0).
+// never-after-dispatch or not-applicable; its timeout between 0s and 1h (0
+// keeps base's); and a method base holds as never-after-dispatch cannot be
+// declared with another role or class. The error, when not nil, is a
+// *ValidationError whose problems name each method as "methods.NAME"
+// (Line 0).
 func (d *Document) Registry(base *registry.Registry) (*registry.Registry, error) {
 	if base == nil {
 		base = registry.Default()
@@ -50,6 +54,13 @@ func (d *Document) Registry(base *registry.Registry) (*registry.Registry, error)
 		}
 		if !validClass(e.Class) {
 			ps.add(join(path, fieldKeyOf[registry.Entry]("Class")), methodClassRule())
+		}
+		if e.Timeout < 0 || e.Timeout > MaxDuration {
+			ps.add(join(path, fieldKeyOf[registry.Entry]("Timeout")), "must be between 0s and 1h (0s: the built-in default)")
+		}
+		if e.Timeout == 0 {
+			held, _ := base.Lookup(name)
+			e.Timeout = held.Timeout
 		}
 		if len(ps.list) == n {
 			if msg, weakens := weakensSend(base, name, e); weakens {
@@ -107,7 +118,7 @@ func validClass(c retrypolicy.Class) bool { return slices.Contains(validClasses(
 // base holds as NeverAfterDispatch, and the message saying so.
 func weakensSend(base *registry.Registry, name string, e registry.Entry) (string, bool) {
 	b, ok := base.Lookup(name)
-	if !ok || b.Class != retrypolicy.NeverAfterDispatch || e == b {
+	if !ok || b.Class != retrypolicy.NeverAfterDispatch || e.Role == b.Role && e.Class == b.Class {
 		return "", false
 	}
 	return "is built in as a " + b.Role.String() + " method that is never resent once it may have been dispatched" +

@@ -25,10 +25,13 @@ func (e *DeclareError) Error() string {
 // Declare returns a copy of r that also maps method to e, as With does,
 // after checking the declaration: a non-empty name without spaces or
 // non-printable characters, a known role, a class other than the zero
-// "unknown", and never a change to a method r holds as NeverAfterDispatch
+// "unknown", a Timeout between 0 and endpoint.MaxRequestTimeout, and
+// never a change to a method r holds as NeverAfterDispatch
 // (sendTransaction, requestAirdrop, sendBundle in Default): no declaration
-// can make a send retryable by mistake. Declaring such a method exactly as
-// it is held is allowed. r itself is unchanged.
+// can make a send retryable by mistake. Declaring such a method with the
+// role and class it is held with is allowed (its Timeout may differ). A
+// Timeout of 0 keeps the one r holds for the method (DefaultHeavyTimeout
+// for a heavy method of Default). r itself is unchanged.
 func (r *Registry) Declare(method string, e Entry) (*Registry, error) {
 	bad := func(msg string) (*Registry, error) { return nil, &DeclareError{Method: method, Message: msg} }
 	if !validName(method) {
@@ -40,8 +43,14 @@ func (r *Registry) Declare(method string, e Entry) (*Registry, error) {
 	if e.Class != retrypolicy.Idempotent && e.Class != retrypolicy.NeverAfterDispatch && e.Class != retrypolicy.NotApplicable {
 		return bad("class must be idempotent, never-after-dispatch or not-applicable")
 	}
-	if held, ok := r.Lookup(method); ok && held.Class == retrypolicy.NeverAfterDispatch && e != held {
+	if e.Timeout < 0 || e.Timeout > endpoint.MaxRequestTimeout {
+		return bad("timeout must be between 0s and 1h")
+	}
+	if held, ok := r.Lookup(method); ok && held.Class == retrypolicy.NeverAfterDispatch && (e.Role != held.Role || e.Class != held.Class) {
 		return bad("is built in as a send that is never resent once it may have been dispatched; it cannot be declared otherwise")
+	}
+	if held, ok := r.Lookup(method); ok && e.Timeout == 0 {
+		e.Timeout = held.Timeout // 0 keeps the budget the method has
 	}
 	return r.With(method, e), nil
 }

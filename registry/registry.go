@@ -2,6 +2,7 @@ package registry
 
 import (
 	"maps"
+	"time"
 
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/retrypolicy"
@@ -14,6 +15,10 @@ type Entry struct {
 	Role endpoint.Role `toml:"role"`
 	// Class is how a call of the method may be retried.
 	Class retrypolicy.Class `toml:"class"`
+	// Timeout, when positive, is one call's budget instead of the
+	// endpoints' request_timeout: Default gives [HeavyMethods]
+	// [DefaultHeavyTimeout]. 0: the endpoints' request_timeout.
+	Timeout time.Duration `toml:"timeout"`
 }
 
 // unknownEntry is the entry reported for a method the registry does not
@@ -42,7 +47,7 @@ func Default() *Registry {
 	for _, name := range sends {
 		m[name] = Entry{Role: endpoint.RoleSend, Class: retrypolicy.NeverAfterDispatch}
 	}
-	return &Registry{m: m}
+	return &Registry{m: withHeavyTimeouts(m)}
 }
 
 // Lookup returns the method's entry. An unknown method reports false and

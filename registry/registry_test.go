@@ -178,7 +178,7 @@ func TestProviderMethods(t *testing.T) {
 	for m, want := range map[string]registry.Entry{
 		"sendBundle":             {Role: endpoint.RoleSend, Class: retrypolicy.NeverAfterDispatch},
 		"getAsset":               {Role: endpoint.RoleRead, Class: retrypolicy.Idempotent},
-		"searchAssets":           {Role: endpoint.RoleRead, Class: retrypolicy.Idempotent},
+		"searchAssets":           {Role: endpoint.RoleRead, Class: retrypolicy.Idempotent, Timeout: registry.DefaultHeavyTimeout},
 		"getPriorityFeeEstimate": {Role: endpoint.RoleRead, Class: retrypolicy.Idempotent},
 		"getTipAccounts":         {Role: endpoint.RoleRead, Class: retrypolicy.Idempotent},
 		"simulateBundle":         {Role: endpoint.RoleRead, Class: retrypolicy.Idempotent},

@@ -182,10 +182,11 @@ func TestAdaptiveTimeoutDoesNotCutAnEndpointThatTurnsSlow(t *testing.T) {
 	}
 }
 
-func TestAdaptiveTimeoutDoublesPerRetryAndKeepsTheFixedRuleLast(t *testing.T) {
+func TestAdaptiveTimeoutDoublesPerRetryAndRunsTheLastToTheDeadline(t *testing.T) {
 	// Every endpoint hangs; the role's history is fast (c's answers). The
 	// first attempt gets the floor, the second twice it, and the third,
-	// after which MaxRetries 2 allows no retry, the fixed rule.
+	// after which MaxRetries 2 allows no retry, is not cut at all: it runs
+	// until the call's deadline (a cut there buys nothing).
 	rec := newRecorder()
 	s := conf{OnAttempt: rec.on, Retry: func(r *retrypolicy.Settings) { r.MaxRetries = 2 }}
 	e := newEnv(t, []fixtures.Member{longMember("a", 0), longMember("b", 0), longMember("c", 1)}, s, nil)
@@ -194,7 +195,7 @@ func TestAdaptiveTimeoutDoublesPerRetryAndKeepsTheFixedRuleLast(t *testing.T) {
 		e.server(name).SetFault(fixtures.Fault{Kind: fixtures.Hang})
 	}
 	done := async(func() error { _, err := getBalance(context.Background(), e.client); return err })
-	steps := []time.Duration{transport.AdaptiveFloor, 2 * transport.AdaptiveFloor, fixedRule}
+	steps := []time.Duration{transport.AdaptiveFloor, 2 * transport.AdaptiveFloor, longBudget - 3*transport.AdaptiveFloor}
 	for i, d := range steps {
 		if err := e.clock.BlockUntilContext(guardCtx(t), 1); err != nil {
 			t.Fatal(err)
@@ -279,8 +280,10 @@ func TestAdaptiveRuleStandsAsideWhenMostAttemptsAreCut(t *testing.T) {
 }
 
 func TestFixedRuleWhereAdaptiveDoesNotApply(t *testing.T) {
-	// With a fast history in the read role: a send, a read under a fixed
-	// AttemptTimeout, and a read with no retry left keep the fixed rule.
+	// With a fast history in the read role: a read under a fixed
+	// AttemptTimeout keeps the fixed rule; a send the server read, and a
+	// read with no retry left, are not cut at all: they run until the
+	// call's deadline, since nothing could follow the cut.
 	for _, tc := range []struct {
 		name    string
 		s       conf
@@ -288,7 +291,7 @@ func TestFixedRuleWhereAdaptiveDoesNotApply(t *testing.T) {
 		call    func(t *testing.T, e *env) error
 	}{{
 		name:    "send",
-		timeout: fixedRule,
+		timeout: longBudget,
 		call: func(t *testing.T, e *env) error {
 			params, _ := signedTx(t, 1400)
 			var got solana.Signature
@@ -301,7 +304,7 @@ func TestFixedRuleWhereAdaptiveDoesNotApply(t *testing.T) {
 	}, {
 		name:    "no retry left",
 		s:       conf{Retry: noRetries},
-		timeout: fixedRule,
+		timeout: longBudget,
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
 			rec := newRecorder()
@@ -407,10 +410,10 @@ func TestHedgeAutoWithNothingKnown(t *testing.T) {
 	if err := e.server("b").WaitRequests(guardCtx(t), 1); err != nil {
 		t.Fatal(err)
 	}
-	// Both hang: a's fixed timeout, then the hedge's, end the pair.
-	pendingAfter(t, e, done, 2, fixedRule-transport.HedgeAutoCold-time.Millisecond)
+	// Both hang, and no retry may follow: neither is cut, both run until
+	// the call's deadline.
+	pendingAfter(t, e, done, 2, longBudget-transport.HedgeAutoCold-time.Millisecond)
 	e.clock.Advance(time.Millisecond)
-	e.clock.Advance(transport.HedgeAutoCold)
 	if err := wait(t, done); err == nil {
 		t.Fatal("a read of two blackholes succeeded")
 	}

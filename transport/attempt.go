@@ -29,6 +29,9 @@ type outcome struct {
 	slot uint64
 	// timeout is the attempt's own bound (Attempt.Timeout).
 	timeout time.Duration
+	// atDeadline: the attempt timed out at the call's deadline, or had
+	// no time left before it.
+	atDeadline bool
 }
 
 // exchange is what one kind of call does with a 2xx response.
@@ -46,9 +49,18 @@ type callState struct {
 	body     []byte
 	class    retrypolicy.Class
 	deadline time.Time
+	// ctxDeadline: deadline is the caller's context's.
+	ctxDeadline bool
+	// ownTimeout is the method's own budget (registry.Entry.Timeout),
+	// replacing the endpoints' request timeout; minTimeout raises theirs
+	// (a batch's longest member's). 0: none.
+	ownTimeout, minTimeout time.Duration
 	// attemptMax bounds one attempt by the fixed rule (Settings.
 	// AttemptTimeout or half the budget); 0 means no bound of its own.
 	attemptMax time.Duration
+	// cuttable: the attempt about to run may be cut before the call's
+	// deadline (see Client.cuttable).
+	cuttable bool
 	// adaptive marks a call whose attempts the adaptive rule may bound
 	// (attemptTimeout); retries counts the counted retries granted so far,
 	// before the attempt about to run.
@@ -75,8 +87,9 @@ type callState struct {
 }
 
 // attempt makes one attempt on pm's endpoint under a per-attempt timeout
-// of min(attemptTimeout, time left before the call's deadline), measured
-// on the pool's clock.
+// of min(attemptTimeout's bound, time left before the call's deadline),
+// measured on the pool's clock (armAttempt: a request that is not
+// Idempotent, once handed to a connection, runs until the deadline).
 func (c *Client) attempt(ctx context.Context, cs *callState, pm *pool.Permit) outcome {
 	ep := c.endpoints[pm.Endpoint()]
 	if ep == nil { // the pool named an endpoint it did not list in Specs
@@ -84,31 +97,30 @@ func (c *Client) attempt(ctx context.Context, cs *callState, pm *pool.Permit) ou
 			Fault: retrypolicy.LocalFault},
 			err: &attemptError{endpoint: pm.Endpoint(), cause: retrypolicy.Connection, msg: "endpoint unknown to the transport"}}
 	}
-	own, adaptive := c.attemptTimeout(cs, pm)
+	fair, bound, adaptive := c.attemptTimeout(cs, pm)
 	left := cs.deadline.Sub(c.clock.Now())
-	timeout := min(own, left)
+	timeout := min(bound, left)
 	if timeout <= 0 {
 		return outcome{Outcome: retrypolicy.Outcome{Cause: retrypolicy.Timeout, Dispatch: retrypolicy.NotDispatched,
-			Fault: retrypolicy.LocalFault}, err: ep.wrapErr(retrypolicy.Timeout, errNoTimeLeft)}
+			Fault: retrypolicy.LocalFault}, err: ep.wrapErr(retrypolicy.Timeout, errNoTimeLeft), atDeadline: true}
 	}
+	tracker := newDispatchTracker()
 	actx, cancel := context.WithCancelCause(ctx)
-	timer := c.clock.AfterFunc(timeout, func() { cancel(errAttemptTimeout) })
-	defer func() {
-		timer.Stop()
-		cancel(nil)
-	}()
-	o := c.post(ctx, actx, cs, ep)
-	o.timeout = timeout
+	timer := c.armAttempt(cs, tracker, timeout, cancel)
+	o := c.post(ctx, actx, cs, ep, tracker)
+	o.timeout = timer.stop()
+	cancel(nil)
 	if o.slot > 0 && cs.slots != nil && !cs.slots.slots.Cached { // a cache's slot says nothing of the node's
 		pm.SawSlot(cs.slots.commitment, o.slot)
 	}
 	timedOut := o.Cause == retrypolicy.Timeout && errors.Is(context.Cause(actx), errAttemptTimeout)
+	o.atDeadline = timedOut && !c.clock.Now().Before(cs.deadline)
 	if adaptive {
-		c.cuts.add(c.clock.Now(), timedOut && left >= own)
+		c.cuts.add(c.clock.Now(), timedOut && left >= fair)
 	}
 	switch {
-	case timedOut && left < own:
-		o.Fault = retrypolicy.LocalFault // the call's time ran out, not the endpoint's
+	case timedOut && left < fair:
+		o.Fault = retrypolicy.LocalFault // the call's time ran out before the rule's bound: not the endpoint's fault
 	case o.Cause == retrypolicy.MalformedResponse && errors.Is(o.err, wire.ErrTooLarge):
 		o.Fault = retrypolicy.LocalFault // over our own size limit
 	}
@@ -116,10 +128,9 @@ func (c *Client) attempt(ctx context.Context, cs *callState, pm *pool.Permit) ou
 }
 
 // post sends cs's body to ep under actx (the attempt's context, a
-// child of the caller's ctx) and builds the attempt's outcome: the one
-// place where it is judged what happened.
-func (c *Client) post(ctx, actx context.Context, cs *callState, ep *endpointClient) outcome {
-	tracker := newDispatchTracker()
+// child of the caller's ctx), with tracker installed, and builds the
+// attempt's outcome: the one place where it is judged what happened.
+func (c *Client) post(ctx, actx context.Context, cs *callState, ep *endpointClient, tracker *dispatchTracker) outcome {
 	req := ep.newRequest(httptrace.WithClientTrace(actx, &tracker.trace), cs.body,
 		cs.class == retrypolicy.Idempotent)
 	var o outcome

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"log/slog"
 	"slices"
+	"time"
 
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/pool"
@@ -15,10 +16,13 @@ import (
 // report the outcome to the permit -> decide -> wait, until success or a
 // stop.
 //
-// The deadline is computed once, on the pool's clock: now +
-// pool.DefaultTimeout, cut to ctx's deadline when that is sooner. It
+// The deadline is computed once, on the pool's clock: now + the call's
+// budget (the method's own, registry.Entry.Timeout, else
+// pool.DefaultTimeout), cut to ctx's deadline when that is sooner. It
 // bounds every Acquire (passed as Request.Deadline), every attempt (each
-// gets min(attemptTimeout, time left)) and every backoff. Each decision is
+// gets min(attemptTimeout, time left), cut early only when that can buy
+// another attempt) and every backoff. A call that stops for time returns
+// the context's error when it is the caller's deadline (endedBy). Each decision is
 // told whether an endpoint this call has not failed on can take the retry
 // (retrypolicy.Attempt.ElsewhereAvailable): such a failover waits no delay.
 // Whether to resend is the retry policy's alone (retrypolicy.Decide); the
@@ -56,10 +60,7 @@ func (c *Client) loop(ctx context.Context, cs *callState, role endpoint.Role) er
 		return &CallError{Method: cs.method, errs: []error{err}}
 	}
 	now := c.clock.Now()
-	cs.deadline = now.Add(timeout)
-	if d, ok := ctx.Deadline(); ok && d.Before(cs.deadline) {
-		cs.deadline = d
-	}
+	cs.setDeadline(ctx, now, timeout)
 	cs.attemptMax = c.attemptTO
 	if cs.attemptMax == 0 {
 		cs.attemptMax = cs.deadline.Sub(now) / 2
@@ -92,6 +93,7 @@ func (c *Client) loop(ctx context.Context, cs *callState, role endpoint.Role) er
 			return rec.acquireFailed(ctx, err)
 		}
 		cs.retries = call.Retries().Counted
+		cs.cuttable = c.cuttable(cs, req, pm.Endpoint())
 		run := attemptRun{pm: pm, ctx: ctx, start: c.clock.Now()}
 		run.wait = run.start.Sub(asked)
 		c.attemptStarted(cs, &run, n)
@@ -144,7 +146,7 @@ func (c *Client) loop(ctx context.Context, cs *callState, role endpoint.Role) er
 		rec.add(a, o.err)
 		c.notify(ctx, cs, &run, &a, o.err)
 		if !d.Retry {
-			return rec.err(nil)
+			return rec.err(cs.endedBy(ctx, &o, d)...)
 		}
 		if d.OtherEndpoint {
 			req.Avoid = tried
@@ -155,10 +157,49 @@ func (c *Client) loop(ctx context.Context, cs *callState, role endpoint.Role) er
 			case <-t.Chan():
 			case <-ctx.Done():
 				t.Stop()
-				return rec.err(ctx.Err())
+				return rec.err(contextErrs(ctx)...)
 			}
 		}
 	}
+}
+
+// setDeadline sets the call's one deadline, at now: now + its budget
+// (budget, for endpoints whose default timeout is def), or ctx's deadline
+// when that is not later (ctxDeadline).
+func (cs *callState) setDeadline(ctx context.Context, now time.Time, def time.Duration) {
+	cs.deadline = now.Add(cs.budget(def))
+	if d, ok := ctx.Deadline(); ok && !d.After(cs.deadline) {
+		cs.deadline, cs.ctxDeadline = d, true
+	}
+}
+
+// endedBy is what the call's error adds when the call stops after the
+// outcome o and the decision d because of time: the caller's context
+// error when the context ended (and its cause, when that is another
+// error); context.DeadlineExceeded when the call's deadline is the
+// caller's and the call stopped at it (its last attempt ran until it, or
+// no retry could start before it), although the context may not have
+// noticed yet (the pool's clock fired first). A call stopped at its own
+// budget (the endpoints' request_timeout, the method's timeout) adds
+// nothing: its Cause says Timeout.
+func (cs *callState) endedBy(ctx context.Context, o *outcome, d retrypolicy.Decision) []error {
+	if ctx.Err() != nil {
+		return contextErrs(ctx)
+	}
+	if cs.ctxDeadline && (o.atDeadline || d.Rule == retrypolicy.RuleDeadline) {
+		return []error{context.DeadlineExceeded}
+	}
+	return nil
+}
+
+// contextErrs is the error of ctx, which ended, and its cause when that
+// is another error (context.WithCancelCause).
+func contextErrs(ctx context.Context) []error {
+	err := ctx.Err()
+	if cause := context.Cause(ctx); cause != nil && cause != err {
+		return []error{err, cause}
+	}
+	return []error{err}
 }
 
 // callRecord is what a call's error will say: every attempt, the last
@@ -194,16 +235,14 @@ func (r *callRecord) acquireFailed(ctx context.Context, err error) error {
 	return r.err(err)
 }
 
-// err is the *CallError that ends the call, with extra (when not nil)
-// after the last attempt's error.
-func (r *callRecord) err(extra error) error {
+// err is the *CallError that ends the call, with extra after the last
+// attempt's error.
+func (r *callRecord) err(extra ...error) error {
 	ce := &CallError{Method: r.method, Cause: r.lastCause, Attempts: r.attempts}
 	if r.lastErr != nil {
 		ce.errs = append(ce.errs, r.lastErr)
 	}
-	if extra != nil {
-		ce.errs = append(ce.errs, extra)
-	}
+	ce.errs = append(ce.errs, extra...)
 	if r.ambiguous {
 		ce.errs = append(ce.errs, ErrAmbiguousDispatch)
 	}

@@ -5,18 +5,24 @@
 //
 // The model, for one call:
 //
-//   - One shared deadline: min(ctx's deadline, now + the pool's default
-//     timeout for the method's role), computed once on the pool's clock. It
-//     bounds every Acquire, every attempt and every backoff.
+//   - One shared deadline: min(ctx's deadline, now + the call's budget:
+//     the method's own timeout, registry.Entry.Timeout, else the pool's
+//     default timeout for the method's role), computed once on the pool's
+//     clock. It bounds every Acquire, every attempt and every backoff. A
+//     call that stops at the caller's deadline, or because no retry could
+//     start before it, or whose context ended, matches the context's
+//     error.
 //   - The loop: acquire a permit for the method's role (avoiding endpoints
 //     that already failed this call while others exist) -> POST with a
-//     per-attempt timeout, measured on the pool's clock: for a read that
-//     can still be retried, 3 × its endpoint's recent p99 for the method
-//     (at least AdaptiveFloor, doubled per retry; see Settings.AttemptTimeout and
-//     plans/010-adaptive-timeouts.md); for every other attempt, or with
-//     Settings.AttemptTimeout set, min(the endpoint's request timeout,
-//     Settings.AttemptTimeout or half the call's budget); always cut to
-//     the time left -> build the attempt's one
+//     per-attempt timeout, measured on the pool's clock. An attempt is cut
+//     before the deadline only when another endpoint can take the call
+//     and a retry is left: then, for a read, 3 × its endpoint's recent p99
+//     for the method (at least AdaptiveFloor, doubled per retry; see
+//     Settings.AttemptTimeout and plans/010-adaptive-timeouts.md); for
+//     every other attempt, or with Settings.AttemptTimeout set, min(the
+//     endpoint's request timeout, Settings.AttemptTimeout or half the
+//     call's budget); a send is never cut once it may have been written.
+//     Always cut to the time left -> build the attempt's one
 //     retrypolicy.Outcome -> report it to the permit (Permit.Done: health,
 //     cooldown, doubt) -> ask the retry policy -> wait the decided delay on
 //     the pool's clock (none when an endpoint the call has not failed on can

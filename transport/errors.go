@@ -1,6 +1,7 @@
 package transport
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gagliardetto/solana-go/rpc/jsonrpc"
 	"github.com/solroute/solroute/retrypolicy"
 )
 
@@ -50,7 +52,10 @@ type Attempt struct {
 	// free slot, the end of a cooldown), on the pool's clock.
 	Wait time.Duration
 	// Timeout is the attempt's own bound: the adaptive or fixed attempt
-	// timeout, cut to the time the call had left; 0 when the attempt was
+	// timeout when a cut could buy another attempt (or
+	// Settings.AttemptTimeout is set), else the call's budget; cut to the
+	// time the call had left, and for a send that may have been written
+	// by then, the time to the call's deadline. 0 when the attempt was
 	// not made (no time left, or an endpoint unknown to the transport).
 	Timeout time.Duration
 	// Decision is what the call did next; zero on success.
@@ -69,6 +74,13 @@ type Attempt struct {
 // connection's typed error (*net.OpError, ...) with its URL removed,
 // pool.ErrNoEndpoint or a *pool.DeadlineError from the pool, the caller's
 // context error, and ErrAmbiguousDispatch when it applies.
+//
+// solana-go's own error values are reachable too, for code written
+// against its client: errors.As finds a *jsonrpc.RPCError (code, message,
+// data decoded as solana-go decodes it) wherever a *RPCError is, and a
+// *jsonrpc.HTTPError (Code: the status) wherever a *StatusError of a 4xx
+// or 5xx is. Use errors.As, not a type assertion: the error itself is
+// always a *CallError.
 type CallError struct {
 	// Method is the JSON-RPC method ("batch" for CallBatch).
 	Method string
@@ -186,6 +198,39 @@ func (e *RPCError) Error() string {
 	return "transport: JSON-RPC error " + strconv.Itoa(e.Code) + ": " + e.Message
 }
 
+// As makes the error also solana-go's: errors.As with a
+// **jsonrpc.RPCError target sets it to a new *jsonrpc.RPCError with e's
+// code, message and data, the data decoded as solana-go's own client
+// decodes it (numbers as json.Number), so that code written for
+// solana-go's client (branching on rpcErr.Code) works unchanged through
+// the pool. It carries nothing e does not: the transport's copy is
+// already redacted.
+func (e *RPCError) As(target any) bool {
+	t, ok := target.(**jsonrpc.RPCError)
+	if !ok {
+		return false
+	}
+	*t = &jsonrpc.RPCError{Code: e.Code, Message: e.Message, Data: solanaGoData(e.Data)}
+	return true
+}
+
+// solanaGoData is raw as solana-go decodes an error's data member: nil
+// when absent, JSON values with numbers as json.Number, and raw's text
+// when it is not JSON (never the case for an answer the envelope
+// accepted).
+func solanaGoData(raw json.RawMessage) any {
+	if len(raw) == 0 {
+		return nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return string(raw)
+	}
+	return v
+}
+
 // StatusError is an HTTP response whose status is not 2xx.
 type StatusError struct {
 	// StatusCode is the HTTP status (429, 503, ...).
@@ -201,6 +246,20 @@ func (e *StatusError) Error() string {
 		s += " (retry after " + e.RetryAfter.String() + ")"
 	}
 	return s
+}
+
+// As makes a 4xx or 5xx status also solana-go's: errors.As with a
+// **jsonrpc.HTTPError target sets it to a new *jsonrpc.HTTPError whose
+// Code is the status, as solana-go's own client returns for a failure
+// status (whatever the body: the transport does not read it as an
+// answer). Its text is e's, never the URL solana-go's own would quote.
+func (e *StatusError) As(target any) bool {
+	t, ok := target.(**jsonrpc.HTTPError)
+	if !ok || e.StatusCode < 400 {
+		return false
+	}
+	*t = jsonrpc.NewHTTPError(e.StatusCode, &StatusError{StatusCode: e.StatusCode, RetryAfter: e.RetryAfter})
+	return true
 }
 
 // attemptError is one attempt's failure, naming the endpoint only by Name.

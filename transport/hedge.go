@@ -92,6 +92,7 @@ func (c *Client) hedged(ctx context.Context, cs *callState, first attemptRun, re
 	}
 	hcs := *cs
 	hcs.x = hx
+	hcs.cuttable = c.cuttable(&hcs, hreq, hpm.Endpoint())
 	hrun := attemptRun{pm: hpm, ctx: ctx, start: c.clock.Now(), hedge: true}
 	c.attemptStarted(cs, &hrun, hn)
 	hctx, hcancel := context.WithCancel(hrun.ctx)

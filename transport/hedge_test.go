@@ -130,8 +130,9 @@ func TestNoHedgeForSendsOrWithoutAnotherEndpoint(t *testing.T) {
 				t.Fatal(err)
 			}
 			e.clock.Advance(hedgeAfter) // past HedgeAfter: nothing may start
-			// The attempt times out on its own (half the 1 s budget).
-			e.expire(e.server("a"), 1, 500*time.Millisecond-hedgeAfter)
+			// The attempt times out on its own at the call's 1 s deadline:
+			// with no retry allowed, no cut could buy another attempt.
+			e.expire(e.server("a"), 1, time.Second-hedgeAfter)
 			err := wait(t, done)
 			if n := e.server("a").Count(tc.method); n != 1 {
 				t.Fatalf("a got %d %s, want the one attempt", n, tc.method)
@@ -156,8 +157,15 @@ func TestHedgeBothFail(t *testing.T) {
 	// decides the call (the test cannot order a reset seen in real time
 	// against a fake-clock timeout, so it accepts either); the other is
 	// superseded, and both endpoints take a failure.
+	//
+	// One retry is allowed, so that a's attempt may be cut (at half the
+	// budget) while the hedge's, which nothing could follow, runs to the
+	// deadline and so ends only by its reset; the retry budget holds one
+	// retry, the hedge's, so that no retry follows the pair.
 	rec := newRecorder()
-	s := conf{HedgeAfter: hedgeAfter, OnAttempt: rec.on, Retry: noRetries}
+	s := conf{HedgeAfter: hedgeAfter, OnAttempt: rec.on, Retry: func(r *retrypolicy.Settings) {
+		r.MaxRetries, r.BudgetMinRetries, r.BudgetBurst = 1, 1, 0
+	}}
 	e := newEnv(t, []fixtures.Member{member("a", 0), member("b", 0)}, s, nil)
 	e.server("a").SetFault(fixtures.Fault{Kind: fixtures.Hang})
 	e.server("b").SetFault(fixtures.Fault{Kind: fixtures.ResetAfterRead})

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"time"
 
 	"github.com/solroute/solroute/transport/internal/wire"
 
@@ -23,12 +24,13 @@ var _ rpc.JSONRPCClient = (*Client)(nil)
 // For a read that carries a slot (registry.SlotsOf), the answer's slot
 // feeds the pool's lag tracking and, with monotonic reads, the caller's
 // high-water mark (see Settings.MonotonicReads).
-// The method's role and retry class come from the registry. A failure is a
+// The method's role, retry class and budget (registry.Entry.Timeout: the
+// heavy methods have their own) come from the registry. A failure is a
 // *CallError.
 func (c *Client) CallForInto(ctx context.Context, out any, method string, params []any) error {
 	id := c.nextID.Add(1)
 	e, known := c.registry.Lookup(method)
-	cs := &callState{method: method, class: e.Class, known: known}
+	cs := &callState{method: method, class: e.Class, known: known, ownTimeout: e.Timeout}
 	x := &intoExchange{id: id, out: out}
 	tracked, inject := c.planSlots(ctx, method, params, &cs.plan)
 	if tracked {
@@ -64,7 +66,7 @@ func (c *Client) CallWithCallback(ctx context.Context, method string, params []a
 		return &CallError{Method: method, errs: []error{&encodeError{err: err}}}
 	}
 	e, known := c.registry.Lookup(method)
-	return c.do(ctx, &callState{method: method, body: body, class: e.Class, known: known,
+	return c.do(ctx, &callState{method: method, body: body, class: e.Class, known: known, ownTimeout: e.Timeout,
 		x: &callbackExchange{callback: callback}}, e.Role)
 }
 
@@ -72,7 +74,9 @@ func (c *Client) CallWithCallback(ctx context.Context, method string, params []a
 // per attempt. Like solana-go's own client it sets each request's ID to its
 // index and JSONRPC to "2.0". The batch's role is send when any member's
 // is; its class is the strictest of its members' (NotApplicable, then
-// NeverAfterDispatch, then Idempotent). Member errors are returned in the
+// NeverAfterDispatch, then Idempotent), and its budget the longest of its
+// members' (registry.Entry.Timeout, else the endpoints' request timeout).
+// Member errors are returned in the
 // responses; only a batch whose every member is rate limited (or every
 // member behind) fails as a whole.
 func (c *Client) CallBatch(ctx context.Context, requests jsonrpc.RPCRequests) (jsonrpc.RPCResponses, error) {
@@ -80,6 +84,8 @@ func (c *Client) CallBatch(ctx context.Context, requests jsonrpc.RPCRequests) (j
 		return nil, &CallError{Method: batchMethod, errs: []error{errEmptyBatch}}
 	}
 	role, class := endpoint.RoleRead, retrypolicy.Idempotent
+	var longest time.Duration // the longest member budget of its own
+	allOwn := true
 	for i, r := range requests {
 		r.ID = i
 		r.JSONRPC = "2.0"
@@ -88,13 +94,22 @@ func (c *Client) CallBatch(ctx context.Context, requests jsonrpc.RPCRequests) (j
 			role = endpoint.RoleSend
 		}
 		class = stricter(class, e.Class)
+		longest, allOwn = max(longest, e.Timeout), allOwn && e.Timeout > 0
 	}
 	body, err := json.Marshal(requests)
 	if err != nil {
 		return nil, &CallError{Method: batchMethod, errs: []error{&encodeError{err: err}}}
 	}
 	x := &batchExchange{n: len(requests)}
-	if err := c.do(ctx, &callState{method: batchMethod, body: body, class: class, x: x, batch: len(requests), known: true}, role); err != nil {
+	cs := &callState{method: batchMethod, body: body, class: class, x: x, batch: len(requests), known: true}
+	// A batch is as slow as its slowest member: it gets the longest
+	// member's budget (a member without one of its own has the endpoints').
+	if allOwn {
+		cs.ownTimeout = longest
+	} else {
+		cs.minTimeout = longest
+	}
+	if err := c.do(ctx, cs, role); err != nil {
 		return nil, err
 	}
 	return x.out, nil

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/gagliardetto/solana-go/rpc"
+	"github.com/gagliardetto/solana-go/rpc/jsonrpc"
 	"github.com/jonboulle/clockwork"
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
@@ -108,7 +109,14 @@ func failureModes() []failureMode {
 			proof: is(pool.ErrDeadline)},
 		failureMode{name: "echo", server: echoServer, proof: func(errs []error) bool {
 			var re *transport.RPCError
-			return slicesContainsFunc(errs, func(err error) bool { return errors.As(err, &re) && re.Code == fixtures.EchoCode })
+			var sg *jsonrpc.RPCError // solana-go's copy, built from the redacted one
+			return slicesContainsFunc(errs, func(err error) bool {
+				return errors.As(err, &re) && re.Code == fixtures.EchoCode && errors.As(err, &sg) && sg.Code == fixtures.EchoCode
+			})
+		}},
+		failureMode{name: "http 503 as solana-go's", fault: fixtures.Status(503, ""), proof: func(errs []error) bool {
+			var he *jsonrpc.HTTPError
+			return slicesContainsFunc(errs, func(err error) bool { return errors.As(err, &he) && he.Code == 503 })
 		}},
 	)
 }
@@ -291,6 +299,19 @@ func (e *secretEnv) outputs(errs []error) map[string]string {
 		var re *transport.RPCError
 		if errors.As(err, &re) {
 			add(fmt.Sprintf("error %d RPCError", i), re.Message+"\n"+string(re.Data))
+		}
+		// solana-go's own error values, as its users read them.
+		var sg *jsonrpc.RPCError
+		if errors.As(err, &sg) {
+			render(fmt.Sprintf("error %d jsonrpc.RPCError", i), sg)
+			render(fmt.Sprintf("error %d jsonrpc.RPCError data", i), sg.Data)
+			if js, err := json.Marshal(sg); err == nil {
+				add(fmt.Sprintf("error %d jsonrpc.RPCError json", i), string(js))
+			}
+		}
+		var he *jsonrpc.HTTPError
+		if errors.As(err, &he) {
+			render(fmt.Sprintf("error %d jsonrpc.HTTPError", i), he)
 		}
 		var ce *transport.CallError
 		if errors.As(err, &ce) {

@@ -48,9 +48,13 @@ func TestSendAtMostOnceUnderAmbiguousFaults(t *testing.T) {
 			e := f.setup(t, 1, conf{})
 			params, sig := signedTx(t, uint64(100+i))
 			var got solana.Signature
-			err := f.run(t, e, func() error {
-				return e.client.CallForInto(context.Background(), &got, "sendTransaction", params)
-			})
+			done := async(func() error { return e.client.CallForInto(context.Background(), &got, "sendTransaction", params) })
+			if f.timeout {
+				// The server read it: it is not cut before the call's 1 s
+				// deadline.
+				e.expire(e.server("bad"), 1, time.Second)
+			}
+			err := wait(t, done)
 			if !errors.Is(err, transport.ErrAmbiguousDispatch) {
 				t.Fatalf("error %v, want ErrAmbiguousDispatch", err)
 			}

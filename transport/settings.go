@@ -21,20 +21,31 @@ type Settings struct {
 	// DefaultMaxResponseBytes.
 	MaxResponseBytes int64 `toml:"max_response_bytes"`
 	// AttemptTimeout bounds one attempt, on top of the endpoint's
-	// RequestTimeout and the time left before the call's deadline. A value
-	// at or above the request timeout lets an attempt use the whole budget
-	// (a hang is then never failed over).
+	// RequestTimeout (or the method's own budget, registry.Entry.Timeout)
+	// and the time left before the call's deadline, even an attempt that
+	// nothing could follow (to retry a lone endpoint on a new connection).
+	// A value at or above the request timeout lets an attempt use the
+	// whole budget (a hang is then never failed over).
 	//
-	// 0 means adaptive: a read (class Idempotent) that can still be
-	// retried is bounded by its endpoint's recent latency for the method,
-	// AdaptiveMultiple × its p99, at least AdaptiveFloor, doubled per
-	// counted retry the call already made (see plans/010-adaptive-timeouts.md),
-	// and can use more than half the budget when the endpoint is known to
-	// be that slow. Every other attempt, and a read with no recent answers
-	// to go by in its endpoint's role, gets half the call's budget (the
-	// time from its start to its shared deadline), so that an endpoint
-	// that hangs leaves time to fail over at least once. Sends always keep
-	// that fixed rule: an ambiguous send costs far more than a slow one.
+	// 0 means: an attempt is cut before the call's deadline only when the
+	// time saved can buy another attempt, that is when another endpoint
+	// can take the call (pool.Pool.HasAlternative) and the retry policy
+	// has a retry left; otherwise it runs until the deadline. Such a read
+	// (class Idempotent) is bounded by its endpoint's recent latency for
+	// the method, AdaptiveMultiple × its p99, at least AdaptiveFloor,
+	// doubled per counted retry the call already made (see
+	// plans/010-adaptive-timeouts.md), and can use more than half the
+	// budget when the endpoint is known to be that slow. Every other
+	// attempt, and a read with no recent answers to go by in its
+	// endpoint's role, gets half the call's budget (the time from its
+	// start to its shared deadline), so that an endpoint that hangs leaves
+	// time to fail over at least once. Sends always keep that fixed rule:
+	// an ambiguous send costs far more than a slow one.
+	//
+	// Whatever the setting, an attempt of a call that is not Idempotent
+	// (a send) is cut at its bound only while nothing was handed to a
+	// connection: once it may have been written it cannot go elsewhere,
+	// and it runs until the call's deadline.
 	AttemptTimeout time.Duration `toml:"attempt_timeout"`
 	// HedgeAfter, when positive, hedges reads: a call of class Idempotent
 	// whose attempt has no answer after HedgeAfter sends the same request

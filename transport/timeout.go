@@ -1,9 +1,14 @@
 package transport
 
 import (
+	"context"
+	"slices"
+	"sync"
 	"time"
 
+	"github.com/jonboulle/clockwork"
 	"github.com/solroute/solroute/pool"
+	"github.com/solroute/solroute/retrypolicy"
 )
 
 // Adaptive attempt timeouts and automatic hedge delays (issue 14,
@@ -43,9 +48,27 @@ const (
 	HedgeAutoCold = AdaptiveFloor
 )
 
-// attemptTimeout is the bound of one attempt of cs on pm, before the time
-// left before the call's deadline cuts it, and whether the adaptive rule
-// set it:
+// attemptTimeout returns the bounds of one attempt of cs on pm, before
+// the time left before the call's deadline cuts them: fair is the cut
+// rule's (fairTimeout, and whether the adaptive rule set it), bound the
+// one the attempt runs under. bound is fair when a cut can buy another
+// attempt (cs.cuttable) or Settings.AttemptTimeout is set (the caller's
+// own rule); otherwise it is the call's whole budget on this endpoint,
+// and the attempt runs until the call's deadline: a cut that nothing can
+// follow only fails a call that an answer a little later would have
+// served. fair still says whose fault a timeout is (attempt).
+func (c *Client) attemptTimeout(cs *callState, pm *pool.Permit) (fair, bound time.Duration, adaptive bool) {
+	own := cs.budget(pm.RequestTimeout())
+	fair, adaptive = c.fairTimeout(cs, own, pm)
+	if cs.cuttable || c.attemptTO > 0 {
+		return fair, fair, adaptive
+	}
+	return fair, own, false
+}
+
+// fairTimeout is the cut rule's bound of one attempt of cs on pm, whose
+// own bound (the endpoint's request timeout, or the method's budget) is
+// own, and whether the adaptive rule set it:
 //
 //   - a read (class Idempotent) with no fixed Settings.AttemptTimeout,
 //     that the retry policy may still retry (fewer counted retries so far
@@ -54,14 +77,13 @@ const (
 //     × p99, AdaptiveFloor), doubled for each counted retry the call
 //     already made (so that when every endpoint turned slower than its
 //     history, a call's later attempts still wait long enough), at most
-//     the endpoint's RequestTimeout;
-//   - any other attempt: the fixed rule, min(the endpoint's
-//     RequestTimeout, Settings.AttemptTimeout or half the call's budget).
-//     Sends keep it, because an ambiguous send costs far more than a slow
-//     one; and a read's last chance keeps it, because nothing can follow
-//     a timeout there.
-func (c *Client) attemptTimeout(cs *callState, pm *pool.Permit) (d time.Duration, adaptive bool) {
-	own := pm.RequestTimeout()
+//     own;
+//   - any other attempt: the fixed rule, min(own, Settings.AttemptTimeout
+//     or half the call's budget). Sends keep it, because an ambiguous send
+//     costs far more than a slow one (and armAttempt never cuts one that
+//     may have been written before the deadline); and a read's last chance
+//     keeps it (where attemptTimeout does not cut it at all).
+func (c *Client) fairTimeout(cs *callState, own time.Duration, pm *pool.Permit) (d time.Duration, adaptive bool) {
 	fixed := own
 	if cs.attemptMax > 0 {
 		fixed = min(own, cs.attemptMax)
@@ -96,4 +118,81 @@ func (c *Client) hedgeDelay(pm *pool.Permit) time.Duration {
 		return HedgeAutoCold
 	}
 	return max(l.P95, HedgeAutoFloor)
+}
+
+// budget is the call's budget on an endpoint whose request timeout is d:
+// the method's own (callState.ownTimeout) when it has one, else d, at
+// least callState.minTimeout.
+func (cs *callState) budget(d time.Duration) time.Duration {
+	if cs.ownTimeout > 0 {
+		return cs.ownTimeout
+	}
+	return max(d, cs.minTimeout)
+}
+
+// cuttable reports whether an attempt of cs on endpoint name may be cut
+// before the call's deadline: only when the time a cut saves can buy
+// another attempt elsewhere, that is when the retry policy may still
+// retry (fewer counted retries than MaxRetries) and an endpoint serving
+// req outside the ones it avoids and name exists to take the retry or a
+// hedge (pool.Pool.HasAlternative). With one endpoint a cut only sends
+// the same request to the same endpoint again, and fails a read answered
+// a little later than the cut (issue 20).
+func (c *Client) cuttable(cs *callState, req pool.Request, name string) bool {
+	if cs.retries >= c.maxRetries || req.Endpoint != "" { // a call pinned to one endpoint has no elsewhere
+		return false
+	}
+	return c.pool.HasAlternative(req.Role, req.Capabilities, append(slices.Clip(req.Avoid), name))
+}
+
+// attemptTimer ends one attempt at its bound (armAttempt). All fields
+// are guarded by mu.
+type attemptTimer struct {
+	mu sync.Mutex
+	t  clockwork.Timer
+	// start is when the attempt started; bound how long it may run.
+	start time.Time
+	bound time.Duration
+	// extend: at the first bound, an attempt that may have been written
+	// runs on until the call's deadline.
+	extend  bool
+	stopped bool
+}
+
+// armAttempt starts the timer that cancels an attempt of cs (with
+// errAttemptTimeout) after timeout, on the pool's clock. For a call that
+// is not Idempotent, a bound before the call's deadline cuts the attempt
+// only while tracker proves nothing was handed to a connection: a send
+// that may have been written cannot be failed over, so a cut would only
+// make it ambiguous sooner, and an answer may still come; it then runs
+// until the deadline.
+func (c *Client) armAttempt(cs *callState, tracker *dispatchTracker, timeout time.Duration, cancel context.CancelCauseFunc) *attemptTimer {
+	now := c.clock.Now()
+	at := &attemptTimer{start: now, bound: timeout,
+		extend: cs.class != retrypolicy.Idempotent && now.Add(timeout).Before(cs.deadline)}
+	at.mu.Lock()
+	defer at.mu.Unlock()
+	at.t = c.clock.AfterFunc(timeout, func() {
+		at.mu.Lock()
+		defer at.mu.Unlock()
+		switch {
+		case at.stopped:
+		case at.extend && tracker.state() != retrypolicy.NotDispatched:
+			at.extend = false
+			at.bound = cs.deadline.Sub(at.start)
+			at.t.Reset(cs.deadline.Sub(c.clock.Now()))
+		default:
+			cancel(errAttemptTimeout)
+		}
+	})
+	return at
+}
+
+// stop stops the timer and returns the bound the attempt ran under.
+func (at *attemptTimer) stop() time.Duration {
+	at.mu.Lock()
+	defer at.mu.Unlock()
+	at.stopped = true
+	at.t.Stop()
+	return at.bound
 }
