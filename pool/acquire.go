@@ -21,13 +21,17 @@ type selection struct {
 	// awaiting verification included ("": any).
 	only string
 	// last marks, by member index, the candidates the request uses only
-	// as a last resort, and why (lastDoubt, lastSlot); nil when there are
-	// none, or when no other compatible candidate (outside avoid) exists.
-	// lastAt is when those in doubt may be used; those off the slot
-	// reference may be at once, in a second pass.
-	last     []uint8
-	lastAt   time.Time
-	slotLast bool
+	// as a last resort, and why (lastDoubt, lastSlot, lastShort); nil
+	// when there are none, or when no other compatible candidate (outside
+	// avoid) exists. lastAt is when those in doubt may be used, shortAt
+	// when those short of Request.MinSlot may (shortLast: there are
+	// some); those off the slot reference may be at once, in a second
+	// pass (lastresort.go).
+	last      []uint8
+	lastAt    time.Time
+	shortAt   time.Time
+	slotLast  bool
+	shortLast bool
 	// avoidsDoubt is Request.AvoidDoubt with doubt on: a permit says
 	// whether its endpoint was in doubt.
 	avoidsDoubt bool
@@ -40,14 +44,6 @@ type selection struct {
 	// latency a permit records ("": none).
 	timed string
 }
-
-// Why a candidate is a last resort.
-const (
-	notLast   uint8 = iota
-	lastDoubt       // in doubt, for a request that avoids doubt
-	lastSlot        // lagging or an outlier (slots.go)
-	lastNever       // off the reference and below Request.MinSlot: never tried
-)
 
 // selection filters the role's candidates by capabilities and decides
 // whether Avoid applies: only when a candidate outside it can take the
@@ -123,100 +119,6 @@ func (s *selection) spare(avoid []string) bool {
 		}
 	}
 	return false
-}
-
-// lastResorts marks the candidates to use only as a last resort: those
-// in doubt at now, when req asks to avoid them, and those off the slot
-// reference; provided a candidate the selection admits is neither. It
-// sets lastAt: now plus the doubt patience, or half the time left before
-// deadline if that is sooner. It allocates only when some candidate is a
-// last resort.
-func (p *Pool) lastResorts(sel *selection, req *Request, now, deadline time.Time) {
-	doubt := req.AvoidDoubt && p.doubtWindow > 0
-	slots := p.slots.maxLag > 0 && p.slots.lastResorts.Load() > 0
-	if slots {
-		p.slots.maybeRestand(now)
-		slots = p.slots.lastResorts.Load() > 0
-	}
-	sel.avoidsDoubt = doubt
-	if !doubt && !slots {
-		return
-	}
-	var last []uint8
-	preferred, inDoubt := false, false
-	for _, m := range sel.rs.ordered {
-		if !sel.admits(m) {
-			continue
-		}
-		why := notLast
-		switch {
-		case doubt && m.rt.InDoubtAt(now):
-			why, inDoubt = lastDoubt, true
-		case slots && m.rt.Shared().Off():
-			why, sel.slotLast = lastSlot, true
-			if req.MinSlot > 0 && p.slots.below(m.rt.Shared(), now, req.MinSlotCommitment, req.MinSlot) {
-				why = lastNever
-			}
-		}
-		if why == notLast {
-			preferred = true
-			continue
-		}
-		if last == nil {
-			last = make([]uint8, len(sel.rs.ordered))
-		}
-		last[m.idx] = why
-	}
-	if last == nil || !preferred {
-		sel.slotLast = false
-		return
-	}
-	sel.last = last
-	if inDoubt && p.doubtPatience > 0 {
-		sel.lastAt = now.Add(min(p.doubtPatience, deadline.Sub(now)/2))
-	}
-}
-
-// admits reports whether m is a candidate of this selection: compatible,
-// and outside Avoid when Avoid applies.
-func (s *selection) admits(m *member) bool {
-	return s.compatible(m) && (len(s.avoid) == 0 || !slices.Contains(s.avoid, m.spec.Name))
-}
-
-// lastResort says why m is one of the selection's last resorts
-// (notLast: it is not).
-func (s *selection) lastResort(m *member) uint8 {
-	if s.last == nil {
-		return notLast
-	}
-	return s.last[m.idx]
-}
-
-// tries reports whether a pass at now tries m: the first pass every
-// candidate that is not a last resort, the second the last resorts whose
-// time has come.
-func (s *selection) tries(m *member, second bool, now time.Time) bool {
-	if !s.admits(m) {
-		return false
-	}
-	switch s.lastResort(m) {
-	case notLast:
-		return !second
-	case lastDoubt:
-		return second && !now.Before(s.lastAt)
-	case lastNever:
-		return false
-	}
-	return second
-}
-
-// passes is how many passes a scan at now makes: a second one, over the
-// last resorts only, when there are any whose time has come.
-func (s *selection) passes(now time.Time) int {
-	if s.last != nil && (s.slotLast || !now.Before(s.lastAt)) {
-		return 2
-	}
-	return 1
 }
 
 // Acquire returns a permit for one request, or an error: ErrNoEndpoint at
@@ -336,20 +238,7 @@ func (p *Pool) scan(sel *selection, now, deadline time.Time) (pm *Permit, wakeAt
 	// again in panic mode (Envoy's healthy panic threshold, 50 %): the few
 	// left, busy or throttled, cannot carry the role's traffic alone.
 	t := tally{}
-	if sel.last != nil && now.Before(sel.lastAt) {
-		t.wakeAt = sel.lastAt // the doubtful last resorts' time comes
-		// Held back, they still count toward the panic threshold: a
-		// healthy endpoint in doubt must not let panic mode hand the
-		// request to an ejected one.
-		for _, m := range sel.rs.ordered {
-			if sel.admits(m) && sel.lastResort(m) == lastDoubt {
-				t.seen++
-				if m.rt.ProbeAt(now, time.Time{}).Reason == endpoint.BlockedByEjection {
-					t.ejected++
-				}
-			}
-		}
-	}
+	sel.heldBack(now, &t) // the last resorts whose time has not come
 	var buf [32]uint32
 	for pass := range sel.passes(now) {
 		for _, g := range sel.rs.tiers {
@@ -383,6 +272,18 @@ type tally struct {
 	seen, ejected int
 	// wakeAt is the earliest instant a block clears by itself.
 	wakeAt time.Time
+}
+
+// heldBack counts m, a last resort held back until at: toward the panic
+// threshold, and at as an instant the scan's outcome may change.
+func (t *tally) heldBack(m *member, now, at time.Time) {
+	t.seen++
+	if m.rt.ProbeAt(now, time.Time{}).Reason == endpoint.BlockedByEjection {
+		t.ejected++
+	}
+	if t.wakeAt.IsZero() || at.Before(t.wakeAt) {
+		t.wakeAt = at
+	}
 }
 
 // blocked counts one refusal.
@@ -452,12 +353,13 @@ func (p *Pool) deadlineError(sel *selection, req *Request, now, deadline time.Ti
 	e := &DeadlineError{Method: req.Method, Role: req.Role, Deadline: deadline, At: now, Context: ctxErr}
 	for _, m := range sel.rs.ordered {
 		if sel.admits(m) {
+			why := sel.lastResort(m)
 			b, ok := sel.takes(m)
 			if ok {
 				b = m.rt.ProbeAt(now, time.Time{})
 			}
 			e.Candidates = append(e.Candidates, Candidate{Endpoint: m.spec.Name, Tier: m.spec.Tier,
-				Block: b, InDoubt: sel.lastResort(m) == lastDoubt, OffSlot: sel.lastResort(m) >= lastSlot})
+				Block: b, InDoubt: why == lastDoubt, OffSlot: why == lastSlot || why == lastNever, ShortOfSlot: why == lastShort})
 		}
 	}
 	return e
