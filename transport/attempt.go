@@ -99,9 +99,7 @@ func (c *Client) attempt(ctx context.Context, cs *callState, pm *pool.Permit) ou
 	}()
 	o := c.post(ctx, actx, cs, ep)
 	o.timeout = timeout
-	if o.slot > 0 && cs.slots != nil && !cs.slots.slots.Cached { // a cache's slot says nothing of the node's
-		pm.SawSlot(cs.slots.commitment, o.slot)
-	}
+	c.sawSlot(cs, pm, &o) // the slot it answered or refused at (slots.go)
 	timedOut := o.Cause == retrypolicy.Timeout && errors.Is(context.Cause(actx), errAttemptTimeout)
 	if adaptive {
 		c.cuts.add(c.clock.Now(), timedOut && left >= own)

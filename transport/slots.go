@@ -10,7 +10,9 @@ import (
 
 	"github.com/gagliardetto/solana-go/rpc"
 	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/registry"
+	"github.com/solroute/solroute/retrypolicy"
 )
 
 // Monotonic reads (plans/009-consistency.md): a Session keeps the highest
@@ -23,7 +25,14 @@ import (
 // for concurrent use. A Client keeps one of its own (Settings.
 // MonotonicReads); WithSession gives a narrower scope.
 type Session struct {
-	marks [endpoint.Commitments]atomic.Uint64
+	// marks are the highest context slot returned per commitment: the
+	// slot of the bank that served an answer (a -32016 never returns).
+	// results are the highest slot getSlot returned (registry.Slots.
+	// Result): a node's slot answer, which may run ahead of the bank that
+	// serves its next read, so it raises a mark of its own
+	// (plans/009-consistency.md).
+	marks   [endpoint.Commitments]atomic.Uint64
+	results [endpoint.Commitments]atomic.Uint64
 	// cached holds the marks of methods whose answers carry a cache's
 	// slot (registry.Slots.Cached): method name → *atomic.Uint64.
 	cached sync.Map
@@ -32,36 +41,19 @@ type Session struct {
 // NewSession returns an empty Session.
 func NewSession() *Session { return &Session{} }
 
-// Slot returns the highest slot returned at commitment c (0: none).
+// Slot returns the highest slot returned at commitment c (0: none): a
+// read's context slot, or getSlot's answer, whichever is higher.
 func (s *Session) Slot(c endpoint.Commitment) uint64 {
 	if c >= endpoint.Commitments {
 		return 0
 	}
-	return s.marks[c].Load()
+	return max(s.marks[c].Load(), s.results[c].Load())
 }
 
-// lower sets the mark at commitment c to slot if it is above it.
-func (s *Session) lower(c endpoint.Commitment, slot uint64) {
-	m := &s.marks[c]
-	for {
-		old := m.Load()
-		if old <= slot || m.CompareAndSwap(old, slot) {
-			return
-		}
-	}
-}
-
-// raise records that slot was returned at commitment c.
+// raise records that a read returned context slot slot at commitment c.
 func (s *Session) raise(c endpoint.Commitment, slot uint64) {
-	if c >= endpoint.Commitments {
-		return
-	}
-	m := &s.marks[c]
-	for {
-		old := m.Load()
-		if slot <= old || m.CompareAndSwap(old, slot) {
-			return
-		}
+	if c < endpoint.Commitments {
+		raiseMark(&s.marks[c], slot)
 	}
 }
 
@@ -123,11 +115,14 @@ type slotPlan struct {
 
 // raise records that slot was returned under the plan.
 func (p *slotPlan) raise(slot uint64) {
-	if p.mark != nil {
+	switch {
+	case p.mark != nil:
 		raiseMark(p.mark, slot)
-		return
+	case p.slots.Result:
+		raiseMark(&p.session.results[p.commitment], slot)
+	default:
+		p.session.raise(p.commitment, slot)
 	}
-	p.session.raise(p.commitment, slot)
 }
 
 // poisonedAbove is how far above the pool's reference slot a caller's
@@ -164,7 +159,11 @@ func (c *Client) planSlots(ctx context.Context, method string, params []any, pla
 		return true, 0
 	}
 	plan.session = session
-	floor := session.Slot(plan.commitment)
+	// The floor a bank must reach is the context mark: getSlot's answers
+	// raise no floor of the banks (a node's slot answer may run ahead of
+	// every bank of the cluster); getSlot's own answers are held to both.
+	mark, result := &session.marks[plan.commitment], &session.results[plan.commitment]
+	floor := mark.Load()
 	if ref, ok := c.pool.ReferenceSlot(plan.commitment); ok {
 		lag := c.pool.MaxSlotLag()
 		// The floor comes from what two endpoints reported (agreed), the
@@ -177,8 +176,11 @@ func (c *Client) planSlots(ctx context.Context, method string, params []any, pla
 			// A mark an hour of slots past anything two endpoints agree
 			// on was a lie (taken before any two had answered): it must
 			// not hold this caller's reads hostage.
-			session.lower(plan.commitment, agreed)
+			lowerMark(mark, agreed)
 			floor = agreed
+		}
+		if result.Load() > ref+poisonedAbove {
+			lowerMark(result, agreed)
 		}
 		// Bounded staleness: never more than the allowed lag behind what
 		// two endpoints reported, even for a caller with no mark yet; and
@@ -186,11 +188,60 @@ func (c *Client) planSlots(ctx context.Context, method string, params []any, pla
 		floor = max(floor, agreed-min(agreed, lag))
 		plan.ceiling = ref + 2*lag
 	}
-	plan.floor = max(floor, cfg.minContextSlot)
+	held := uint64(0) // getSlot's answers never go back either
+	if sl.Result {
+		held = result.Load()
+	}
+	plan.floor = max(floor, held, cfg.minContextSlot)
 	if floor == 0 || !sl.MinContextSlot || cfg.minContextSlot > 0 {
 		return true, 0
 	}
 	return true, floor
+}
+
+// sawSlot tells the pool the slot pm's endpoint answered or refused at
+// (o.slot), and marks a refusal a few slots short of the call's floor
+// (no more than the pool's MaxSlotLag) as not yet: the client's own
+// bound, not the endpoint's fault, which the retry policy retries
+// uncounted where the slot is (retrypolicy.Outcome.NotYet). A getSlot
+// answer is the slot the endpoint claims, which may run ahead of its
+// banks; a context slot, a stale answer's or a -32016's, is its bank's.
+func (c *Client) sawSlot(cs *callState, pm *pool.Permit, o *outcome) {
+	p := cs.slots
+	if o.slot == 0 || p == nil || p.slots.Cached { // a cache's slot says nothing of the node's
+		return
+	}
+	refused := o.RPCCode == codeMinContextSlotNotReached
+	if refused && o.slot >= p.floor {
+		// agave refuses exactly when its bank is below the slot asked,
+		// and names that bank: a refusal at or past it contradicts
+		// itself, and its slot teaches nothing.
+		return
+	}
+	if p.slots.Result && !refused {
+		pm.SawSlot(p.commitment, o.slot)
+	} else {
+		pm.SawBank(p.commitment, o.slot)
+	}
+	if o.Cause == retrypolicy.NodeBehind && o.slot < p.floor && p.floor-o.slot <= c.pool.MaxSlotLag() {
+		o.NotYet, o.Fault = p.floor-o.slot, retrypolicy.LocalFault
+	}
+}
+
+// slotRequest sets req's floor from the plan: the slot the answer must
+// reach, at which commitment, and whether the answer is the endpoint's
+// slot itself (pool.Request.SlotAnswer).
+func (p *slotPlan) slotRequest(req *pool.Request) {
+	if p != nil && p.floor > 0 {
+		req.MinSlot, req.MinSlotCommitment, req.SlotAnswer = p.floor, p.commitment, p.slots.Result
+	}
+}
+
+// slotElsewhere reports, for an attempt refused a few slots short of its
+// floor (o.NotYet), whether an endpoint outside tried may have that slot
+// (pool.Pool.SlotElsewhere): the not-yet retry then goes at once.
+func (c *Client) slotElsewhere(o *outcome, req pool.Request, tried []string) bool {
+	return o.NotYet > 0 && req.Endpoint == "" && c.pool.SlotElsewhere(req, tried)
 }
 
 // sessionFor returns the session a call under ctx keeps its marks in, nil
