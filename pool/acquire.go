@@ -21,17 +21,14 @@ type selection struct {
 	// awaiting verification included ("": any).
 	only string
 	// last marks, by member index, the candidates the request uses only
-	// as a last resort, and why (lastDoubt, lastSlot, lastShort); nil
-	// when there are none, or when no other compatible candidate (outside
-	// avoid) exists. lastAt is when those in doubt may be used, shortAt
-	// when those short of Request.MinSlot may (shortLast: there are
-	// some); those off the slot reference may be at once, in a second
-	// pass (lastresort.go).
-	last      []uint8
-	lastAt    time.Time
-	shortAt   time.Time
-	slotLast  bool
-	shortLast bool
+	// as a last resort, and why (lastDoubt, lastSlot, lastShort); the
+	// zero lastMarks when there are none, or when no other compatible
+	// candidate (outside avoid) exists. lastAt is when those in doubt, or
+	// short of Request.MinSlot, may be used; those off the slot reference
+	// may be at once, in a second pass (lastresort.go).
+	last     lastMarks
+	lastAt   time.Time
+	slotLast bool
 	// avoidsDoubt is Request.AvoidDoubt with doubt on: a permit says
 	// whether its endpoint was in doubt.
 	avoidsDoubt bool
@@ -45,13 +42,16 @@ type selection struct {
 	timed string
 }
 
-// selection filters the role's candidates by capabilities and decides
-// whether Avoid applies: only when a candidate outside it can take the
-// request (spare). ok is false when no candidate is compatible.
-func (p *Pool) selection(req *Request) (sel selection, ok bool) {
+// selection fills sel, a zero selection, with the role's candidates
+// filtered by capabilities, and decides whether Avoid applies: only when
+// a candidate outside it can take the request (spare). It reports false
+// when no candidate is compatible. (It fills the caller's value rather
+// than return one: the selection is large, and Acquire's fast path would
+// copy it.)
+func (p *Pool) selection(sel *selection, req *Request) bool {
 	rs := p.roleSet(req.Role)
 	if rs == nil || len(rs.ordered) == 0 {
-		return sel, false
+		return false
 	}
 	sel.rs = rs
 	if req.Timed {
@@ -59,7 +59,7 @@ func (p *Pool) selection(req *Request) (sel selection, ok bool) {
 	}
 	if len(req.Capabilities) == 0 && len(req.Avoid) == 0 && req.Endpoint == "" {
 		sel.timeout = rs.timeout
-		return sel, true
+		return true
 	}
 	sel.caps, sel.only = req.Capabilities, req.Endpoint
 	compatible := false
@@ -75,7 +75,7 @@ func (p *Pool) selection(req *Request) (sel selection, ok bool) {
 	if len(req.Avoid) > 0 && sel.spare(req.Avoid) {
 		sel.avoid = req.Avoid
 	}
-	return sel, compatible
+	return compatible
 }
 
 // compatible reports whether m is configured for a request of this
@@ -129,8 +129,8 @@ func (s *selection) spare(avoid []string) bool {
 // ctx's deadline (read on the pool's clock) when that is sooner. No permit
 // is granted at or after it.
 func (p *Pool) Acquire(ctx context.Context, req Request) (*Permit, error) {
-	sel, ok := p.selection(&req)
-	if !ok {
+	var sel selection
+	if !p.selection(&sel, &req) {
 		return nil, &NoEndpointError{Method: req.Method, Role: req.Role, Capabilities: req.Capabilities}
 	}
 	// Not ctx.Err(): clockwork's fake-clock contexts block in Err until
@@ -165,8 +165,8 @@ func (p *Pool) Acquire(ctx context.Context, req Request) (*Permit, error) {
 // req.Deadline, or now + DefaultTimeout when zero. The transport uses it
 // for hedges, which are worth sending only at once.
 func (p *Pool) TryAcquire(req Request) *Permit {
-	sel, ok := p.selection(&req)
-	if !ok {
+	var sel selection
+	if !p.selection(&sel, &req) {
 		return nil
 	}
 	now := p.clock.Now()
@@ -238,7 +238,6 @@ func (p *Pool) scan(sel *selection, now, deadline time.Time) (pm *Permit, wakeAt
 	// again in panic mode (Envoy's healthy panic threshold, 50 %): the few
 	// left, busy or throttled, cannot carry the role's traffic alone.
 	t := tally{}
-	sel.heldBack(now, &t) // the last resorts whose time has not come
 	var buf [32]uint32
 	for pass := range sel.passes(now) {
 		for _, g := range sel.rs.tiers {
@@ -259,6 +258,11 @@ func (p *Pool) scan(sel *selection, now, deadline time.Time) (pm *Permit, wakeAt
 			}
 		}
 	}
+	if sel.last.any() {
+		// Counted only now that nobody was admitted: the fast path pays
+		// nothing for them.
+		sel.heldBack(now, &t) // the last resorts whose time has not come
+	}
 	if 2*t.ejected > t.seen {
 		if pm := p.panicScan(sel, now, deadline); pm != nil {
 			return pm, time.Time{}, false
@@ -272,18 +276,6 @@ type tally struct {
 	seen, ejected int
 	// wakeAt is the earliest instant a block clears by itself.
 	wakeAt time.Time
-}
-
-// heldBack counts m, a last resort held back until at: toward the panic
-// threshold, and at as an instant the scan's outcome may change.
-func (t *tally) heldBack(m *member, now, at time.Time) {
-	t.seen++
-	if m.rt.ProbeAt(now, time.Time{}).Reason == endpoint.BlockedByEjection {
-		t.ejected++
-	}
-	if t.wakeAt.IsZero() || at.Before(t.wakeAt) {
-		t.wakeAt = at
-	}
 }
 
 // blocked counts one refusal.

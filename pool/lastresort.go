@@ -3,6 +3,8 @@ package pool
 import (
 	"slices"
 	"time"
+
+	"github.com/solroute/solroute/endpoint"
 )
 
 // Last resorts: the candidates a request tries only after every other,
@@ -37,10 +39,13 @@ const shortPatience = slotTime
 // lastResorts marks the candidates to use only as a last resort: those
 // in doubt at now, when req asks to avoid them, those off the slot
 // reference, and those short of req.MinSlot; provided a candidate the
-// selection admits is none of them. It sets lastAt (now plus the doubt
-// patience) and shortAt (now plus shortPatience), each cut to half the
-// time left before deadline. It allocates only when some candidate is a
-// last resort.
+// selection admits is none of them. It sets lastAt, when those in doubt
+// or short may be used: now plus the doubt patience, or plus
+// shortPatience, cut to half the time left before deadline. A request
+// has one kind or the other (a send avoids doubt and carries no floor; a
+// read carries a floor and does not avoid doubt); one that has both
+// waits the longer patience for both. It allocates only when some
+// candidate is a last resort in a role of more than lastInline.
 func (p *Pool) lastResorts(sel *selection, req *Request, now, deadline time.Time) {
 	doubt := req.AvoidDoubt && p.doubtWindow > 0
 	slots := p.slots.maxLag > 0 && p.slots.lastResorts.Load() > 0
@@ -53,8 +58,8 @@ func (p *Pool) lastResorts(sel *selection, req *Request, now, deadline time.Time
 	if !doubt && !slots && !short {
 		return
 	}
-	var last []uint8
-	preferred, inDoubt := false, false
+	var last lastMarks
+	preferred, patience := false, time.Duration(0)
 	for _, m := range sel.rs.ordered {
 		if !sel.admits(m) {
 			continue
@@ -65,27 +70,21 @@ func (p *Pool) lastResorts(sel *selection, req *Request, now, deadline time.Time
 			preferred = true
 			continue
 		case lastDoubt:
-			inDoubt = true
+			patience = max(patience, p.doubtPatience)
 		case lastShort:
-			sel.shortLast = true
+			patience = max(patience, shortPatience)
 		default:
 			sel.slotLast = true
 		}
-		if last == nil {
-			last = make([]uint8, len(sel.rs.ordered))
-		}
-		last[m.idx] = why
+		last.set(m.idx, why, len(sel.rs.ordered))
 	}
-	if last == nil || !preferred {
-		sel.slotLast, sel.shortLast = false, false
+	if !last.any() || !preferred {
+		sel.slotLast = false
 		return
 	}
 	sel.last = last
-	if inDoubt && p.doubtPatience > 0 {
-		sel.lastAt = now.Add(min(p.doubtPatience, deadline.Sub(now)/2))
-	}
-	if sel.shortLast {
-		sel.shortAt = now.Add(min(shortPatience, deadline.Sub(now)/2))
+	if patience > 0 {
+		sel.lastAt = now.Add(min(patience, deadline.Sub(now)/2))
 	}
 }
 
@@ -117,12 +116,7 @@ func (s *selection) admits(m *member) bool {
 
 // lastResort says why m is one of the selection's last resorts
 // (notLast: it is not).
-func (s *selection) lastResort(m *member) uint8 {
-	if s.last == nil {
-		return notLast
-	}
-	return s.last[m.idx]
-}
+func (s *selection) lastResort(m *member) uint8 { return s.last.of(m.idx) }
 
 // tries reports whether a pass at now tries m: the first pass every
 // candidate that is not a last resort, the second the last resorts whose
@@ -134,10 +128,8 @@ func (s *selection) tries(m *member, second bool, now time.Time) bool {
 	switch s.lastResort(m) {
 	case notLast:
 		return !second
-	case lastDoubt:
+	case lastDoubt, lastShort:
 		return second && !now.Before(s.lastAt)
-	case lastShort:
-		return second && !now.Before(s.shortAt)
 	case lastNever:
 		return false
 	}
@@ -147,38 +139,76 @@ func (s *selection) tries(m *member, second bool, now time.Time) bool {
 // passes is how many passes a scan at now makes: a second one, over the
 // last resorts only, when there are any whose time has come.
 func (s *selection) passes(now time.Time) int {
-	if s.last != nil && (s.slotLast || !now.Before(s.lastAt) || s.shortLast && !now.Before(s.shortAt)) {
+	if s.last.any() && (s.slotLast || !now.Before(s.lastAt)) {
 		return 2
 	}
 	return 1
 }
 
 // heldBack counts into t the last resorts whose time has not come at
-// now, and sets t.wakeAt to the earliest instant one's does. Held back,
-// they still count toward the panic threshold: a healthy endpoint in
-// doubt, or one a slot short, must not let panic mode hand the request
-// to an ejected one.
+// now (in doubt, or short of the slot), and brings t.wakeAt forward to
+// when it does, if sooner. Held back, they still count toward the panic threshold: a
+// healthy endpoint in doubt, or one a slot short, must not let panic mode
+// hand the request to an ejected one.
 func (s *selection) heldBack(now time.Time, t *tally) {
-	if s.last == nil {
+	if !now.Before(s.lastAt) {
 		return
 	}
-	doubtLater, shortLater := now.Before(s.lastAt), s.shortLast && now.Before(s.shortAt)
-	if !doubtLater && !shortLater {
-		return
+	if t.wakeAt.IsZero() || s.lastAt.Before(t.wakeAt) {
+		t.wakeAt = s.lastAt
 	}
 	for _, m := range s.rs.ordered {
 		if !s.admits(m) {
 			continue
 		}
-		switch s.lastResort(m) {
-		case lastDoubt:
-			if doubtLater {
-				t.heldBack(m, now, s.lastAt)
-			}
-		case lastShort:
-			if shortLater {
-				t.heldBack(m, now, s.shortAt)
+		if why := s.lastResort(m); why == lastDoubt || why == lastShort {
+			t.seen++
+			if m.rt.ProbeAt(now, time.Time{}).Reason == endpoint.BlockedByEjection {
+				t.ejected++
 			}
 		}
 	}
+}
+
+// lastInline is how many candidates of a role lastMarks holds without
+// allocating.
+const lastInline = 16
+
+// lastMarks says, by member index, why each candidate is a last resort.
+// The zero value marks none. Held by value in the selection (a slice
+// into it would move the selection to the heap), it allocates only for a
+// role of more than lastInline candidates.
+type lastMarks struct {
+	inline [lastInline]uint8
+	big    []uint8
+	marked bool
+}
+
+// set marks candidate i of a role of n as a last resort, for why.
+func (l *lastMarks) set(i int, why uint8, n int) {
+	l.marked = true
+	if n <= lastInline {
+		l.inline[i] = why
+		return
+	}
+	if l.big == nil {
+		l.big = make([]uint8, n)
+	}
+	l.big[i] = why
+}
+
+// any reports whether some candidate is marked.
+func (l *lastMarks) any() bool { return l.marked }
+
+// of is why candidate i is a last resort (notLast: it is not).
+func (l *lastMarks) of(i int) uint8 {
+	switch {
+	case !l.marked:
+		return notLast
+	case l.big != nil:
+		return l.big[i]
+	case i < lastInline:
+		return l.inline[i]
+	}
+	return notLast
 }

@@ -3,10 +3,12 @@ package pool_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/jonboulle/clockwork"
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/pool"
 )
@@ -183,4 +185,41 @@ func tallyReq(t *testing.T, p *pool.Pool, req pool.Request, n int) map[string]in
 		pm.Done(success())
 	}
 	return counts
+}
+
+// BenchmarkAcquireAtSlot is a read with a floor over three endpoints,
+// one of them short of it (the slot-aware choice's path: a reading per
+// candidate, and the last-resort marks allocated), against the same
+// read with no floor (BenchmarkAcquireAtSlot/none), in the same run, on
+// a fake clock (its Now takes a lock: compare the two, not with the
+// other benchmarks).
+func BenchmarkAcquireAtSlot(b *testing.B) {
+	for _, floor := range []uint64{0, 1000} {
+		name := "none"
+		if floor > 0 {
+			name = "one-short"
+		}
+		b.Run(name, func(b *testing.B) {
+			// On a clock that does not move, so the readings stay fresh.
+			specs := []endpoint.Spec{ep("ep-0", 0, benchLimits), ep("ep-1", 0, benchLimits), ep("ep-2", 0, benchLimits)}
+			p, err := pool.New(specs, pool.DefaultSettings(), pool.Options{Clock: clockwork.NewFakeClockAt(t0)})
+			if err != nil {
+				b.Fatal(err)
+			}
+			for i, slot := range []uint64{1000, 998, 1000} {
+				pm := p.TryAcquire(pool.Request{Role: endpoint.RoleRead, Endpoint: fmt.Sprintf("ep-%d", i)})
+				pm.SawBank(endpoint.Confirmed, slot)
+				pm.Done(success())
+			}
+			req := atSlot(floor)
+			b.ReportAllocs()
+			for b.Loop() {
+				pm, err := p.Acquire(context.Background(), req)
+				if err != nil {
+					b.Fatal(err)
+				}
+				pm.Done(success())
+			}
+		})
+	}
 }

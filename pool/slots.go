@@ -266,8 +266,8 @@ func (pm *Permit) SawBank(c endpoint.Commitment, slot uint64) {
 // lag-aware routing off, it is HasAlternative. Like it, it does not look
 // at who is free now.
 func (p *Pool) SlotElsewhere(req Request, avoid []string) bool {
-	sel, ok := p.selection(&Request{Role: req.Role, Capabilities: req.Capabilities, Endpoint: req.Endpoint})
-	if !ok {
+	var sel selection
+	if !p.selection(&sel, &Request{Role: req.Role, Capabilities: req.Capabilities, Endpoint: req.Endpoint}) {
 		return false
 	}
 	aware, now := req.MinSlot > 0 && p.slots.maxLag > 0, p.clock.Now()
