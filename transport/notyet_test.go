@@ -83,6 +83,35 @@ func TestDriftCostsNoRetryBudget(t *testing.T) {
 	t.Logf("b refused %d of %d reads", refusals(e, "b"), reads)
 }
 
+// TestBehindTheAgreedSlotIsNoNotYet: a refusal a few slots short of a
+// fresh caller's floor (the agreed slot less the allowed lag) from an
+// endpoint further behind than that is a lagging endpoint's failure,
+// counted, as before.
+func TestBehindTheAgreedSlotIsNoNotYet(t *testing.T) {
+	rec := newRecorder()
+	e := newEnv(t, []fixtures.Member{slotted("a", 0), slotted("b", 0), slotted("c", 20)}, conf{OnAttempt: rec.on}, nil)
+	for _, n := range []string{"a", "b"} { // two endpoints agree
+		if _, err := balanceAt(transport.WithEndpoint(context.Background(), n), e.client, rpc.CommitmentConfirmed); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rec.drain()
+	for i := 0; refusals(e, "c") == 0; i++ {
+		if i == 10 {
+			t.Fatal("10 reads and none tried c")
+		}
+		ctx := transport.WithSession(context.Background(), transport.NewSession()) // no mark: floor = agreed - 16
+		if _, err := balanceAt(ctx, e.client, rpc.CommitmentConfirmed); err != nil {
+			t.Fatalf("read %d: %v", i, err)
+		}
+	}
+	for _, a := range rec.drain() {
+		if a.Endpoint == "c" && (a.NotYet != 0 || a.Fault != retrypolicy.EndpointFault || a.Decision.Rule != retrypolicy.RuleRetry) {
+			t.Fatalf("c, 20 behind, refused: %d short, fault %v, decided %v; want a counted failure", a.NotYet, a.Fault, a.Decision.Rule)
+		}
+	}
+}
+
 // TestNotYetWaitsForTheChain: the caller asks for a slot two past every
 // endpoint's. Each refuses; with no endpoint left at the slot, the retry
 // waits two slot times on the pool's clock, uncounted, and the chain

@@ -105,9 +105,11 @@ type slotPlan struct {
 	floor      uint64
 	// ceiling, when not 0, is the highest slot an answer may be at:
 	// beyond it, it is ahead of what the endpoints agree on by more than
-	// any honest node could be (an *OutlierError).
-	ceiling uint64
-	session *Session
+	// any honest node could be (an *OutlierError). inStep is the lowest
+	// slot of an endpoint in step with the others: the agreed slot less
+	// the allowed lag (0: not known).
+	ceiling, inStep uint64
+	session         *Session
 	// mark, when not nil, is the mark the answer is held to and raises in
 	// place of its commitment's: a cached method's own (cachedslots.go).
 	mark *atomic.Uint64
@@ -159,38 +161,10 @@ func (c *Client) planSlots(ctx context.Context, method string, params []any, pla
 		return true, 0
 	}
 	plan.session = session
-	// The floor a bank must reach is the context mark: getSlot's answers
-	// raise no floor of the banks (a node's slot answer may run ahead of
-	// every bank of the cluster); getSlot's own answers are held to both.
-	mark, result := &session.marks[plan.commitment], &session.results[plan.commitment]
-	floor := mark.Load()
-	if ref, ok := c.pool.ReferenceSlot(plan.commitment); ok {
-		lag := c.pool.MaxSlotLag()
-		// The floor comes from what two endpoints reported (agreed), the
-		// ceiling from the reference extrapolated to now: guessing the
-		// chain's pace high may only widen what is accepted, never ask
-		// for a slot no endpoint has reached (a stalled chain would then
-		// fail every read with -32016).
-		agreed, _ := c.pool.AgreedSlot(plan.commitment)
-		if floor > ref+poisonedAbove {
-			// A mark an hour of slots past anything two endpoints agree
-			// on was a lie (taken before any two had answered): it must
-			// not hold this caller's reads hostage.
-			lowerMark(mark, agreed)
-			floor = agreed
-		}
-		if result.Load() > ref+poisonedAbove {
-			lowerMark(result, agreed)
-		}
-		// Bounded staleness: never more than the allowed lag behind what
-		// two endpoints reported, even for a caller with no mark yet; and
-		// nothing further ahead than they could be by the answer's time.
-		floor = max(floor, agreed-min(agreed, lag))
-		plan.ceiling = ref + 2*lag
-	}
+	floor := c.bankFloor(session, plan)
 	held := uint64(0) // getSlot's answers never go back either
 	if sl.Result {
-		held = result.Load()
+		held = session.results[plan.commitment].Load()
 	}
 	plan.floor = max(floor, held, cfg.minContextSlot)
 	if floor == 0 || !sl.MinContextSlot || cfg.minContextSlot > 0 {
@@ -199,11 +173,49 @@ func (c *Client) planSlots(ctx context.Context, method string, params []any, pla
 	return true, floor
 }
 
+// bankFloor is the slot a bank must reach for a read under plan, with
+// session's marks: the context mark, raised to bounded staleness. It
+// sets plan.ceiling. getSlot's answers raise no floor of the banks (a
+// node's slot answer may run ahead of every bank of the cluster); its
+// own answers are held to both marks (planSlots).
+func (c *Client) bankFloor(session *Session, plan *slotPlan) uint64 {
+	mark, result := &session.marks[plan.commitment], &session.results[plan.commitment]
+	floor := mark.Load()
+	ref, ok := c.pool.ReferenceSlot(plan.commitment)
+	if !ok {
+		return floor
+	}
+	lag := c.pool.MaxSlotLag()
+	// The floor comes from what two endpoints reported (agreed), the
+	// ceiling from the reference extrapolated to now: guessing the
+	// chain's pace high may only widen what is accepted, never ask for a
+	// slot no endpoint has reached (a stalled chain would then fail
+	// every read with -32016).
+	agreed, _ := c.pool.AgreedSlot(plan.commitment)
+	if floor > ref+poisonedAbove {
+		// A mark an hour of slots past anything two endpoints agree on
+		// was a lie (taken before any two had answered): it must not
+		// hold this caller's reads hostage.
+		lowerMark(mark, agreed)
+		floor = agreed
+	}
+	if result.Load() > ref+poisonedAbove {
+		lowerMark(result, agreed)
+	}
+	// Bounded staleness: never more than the allowed lag behind what two
+	// endpoints reported, even for a caller with no mark yet; and nothing
+	// further ahead than they could be by the answer's time.
+	plan.ceiling, plan.inStep = ref+2*lag, agreed-min(agreed, lag)
+	return max(floor, plan.inStep)
+}
+
 // sawSlot tells the pool the slot pm's endpoint answered or refused at
 // (o.slot), and marks a refusal a few slots short of the call's floor
-// (no more than the pool's MaxSlotLag) as not yet: the client's own
-// bound, not the endpoint's fault, which the retry policy retries
-// uncounted where the slot is (retrypolicy.Outcome.NotYet). A getSlot
+// (no more than the pool's MaxSlotLag), from an endpoint in step (within
+// MaxSlotLag of what two endpoints agree on), as not yet: the client's
+// own bound, not the endpoint's fault, which the retry policy retries
+// uncounted where the slot is (retrypolicy.Outcome.NotYet). A refusal
+// further down is a lagging endpoint's failure, as before. A getSlot
 // answer is the slot the endpoint claims, which may run ahead of its
 // banks; a context slot, a stale answer's or a -32016's, is its bank's.
 func (c *Client) sawSlot(cs *callState, pm *pool.Permit, o *outcome) {
@@ -223,9 +235,19 @@ func (c *Client) sawSlot(cs *callState, pm *pool.Permit, o *outcome) {
 	} else {
 		pm.SawBank(p.commitment, o.slot)
 	}
-	if o.Cause == retrypolicy.NodeBehind && o.slot < p.floor && p.floor-o.slot <= c.pool.MaxSlotLag() {
-		o.NotYet, o.Fault = p.floor-o.slot, retrypolicy.LocalFault
+	if gap := p.short(o.slot, c.pool.MaxSlotLag()); gap > 0 && o.Cause == retrypolicy.NodeBehind {
+		o.NotYet, o.Fault = gap, retrypolicy.LocalFault
 	}
+}
+
+// short is how many slots slot is short of the plan's floor, when it is
+// by no more than lag and slot is in step (at or past inStep); 0
+// otherwise.
+func (p *slotPlan) short(slot, lag uint64) uint64 {
+	if slot >= p.floor || slot < p.inStep || p.floor-slot > lag {
+		return 0
+	}
+	return p.floor - slot
 }
 
 // slotRequest sets req's floor from the plan: the slot the answer must
