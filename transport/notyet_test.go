@@ -223,3 +223,23 @@ func TestContradictoryRefusalTeachesNothing(t *testing.T) {
 		t.Fatalf("the liar's mark is %d (%s), from refusals that contradict themselves", s.Slot, s.SlotCommitment)
 	}
 }
+
+// TestCallersOwnFloorRefusalTeachesTheSlot: with monotonic reads off, a
+// caller's own minContextSlot is still the slot a -32016 is checked
+// against, so b's refusal, below it, marks b.
+func TestCallersOwnFloorRefusalTeachesTheSlot(t *testing.T) {
+	e := newEnv(t, []fixtures.Member{slotted("a", 0), slotted("b", 100)}, conf{NoMonotonic: true}, nil)
+	cfg := rpc.M{"commitment": "confirmed", "minContextSlot": e.server("a").Slot("confirmed")}
+	for range 4 {
+		var out *rpc.GetBalanceResult
+		if err := e.client.CallForInto(context.Background(), &out, "getBalance", []any{somePubkey, cfg}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if refusals(e, "b") == 0 {
+		t.Fatal("b refused nothing: the test proves nothing")
+	}
+	if s := snapshotByName(t, e.pool, "b"); s.Slot != e.server("b").Slot("confirmed") {
+		t.Fatalf("b's mark %d, want %d (from its -32016)", s.Slot, e.server("b").Slot("confirmed"))
+	}
+}

@@ -109,7 +109,10 @@ type slotPlan struct {
 	// slot of an endpoint in step with the others: the agreed slot less
 	// the allowed lag (0: not known).
 	ceiling, inStep uint64
-	session         *Session
+	// asked is the minContextSlot the request carries (0: none), the
+	// caller's or the one added for the floor.
+	asked   uint64
+	session *Session
 	// mark, when not nil, is the mark the answer is held to and raises in
 	// place of its commitment's: a cached method's own (cachedslots.go).
 	mark *atomic.Uint64
@@ -152,7 +155,7 @@ func (c *Client) planSlots(ctx context.Context, method string, params []any, pla
 			return false, 0 // a commitment this code cannot read: no slot is comparable
 		}
 	}
-	*plan = slotPlan{slots: sl, commitment: cfg.commitment}
+	*plan = slotPlan{slots: sl, commitment: cfg.commitment, asked: cfg.minContextSlot}
 	if sl.Pinned {
 		plan.commitment = sl.Fixed
 	}
@@ -170,6 +173,7 @@ func (c *Client) planSlots(ctx context.Context, method string, params []any, pla
 	if floor == 0 || !sl.MinContextSlot || cfg.minContextSlot > 0 {
 		return true, 0
 	}
+	plan.asked = floor
 	return true, floor
 }
 
@@ -224,10 +228,10 @@ func (c *Client) sawSlot(cs *callState, pm *pool.Permit, o *outcome) {
 		return
 	}
 	refused := o.RPCCode == codeMinContextSlotNotReached
-	if refused && o.slot >= p.floor {
+	if refused && o.slot >= p.asked {
 		// agave refuses exactly when its bank is below the slot asked,
-		// and names that bank: a refusal at or past it contradicts
-		// itself, and its slot teaches nothing.
+		// and names that bank: a refusal at or past it (or with no slot
+		// asked) contradicts itself, and its slot teaches nothing.
 		return
 	}
 	if p.slots.Result && !refused {
