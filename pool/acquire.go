@@ -21,11 +21,12 @@ type selection struct {
 	// awaiting verification included ("": any).
 	only string
 	// last marks, by member index, the candidates the request uses only
-	// as a last resort, and why (lastDoubt, lastSlot); nil when there are
-	// none, or when no other compatible candidate (outside avoid) exists.
-	// lastAt is when those in doubt may be used; those off the slot
-	// reference may be at once, in a second pass.
-	last     []uint8
+	// as a last resort, and why (lastDoubt, lastSlot, lastShort); the
+	// zero lastMarks when there are none, or when no other compatible
+	// candidate (outside avoid) exists. lastAt is when those in doubt, or
+	// short of Request.MinSlot, may be used; those off the slot reference
+	// may be at once, in a second pass (lastresort.go).
+	last     lastMarks
 	lastAt   time.Time
 	slotLast bool
 	// avoidsDoubt is Request.AvoidDoubt with doubt on: a permit says
@@ -41,21 +42,16 @@ type selection struct {
 	timed string
 }
 
-// Why a candidate is a last resort.
-const (
-	notLast   uint8 = iota
-	lastDoubt       // in doubt, for a request that avoids doubt
-	lastSlot        // lagging or an outlier (slots.go)
-	lastNever       // off the reference and below Request.MinSlot: never tried
-)
-
-// selection filters the role's candidates by capabilities and decides
-// whether Avoid applies: only when a candidate outside it can take the
-// request (spare). ok is false when no candidate is compatible.
-func (p *Pool) selection(req *Request) (sel selection, ok bool) {
+// selection fills sel, a zero selection, with the role's candidates
+// filtered by capabilities, and decides whether Avoid applies: only when
+// a candidate outside it can take the request (spare). It reports false
+// when no candidate is compatible. (It fills the caller's value rather
+// than return one: the selection is large, and Acquire's fast path would
+// copy it.)
+func (p *Pool) selection(sel *selection, req *Request) bool {
 	rs := p.roleSet(req.Role)
 	if rs == nil || len(rs.ordered) == 0 {
-		return sel, false
+		return false
 	}
 	sel.rs = rs
 	if req.Timed {
@@ -63,7 +59,7 @@ func (p *Pool) selection(req *Request) (sel selection, ok bool) {
 	}
 	if len(req.Capabilities) == 0 && len(req.Avoid) == 0 && req.Endpoint == "" {
 		sel.timeout = rs.timeout
-		return sel, true
+		return true
 	}
 	sel.caps, sel.only = req.Capabilities, req.Endpoint
 	compatible := false
@@ -79,7 +75,7 @@ func (p *Pool) selection(req *Request) (sel selection, ok bool) {
 	if len(req.Avoid) > 0 && sel.spare(req.Avoid) {
 		sel.avoid = req.Avoid
 	}
-	return sel, compatible
+	return compatible
 }
 
 // compatible reports whether m is configured for a request of this
@@ -125,100 +121,6 @@ func (s *selection) spare(avoid []string) bool {
 	return false
 }
 
-// lastResorts marks the candidates to use only as a last resort: those
-// in doubt at now, when req asks to avoid them, and those off the slot
-// reference; provided a candidate the selection admits is neither. It
-// sets lastAt: now plus the doubt patience, or half the time left before
-// deadline if that is sooner. It allocates only when some candidate is a
-// last resort.
-func (p *Pool) lastResorts(sel *selection, req *Request, now, deadline time.Time) {
-	doubt := req.AvoidDoubt && p.doubtWindow > 0
-	slots := p.slots.maxLag > 0 && p.slots.lastResorts.Load() > 0
-	if slots {
-		p.slots.maybeRestand(now)
-		slots = p.slots.lastResorts.Load() > 0
-	}
-	sel.avoidsDoubt = doubt
-	if !doubt && !slots {
-		return
-	}
-	var last []uint8
-	preferred, inDoubt := false, false
-	for _, m := range sel.rs.ordered {
-		if !sel.admits(m) {
-			continue
-		}
-		why := notLast
-		switch {
-		case doubt && m.rt.InDoubtAt(now):
-			why, inDoubt = lastDoubt, true
-		case slots && m.rt.Shared().Off():
-			why, sel.slotLast = lastSlot, true
-			if req.MinSlot > 0 && p.slots.below(m.rt.Shared(), now, req.MinSlotCommitment, req.MinSlot) {
-				why = lastNever
-			}
-		}
-		if why == notLast {
-			preferred = true
-			continue
-		}
-		if last == nil {
-			last = make([]uint8, len(sel.rs.ordered))
-		}
-		last[m.idx] = why
-	}
-	if last == nil || !preferred {
-		sel.slotLast = false
-		return
-	}
-	sel.last = last
-	if inDoubt && p.doubtPatience > 0 {
-		sel.lastAt = now.Add(min(p.doubtPatience, deadline.Sub(now)/2))
-	}
-}
-
-// admits reports whether m is a candidate of this selection: compatible,
-// and outside Avoid when Avoid applies.
-func (s *selection) admits(m *member) bool {
-	return s.compatible(m) && (len(s.avoid) == 0 || !slices.Contains(s.avoid, m.spec.Name))
-}
-
-// lastResort says why m is one of the selection's last resorts
-// (notLast: it is not).
-func (s *selection) lastResort(m *member) uint8 {
-	if s.last == nil {
-		return notLast
-	}
-	return s.last[m.idx]
-}
-
-// tries reports whether a pass at now tries m: the first pass every
-// candidate that is not a last resort, the second the last resorts whose
-// time has come.
-func (s *selection) tries(m *member, second bool, now time.Time) bool {
-	if !s.admits(m) {
-		return false
-	}
-	switch s.lastResort(m) {
-	case notLast:
-		return !second
-	case lastDoubt:
-		return second && !now.Before(s.lastAt)
-	case lastNever:
-		return false
-	}
-	return second
-}
-
-// passes is how many passes a scan at now makes: a second one, over the
-// last resorts only, when there are any whose time has come.
-func (s *selection) passes(now time.Time) int {
-	if s.last != nil && (s.slotLast || !now.Before(s.lastAt)) {
-		return 2
-	}
-	return 1
-}
-
 // Acquire returns a permit for one request, or an error: ErrNoEndpoint at
 // once, ctx's error when ctx ends first, or a *DeadlineError naming every
 // candidate and why it was blocked. It never returns after the deadline.
@@ -227,8 +129,8 @@ func (s *selection) passes(now time.Time) int {
 // ctx's deadline (read on the pool's clock) when that is sooner. No permit
 // is granted at or after it.
 func (p *Pool) Acquire(ctx context.Context, req Request) (*Permit, error) {
-	sel, ok := p.selection(&req)
-	if !ok {
+	var sel selection
+	if !p.selection(&sel, &req) {
 		return nil, &NoEndpointError{Method: req.Method, Role: req.Role, Capabilities: req.Capabilities}
 	}
 	// Not ctx.Err(): clockwork's fake-clock contexts block in Err until
@@ -263,8 +165,8 @@ func (p *Pool) Acquire(ctx context.Context, req Request) (*Permit, error) {
 // req.Deadline, or now + DefaultTimeout when zero. The transport uses it
 // for hedges, which are worth sending only at once.
 func (p *Pool) TryAcquire(req Request) *Permit {
-	sel, ok := p.selection(&req)
-	if !ok {
+	var sel selection
+	if !p.selection(&sel, &req) {
 		return nil
 	}
 	now := p.clock.Now()
@@ -336,20 +238,6 @@ func (p *Pool) scan(sel *selection, now, deadline time.Time) (pm *Permit, wakeAt
 	// again in panic mode (Envoy's healthy panic threshold, 50 %): the few
 	// left, busy or throttled, cannot carry the role's traffic alone.
 	t := tally{}
-	if sel.last != nil && now.Before(sel.lastAt) {
-		t.wakeAt = sel.lastAt // the doubtful last resorts' time comes
-		// Held back, they still count toward the panic threshold: a
-		// healthy endpoint in doubt must not let panic mode hand the
-		// request to an ejected one.
-		for _, m := range sel.rs.ordered {
-			if sel.admits(m) && sel.lastResort(m) == lastDoubt {
-				t.seen++
-				if m.rt.ProbeAt(now, time.Time{}).Reason == endpoint.BlockedByEjection {
-					t.ejected++
-				}
-			}
-		}
-	}
 	var buf [32]uint32
 	for pass := range sel.passes(now) {
 		for _, g := range sel.rs.tiers {
@@ -369,6 +257,11 @@ func (p *Pool) scan(sel *selection, now, deadline time.Time) (pm *Permit, wakeAt
 				t.blocked(b)
 			}
 		}
+	}
+	if sel.last.any() {
+		// Counted only now that nobody was admitted: the fast path pays
+		// nothing for them.
+		sel.heldBack(now, &t) // the last resorts whose time has not come
 	}
 	if 2*t.ejected > t.seen {
 		if pm := p.panicScan(sel, now, deadline); pm != nil {
@@ -452,12 +345,13 @@ func (p *Pool) deadlineError(sel *selection, req *Request, now, deadline time.Ti
 	e := &DeadlineError{Method: req.Method, Role: req.Role, Deadline: deadline, At: now, Context: ctxErr}
 	for _, m := range sel.rs.ordered {
 		if sel.admits(m) {
+			why := sel.lastResort(m)
 			b, ok := sel.takes(m)
 			if ok {
 				b = m.rt.ProbeAt(now, time.Time{})
 			}
 			e.Candidates = append(e.Candidates, Candidate{Endpoint: m.spec.Name, Tier: m.spec.Tier,
-				Block: b, InDoubt: sel.lastResort(m) == lastDoubt, OffSlot: sel.lastResort(m) >= lastSlot})
+				Block: b, InDoubt: why == lastDoubt, OffSlot: why == lastSlot || why == lastNever, ShortOfSlot: why == lastShort})
 		}
 	}
 	return e

@@ -48,6 +48,10 @@ type Candidate struct {
 	// of, the pool's reference slot (Settings.MaxSlotLag), which the
 	// request used only as a last resort.
 	OffSlot bool
+	// ShortOfSlot is true for an endpoint in step whose latest reading
+	// was short of the slot the request had to reach (Request.MinSlot),
+	// which the request used only after the others.
+	ShortOfSlot bool
 }
 
 // DeadlineError is returned by Acquire when no candidate could be admitted
@@ -86,6 +90,9 @@ func (e *DeadlineError) Error() string {
 		}
 		if c.OffSlot {
 			b.WriteString("off the reference slot, ")
+		}
+		if c.ShortOfSlot {
+			b.WriteString("short of the slot asked, ")
 		}
 		b.WriteString(c.Block.Describe(e.At))
 	}

@@ -180,8 +180,8 @@ func (p *Pool) roleSet(role endpoint.Role) *roleSet {
 // *NoEndpointError naming req.Method if none). Callers that make several
 // attempts compute one deadline from it and pass it in every Request.
 func (p *Pool) DefaultTimeout(req Request) (time.Duration, error) {
-	sel, ok := p.selection(&Request{Role: req.Role, Capabilities: req.Capabilities, Endpoint: req.Endpoint})
-	if !ok {
+	var sel selection
+	if !p.selection(&sel, &Request{Role: req.Role, Capabilities: req.Capabilities, Endpoint: req.Endpoint}) {
 		return 0, &NoEndpointError{Method: req.Method, Role: req.Role, Capabilities: req.Capabilities}
 	}
 	return sel.timeout, nil
@@ -194,8 +194,8 @@ func (p *Pool) DefaultTimeout(req Request) (time.Duration, error) {
 // never held for an endpoint that will not serve it. It does not look at
 // who is free now: limits, cooldowns and ejections pass.
 func (p *Pool) HasAlternative(role endpoint.Role, caps, avoid []string) bool {
-	sel, ok := p.selection(&Request{Role: role, Capabilities: caps})
-	return ok && sel.spare(avoid)
+	var sel selection
+	return p.selection(&sel, &Request{Role: role, Capabilities: caps}) && sel.spare(avoid)
 }
 
 // Clock returns the pool's clock, for callers that must wait on the same

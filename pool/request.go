@@ -48,9 +48,18 @@ type Request struct {
 	// older answer would be refused). An endpoint off the reference slot
 	// (lagging, an outlier; Settings.MaxSlotLag) whose known slot is below
 	// it is not tried at all, not even as a last resort: it could only
-	// refuse.
+	// refuse. One in step whose latest reading (taken less than a second
+	// ago, extrapolated to now) is short of it is tried only after the
+	// others, and after a moment's patience (one slot, at most half the
+	// time left): the slot-aware choice (plans/009-consistency.md).
 	MinSlot           uint64
 	MinSlotCommitment endpoint.Commitment
+	// SlotAnswer marks a request whose answer is the endpoint's slot
+	// itself (getSlot): MinSlot is then compared with the slots the
+	// endpoint reported, which may run ahead of its banks. Otherwise it
+	// is compared with the latest slot a bank of the endpoint served or
+	// refused a read at (Permit.SawBank).
+	SlotAnswer bool
 	// Deadline bounds the wait. Zero means now + DefaultTimeout for this
 	// role and these capabilities. A deadline later than ctx's is cut to it.
 	Deadline time.Time

@@ -1,6 +1,7 @@
 package pool
 
 import (
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -214,6 +215,23 @@ func (b *slotBook) below(sh *rolestate.Shared, now time.Time, c endpoint.Commitm
 	return ok && age < recheckAfter && s+uint64(age/slotTime) < slot
 }
 
+// short reports whether sh's latest reading says it has not reached
+// req.MinSlot at req.MinSlotCommitment: taken less than recheckAfter ago
+// and, extrapolated to now, below it. For a request whose answer is the
+// endpoint's own slot (Request.SlotAnswer: getSlot) the reading is its
+// mark, the slots it reported; for any other read, the latest slot its
+// banks served or refused a read at (SawBank): a node whose getSlot runs
+// ahead of its banks, or a fleet behind one URL, is judged by the bank
+// the next read is likely to meet. No reading, or an older one, is not
+// short: a read may go and find out.
+func (b *slotBook) short(sh *rolestate.Shared, now time.Time, req *Request) bool {
+	if req.SlotAnswer {
+		return b.below(sh, now, req.MinSlotCommitment, req.MinSlot)
+	}
+	s, age, ok := sh.Bank(now, req.MinSlotCommitment)
+	return ok && age < recheckAfter && s+uint64(age/slotTime) < req.MinSlot
+}
+
 // DefaultMaxSlotLag is Settings.MaxSlotLag's default: 16 slots, about
 // 6.4 s. Healthy nodes differ by a few slots (a leader's 4-slot window,
 // replay and gossip delays, a processed fork); 16 leaves room for that
@@ -227,6 +245,41 @@ const DefaultMaxSlotLag = 16
 // -32016). It may be called before or after Done.
 func (pm *Permit) SawSlot(c endpoint.Commitment, slot uint64) {
 	pm.m.pool.slots.saw(pm.m.pool.clock.Now(), pm.m.rt.Shared(), c, slot)
+}
+
+// SawBank records that a bank of the permit's endpoint at commitment c
+// served the request at slot (an answer's context slot) or refused it
+// there (the contextSlot of a -32016): what SawSlot records, and the
+// reading the slot-aware choice judges the endpoint's banks by
+// (Request.MinSlot). It may be called before or after Done.
+func (pm *Permit) SawBank(c endpoint.Commitment, slot uint64) {
+	now, sh := pm.m.pool.clock.Now(), pm.m.rt.Shared()
+	sh.SawBank(now, c, slot)
+	pm.m.pool.slots.saw(now, sh, c, slot)
+}
+
+// SlotElsewhere reports whether an endpoint outside avoid can take req
+// (HasAlternative's rule: compatible, and let through by the cluster
+// guard), is in step with the others, and is not known to be short of
+// req.MinSlot (Request.MinSlot's rule): where a read refused a few slots
+// short of its floor can be retried at once. With no MinSlot, or
+// lag-aware routing off, it is HasAlternative. Like it, it does not look
+// at who is free now.
+func (p *Pool) SlotElsewhere(req Request, avoid []string) bool {
+	var sel selection
+	if !p.selection(&sel, &Request{Role: req.Role, Capabilities: req.Capabilities, Endpoint: req.Endpoint}) {
+		return false
+	}
+	aware, now := req.MinSlot > 0 && p.slots.maxLag > 0, p.clock.Now()
+	for _, m := range sel.rs.ordered {
+		if _, ok := sel.takes(m); !ok || slices.Contains(avoid, m.spec.Name) {
+			continue
+		}
+		if sh := m.rt.Shared(); !aware || !sh.Off() && !p.slots.short(sh, now, &req) {
+			return true
+		}
+	}
+	return false
 }
 
 // ReferenceSlot returns the pool's reference slot at commitment c,

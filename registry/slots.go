@@ -9,7 +9,12 @@ type Slots struct {
 	// (for getProgramAccounts, only with withContext: true; the answer
 	// tells).
 	Context bool
-	// Result is true when the result is the slot itself (getSlot).
+	// Result is true when the result is the slot itself (getSlot): the
+	// endpoint's claim of where it is, which may run ahead of the bank
+	// that serves its next read (a fleet behind one URL, a node ahead of
+	// its banks). The transport holds such answers to every slot returned
+	// before but lets them raise no floor of the banks: a mark of their
+	// own (plans/009-consistency.md).
 	Result bool
 	// Config is the index, in params, of the config object that holds
 	// commitment (and minContextSlot); -1 when the method has none.

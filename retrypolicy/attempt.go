@@ -19,6 +19,12 @@ type Attempt struct {
 	// which the pool's cooldown honours). False (the zero value) applies
 	// both: the retry may have to revisit a failed endpoint.
 	ElsewhereAvailable bool
+	// SlotElsewhere, for an attempt refused a few slots short of its
+	// floor (Outcome.NotYet), reports that an endpoint this call has not
+	// tried can take the retry and is not known to be short of that slot
+	// too: the retry goes there at once. False: it waits for the chain to
+	// advance by the gap first.
+	SlotElsewhere bool
 	// TimeLeft is the time before the call's shared deadline: 0 or less
 	// means it has passed.
 	TimeLeft time.Duration
@@ -46,6 +52,10 @@ type Decision struct {
 	// Transparent reports a retry of an attempt that provably never left
 	// the client: it does not count against MaxRetries.
 	Transparent bool
+	// NotYet reports a retry of a read refused a few slots short of its
+	// floor (RuleNotYet): it counts neither against MaxRetries nor
+	// against the retry budget.
+	NotYet bool
 	// Reason says why, in a few words ("rate limited; retry elsewhere",
 	// "never after dispatch: may have reached the server", ...).
 	Reason string
@@ -59,4 +69,7 @@ type Retries struct {
 	Counted int
 	// Transparent retries re-sent attempts that never left the client.
 	Transparent int
+	// NotYet retries re-sent reads refused a few slots short of their
+	// floor (RuleNotYet).
+	NotYet int
 }

@@ -15,8 +15,8 @@ type Call struct {
 
 // Next decides after attempt a. A retry takes a place in the retry budget
 // (released at the next Next or at End); when the budget is spent the
-// decision is to stop, with that reason. A transparent retry takes no
-// place. After End, Next always stops with RuleCallEnded.
+// decision is to stop, with that reason. A transparent retry and a
+// not-yet retry (RuleNotYet) take no place. After End, Next always stops with RuleCallEnded.
 func (c *Call) Next(a Attempt) Decision {
 	if c.ended.Load() {
 		return stop(RuleCallEnded)
@@ -30,6 +30,10 @@ func (c *Call) Next(a Attempt) Decision {
 	}
 	if d.Transparent {
 		c.r.Transparent++
+		return d
+	}
+	if d.NotYet {
+		c.r.NotYet++
 		return d
 	}
 	if !c.p.takeRetry() {

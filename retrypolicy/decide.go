@@ -67,6 +67,11 @@ func decide(s *Settings, a Attempt, r Retries) Decision {
 	}
 
 	// From here on the failure is retryable; what remains is how and when.
+	// A read a few slots short of its floor is the client's own bound,
+	// not an outage: it has a rule of its own (notyet.go).
+	if notYet(s, a, r) {
+		return notYetRetry(a)
+	}
 	// Never sent (gRFC A6 "never leaves the client"): retry at once,
 	// uncounted, up to TransparentRetries so a dead pool cannot spin.
 	transparent := a.Dispatch == NotDispatched && a.Cause == Connection &&

@@ -98,7 +98,7 @@ func TestEnumJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := `{"Cause":"rate-limited","Dispatch":"answered","Class":"never-after-dispatch",` +
-		`"Decision":{"Retry":false,"Delay":0,"OtherEndpoint":false,"Transparent":false,` +
+		`"Decision":{"Retry":false,"Delay":0,"OtherEndpoint":false,"Transparent":false,"NotYet":false,` +
 		`"Reason":"retry budget spent: too many calls are retrying","Rule":"budget"},"Unknown":"cause(200)"}`
 	if string(b) != want {
 		t.Fatalf("got  %s\nwant %s", b, want)

@@ -25,8 +25,9 @@ const (
 	// LocalFault: the client's own bound ended the attempt: the response
 	// size limit, the call's deadline cutting the attempt below its own
 	// timeout, no time left to start it, an attempt canceled because the
-	// other attempt of a hedged pair answered first. Nothing was learnt
-	// about the endpoint.
+	// other attempt of a hedged pair answered first, a read refused a few
+	// slots short of the client's own floor (Outcome.NotYet). Nothing was
+	// learnt about the endpoint's health.
 	LocalFault
 )
 
@@ -70,6 +71,14 @@ type Outcome struct {
 	ProviderDelay time.Duration
 	// Fault is whose doing a failure was; 0 on success.
 	Fault Fault
+	// NotYet, for a read refused as NodeBehind (-32016, or an answer
+	// below the slot the read had to reach), is how many slots the
+	// endpoint's bank was short of that slot, when no more than the
+	// pool's MaxSlotLag: an endpoint in step that has not reached the
+	// client's own floor yet, not one behind. 0 otherwise. Such a refusal
+	// is the client's bound (Fault LocalFault), and Decide retries it
+	// uncounted (RuleNotYet).
+	NotYet uint64
 }
 
 // Failed reports whether the attempt failed.

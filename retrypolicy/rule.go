@@ -48,6 +48,11 @@ const (
 	// RuleRefused: the endpoint refused the request (Refused) and no other
 	// endpoint can take the retry.
 	RuleRefused
+	// RuleNotYet: a read refused a few slots short of its floor
+	// (Outcome.NotYet) is retried where the slot is, at once, or after
+	// the chain has had time to get there; it counts neither against
+	// MaxRetries nor against the retry budget (notyet.go).
+	RuleNotYet
 )
 
 var ruleNames = []string{
@@ -68,6 +73,7 @@ var ruleNames = []string{
 	RuleCallEnded:            "call-ended",
 	RuleSuperseded:           "superseded",
 	RuleRefused:              "refused",
+	RuleNotYet:               "not-yet",
 }
 
 // stopReasons are the Decision.Reason of every stopping rule.
@@ -107,8 +113,8 @@ const transparentReason = "never sent; retry elsewhere at once, uncounted"
 // never-after-dispatch guard, an attempt overtaken by a hedge).
 func (r Rule) Stop() Decision { return stop(r) }
 
-// Retrying reports whether the rule is one of the two retry rules.
-func (r Rule) Retrying() bool { return r == RuleTransparentRetry || r == RuleRetry }
+// Retrying reports whether the rule is one of the retry rules.
+func (r Rule) Retrying() bool { return r == RuleTransparentRetry || r == RuleRetry || r == RuleNotYet }
 
 // String returns the rule's kebab-case name ("max-retries"), "none" for
 // the zero Rule and "rule(N)" for an unknown value.

@@ -69,6 +69,7 @@ type mainnetSoak struct {
 	limiter *rate.Limiter
 
 	calls, reads, failed atomic.Int64
+	figures              mainnetFigures
 	mu                   sync.Mutex
 	failures             map[string]int // failed reads by how they ended
 	sigs                 []string       // of every send made
@@ -122,7 +123,7 @@ func (m *mainnetSoak) run(callers int, until time.Time) {
 func (m *mainnetSoak) call(w *caller, i int) {
 	m.calls.Add(1)
 	h := mix(m.s.seed, uint64(i)^0x3a1)
-	ctx, cancel := context.WithTimeout(context.Background(), mainnetCallTimeout)
+	ctx, cancel := context.WithTimeout(m.figures.observe(context.Background()), mainnetCallTimeout)
 	defer cancel()
 	if w.session != nil {
 		ctx = transport.WithSession(ctx, w.session)
@@ -137,7 +138,7 @@ func (m *mainnetSoak) call(w *caller, i int) {
 		params = []any{"11111111111111111111111111111111"}
 	}
 	params, commitment := withCommitment(params, commitments[(h>>8)%uint64(len(commitments))])
-	before := m.s.slots.before(w, commitment)
+	before := m.s.slots.before(w, commitment, method)
 	tip := m.s.cluster.Server(fixtures.MainnetHonestA).TipSlot(commitment.String())
 	start := time.Now()
 	var out json.RawMessage
@@ -221,6 +222,7 @@ func (m *mainnetSoak) check() {
 	}
 	s.t.Logf("mainnet soak: %d calls, %d reads (%d failed), %d sends; reads in a stall: %d ok, %d failed; outside: %d ok, %d failed; monotonic reads checked %d; failed reads by how they ended: %v",
 		m.calls.Load(), m.reads.Load(), m.failed.Load(), len(m.sigs), rd(1, 1), rd(1, 0), rd(0, 1), rd(0, 0), s.slots.reads.Load(), hows)
+	m.figures.log(m)
 }
 
 // checkSends checks every send against what the servers received: acted

@@ -26,6 +26,15 @@ import (
 //     Calls in flight at once are not ordered: the one that started first
 //     may return a lower slot, and nothing promises otherwise.
 //
+// "Any slot" is every slot for getSlot, and every context slot for a
+// read of a bank's state (issue 20, N1): getSlot's answer is a node's
+// claim, which may run ahead of every bank of the cluster (a node, or a
+// fleet behind one URL, whose getSlot answers ahead of the bank that
+// serves its next read); a read held to it would be refused by every bank
+// until the chain got there, forever on a stalled chain. So getSlot never
+// goes below a slot returned before, of either kind, and a context slot
+// never below a context slot returned before.
+//
 // At the end every session's mark must be the highest slot returned to its
 // caller.
 
@@ -65,9 +74,10 @@ func answerSlot(method string, out json.RawMessage) (uint64, bool) {
 type caller struct {
 	id      int
 	session *transport.Session // nil: the client's own mark
-	// last is the highest slot returned to this caller per commitment;
-	// only its goroutine touches it until the run ends.
-	last [endpoint.Commitments]returned
+	// last is the highest slot returned to this caller per commitment,
+	// and banked the highest context slot (getSlot's answers left out);
+	// only its goroutine touches them until the run ends.
+	last, banked [endpoint.Commitments]returned
 }
 
 func (w *caller) String() string {
@@ -98,9 +108,10 @@ const (
 // slotCheck checks the slots returned to every caller.
 type slotCheck struct {
 	// wide is, per commitment, the highest slot returned to a caller on
-	// the client's mark, published after its call returned: a call that
-	// reads it before it starts must not return less.
-	wide [endpoint.Commitments]atomic.Pointer[returned]
+	// the client's mark, published after its call returned: a getSlot
+	// that reads it before it starts must not return less. wideBanked is
+	// the same of context slots alone, for the other reads.
+	wide, wideBanked [endpoint.Commitments]atomic.Pointer[returned]
 	// reads counts the slot-bearing reads checked; bySession those of
 	// callers with a session; perCaller those compared with an earlier
 	// slot of the same caller; perClient those compared with the
@@ -117,13 +128,26 @@ type slotCheck struct {
 	anchored [lagPhases]atomic.Int64
 }
 
-// before returns what a call of w at commitment c is held to besides w's
-// own slots: the client-wide mark when w has no session.
-func (sc *slotCheck) before(w *caller, c endpoint.Commitment) *returned {
-	if w.session != nil {
+// before returns what a call of method by w at commitment c is held to
+// besides w's own slots: the client-wide mark when w has no session.
+func (sc *slotCheck) before(w *caller, c endpoint.Commitment, method string) *returned {
+	switch {
+	case w.session != nil:
 		return nil
+	case method == "getSlot":
+		return sc.wide[c].Load()
 	}
-	return sc.wide[c].Load()
+	return sc.wideBanked[c].Load()
+}
+
+// publish raises mark to got.
+func publish(mark *atomic.Pointer[returned], got *returned) {
+	for {
+		cur := mark.Load()
+		if (cur != nil && cur.slot >= got.slot) || mark.CompareAndSwap(cur, got) {
+			return
+		}
+	}
 }
 
 // check checks the slot a call returned to w at commitment c: never below
@@ -138,6 +162,9 @@ func (sc *slotCheck) check(bad *violations, w *caller, got returned, c endpoint.
 		kind = 0
 	}
 	prev := &w.last[c]
+	if got.method != "getSlot" {
+		prev = &w.banked[c]
+	}
 	if prev.slot > 0 {
 		sc.perCaller.Add(1)
 		if got.slot < prev.slot {
@@ -167,17 +194,18 @@ func (sc *slotCheck) check(bad *violations, w *caller, got returned, c endpoint.
 	if got.slot+pool.DefaultMaxSlotLag < tip {
 		sc.behind[phase][kind][h].Add(1)
 	}
-	if got.slot > prev.slot {
-		*prev = got
+	if got.slot > w.last[c].slot {
+		w.last[c] = got
+	}
+	if got.method != "getSlot" && got.slot > w.banked[c].slot {
+		w.banked[c] = got
 	}
 	if w.session != nil {
 		return
 	}
-	for {
-		cur := sc.wide[c].Load()
-		if (cur != nil && cur.slot >= got.slot) || sc.wide[c].CompareAndSwap(cur, &got) {
-			return
-		}
+	publish(&sc.wide[c], &got)
+	if got.method != "getSlot" {
+		publish(&sc.wideBanked[c], &got)
 	}
 }
 

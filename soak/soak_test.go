@@ -444,7 +444,7 @@ func (s *soak) call(w *caller, i int) {
 	)
 	if slotted {
 		params, commitment = withCommitment(params, commitments[(h>>16)%uint64(len(commitments))])
-		before = s.slots.before(w, commitment)
+		before = s.slots.before(w, commitment, method)
 		tip = s.cluster.Server(tipName).TipSlot(commitment.String())
 		phase = s.lag.current()
 	}

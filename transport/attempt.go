@@ -110,9 +110,7 @@ func (c *Client) attempt(ctx context.Context, cs *callState, pm *pool.Permit) ou
 	o := c.post(ctx, actx, cs, ep, tracker)
 	o.timeout = timer.stop()
 	cancel(nil)
-	if o.slot > 0 && cs.slots != nil && !cs.slots.slots.Cached { // a cache's slot says nothing of the node's
-		pm.SawSlot(cs.slots.commitment, o.slot)
-	}
+	c.sawSlot(cs, pm, &o) // the slot it answered or refused at (slots.go)
 	timedOut := o.Cause == retrypolicy.Timeout && errors.Is(context.Cause(actx), errAttemptTimeout)
 	o.atDeadline = timedOut && !c.clock.Now().Before(cs.deadline)
 	if adaptive {

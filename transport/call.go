@@ -82,10 +82,7 @@ func (c *Client) loop(ctx context.Context, cs *callState, role endpoint.Role) er
 	avoid, _ := ctx.Value(avoidKey{}).([]string)
 	req := pool.Request{Role: role, Method: cs.method, Capabilities: caps, Deadline: cs.deadline,
 		AvoidDoubt: !read, Timed: cs.adaptive || timed && c.hedgeAfter == HedgeAuto, Avoid: slices.Clip(avoid), Endpoint: only}
-	if cs.slots != nil && cs.slots.floor > 0 {
-		// An endpoint known to be below the floor would only refuse.
-		req.MinSlot, req.MinSlotCommitment = cs.slots.floor, cs.slots.commitment
-	}
+	cs.slots.slotRequest(&req) // an endpoint known to be below the floor would only refuse
 	for n := 1; ; n++ {
 		asked := c.clock.Now()
 		pm, err := c.pool.Acquire(ctx, req)
@@ -138,6 +135,7 @@ func (c *Client) loop(ctx context.Context, cs *callState, role endpoint.Role) er
 			Outcome:            o.Outcome,
 			Class:              cs.class,
 			ElsewhereAvailable: only == "" && c.pool.HasAlternative(role, caps, tried), // a pinned call has no elsewhere
+			SlotElsewhere:      c.slotElsewhere(&o, req, tried),
 			TimeLeft:           cs.deadline.Sub(c.clock.Now()),
 		}
 		d := call.Next(ra)

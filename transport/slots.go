@@ -10,7 +10,9 @@ import (
 
 	"github.com/gagliardetto/solana-go/rpc"
 	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/registry"
+	"github.com/solroute/solroute/retrypolicy"
 )
 
 // Monotonic reads (plans/009-consistency.md): a Session keeps the highest
@@ -23,7 +25,14 @@ import (
 // for concurrent use. A Client keeps one of its own (Settings.
 // MonotonicReads); WithSession gives a narrower scope.
 type Session struct {
-	marks [endpoint.Commitments]atomic.Uint64
+	// marks are the highest context slot returned per commitment: the
+	// slot of the bank that served an answer (a -32016 never returns).
+	// results are the highest slot getSlot returned (registry.Slots.
+	// Result): a node's slot answer, which may run ahead of the bank that
+	// serves its next read, so it raises a mark of its own
+	// (plans/009-consistency.md).
+	marks   [endpoint.Commitments]atomic.Uint64
+	results [endpoint.Commitments]atomic.Uint64
 	// cached holds the marks of methods whose answers carry a cache's
 	// slot (registry.Slots.Cached): method name → *atomic.Uint64.
 	cached sync.Map
@@ -32,36 +41,19 @@ type Session struct {
 // NewSession returns an empty Session.
 func NewSession() *Session { return &Session{} }
 
-// Slot returns the highest slot returned at commitment c (0: none).
+// Slot returns the highest slot returned at commitment c (0: none): a
+// read's context slot, or getSlot's answer, whichever is higher.
 func (s *Session) Slot(c endpoint.Commitment) uint64 {
 	if c >= endpoint.Commitments {
 		return 0
 	}
-	return s.marks[c].Load()
+	return max(s.marks[c].Load(), s.results[c].Load())
 }
 
-// lower sets the mark at commitment c to slot if it is above it.
-func (s *Session) lower(c endpoint.Commitment, slot uint64) {
-	m := &s.marks[c]
-	for {
-		old := m.Load()
-		if old <= slot || m.CompareAndSwap(old, slot) {
-			return
-		}
-	}
-}
-
-// raise records that slot was returned at commitment c.
+// raise records that a read returned context slot slot at commitment c.
 func (s *Session) raise(c endpoint.Commitment, slot uint64) {
-	if c >= endpoint.Commitments {
-		return
-	}
-	m := &s.marks[c]
-	for {
-		old := m.Load()
-		if slot <= old || m.CompareAndSwap(old, slot) {
-			return
-		}
+	if c < endpoint.Commitments {
+		raiseMark(&s.marks[c], slot)
 	}
 }
 
@@ -113,8 +105,13 @@ type slotPlan struct {
 	floor      uint64
 	// ceiling, when not 0, is the highest slot an answer may be at:
 	// beyond it, it is ahead of what the endpoints agree on by more than
-	// any honest node could be (an *OutlierError).
-	ceiling uint64
+	// any honest node could be (an *OutlierError). inStep is the lowest
+	// slot of an endpoint in step with the others: the agreed slot less
+	// the allowed lag (0: not known).
+	ceiling, inStep uint64
+	// asked is the minContextSlot the request carries (0: none), the
+	// caller's or the one added for the floor.
+	asked   uint64
 	session *Session
 	// mark, when not nil, is the mark the answer is held to and raises in
 	// place of its commitment's: a cached method's own (cachedslots.go).
@@ -123,11 +120,14 @@ type slotPlan struct {
 
 // raise records that slot was returned under the plan.
 func (p *slotPlan) raise(slot uint64) {
-	if p.mark != nil {
+	switch {
+	case p.mark != nil:
 		raiseMark(p.mark, slot)
-		return
+	case p.slots.Result:
+		raiseMark(&p.session.results[p.commitment], slot)
+	default:
+		p.session.raise(p.commitment, slot)
 	}
-	p.session.raise(p.commitment, slot)
 }
 
 // poisonedAbove is how far above the pool's reference slot a caller's
@@ -155,7 +155,7 @@ func (c *Client) planSlots(ctx context.Context, method string, params []any, pla
 			return false, 0 // a commitment this code cannot read: no slot is comparable
 		}
 	}
-	*plan = slotPlan{slots: sl, commitment: cfg.commitment}
+	*plan = slotPlan{slots: sl, commitment: cfg.commitment, asked: cfg.minContextSlot}
 	if sl.Pinned {
 		plan.commitment = sl.Fixed
 	}
@@ -164,33 +164,110 @@ func (c *Client) planSlots(ctx context.Context, method string, params []any, pla
 		return true, 0
 	}
 	plan.session = session
-	floor := session.Slot(plan.commitment)
-	if ref, ok := c.pool.ReferenceSlot(plan.commitment); ok {
-		lag := c.pool.MaxSlotLag()
-		// The floor comes from what two endpoints reported (agreed), the
-		// ceiling from the reference extrapolated to now: guessing the
-		// chain's pace high may only widen what is accepted, never ask
-		// for a slot no endpoint has reached (a stalled chain would then
-		// fail every read with -32016).
-		agreed, _ := c.pool.AgreedSlot(plan.commitment)
-		if floor > ref+poisonedAbove {
-			// A mark an hour of slots past anything two endpoints agree
-			// on was a lie (taken before any two had answered): it must
-			// not hold this caller's reads hostage.
-			session.lower(plan.commitment, agreed)
-			floor = agreed
-		}
-		// Bounded staleness: never more than the allowed lag behind what
-		// two endpoints reported, even for a caller with no mark yet; and
-		// nothing further ahead than they could be by the answer's time.
-		floor = max(floor, agreed-min(agreed, lag))
-		plan.ceiling = ref + 2*lag
+	floor := c.bankFloor(session, plan)
+	held := uint64(0) // getSlot's answers never go back either
+	if sl.Result {
+		held = session.results[plan.commitment].Load()
 	}
-	plan.floor = max(floor, cfg.minContextSlot)
+	plan.floor = max(floor, held, cfg.minContextSlot)
 	if floor == 0 || !sl.MinContextSlot || cfg.minContextSlot > 0 {
 		return true, 0
 	}
+	plan.asked = floor
 	return true, floor
+}
+
+// bankFloor is the slot a bank must reach for a read under plan, with
+// session's marks: the context mark, raised to bounded staleness. It
+// sets plan.ceiling. getSlot's answers raise no floor of the banks (a
+// node's slot answer may run ahead of every bank of the cluster); its
+// own answers are held to both marks (planSlots).
+func (c *Client) bankFloor(session *Session, plan *slotPlan) uint64 {
+	mark, result := &session.marks[plan.commitment], &session.results[plan.commitment]
+	floor := mark.Load()
+	ref, ok := c.pool.ReferenceSlot(plan.commitment)
+	if !ok {
+		return floor
+	}
+	lag := c.pool.MaxSlotLag()
+	// The floor comes from what two endpoints reported (agreed), the
+	// ceiling from the reference extrapolated to now: guessing the
+	// chain's pace high may only widen what is accepted, never ask for a
+	// slot no endpoint has reached (a stalled chain would then fail
+	// every read with -32016).
+	agreed, _ := c.pool.AgreedSlot(plan.commitment)
+	if floor > ref+poisonedAbove {
+		// A mark an hour of slots past anything two endpoints agree on
+		// was a lie (taken before any two had answered): it must not
+		// hold this caller's reads hostage.
+		lowerMark(mark, agreed)
+		floor = agreed
+	}
+	if result.Load() > ref+poisonedAbove {
+		lowerMark(result, agreed)
+	}
+	// Bounded staleness: never more than the allowed lag behind what two
+	// endpoints reported, even for a caller with no mark yet; and nothing
+	// further ahead than they could be by the answer's time.
+	plan.ceiling, plan.inStep = ref+2*lag, agreed-min(agreed, lag)
+	return max(floor, plan.inStep)
+}
+
+// sawSlot tells the pool the slot pm's endpoint answered or refused at
+// (o.slot), and marks a refusal a few slots short of the call's floor
+// (no more than the pool's MaxSlotLag), from an endpoint in step (within
+// MaxSlotLag of what two endpoints agree on), as not yet: the client's
+// own bound, not the endpoint's fault, which the retry policy retries
+// uncounted where the slot is (retrypolicy.Outcome.NotYet). A refusal
+// further down is a lagging endpoint's failure, as before. A getSlot
+// answer is the slot the endpoint claims, which may run ahead of its
+// banks; a context slot, a stale answer's or a -32016's, is its bank's.
+func (c *Client) sawSlot(cs *callState, pm *pool.Permit, o *outcome) {
+	p := cs.slots
+	if o.slot == 0 || p == nil || p.slots.Cached { // a cache's slot says nothing of the node's
+		return
+	}
+	refused := o.RPCCode == codeMinContextSlotNotReached
+	if refused && o.slot >= p.asked {
+		// agave refuses exactly when its bank is below the slot asked,
+		// and names that bank: a refusal at or past it (or with no slot
+		// asked) contradicts itself, and its slot teaches nothing.
+		return
+	}
+	if p.slots.Result && !refused {
+		pm.SawSlot(p.commitment, o.slot)
+	} else {
+		pm.SawBank(p.commitment, o.slot)
+	}
+	if gap := p.short(o.slot, c.pool.MaxSlotLag()); gap > 0 && o.Cause == retrypolicy.NodeBehind {
+		o.NotYet, o.Fault = gap, retrypolicy.LocalFault
+	}
+}
+
+// short is how many slots slot is short of the plan's floor, when it is
+// by no more than lag and slot is in step (at or past inStep); 0
+// otherwise.
+func (p *slotPlan) short(slot, lag uint64) uint64 {
+	if slot >= p.floor || slot < p.inStep || p.floor-slot > lag {
+		return 0
+	}
+	return p.floor - slot
+}
+
+// slotRequest sets req's floor from the plan: the slot the answer must
+// reach, at which commitment, and whether the answer is the endpoint's
+// slot itself (pool.Request.SlotAnswer).
+func (p *slotPlan) slotRequest(req *pool.Request) {
+	if p != nil && p.floor > 0 {
+		req.MinSlot, req.MinSlotCommitment, req.SlotAnswer = p.floor, p.commitment, p.slots.Result
+	}
+}
+
+// slotElsewhere reports, for an attempt refused a few slots short of its
+// floor (o.NotYet), whether an endpoint outside tried may have that slot
+// (pool.Pool.SlotElsewhere): the not-yet retry then goes at once.
+func (c *Client) slotElsewhere(o *outcome, req pool.Request, tried []string) bool {
+	return o.NotYet > 0 && req.Endpoint == "" && c.pool.SlotElsewhere(req, tried)
 }
 
 // sessionFor returns the session a call under ctx keeps its marks in, nil

@@ -9,17 +9,21 @@ import (
 	"testing"
 )
 
+// TestDemoShortRun runs the demo for 1.5 s: long enough for the pool to
+// learn that primary-c fell behind. Reads go where their slot is, so
+// primary-c, a few slots short of the others when it falls, is asked
+// again only once its last reading is a second old (plans/009).
 func TestDemoShortRun(t *testing.T) {
-	r := runCmd(t, "demo", "--duration", "300ms", "--callers", "4", "--seed", "3")
+	r := runCmd(t, "demo", "--duration", "1500ms", "--callers", "4", "--seed", "3")
 	r.wantCode(t, exitOK)
 	for _, want := range []string{
-		"solroute demo: 7 fake endpoints on loopback, 4 callers, 300ms, seed 3",
-		"  primary-c    tier 0  reads only; falls 100 slots behind the others at 60ms\n",
-		"  every endpoint drifts 0 to 5 slots behind the tip; the chain stalls from 90ms for 12s (no slot moves)\n",
+		"solroute demo: 7 fake endpoints on loopback, 4 callers, 1.5s, seed 3",
+		"  primary-c    tier 0  reads only; falls 100 slots behind the others at 300ms\n",
+		"  every endpoint drifts 0 to 5 slots behind the tip; the chain stalls from 450ms for 12s (no slot moves)\n",
 		"ENDPOINT", demoPrimaryA, demoPrimaryB, demoPrimaryC, demoPrimaryD, demoBackup, demoDead, demoLastResort,
 		"chain stall: no new slot from ",
 		"  SLOT  ", "calls: ", "success rate: ", "retries: ", "fallbacks by tier: ", "latency: p50 ",
-		"slot lag: primary-c fell 100 slots behind at 60ms; since then it took ",
+		"slot lag: primary-c fell 100 slots behind at 300ms; since then it took ",
 		"transactions sent: ", "duplicates delivered: 0\n", "ambiguous outcomes reported: ",
 	} {
 		if !strings.Contains(r.stdout, want) {

@@ -18,6 +18,10 @@ import (
 // are safe for concurrent use.
 type Shared struct {
 	marks [endpoint.Commitments]slotMark
+	// banks are the latest slot a bank of the endpoint served or refused
+	// a read at, per commitment (SawBank), whatever came before: what the
+	// next read there is likely to find.
+	banks [endpoint.Commitments]slotMark
 	// off is the distance from the pool's reference slot (positive:
 	// behind), and standing whether that makes the endpoint a last
 	// resort: both written by the pool's recompute only.
@@ -57,6 +61,38 @@ func (sh *Shared) SawSlot(now time.Time, c endpoint.Commitment, s, resetBelow ui
 			return true
 		}
 	}
+}
+
+// SawBank records that a bank of the endpoint at commitment c served, or
+// refused, a read at slot s at now: an answer's context slot, or the
+// contextSlot of a -32016. Unlike the mark it goes down as readily as
+// up: a provider's fleet behind one URL answers from nodes a few slots
+// apart, and a node whose slot answer (getSlot) runs ahead of its banks
+// refuses at the bank's slot; the latest reading is the best guess of
+// what the next read finds. A slot 0 changes nothing.
+func (sh *Shared) SawBank(now time.Time, c endpoint.Commitment, s uint64) {
+	if int(c) >= len(sh.banks) || s == 0 {
+		return
+	}
+	// Two stores, not one: a read between them pairs a slot with the
+	// instant of a reading a moment apart, which a guess can afford.
+	b := &sh.banks[c]
+	b.slot.Store(s)
+	raiseTo(&b.at, now.UnixNano())
+}
+
+// Bank returns the latest bank reading at commitment c (SawBank) and how
+// long before now it was taken; ok is false when there is none.
+func (sh *Shared) Bank(now time.Time, c endpoint.Commitment) (slot uint64, age time.Duration, ok bool) {
+	if int(c) >= len(sh.banks) {
+		return 0, 0, false
+	}
+	b := &sh.banks[c]
+	at := b.at.Load()
+	if at == 0 {
+		return 0, 0, false
+	}
+	return b.slot.Load(), time.Duration(max(now.UnixNano()-at, 0)), true
 }
 
 // raiseTo sets v to n when n is later.
