@@ -15,6 +15,7 @@ import (
 	"github.com/solroute/solroute/confirm"
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/pool"
+	"github.com/solroute/solroute/transport"
 )
 
 // What "confirm" and "send --confirm" share: the flags that tune a
@@ -240,7 +241,7 @@ func (rs *resolution) report(ctx context.Context, r confirm.Result) *resolutionR
 	case ctx.Err() != nil:
 		rep.Stopped = "interrupted"
 	}
-	if r.LastErr != nil && !errors.Is(r.LastErr, context.DeadlineExceeded) && !errors.Is(r.LastErr, context.Canceled) {
+	if r.LastErr != nil && !onlyContextEnded(r.LastErr) {
 		rep.LastError = r.LastErr.Error()
 	}
 	rep.Verdict = rs.verdict(rep)
@@ -364,4 +365,16 @@ func (rep *resolutionReport) writeHeights(line func(label, format string, args .
 			line("witness", "%s", w.text)
 		}
 	}
+}
+
+// onlyContextEnded reports whether err says nothing but that the context
+// ended: a call that failed on its endpoints and then met the deadline
+// matches context.DeadlineExceeded too, but its attempts are worth
+// showing.
+func onlyContextEnded(err error) bool {
+	if !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, context.Canceled) {
+		return false
+	}
+	var ce *transport.CallError
+	return !errors.As(err, &ce) || len(ce.Attempts) == 0
 }
