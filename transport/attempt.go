@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/solroute/solroute/transport/internal/wire"
+	"github.com/solroute/solroute/internal/wire"
 
 	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/retrypolicy"

@@ -9,10 +9,10 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/internal/wire"
 	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/registry"
 	"github.com/solroute/solroute/retrypolicy"
-	"github.com/solroute/solroute/transport/internal/wire"
 )
 
 // The transport's own requests (plans/009-consistency.md): the cluster

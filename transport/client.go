@@ -14,10 +14,10 @@ import (
 
 	"github.com/jonboulle/clockwork"
 	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/internal/wire"
 	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/registry"
 	"github.com/solroute/solroute/retrypolicy"
-	"github.com/solroute/solroute/transport/internal/wire"
 )
 
 // Connection pool sizing for one endpoint.

@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/solroute/solroute/transport/internal/wire"
+	"github.com/solroute/solroute/internal/wire"
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"

@@ -8,7 +8,7 @@ import (
 	"net/http"
 	"reflect"
 
-	"github.com/solroute/solroute/transport/internal/wire"
+	"github.com/solroute/solroute/internal/wire"
 
 	"github.com/gagliardetto/solana-go/rpc/jsonrpc"
 	"github.com/solroute/solroute/retrypolicy"

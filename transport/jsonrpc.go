@@ -6,7 +6,7 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/solroute/solroute/transport/internal/wire"
+	"github.com/solroute/solroute/internal/wire"
 
 	"github.com/gagliardetto/solana-go/rpc"
 	"github.com/gagliardetto/solana-go/rpc/jsonrpc"
