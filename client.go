@@ -9,6 +9,7 @@ import (
 	"github.com/gagliardetto/solana-go/rpc"
 	"github.com/solroute/solroute/config"
 	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/internal/admission"
 	"github.com/solroute/solroute/methods"
 	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/redislimit"
@@ -21,7 +22,7 @@ import (
 // inputs, snapshots of every endpoint's state. It is safe for concurrent
 // use. Build one with New or Open; Close it when done.
 type Client struct {
-	pool      *pool.Pool
+	pool      *admission.Pool
 	transport *transport.Client
 	rpc       *rpc.Client
 	methods   *methods.Client
@@ -125,11 +126,11 @@ func FromDocument(doc *config.Document, h Hooks) (*Client, error) {
 // build is the one constructor behind New and Open. lim, when not nil,
 // supplies the pool's buckets and is the client's to close.
 func build(specs []endpoint.Spec, cluster string, ts transport.Settings, ps pool.Settings, reg *registry.Registry, h Hooks, lim *redislimit.Limiter) (*Client, error) {
-	po := pool.Options{Clock: h.Clock, Logger: h.Logger}
+	po := admission.Options{Clock: h.Clock, Logger: h.Logger}
 	if lim != nil {
 		po.NewBucket = lim.NewBucket
 	}
-	p, err := pool.New(specs, ps, po)
+	p, err := admission.New(specs, ps, po)
 	if err != nil {
 		return nil, fmt.Errorf("solroute: %w", err)
 	}

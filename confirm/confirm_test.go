@@ -13,6 +13,7 @@ import (
 	"github.com/solroute/solroute/confirm"
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/internal/admission"
 	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/transport"
 	"go.uber.org/goleak"
@@ -59,7 +60,7 @@ func newChain(t *testing.T, nodes ...node) *chain {
 			c.Specs[i].URL = endpoint.NewSecret(liar(t, c.Servers[n.name].URL(), n.lie))
 		}
 	}
-	p, err := pool.New(c.Specs, pool.DefaultSettings(), pool.Options{Clock: clock, Seed: 1})
+	p, err := admission.New(c.Specs, pool.DefaultSettings(), admission.Options{Clock: clock, Seed: 1})
 	if err != nil {
 		c.Close()
 		t.Fatal(err)

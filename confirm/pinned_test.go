@@ -5,7 +5,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/solroute/solroute/pool"
+	"github.com/solroute/solroute/internal/admission"
 	"github.com/solroute/solroute/transport"
 )
 
@@ -38,7 +38,7 @@ func TestWithEndpointAsksThatEndpointAlone(t *testing.T) {
 		t.Fatalf("getSlot pinned to b: %d from %q, %v; want b's own %d", slot, from, err, top-10)
 	}
 	err := ch.tc.CallForInto(transport.WithEndpoint(context.Background(), "nobody"), &slot, "getSlot", params)
-	if !errors.Is(err, pool.ErrNoEndpoint) {
+	if !errors.Is(err, admission.ErrNoEndpoint) {
 		t.Fatalf("pinned to an endpoint that does not exist: %v", err)
 	}
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gagliardetto/solana-go/rpc"
 	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/internal/admission"
 	"github.com/solroute/solroute/methods"
 	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/transport"
@@ -15,7 +16,7 @@ import (
 func Example() {
 	cluster := fixtures.NewCluster([]fixtures.Member{{Name: "local"}})
 	defer cluster.Close()
-	p, err := pool.New(cluster.Specs, pool.DefaultSettings(), pool.Options{})
+	p, err := admission.New(cluster.Specs, pool.DefaultSettings(), admission.Options{})
 	if err != nil {
 		panic(err)
 	}
@@ -53,7 +54,7 @@ func ExampleParsePubkey() {
 func Example_solanaGo() {
 	cluster := fixtures.NewCluster([]fixtures.Member{{Name: "local"}})
 	defer cluster.Close()
-	p, _ := pool.New(cluster.Specs, pool.DefaultSettings(), pool.Options{})
+	p, _ := admission.New(cluster.Specs, pool.DefaultSettings(), admission.Options{})
 	tc, _ := transport.New(p, transport.DefaultSettings(), transport.Options{})
 	defer tc.Close()
 

@@ -16,6 +16,7 @@ import (
 	"github.com/jonboulle/clockwork"
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/internal/admission"
 	"github.com/solroute/solroute/methods"
 	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/retrypolicy"
@@ -37,7 +38,7 @@ func newClient(t *testing.T, scripts ...fixtures.Script) (*methods.Client, *fixt
 			Options: fixtures.Options{Script: sc}})
 	}
 	cl := fixtures.NewCluster(members)
-	p, err := pool.New(cl.Specs, pool.DefaultSettings(), pool.Options{Clock: clockwork.NewFakeClockAt(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))})
+	p, err := admission.New(cl.Specs, pool.DefaultSettings(), admission.Options{Clock: clockwork.NewFakeClockAt(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))})
 	if err != nil {
 		cl.Close()
 		t.Fatal(err)
@@ -171,9 +172,9 @@ func TestNullResultIsInvalid(t *testing.T) {
 		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":null}`, req.ID)
 	}))
 	defer srv.Close()
-	p, err := pool.New([]endpoint.Spec{{Name: "nulls", URL: endpoint.NewSecret(srv.URL),
+	p, err := admission.New([]endpoint.Spec{{Name: "nulls", URL: endpoint.NewSecret(srv.URL),
 		Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: {}}}},
-		pool.DefaultSettings(), pool.Options{Clock: clockwork.NewFakeClockAt(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))})
+		pool.DefaultSettings(), admission.Options{Clock: clockwork.NewFakeClockAt(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"log"
 
 	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/internal/admission"
 	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/redislimit"
 )
@@ -26,7 +27,7 @@ func Example() {
 
 	specs := []endpoint.Spec{{Name: "provider-a", URL: endpoint.NewSecret("https://rpc.provider-a.example/?api-key=KEY"),
 		Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: {RequestsPerSecond: 50}}}}
-	p, err := pool.New(specs, pool.DefaultSettings(), pool.Options{NewBucket: l.NewBucket})
+	p, err := admission.New(specs, pool.DefaultSettings(), admission.Options{NewBucket: l.NewBucket})
 	if err != nil {
 		log.Fatal(err)
 	}

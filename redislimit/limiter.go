@@ -23,7 +23,7 @@ import (
 type Options struct {
 	// Clock is the source of every instant the limiter sends to Redis and
 	// of its lease lifetimes, timeouts and retries. Nil means the real
-	// clock. It must be the pool's clock (pool.Options.Clock).
+	// clock. It must be the client's clock (solroute.Hooks.Clock).
 	Clock clockwork.Clock
 	// Logger receives one line when Redis stops answering and one when it
 	// answers again, naming no address. Nil discards.
@@ -65,7 +65,7 @@ const (
 )
 
 // Limiter shares the token buckets of a pool's (endpoint, role)s between
-// processes through one Redis. Its NewBucket is pool.Options.NewBucket.
+// processes through one Redis. Its NewBucket supplies the pool's buckets.
 // It is safe for concurrent use; Close it when done (after the pool's
 // last call).
 type Limiter struct {
@@ -311,7 +311,7 @@ func orDefault(d, def time.Duration) time.Duration {
 }
 
 // NewBucket returns the shared bucket of spec's role, for
-// pool.Options.NewBucket; nil (the pool's unlimited bucket) when the role
+// pool's bucket factory; nil (the pool's unlimited bucket) when the role
 // has no rate. Its key is KeyPrefix + spec.Name + ":" + role: never the
 // URL.
 func (l *Limiter) NewBucket(spec *endpoint.Spec, role endpoint.Role) pool.Bucket {

@@ -15,8 +15,8 @@ import (
 	"github.com/solroute/solroute"
 	"github.com/solroute/solroute/config"
 	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/internal/admission"
 	"github.com/solroute/solroute/internal/redistest"
-	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/redislimit"
 )
 
@@ -120,7 +120,7 @@ func (o *outcomes) call(ctx context.Context, c *solroute.Client) bool {
 		o.ok.Add(1)
 		return true
 	case ctx.Err() != nil:
-	case errors.Is(err, pool.ErrDeadline), errors.Is(err, context.DeadlineExceeded):
+	case errors.Is(err, admission.ErrDeadline), errors.Is(err, context.DeadlineExceeded):
 		o.deadline.Add(1)
 	default:
 		o.other.Add(1)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/internal/admission"
 	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/transport"
 )
@@ -24,7 +25,7 @@ import (
 // readClient is a pool and a client on the cluster's specs.
 func readClient(t *testing.T, c *fixtures.Cluster) *transport.Client {
 	t.Helper()
-	p, err := pool.New(c.Specs, pool.DefaultSettings(), pool.Options{Seed: 1})
+	p, err := admission.New(c.Specs, pool.DefaultSettings(), admission.Options{Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/internal/admission"
 	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/transport"
 )
@@ -65,7 +66,7 @@ func TestSoakMainnet(t *testing.T) {
 type mainnetSoak struct {
 	s       *soak
 	client  *transport.Client
-	pool    *pool.Pool
+	pool    *admission.Pool
 	limiter *rate.Limiter
 
 	calls, reads, failed atomic.Int64
@@ -83,9 +84,9 @@ func newMainnetSoak(t *testing.T, seed uint64) *mainnetSoak {
 	t.Cleanup(c.Close)
 	s := &soak{t: t, seed: seed, cluster: c}
 	s.stalls = c.Server(fixtures.MainnetHonestA).StallWindows(time.Now().Add(time.Hour))
-	p, err := pool.New(c.Specs, pool.DefaultSettings(), pool.Options{Seed: seed})
+	p, err := admission.New(c.Specs, pool.DefaultSettings(), admission.Options{Seed: seed})
 	if err != nil {
-		t.Fatalf("pool.New: %v", err)
+		t.Fatalf("admission.New: %v", err)
 	}
 	tc, err := transport.New(p, transport.DefaultSettings(), transport.Options{})
 	if err != nil {

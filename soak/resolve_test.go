@@ -22,6 +22,7 @@ import (
 	"github.com/solroute/solroute/confirm"
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/internal/admission"
 	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/retrypolicy"
 	"github.com/solroute/solroute/transport"
@@ -300,7 +301,7 @@ type resolveSoak struct {
 	members []resolveMember
 	ledger  *fixtures.Ledger
 	cluster *fixtures.Cluster
-	pool    *pool.Pool
+	pool    *admission.Pool
 	client  *transport.Client
 
 	sends   []resolveSend // by index; each sender writes its own
@@ -349,9 +350,9 @@ func newResolveSoak(t *testing.T, seed uint64, sends, senders int) *resolveSoak 
 	// past the finalized slot) are what stand between the lagging
 	// endpoint and a wrong verdict.
 	settings.MaxSlotLag = 0
-	p, err := pool.New(r.cluster.Specs, settings, pool.Options{Seed: seed})
+	p, err := admission.New(r.cluster.Specs, settings, admission.Options{Seed: seed})
 	if err != nil {
-		t.Fatalf("pool.New: %v", err)
+		t.Fatalf("admission.New: %v", err)
 	}
 	r.pool = p
 	c, err := transport.New(p, transport.DefaultSettings(), transport.Options{})

@@ -24,6 +24,7 @@ import (
 
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/internal/admission"
 	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/retrypolicy"
 	"github.com/solroute/solroute/transport"
@@ -255,7 +256,7 @@ type soak struct {
 	cluster *fixtures.Cluster
 	scripts map[string]*atomic.Pointer[fixtures.Script] // current fault script per server
 	arrive  *arrivals
-	pool    *pool.Pool
+	pool    *admission.Pool
 	client  *transport.Client
 	logs    *logSink
 	txs     []string // base64 transactions, one per send, signed when sent
@@ -351,9 +352,9 @@ func newSoak(t *testing.T, seed uint64, calls, callers int) *soak {
 		specs[i].Headers = map[string]endpoint.Secret{"Authorization": endpoint.NewSecret("Bearer " + markHeader + "-" + m.name)}
 	}
 	logger := slog.New(timedHandler{slog.NewJSONHandler(s.logs, &slog.HandlerOptions{Level: slog.LevelDebug}), &s.logWait})
-	p, err := pool.New(specs, pool.DefaultSettings(), pool.Options{Logger: logger})
+	p, err := admission.New(specs, pool.DefaultSettings(), admission.Options{Logger: logger})
 	if err != nil {
-		t.Fatalf("pool.New: %v", err)
+		t.Fatalf("admission.New: %v", err)
 	}
 	s.pool = p
 	ts := transport.DefaultSettings()

@@ -20,6 +20,7 @@ import (
 
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/internal/admission"
 	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/tracing"
 	"github.com/solroute/solroute/transport"
@@ -61,7 +62,7 @@ type conf struct {
 type env struct {
 	t       *testing.T
 	cluster *fixtures.Cluster
-	pool    *pool.Pool
+	pool    *admission.Pool
 	client  *transport.Client
 	clock   *clockwork.FakeClock
 	tp      *sdktrace.TracerProvider
@@ -82,7 +83,7 @@ func newEnv(t *testing.T, members []fixtures.Member, c conf) *env {
 
 // newClient starts members and builds a transport client over them on
 // a fake clock, not traced; all of it is closed when tb ends.
-func newClient(tb testing.TB, members []fixtures.Member, c conf) (*fixtures.Cluster, *pool.Pool, *transport.Client, *clockwork.FakeClock) {
+func newClient(tb testing.TB, members []fixtures.Member, c conf) (*fixtures.Cluster, *admission.Pool, *transport.Client, *clockwork.FakeClock) {
 	tb.Helper()
 	clock := clockwork.NewFakeClockAt(epoch)
 	serverClock := clockwork.NewFakeClockAt(epoch) // never advanced: server delays never end
@@ -94,7 +95,7 @@ func newClient(tb testing.TB, members []fixtures.Member, c conf) (*fixtures.Clus
 	if c.Edit != nil {
 		c.Edit(cl.Specs)
 	}
-	p, err := pool.New(cl.Specs, pool.DefaultSettings(), pool.Options{Clock: clock})
+	p, err := admission.New(cl.Specs, pool.DefaultSettings(), admission.Options{Clock: clock})
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -19,6 +19,7 @@ import (
 
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/internal/admission"
 	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/tracing"
 	"github.com/solroute/solroute/transport"
@@ -92,7 +93,7 @@ type secretEnv struct {
 	mode   failureMode
 	fake   *fixtures.Server // nil for the echo server and DNS
 	clock  *clockwork.FakeClock
-	pool   *pool.Pool
+	pool   *admission.Pool
 	client *transport.Client
 	spans  *tracetest.InMemoryExporter
 }
@@ -131,7 +132,7 @@ func newSecretEnv(t *testing.T, pl placement, m failureMode) *secretEnv {
 			spec.Headers[k] = endpoint.NewSecret(v)
 		}
 	}
-	p, err := pool.New([]endpoint.Spec{spec}, pool.Settings{}, pool.Options{Clock: e.clock})
+	p, err := admission.New([]endpoint.Spec{spec}, pool.Settings{}, admission.Options{Clock: e.clock})
 	if err != nil {
 		t.Fatal(err)
 	}

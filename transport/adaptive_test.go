@@ -9,7 +9,7 @@ import (
 	"github.com/gagliardetto/solana-go"
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
-	"github.com/solroute/solroute/pool"
+	"github.com/solroute/solroute/internal/admission"
 	"github.com/solroute/solroute/retrypolicy"
 	"github.com/solroute/solroute/transport"
 )
@@ -35,7 +35,7 @@ func longMember(name string, tier int) fixtures.Member {
 // success.
 func seed(t *testing.T, e *env, name string, n int, d time.Duration) {
 	t.Helper()
-	req := pool.Request{Role: endpoint.RoleRead, Method: "getBalance", Timed: true, Endpoint: name}
+	req := admission.Request{Role: endpoint.RoleRead, Method: "getBalance", Timed: true, Endpoint: name}
 	for range n {
 		pm, err := e.pool.Acquire(context.Background(), req)
 		if err != nil {
@@ -51,7 +51,7 @@ func seed(t *testing.T, e *env, name string, n int, d time.Duration) {
 func adaptive(t *testing.T, e *env, name string) time.Duration {
 	t.Helper()
 	l := e.pool.Latency(name, endpoint.RoleRead, "getBalance")
-	if l.Source == pool.LatencyNone {
+	if l.Source == admission.LatencyNone {
 		t.Fatalf("%s: no latency to go by", name)
 	}
 	return max(transport.AdaptiveMultiple*l.P99, transport.AdaptiveFloor)
@@ -78,7 +78,7 @@ func TestAdaptiveTimeoutFailsOverAtThePeersPace(t *testing.T) {
 	rec := newRecorder()
 	e := newEnv(t, []fixtures.Member{longMember("a", 0), longMember("b", 0)}, conf{OnAttempt: rec.on}, nil)
 	seed(t, e, "b", 40, 200*time.Millisecond)
-	if l := e.pool.Latency("a", endpoint.RoleRead, "getBalance"); l.Source != pool.LatencyRole {
+	if l := e.pool.Latency("a", endpoint.RoleRead, "getBalance"); l.Source != admission.LatencyRole {
 		t.Fatalf("a's latency %+v, want its role's", l)
 	}
 	timeout := adaptive(t, e, "a")
@@ -143,7 +143,7 @@ func TestAdaptiveTimeoutSparesASlowHealthyEndpoint(t *testing.T) {
 	answer()
 	// Once c has answers of its own, its own pace times it: 3 × 300 ms.
 	seed(t, e, "c", 30, 300*time.Millisecond)
-	if l := e.pool.Latency("c", endpoint.RoleRead, "getBalance"); l.Source != pool.LatencyOwn {
+	if l := e.pool.Latency("c", endpoint.RoleRead, "getBalance"); l.Source != admission.LatencyOwn {
 		t.Fatalf("c's latency %+v, want its own", l)
 	}
 	if got := adaptive(t, e, "c"); got < 900*time.Millisecond || got > 1200*time.Millisecond {
@@ -357,7 +357,7 @@ func TestHedgeAutoFiresAtTheP95(t *testing.T) {
 		conf{HedgeAfter: transport.HedgeAuto, OnAttempt: rec.on}, nil)
 	seed(t, e, "b", 40, 100*time.Millisecond)
 	l := e.pool.Latency("a", endpoint.RoleRead, "getBalance")
-	if l.Source != pool.LatencyRole || l.P95 <= 100*time.Millisecond || l.P95 > 125*time.Millisecond {
+	if l.Source != admission.LatencyRole || l.P95 <= 100*time.Millisecond || l.P95 > 125*time.Millisecond {
 		t.Fatalf("a's latency %+v, want its role's p95 just above 100 ms", l)
 	}
 	e.server("a").SetFault(fixtures.Fault{Kind: fixtures.Hang})

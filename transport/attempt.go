@@ -10,9 +10,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/solroute/solroute/internal/admission"
 	"github.com/solroute/solroute/internal/wire"
 
-	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/retrypolicy"
 )
 
@@ -90,7 +90,7 @@ type callState struct {
 // of min(attemptTimeout's bound, time left before the call's deadline),
 // measured on the pool's clock (armAttempt: a request that is not
 // Idempotent, once handed to a connection, runs until the deadline).
-func (c *Client) attempt(ctx context.Context, cs *callState, pm *pool.Permit) outcome {
+func (c *Client) attempt(ctx context.Context, cs *callState, pm *admission.Permit) outcome {
 	ep := c.endpoints[pm.Endpoint()]
 	if ep == nil { // the pool named an endpoint it did not list in Specs
 		return outcome{Outcome: retrypolicy.Outcome{Cause: retrypolicy.Connection, Dispatch: retrypolicy.NotDispatched,

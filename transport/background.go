@@ -9,8 +9,8 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/internal/admission"
 	"github.com/solroute/solroute/internal/wire"
-	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/registry"
 	"github.com/solroute/solroute/retrypolicy"
 )
@@ -158,13 +158,13 @@ func (c *Client) probeSlots(name string, interval time.Duration) {
 // request timeout. ok is false when no attempt was made.
 func (c *Client) ownRequest(name string, role endpoint.Role, method string, params []any, out any, plan *slotPlan, now bool) (o outcome, ok bool) {
 	ctx := c.bg.ctx
-	timeout, err := c.pool.DefaultTimeout(pool.Request{Role: role, Method: method, Endpoint: name})
+	timeout, err := c.pool.DefaultTimeout(admission.Request{Role: role, Method: method, Endpoint: name})
 	if err != nil {
 		return o, false
 	}
 	deadline := c.clock.Now().Add(timeout)
-	req := pool.Request{Role: role, Method: method, Endpoint: name, Deadline: deadline}
-	var pm *pool.Permit
+	req := admission.Request{Role: role, Method: method, Endpoint: name, Deadline: deadline}
+	var pm *admission.Permit
 	if now {
 		pm = c.pool.TryAcquire(req)
 	} else {

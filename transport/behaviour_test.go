@@ -15,6 +15,7 @@ import (
 	"github.com/gagliardetto/solana-go/rpc/jsonrpc"
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/internal/admission"
 	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/retrypolicy"
 	"github.com/solroute/solroute/transport"
@@ -165,8 +166,8 @@ func TestInvalidResponseIsFinal(t *testing.T) {
 func plainEnv(t *testing.T, h http.HandlerFunc, s conf) *transport.Client {
 	t.Helper()
 	srv := httptest.NewServer(h)
-	p, err := pool.New([]endpoint.Spec{{Name: "plain", URL: endpoint.NewSecret(srv.URL),
-		Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: {}}}}, pool.DefaultSettings(), pool.Options{})
+	p, err := admission.New([]endpoint.Spec{{Name: "plain", URL: endpoint.NewSecret(srv.URL),
+		Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: {}}}}, pool.DefaultSettings(), admission.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -298,7 +299,7 @@ func TestNoEndpointForTheRole(t *testing.T) {
 	e := newEnv(t, []fixtures.Member{a}, conf{}, nil)
 	params, _ := signedTx(t, 1)
 	err := e.client.CallForInto(context.Background(), nil, "sendTransaction", params)
-	if !errors.Is(err, pool.ErrNoEndpoint) || len(callErr(t, err).Attempts) != 0 ||
+	if !errors.Is(err, admission.ErrNoEndpoint) || len(callErr(t, err).Attempts) != 0 ||
 		!strings.Contains(err.Error(), "pool: sendTransaction: no endpoint serves role send") {
 		t.Fatalf("error %v", err)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/gagliardetto/solana-go/rpc"
 	"github.com/hashicorp/go-retryablehttp"
 	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/internal/admission"
 	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/transport"
 )
@@ -45,8 +46,8 @@ type benchTarget struct {
 
 func benchTargets(b *testing.B, url string) []benchTarget {
 	b.Helper()
-	p, err := pool.New([]endpoint.Spec{{Name: "bench", URL: endpoint.NewSecret(url),
-		Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: {}}}}, pool.DefaultSettings(), pool.Options{})
+	p, err := admission.New([]endpoint.Spec{{Name: "bench", URL: endpoint.NewSecret(url),
+		Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: {}}}}, pool.DefaultSettings(), admission.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -59,8 +60,8 @@ func benchTargets(b *testing.B, url string) []benchTarget {
 	// tracking costs.
 	offSettings := pool.DefaultSettings()
 	offSettings.MaxSlotLag = 0
-	po, err := pool.New([]endpoint.Spec{{Name: "bench", URL: endpoint.NewSecret(url),
-		Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: {}}}}, offSettings, pool.Options{})
+	po, err := admission.New([]endpoint.Spec{{Name: "bench", URL: endpoint.NewSecret(url),
+		Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: {}}}}, offSettings, admission.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/solroute/solroute/endpoint"
-	"github.com/solroute/solroute/pool"
+	"github.com/solroute/solroute/internal/admission"
 	"github.com/solroute/solroute/retrypolicy"
 )
 
@@ -18,7 +18,7 @@ import (
 //
 // The deadline is computed once, on the pool's clock: now + the call's
 // budget (the method's own, registry.Entry.Timeout, else
-// pool.DefaultTimeout), cut to ctx's deadline when that is sooner. It
+// admission.DefaultTimeout), cut to ctx's deadline when that is sooner. It
 // bounds every Acquire (passed as Request.Deadline), every attempt (each
 // gets min(attemptTimeout, time left), cut early only when that can buy
 // another attempt) and every backoff. A call that stops for time returns
@@ -55,7 +55,7 @@ func (c *Client) do(ctx context.Context, cs *callState, role endpoint.Role) erro
 // loop is do without its observers: the call itself.
 func (c *Client) loop(ctx context.Context, cs *callState, role endpoint.Role) error {
 	caps, only := capabilitiesFrom(ctx), endpointFrom(ctx)
-	timeout, err := c.pool.DefaultTimeout(pool.Request{Role: role, Method: cs.method, Capabilities: caps, Endpoint: only})
+	timeout, err := c.pool.DefaultTimeout(admission.Request{Role: role, Method: cs.method, Capabilities: caps, Endpoint: only})
 	if err != nil {
 		return &CallError{Method: cs.method, errs: []error{err}}
 	}
@@ -80,7 +80,7 @@ func (c *Client) loop(ctx context.Context, cs *callState, role endpoint.Role) er
 
 	rec := callRecord{method: cs.method}
 	avoid, _ := ctx.Value(avoidKey{}).([]string)
-	req := pool.Request{Role: role, Method: cs.method, Capabilities: caps, Deadline: cs.deadline,
+	req := admission.Request{Role: role, Method: cs.method, Capabilities: caps, Deadline: cs.deadline,
 		AvoidDoubt: !read, Timed: cs.adaptive || timed && c.hedgeAfter == HedgeAuto, Avoid: slices.Clip(avoid), Endpoint: only}
 	cs.slots.slotRequest(&req) // an endpoint known to be below the floor would only refuse
 	for n := 1; ; n++ {
@@ -226,7 +226,7 @@ func (r *callRecord) acquireFailed(ctx context.Context, err error) error {
 		switch {
 		case ctx.Err() != nil:
 			r.lastCause = retrypolicy.Canceled
-		case errors.Is(err, pool.ErrDeadline):
+		case errors.Is(err, admission.ErrDeadline):
 			r.lastCause = retrypolicy.Timeout
 		}
 	}

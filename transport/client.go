@@ -14,8 +14,8 @@ import (
 
 	"github.com/jonboulle/clockwork"
 	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/internal/admission"
 	"github.com/solroute/solroute/internal/wire"
-	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/registry"
 	"github.com/solroute/solroute/retrypolicy"
 )
@@ -36,7 +36,7 @@ const (
 // Client routes JSON-RPC calls through a pool. It implements solana-go's
 // rpc.JSONRPCClient. It is safe for concurrent use.
 type Client struct {
-	pool      *pool.Pool
+	pool      *admission.Pool
 	clock     clockwork.Clock
 	policy    *retrypolicy.Policy
 	registry  *registry.Registry
@@ -88,7 +88,7 @@ type endpointClient struct {
 // options o. It fails when p is nil, s is out of range, or an endpoint's
 // URL is not an absolute http or https URL; the error names the endpoint,
 // never its URL.
-func New(p *pool.Pool, s Settings, o Options) (*Client, error) {
+func New(p *admission.Pool, s Settings, o Options) (*Client, error) {
 	if p == nil {
 		return nil, errors.New("transport: nil pool")
 	}
@@ -244,4 +244,4 @@ func (c *Client) closeIdle() {
 func (c *Client) Registry() *registry.Registry { return c.registry }
 
 // Pool returns the pool the Client acquires from.
-func (c *Client) Pool() *pool.Pool { return c.pool }
+func (c *Client) Pool() *admission.Pool { return c.pool }

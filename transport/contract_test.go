@@ -15,6 +15,7 @@ import (
 	"github.com/jonboulle/clockwork"
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/internal/admission"
 	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/registry"
 	"github.com/solroute/solroute/retrypolicy"
@@ -181,7 +182,7 @@ const (
 func matrixClient(t *testing.T, specs []endpoint.Spec, hedged bool) (*transport.Client, *clockwork.FakeClock) {
 	t.Helper()
 	clock := clockwork.NewFakeClockAt(epoch)
-	p, err := pool.New(specs, pool.DefaultSettings(), pool.Options{Clock: clock})
+	p, err := admission.New(specs, pool.DefaultSettings(), admission.Options{Clock: clock})
 	if err != nil {
 		t.Fatal(err)
 	}

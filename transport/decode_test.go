@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/solroute/solroute/internal/admission"
 	"github.com/solroute/solroute/internal/wire"
 
 	"github.com/gagliardetto/solana-go"
@@ -292,8 +293,8 @@ func TestRetryResetsAFailedAttemptsResult(t *testing.T) {
 		_, _ = io.WriteString(w, `{"jsonrpc":"2.0","result":`+result+`,"id":`+id+`}`)
 	}))
 	defer srv.Close()
-	p, err := pool.New([]endpoint.Spec{{Name: "plain", URL: endpoint.NewSecret(srv.URL),
-		Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: {}}}}, pool.DefaultSettings(), pool.Options{})
+	p, err := admission.New([]endpoint.Spec{{Name: "plain", URL: endpoint.NewSecret(srv.URL),
+		Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: {}}}}, pool.DefaultSettings(), admission.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

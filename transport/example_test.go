@@ -8,6 +8,7 @@ import (
 	"github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"
 	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/internal/admission"
 	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/transport"
 )
@@ -21,7 +22,7 @@ func Example_solanaGo() {
 		{Name: "backup", Tier: 1},
 	})
 	defer cluster.Close()
-	p, err := pool.New(cluster.Specs, pool.DefaultSettings(), pool.Options{})
+	p, err := admission.New(cluster.Specs, pool.DefaultSettings(), admission.Options{})
 	if err != nil {
 		panic(err)
 	}
@@ -57,7 +58,7 @@ func ExampleErrAmbiguousDispatch() {
 		{Name: "backup", Tier: 1},
 	})
 	defer cluster.Close()
-	p, _ := pool.New(cluster.Specs, pool.DefaultSettings(), pool.Options{})
+	p, _ := admission.New(cluster.Specs, pool.DefaultSettings(), admission.Options{})
 	client, _ := transport.New(p, transport.DefaultSettings(), transport.Options{})
 	defer client.Close()
 

@@ -6,14 +6,14 @@ import (
 	"slices"
 	"time"
 
-	"github.com/solroute/solroute/pool"
+	"github.com/solroute/solroute/internal/admission"
 	"github.com/solroute/solroute/retrypolicy"
 )
 
 // attemptRun is one attempt of a call: its permit, when it started, and
 // what it ended with.
 type attemptRun struct {
-	pm *pool.Permit
+	pm *admission.Permit
 	// ctx is the attempt's context: the call's, as the Observers
 	// returned it from AttemptStarted.
 	ctx        context.Context
@@ -32,7 +32,7 @@ type attemptRun struct {
 
 // hedged runs first's attempt and, when it has no answer after
 // Settings.HedgeAfter (hedgeDelay), a hedge: the same request on another
-// endpoint, if one can be admitted at once (pool.TryAcquire) and the retry
+// endpoint, if one can be admitted at once (admission.TryAcquire) and the retry
 // budget pays for it (retrypolicy.Call.Hedge). It returns the attempt that
 // decides the call (main) and, when a hedge ran, the other one (side),
 // both finished: no goroutine it started outlives it.
@@ -45,7 +45,7 @@ type attemptRun struct {
 // and is never written by two goroutines.
 //
 // The hedge, if any, is the call's attempt number hn.
-func (c *Client) hedged(ctx context.Context, cs *callState, first attemptRun, req pool.Request, call *retrypolicy.Call, hn int) (main attemptRun, side *attemptRun) {
+func (c *Client) hedged(ctx context.Context, cs *callState, first attemptRun, req admission.Request, call *retrypolicy.Call, hn int) (main attemptRun, side *attemptRun) {
 	x, ok := cs.x.(*intoExchange)
 	var out reflect.Value
 	if ok && x.out != nil {
@@ -127,7 +127,7 @@ func (c *Client) hedged(ctx context.Context, cs *callState, first attemptRun, re
 // answered, so five in a row eject a blackhole in five hedge delays, not
 // five attempt timeouts. Overtaken at HedgeAuto's delay, a p95 that one
 // answer in twenty passes by construction, it is slow rather than
-// failing (pool.Permit.Overtaken: a failure towards ejection, no penalty,
+// failing (admission.Permit.Overtaken: a failure towards ejection, no penalty,
 // no doubt). A hedge canceled because the original answered is nobody's
 // fault: it started later, losing says nothing.
 func (c *Client) settleSide(side *attemptRun) {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/internal/admission"
 	"github.com/solroute/solroute/methods"
 	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/retrypolicy"
@@ -97,7 +98,7 @@ func hostileClient(t testing.TB, h *hostileServer) (*transport.Client, *methods.
 		URL:   endpoint.NewSecret(h.srv.URL + "/" + hostileSecret),
 		Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: l, endpoint.RoleSend: l},
 	}}
-	p, err := pool.New(specs, pool.DefaultSettings(), pool.Options{})
+	p, err := admission.New(specs, pool.DefaultSettings(), admission.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

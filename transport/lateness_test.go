@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/internal/admission"
 	"github.com/solroute/solroute/pool"
 )
 
@@ -42,8 +43,8 @@ func BenchmarkDeadlineLateness(b *testing.B) {
 	}{{"ctx/sequential", true, 1}, {"ctx/32", true, 32}, {"budget/sequential", false, 1}, {"budget/32", false, 32}} {
 		b.Run(bc.name, func(b *testing.B) {
 			l := endpoint.Limits{RequestTimeout: budget}
-			p, err := pool.New([]endpoint.Spec{{Name: "hang", URL: endpoint.NewSecret(srv.URL),
-				Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: l}}}, pool.DefaultSettings(), pool.Options{})
+			p, err := admission.New([]endpoint.Spec{{Name: "hang", URL: endpoint.NewSecret(srv.URL),
+				Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: l}}}, pool.DefaultSettings(), admission.Options{})
 			if err != nil {
 				b.Fatal(err)
 			}

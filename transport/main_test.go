@@ -9,6 +9,7 @@ import (
 	"github.com/jonboulle/clockwork"
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/internal/admission"
 	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/registry"
 	"github.com/solroute/solroute/retrypolicy"
@@ -29,7 +30,7 @@ func noJitter(time.Duration) time.Duration { return 0 }
 type env struct {
 	t       *testing.T
 	cluster *fixtures.Cluster
-	pool    *pool.Pool
+	pool    *admission.Pool
 	client  *transport.Client
 	clock   *clockwork.FakeClock
 	logs    *syncBuffer
@@ -78,7 +79,7 @@ func (c conf) build() (transport.Settings, transport.Options) {
 
 // newClient builds a transport client over p with c, failing the test on
 // error.
-func newClient(t testing.TB, p *pool.Pool, c conf) *transport.Client {
+func newClient(t testing.TB, p *admission.Pool, c conf) *transport.Client {
 	t.Helper()
 	s, o := c.build()
 	tc, err := transport.New(p, s, o)
@@ -131,7 +132,7 @@ func newEnvClocks(t *testing.T, members []fixtures.Member, s conf, ps pool.Setti
 		edit(specs)
 	}
 	logs := &syncBuffer{}
-	p, err := pool.New(specs, ps, pool.Options{Clock: clock,
+	p, err := admission.New(specs, ps, admission.Options{Clock: clock,
 		Logger: slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))})
 	if err != nil {
 		cl.Close()

@@ -16,6 +16,7 @@ import (
 	"github.com/jonboulle/clockwork"
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/internal/admission"
 	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/registry"
 	"github.com/solroute/solroute/retrypolicy"
@@ -67,7 +68,7 @@ func newSlowServer(t *testing.T, clock clockwork.Clock, d time.Duration) *slowSe
 func slowClient(t *testing.T, srv *slowServer, clock clockwork.Clock, reg *registry.Registry) *transport.Client {
 	spec := endpoint.Spec{Name: "a", URL: endpoint.NewSecret(srv.srv.URL),
 		Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: {}}}
-	p, err := pool.New([]endpoint.Spec{spec}, pool.DefaultSettings(), pool.Options{Clock: clock})
+	p, err := admission.New([]endpoint.Spec{spec}, pool.DefaultSettings(), admission.Options{Clock: clock})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/jonboulle/clockwork"
 	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/internal/admission"
 	"github.com/solroute/solroute/pool"
 )
 
@@ -82,7 +83,7 @@ func (s *scripted) requests(method string) int {
 // scriptedPool is a pool over the servers, the first in tier 0 and the
 // others in tier 1 (so the first is asked first), named a, b, c ..., on a
 // fake clock that no test needs to move (backoffs are 0).
-func scriptedPool(t *testing.T, servers ...*scripted) *pool.Pool {
+func scriptedPool(t *testing.T, servers ...*scripted) *admission.Pool {
 	t.Helper()
 	l := endpoint.Limits{RequestTimeout: time.Second}
 	specs := make([]endpoint.Spec, len(servers))
@@ -90,7 +91,7 @@ func scriptedPool(t *testing.T, servers ...*scripted) *pool.Pool {
 		specs[i] = endpoint.Spec{Name: string(rune('a' + i)), URL: endpoint.NewSecret(s.srv.URL), Tier: min(i, 1),
 			Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: l, endpoint.RoleSend: l}}
 	}
-	p, err := pool.New(specs, pool.DefaultSettings(), pool.Options{Clock: clockwork.NewFakeClockAt(epoch)})
+	p, err := admission.New(specs, pool.DefaultSettings(), admission.Options{Clock: clockwork.NewFakeClockAt(epoch)})
 	if err != nil {
 		t.Fatal(err)
 	}

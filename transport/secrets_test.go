@@ -24,6 +24,7 @@ import (
 	"github.com/jonboulle/clockwork"
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/internal/admission"
 	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/transport"
 )
@@ -106,7 +107,7 @@ func failureModes() []failureMode {
 		}},
 		// A 429 pauses the endpoint longer than the next calls' deadline.
 		failureMode{name: "deadline", fault: fixtures.Fault{Kind: fixtures.HTTPStatus, Status: 429, RetryAfter: "30"},
-			proof: is(pool.ErrDeadline)},
+			proof: is(admission.ErrDeadline)},
 		failureMode{name: "echo", server: echoServer, proof: func(errs []error) bool {
 			var re *transport.RPCError
 			var sg *jsonrpc.RPCError // solana-go's copy, built from the redacted one
@@ -160,7 +161,7 @@ type secretEnv struct {
 	mode   failureMode
 	fake   *fixtures.Server // nil for the echo server and DNS
 	clock  *clockwork.FakeClock
-	pool   *pool.Pool
+	pool   *admission.Pool
 	client *transport.Client
 	logs   *syncBuffer
 }
@@ -189,7 +190,7 @@ func newSecretEnv(t *testing.T, pl placement, m failureMode) *secretEnv {
 		}
 	}
 	// A rate limit pauses the role for longer than a call's deadline, so
-	// the next call fails at once (pool.ErrDeadline) instead of waiting on
+	// the next call fails at once (admission.ErrDeadline) instead of waiting on
 	// the fake clock.
 	l := endpoint.Limits{RequestTimeout: time.Second, PauseAfterRateLimit: time.Hour}
 	spec := endpoint.Spec{Name: "a", URL: endpoint.NewSecret(pl.URL(scheme, hostport)),
@@ -200,7 +201,7 @@ func newSecretEnv(t *testing.T, pl placement, m failureMode) *secretEnv {
 			spec.Headers[k] = endpoint.NewSecret(v)
 		}
 	}
-	p, err := pool.New([]endpoint.Spec{spec}, pool.Settings{}, pool.Options{Clock: e.clock, Logger: debugLogger(e.logs)})
+	p, err := admission.New([]endpoint.Spec{spec}, pool.Settings{}, admission.Options{Clock: e.clock, Logger: debugLogger(e.logs)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -278,7 +279,7 @@ func (e *secretEnv) calls(params []any) []error {
 // outputs renders everything a caller or operator may see: every error
 // of the chain under every fmt verb, the RPC errors' fields and the
 // attempts; both loggers (text and JSON, debug); every exported value
-// that can hold a secret (*pool.Pool, *transport.Client, its specs, the
+// that can hold a secret (*admission.Pool, *transport.Client, its specs, the
 // snapshot) under every fmt verb, through slog and encoding/json.
 func (e *secretEnv) outputs(errs []error) map[string]string {
 	out := map[string]string{}
@@ -443,8 +444,8 @@ func TestUserInfoIsSentAsBasicAuth(t *testing.T) {
 	t.Cleanup(srv.Close)
 	withUser := "http://" + url.UserPassword(user, pass).String() + "@" + strings.TrimPrefix(srv.URL, "http://") + "/rpc"
 	client := func(t *testing.T, rawURL string, headers map[string]endpoint.Secret) *transport.Client {
-		p, err := pool.New([]endpoint.Spec{{Name: "basic", URL: endpoint.NewSecret(rawURL), Headers: headers,
-			Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: {}}}}, pool.DefaultSettings(), pool.Options{})
+		p, err := admission.New([]endpoint.Spec{{Name: "basic", URL: endpoint.NewSecret(rawURL), Headers: headers,
+			Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: {}}}}, pool.DefaultSettings(), admission.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

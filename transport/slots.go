@@ -10,7 +10,7 @@ import (
 
 	"github.com/gagliardetto/solana-go/rpc"
 	"github.com/solroute/solroute/endpoint"
-	"github.com/solroute/solroute/pool"
+	"github.com/solroute/solroute/internal/admission"
 	"github.com/solroute/solroute/registry"
 	"github.com/solroute/solroute/retrypolicy"
 )
@@ -222,7 +222,7 @@ func (c *Client) bankFloor(session *Session, plan *slotPlan) uint64 {
 // further down is a lagging endpoint's failure, as before. A getSlot
 // answer is the slot the endpoint claims, which may run ahead of its
 // banks; a context slot, a stale answer's or a -32016's, is its bank's.
-func (c *Client) sawSlot(cs *callState, pm *pool.Permit, o *outcome) {
+func (c *Client) sawSlot(cs *callState, pm *admission.Permit, o *outcome) {
 	p := cs.slots
 	if o.slot == 0 || p == nil || p.slots.Cached { // a cache's slot says nothing of the node's
 		return
@@ -256,8 +256,8 @@ func (p *slotPlan) short(slot, lag uint64) uint64 {
 
 // slotRequest sets req's floor from the plan: the slot the answer must
 // reach, at which commitment, and whether the answer is the endpoint's
-// slot itself (pool.Request.SlotAnswer).
-func (p *slotPlan) slotRequest(req *pool.Request) {
+// slot itself (admission.Request.SlotAnswer).
+func (p *slotPlan) slotRequest(req *admission.Request) {
 	if p != nil && p.floor > 0 {
 		req.MinSlot, req.MinSlotCommitment, req.SlotAnswer = p.floor, p.commitment, p.slots.Result
 	}
@@ -265,8 +265,8 @@ func (p *slotPlan) slotRequest(req *pool.Request) {
 
 // slotElsewhere reports, for an attempt refused a few slots short of its
 // floor (o.NotYet), whether an endpoint outside tried may have that slot
-// (pool.Pool.SlotElsewhere): the not-yet retry then goes at once.
-func (c *Client) slotElsewhere(o *outcome, req pool.Request, tried []string) bool {
+// (admission.Pool.SlotElsewhere): the not-yet retry then goes at once.
+func (c *Client) slotElsewhere(o *outcome, req admission.Request, tried []string) bool {
 	return o.NotYet > 0 && req.Endpoint == "" && c.pool.SlotElsewhere(req, tried)
 }
 

@@ -10,7 +10,7 @@ import (
 	"github.com/gagliardetto/solana-go/rpc"
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
-	"github.com/solroute/solroute/pool"
+	"github.com/solroute/solroute/internal/admission"
 	"github.com/solroute/solroute/retrypolicy"
 	"github.com/solroute/solroute/transport"
 )
@@ -264,7 +264,7 @@ func TestStaleErrorWhenNothingFresherAnswers(t *testing.T) {
 }
 
 // snapshotByName is the read role's snapshot of name.
-func snapshotByName(t *testing.T, p *pool.Pool, name string) endpoint.Snapshot {
+func snapshotByName(t *testing.T, p *admission.Pool, name string) endpoint.Snapshot {
 	t.Helper()
 	for _, s := range p.Snapshot() {
 		if s.Name == name && s.Role == endpoint.RoleRead {

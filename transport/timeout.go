@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/jonboulle/clockwork"
-	"github.com/solroute/solroute/pool"
+	"github.com/solroute/solroute/internal/admission"
 	"github.com/solroute/solroute/retrypolicy"
 )
 
@@ -15,7 +15,7 @@ import (
 // plans/010-adaptive-timeouts.md): a read's attempt is bounded by its
 // endpoint's recent latency for the method instead of half the call's
 // budget, and HedgeAuto hedges it at that latency's p95. The inputs are
-// pool.Permit.Latency's quantiles (the endpoint's own answers, else its
+// admission.Permit.Latency's quantiles (the endpoint's own answers, else its
 // role's); the rules and their constants live here. They are constants,
 // not settings: AttemptTimeout and a fixed HedgeAfter are the overrides.
 const (
@@ -57,7 +57,7 @@ const (
 // and the attempt runs until the call's deadline: a cut that nothing can
 // follow only fails a call that an answer a little later would have
 // served. fair still says whose fault a timeout is (attempt).
-func (c *Client) attemptTimeout(cs *callState, pm *pool.Permit) (fair, bound time.Duration, adaptive bool) {
+func (c *Client) attemptTimeout(cs *callState, pm *admission.Permit) (fair, bound time.Duration, adaptive bool) {
 	own := cs.budget(pm.RequestTimeout())
 	fair, adaptive = c.fairTimeout(cs, own, pm)
 	if cs.cuttable || c.attemptTO > 0 {
@@ -83,7 +83,7 @@ func (c *Client) attemptTimeout(cs *callState, pm *pool.Permit) (fair, bound tim
 //     costs far more than a slow one (and armAttempt never cuts one that
 //     may have been written before the deadline); and a read's last chance
 //     keeps it (where attemptTimeout does not cut it at all).
-func (c *Client) fairTimeout(cs *callState, own time.Duration, pm *pool.Permit) (d time.Duration, adaptive bool) {
+func (c *Client) fairTimeout(cs *callState, own time.Duration, pm *admission.Permit) (d time.Duration, adaptive bool) {
 	fixed := own
 	if cs.attemptMax > 0 {
 		fixed = min(own, cs.attemptMax)
@@ -92,7 +92,7 @@ func (c *Client) fairTimeout(cs *callState, own time.Duration, pm *pool.Permit) 
 		return fixed, false
 	}
 	l := pm.Latency()
-	if l.Source == pool.LatencyNone {
+	if l.Source == admission.LatencyNone {
 		return fixed, false
 	}
 	d = max(AdaptiveMultiple*l.P99, AdaptiveFloor)
@@ -109,12 +109,12 @@ func (c *Client) fairTimeout(cs *callState, own time.Duration, pm *pool.Permit) 
 // starts: Settings.HedgeAfter, or with HedgeAuto the endpoint's recent
 // p95 for the method (its role's when it has too few answers of its own),
 // at least HedgeAutoFloor, and HedgeAutoCold when nothing is known.
-func (c *Client) hedgeDelay(pm *pool.Permit) time.Duration {
+func (c *Client) hedgeDelay(pm *admission.Permit) time.Duration {
 	if c.hedgeAfter != HedgeAuto {
 		return c.hedgeAfter
 	}
 	l := pm.Latency()
-	if l.Source == pool.LatencyNone {
+	if l.Source == admission.LatencyNone {
 		return HedgeAutoCold
 	}
 	return max(l.P95, HedgeAutoFloor)
@@ -135,10 +135,10 @@ func (cs *callState) budget(d time.Duration) time.Duration {
 // another attempt elsewhere, that is when the retry policy may still
 // retry (fewer counted retries than MaxRetries) and an endpoint serving
 // req outside the ones it avoids and name exists to take the retry or a
-// hedge (pool.Pool.HasAlternative). With one endpoint a cut only sends
+// hedge (admission.Pool.HasAlternative). With one endpoint a cut only sends
 // the same request to the same endpoint again, and fails a read answered
 // a little later than the cut (issue 20).
-func (c *Client) cuttable(cs *callState, req pool.Request, name string) bool {
+func (c *Client) cuttable(cs *callState, req admission.Request, name string) bool {
 	if cs.retries >= c.maxRetries || req.Endpoint != "" { // a call pinned to one endpoint has no elsewhere
 		return false
 	}

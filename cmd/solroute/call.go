@@ -11,7 +11,7 @@ import (
 	"github.com/jonboulle/clockwork"
 	"github.com/solroute/solroute"
 	"github.com/solroute/solroute/config"
-	"github.com/solroute/solroute/pool"
+	"github.com/solroute/solroute/internal/admission"
 	"github.com/solroute/solroute/registry"
 	"github.com/solroute/solroute/transport"
 )
@@ -91,7 +91,7 @@ func runCall(ctx context.Context, e *env, args []string) int {
 	}
 	var result json.RawMessage
 	if err := client.CallForInto(ctx, &result, method, params); err != nil {
-		if errors.Is(err, pool.ErrNoEndpoint) {
+		if errors.Is(err, admission.ErrNoEndpoint) {
 			return e.noEndpoint("call", *cfgPath, method, client.Registry(), err)
 		}
 		return e.callFailed("call", err)
@@ -135,14 +135,14 @@ func parseParams(s string) ([]any, error) {
 
 // noEndpoint reports, on one line, a configuration that has no endpoint
 // for the method's role, and returns exitUsage: the configuration is wrong,
-// not the call, and no request was sent. err matches pool.ErrNoEndpoint;
-// the role comes from its *pool.NoEndpointError, or from reg when it
+// not the call, and no request was sent. err matches admission.ErrNoEndpoint;
+// the role comes from its *admission.NoEndpointError, or from reg when it
 // carries none. The method is the caller's: the pool's error may not name
 // it.
 func (e *env) noEndpoint(cmd, cfgPath, method string, reg *registry.Registry, err error) int {
 	entry, _ := reg.Lookup(method)
 	role, caps := entry.Role, ""
-	var noEP *pool.NoEndpointError
+	var noEP *admission.NoEndpointError
 	if errors.As(err, &noEP) {
 		role = noEP.Role
 		if len(noEP.Capabilities) > 0 {

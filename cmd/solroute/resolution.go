@@ -14,7 +14,7 @@ import (
 	"github.com/solroute/solroute/config"
 	"github.com/solroute/solroute/confirm"
 	"github.com/solroute/solroute/endpoint"
-	"github.com/solroute/solroute/pool"
+	"github.com/solroute/solroute/internal/admission"
 	"github.com/solroute/solroute/transport"
 )
 
@@ -69,7 +69,7 @@ func (e *env) openPool(cmd, cfgPath string, cfg *config.Document, methods ...str
 	for _, m := range methods {
 		if entry, _ := reg.Lookup(m); !served[entry.Role] {
 			_ = c.Close()
-			return nil, e.noEndpoint(cmd, cfgPath, m, reg, pool.ErrNoEndpoint)
+			return nil, e.noEndpoint(cmd, cfgPath, m, reg, admission.ErrNoEndpoint)
 		}
 	}
 	return c, exitOK

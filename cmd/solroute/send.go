@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"github.com/gagliardetto/solana-go"
-	"github.com/solroute/solroute/pool"
+	"github.com/solroute/solroute/internal/admission"
 	"github.com/solroute/solroute/transport"
 )
 
@@ -171,7 +171,7 @@ func (e *env) sendFailed(err error, cfgPath, sig string, lvbh uint64) int {
 		fmt.Fprintf(e.stderr, "solroute send: %v; find out whether it landed with: solroute confirm --config %s %s --last-valid-block-height %s%s\n",
 			err, cfgPath, sig, n, what)
 		return exitAmbiguous
-	case errors.Is(err, pool.ErrNoEndpoint):
+	case errors.Is(err, admission.ErrNoEndpoint):
 		fmt.Fprintf(e.stderr, "solroute send: %v\n", err)
 		return exitUsage
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/gagliardetto/solana-go/rpc"
 	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/internal/admission"
 	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/retrypolicy"
 	"github.com/solroute/solroute/transport"
@@ -39,7 +40,7 @@ func openSolrouteTransport(urls []string, o *Options, ps pool.Settings, s transp
 			Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: limits, endpoint.RoleSend: limits},
 		}
 	}
-	p, err := pool.New(specs, ps, pool.Options{})
+	p, err := admission.New(specs, ps, admission.Options{})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -59,7 +60,7 @@ func openSolrouteTransport(urls []string, o *Options, ps pool.Settings, s transp
 // Source.
 type observable struct {
 	tc *transport.Client
-	p  *pool.Pool
+	p  *admission.Pool
 }
 
 func (o *observable) Observe(ob transport.Observer)  { o.tc.Observe(ob) }
