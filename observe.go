@@ -13,7 +13,7 @@ import (
 func (c *Client) Observe(o transport.Observer) { c.transport.Observe(o) }
 
 // RetryBudget returns the client's retry budget now: the calls and
-// counted retries under way and the tokens left (see retrypolicy.Policy).
+// counted retries under way and the tokens left (see retrypolicy.Usage).
 func (c *Client) RetryBudget() retrypolicy.Usage { return c.transport.RetryBudget() }
 
 // CallRecord collects the calls made under a context, each with every

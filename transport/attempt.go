@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/solroute/solroute/internal/admission"
+	"github.com/solroute/solroute/internal/retry"
 	"github.com/solroute/solroute/internal/wire"
 
 	"github.com/solroute/solroute/retrypolicy"
@@ -141,7 +142,7 @@ func (c *Client) post(ctx, actx context.Context, cs *callState, ep *endpointClie
 	defer resp.Body.Close()
 	o.Dispatch = retrypolicy.Answered
 	o.HTTPStatus = resp.StatusCode
-	if cause := retrypolicy.StatusCause(resp.StatusCode); cause != 0 {
+	if cause := retry.StatusCause(resp.StatusCode); cause != 0 {
 		if cause == retrypolicy.RateLimited || resp.StatusCode == http.StatusServiceUnavailable {
 			o.ProviderDelay = c.retryAfter(resp)
 		}
@@ -190,7 +191,7 @@ func (c *Client) retryAfter(resp *http.Response) time.Duration {
 	if ra == "" {
 		return 0
 	}
-	d, _ := retrypolicy.ParseRetryAfter(ra, c.clock.Now())
+	d, _ := retry.ParseRetryAfter(ra, c.clock.Now())
 	return d
 }
 

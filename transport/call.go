@@ -9,6 +9,7 @@ import (
 
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/internal/admission"
+	"github.com/solroute/solroute/internal/retry"
 	"github.com/solroute/solroute/retrypolicy"
 )
 
@@ -24,10 +25,10 @@ import (
 // another attempt) and every backoff. A call that stops for time returns
 // the context's error when it is the caller's deadline (endedBy). Each decision is
 // told whether an endpoint this call has not failed on can take the retry
-// (retrypolicy.Attempt.ElsewhereAvailable): such a failover waits no delay.
-// Whether to resend is the retry policy's alone (retrypolicy.Decide); the
+// (retry.Input.ElsewhereAvailable): such a failover waits no delay.
+// Whether to resend is the retry policy's alone (retry.Decide); the
 // loop only carries out its decision, and the call's error says when an
-// attempt left it ambiguous (retrypolicy.Attempt.Ambiguous).
+// attempt left it ambiguous (retry.Input.Ambiguous).
 func (c *Client) do(ctx context.Context, cs *callState, role endpoint.Role) error {
 	cs.obs = c.observers.load()
 	cs.rec, _ = ctx.Value(callRecordKey{}).(*CallRecord)
@@ -94,7 +95,7 @@ func (c *Client) loop(ctx context.Context, cs *callState, role endpoint.Role) er
 		run := attemptRun{pm: pm, ctx: ctx, start: c.clock.Now()}
 		run.wait = run.start.Sub(asked)
 		c.attemptStarted(cs, &run, n)
-		// A call that has had its hedge (retrypolicy.Call.Hedged) would
+		// A call that has had its hedge (retry.Call.Hedged) would
 		// only take another endpoint's permit, and a token, to give it back.
 		if hedging && !call.Hedged() {
 			var side *attemptRun
@@ -102,7 +103,7 @@ func (c *Client) loop(ctx context.Context, cs *callState, role endpoint.Role) er
 			if run, side = c.hedged(ctx, cs, run, req, call, n+1); side != nil {
 				c.settleSide(side)
 				sa := c.attemptOf(side)
-				sa.Decision = retrypolicy.RuleSuperseded.Stop()
+				sa.Decision = retry.Stop(retrypolicy.RuleSuperseded)
 				rec.add(sa, side.o.err)
 				c.notify(ctx, cs, side, &sa, side.o.err)
 				n++
@@ -130,7 +131,7 @@ func (c *Client) loop(ctx context.Context, cs *callState, role endpoint.Role) er
 		// (tried may share Avoid's spare capacity: Avoid's own elements
 		// are untouched, and it becomes tried only on a failover.)
 		tried := append(req.Avoid, pm.Endpoint())
-		ra := retrypolicy.Attempt{
+		ra := retry.Input{
 			Number:             n,
 			Outcome:            o.Outcome,
 			Class:              cs.class,

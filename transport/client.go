@@ -15,9 +15,9 @@ import (
 	"github.com/jonboulle/clockwork"
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/internal/admission"
+	"github.com/solroute/solroute/internal/retry"
 	"github.com/solroute/solroute/internal/wire"
 	"github.com/solroute/solroute/registry"
-	"github.com/solroute/solroute/retrypolicy"
 )
 
 // Connection pool sizing for one endpoint.
@@ -38,7 +38,7 @@ const (
 type Client struct {
 	pool      *admission.Pool
 	clock     clockwork.Clock
-	policy    *retrypolicy.Policy
+	policy    *retry.Policy
 	registry  *registry.Registry
 	maxBody   int64
 	attemptTO time.Duration // Settings.AttemptTimeout; 0: adaptive, or half the call's budget
@@ -98,7 +98,7 @@ func New(p *admission.Pool, s Settings, o Options) (*Client, error) {
 	c := &Client{
 		pool:      p,
 		clock:     p.Clock(),
-		policy:    retrypolicy.New(s.Retry),
+		policy:    retry.New(s.Retry),
 		registry:  o.Registry,
 		maxBody:   s.MaxResponseBytes,
 		attemptTO: s.AttemptTimeout,

@@ -33,7 +33,7 @@
 //     that is not Idempotent (sendTransaction, requestAirdrop, an
 //     undeclared method, a batch holding one) is never resent once a server
 //     may have acted on an attempt (retrypolicy.Outcome.MayHaveActed, the
-//     one rule, applied by retrypolicy.Decide); the *CallError then matches
+//     one rule, applied by the retry decision); the *CallError then matches
 //     ErrAmbiguousDispatch and its doc says what to do. Such calls ask the
 //     pool to avoid endpoints in doubt (pool.Request.AvoidDoubt).
 //

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"reflect"
 
+	"github.com/solroute/solroute/internal/retry"
 	"github.com/solroute/solroute/internal/wire"
 
 	"github.com/gagliardetto/solana-go/rpc/jsonrpc"
@@ -129,7 +130,7 @@ func decodeScanned(b *wire.Buffer, body []byte, out any) (retrypolicy.Cause, int
 		if len(e.Data) != 0 {
 			rpcErr.Data = bytes.Clone(e.Data)
 		}
-		return retrypolicy.RPCCodeCause(e.Code), e.Code, rpcErr
+		return retry.RPCCodeCause(e.Code), e.Code, rpcErr
 	}
 	if out == nil {
 		return 0, 0, nil
@@ -253,7 +254,7 @@ func (x *batchExchange) read(c *Client, resp *http.Response) (retrypolicy.Cause,
 		seen[id] = true
 		if r.Error != nil {
 			r.Result = nil // a null result beside an error (JSON-RPC 1.0's form) is no result
-			switch retrypolicy.RPCCodeCause(r.Error.Code) {
+			switch retry.RPCCodeCause(r.Error.Code) {
 			case retrypolicy.RateLimited:
 				limited++
 			case retrypolicy.NodeBehind:
@@ -281,7 +282,7 @@ func batchRefused(body []byte) (retrypolicy.Cause, int, error) {
 		return retrypolicy.MalformedResponse, 0, errBatchMismatch
 	}
 	e := b.Env.Error
-	return retrypolicy.RPCCodeCause(e.Code), e.Code, &RPCError{Code: e.Code, Message: e.Message, Data: e.Data}
+	return retry.RPCCodeCause(e.Code), e.Code, &RPCError{Code: e.Code, Message: e.Message, Data: e.Data}
 }
 
 // batchID returns a batch response's id as a member index.

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/solroute/solroute/internal/admission"
+	"github.com/solroute/solroute/internal/retry"
 	"github.com/solroute/solroute/retrypolicy"
 )
 
@@ -33,7 +34,7 @@ type attemptRun struct {
 // hedged runs first's attempt and, when it has no answer after
 // Settings.HedgeAfter (hedgeDelay), a hedge: the same request on another
 // endpoint, if one can be admitted at once (admission.TryAcquire) and the retry
-// budget pays for it (retrypolicy.Call.Hedge). It returns the attempt that
+// budget pays for it (retry.Call.Hedge). It returns the attempt that
 // decides the call (main) and, when a hedge ran, the other one (side),
 // both finished: no goroutine it started outlives it.
 //
@@ -45,7 +46,7 @@ type attemptRun struct {
 // and is never written by two goroutines.
 //
 // The hedge, if any, is the call's attempt number hn.
-func (c *Client) hedged(ctx context.Context, cs *callState, first attemptRun, req admission.Request, call *retrypolicy.Call, hn int) (main attemptRun, side *attemptRun) {
+func (c *Client) hedged(ctx context.Context, cs *callState, first attemptRun, req admission.Request, call *retry.Call, hn int) (main attemptRun, side *attemptRun) {
 	x, ok := cs.x.(*intoExchange)
 	var out reflect.Value
 	if ok && x.out != nil {
@@ -100,7 +101,7 @@ func (c *Client) hedged(ctx context.Context, cs *callState, first attemptRun, re
 	go run(hctx, &hcs, hrun)
 
 	a := <-results
-	if !a.o.Settles() {
+	if !retry.Settles(a.o.Outcome) {
 		b := <-results
 		main, side = b, &a
 	} else {

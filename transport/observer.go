@@ -204,5 +204,5 @@ func WithCallRecord(ctx context.Context, r *CallRecord) context.Context {
 }
 
 // RetryBudget returns the client's retry budget now (see
-// retrypolicy.Policy): calls and counted retries under way, tokens left.
+// retrypolicy.Usage): calls and counted retries under way, tokens left.
 func (c *Client) RetryBudget() retrypolicy.Usage { return c.policy.Usage() }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/internal/retry"
 	"github.com/solroute/solroute/internal/rolestate"
 	"github.com/solroute/solroute/retrypolicy"
 )
@@ -86,7 +87,7 @@ func (pm *Permit) Done(o retrypolicy.Outcome) {
 	}
 	now := pm.m.pool.clock.Now()
 	rt := pm.m.rt
-	switch delay, pause := o.Pause(); {
+	switch delay, pause := retry.Pause(o); {
 	case !o.Failed() || o.Fault == retrypolicy.RequestFault:
 		rt.SucceededAt(now, pm.adm.Generation)
 		rt.ObserveAt(now, pm.adm, false)
@@ -100,7 +101,7 @@ func (pm *Permit) Done(o retrypolicy.Outcome) {
 		rt.FailedAt(now, pm.adm.Generation)
 		rt.ObserveAt(now, pm.adm, true)
 	}
-	if o.Doubtful() {
+	if retry.Doubtful(o) {
 		for _, r := range pm.m.endpoint {
 			r.DoubtedAt(now)
 		}

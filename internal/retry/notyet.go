@@ -1,6 +1,10 @@
-package retrypolicy
+package retry
 
-import "time"
+import (
+	"time"
+
+	"github.com/solroute/solroute/retrypolicy"
+)
 
 // A read refused a few slots short of its floor (Outcome.NotYet: -32016,
 // or an answer below the slot the read had to reach, by no more than the
@@ -14,7 +18,7 @@ import "time"
 // have"):
 //
 //   - it is retried at once when an endpoint this call has not tried is
-//     not known to be short of the slot (Attempt.SlotElsewhere), and
+//     not known to be short of the slot (Input.SlotElsewhere), and
 //     otherwise after the gap times the slot time, when the chain should
 //     be there, unless that passes the deadline;
 //   - it counts neither against MaxRetries nor against the retry budget:
@@ -40,21 +44,21 @@ const (
 
 // notYet reports whether attempt a, after retries r, is a read refused a
 // few slots short of its floor that the not-yet rule retries.
-func notYet(s *Settings, a Attempt, r Retries) bool {
-	return a.Cause == NodeBehind && a.NotYet > 0 && a.Class == Idempotent &&
+func notYet(s *retrypolicy.Settings, a Input, r Retries) bool {
+	return a.Cause == retrypolicy.NodeBehind && a.NotYet > 0 && a.Class == retrypolicy.Idempotent &&
 		s.MaxRetries > 0 && r.NotYet < maxNotYetRetries
 }
 
 // notYetRetry is the decision for such an attempt: at once where the slot
 // may be, else after the chain has had time to advance by the gap.
-func notYetRetry(a Attempt) Decision {
-	d := Decision{Retry: true, OtherEndpoint: true, NotYet: true, Rule: RuleNotYet, Reason: notYetElsewhere}
+func notYetRetry(a Input) retrypolicy.Decision {
+	d := retrypolicy.Decision{Retry: true, OtherEndpoint: true, NotYet: true, Rule: retrypolicy.RuleNotYet, Reason: notYetElsewhere}
 	if !a.SlotElsewhere {
 		// (capped at MaxDelay: no wait inside one call is worth longer)
-		d.Delay, d.Reason = time.Duration(min(a.NotYet, uint64(MaxDelay/slotTime)))*slotTime, notYetLater
+		d.Delay, d.Reason = time.Duration(min(a.NotYet, uint64(retrypolicy.MaxDelay/slotTime)))*slotTime, notYetLater
 	}
 	if d.Delay >= a.TimeLeft {
-		return stop(RuleDeadline)
+		return stop(retrypolicy.RuleDeadline)
 	}
 	return d
 }

@@ -1,16 +1,18 @@
-package retrypolicy
+package retry
 
 import (
 	"math"
 	"math/rand/v2"
 	"time"
+
+	"github.com/solroute/solroute/retrypolicy"
 )
 
 // backoffCeiling is min(MaxBackoff, InitialBackoff·2^counted): the upper
 // bound of the full-jitter draw before the retry that follows counted
 // earlier counted retries. Negative settings mean no backoff (0). It
 // doubles step by step so that no shift overflows.
-func backoffCeiling(s *Settings, counted int) time.Duration {
+func backoffCeiling(s *retrypolicy.Settings, counted int) time.Duration {
 	if s.InitialBackoff <= 0 || s.MaxBackoff <= 0 {
 		return 0
 	}
@@ -26,7 +28,7 @@ func backoffCeiling(s *Settings, counted int) time.Duration {
 
 // jitter draws the full-jitter delay in [0, ceiling] from s.Jitter and
 // clamps a misbehaving source into that range, so the bound always holds.
-func jitter(s *Settings, ceiling time.Duration) time.Duration {
+func jitter(s *retrypolicy.Settings, ceiling time.Duration) time.Duration {
 	if ceiling <= 0 {
 		return 0
 	}

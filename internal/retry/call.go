@@ -1,6 +1,10 @@
-package retrypolicy
+package retry
 
-import "sync/atomic"
+import (
+	"sync/atomic"
+
+	"github.com/solroute/solroute/retrypolicy"
+)
 
 // Call is one call's retry state: the retries it was granted and the
 // budget place it holds. It is used by one goroutine at a time; End may be
@@ -17,9 +21,9 @@ type Call struct {
 // (released at the next Next or at End); when the budget is spent the
 // decision is to stop, with that reason. A transparent retry and a
 // not-yet retry (RuleNotYet) take no place. After End, Next always stops with RuleCallEnded.
-func (c *Call) Next(a Attempt) Decision {
+func (c *Call) Next(a Input) retrypolicy.Decision {
 	if c.ended.Load() {
-		return stop(RuleCallEnded)
+		return stop(retrypolicy.RuleCallEnded)
 	}
 	// The attempt the held place was for has finished: give it back first,
 	// so a call never holds more than one place.
@@ -37,7 +41,7 @@ func (c *Call) Next(a Attempt) Decision {
 		return d
 	}
 	if !c.p.takeRetry() {
-		return stop(RuleBudget)
+		return stop(retrypolicy.RuleBudget)
 	}
 	c.holding = true
 	c.r.Counted++
@@ -52,8 +56,8 @@ func (c *Call) Next(a Attempt) Decision {
 // until End. A call gets at most one hedge; Hedge reports false for a
 // second one, for a class other than Idempotent, after End, or when the
 // budget is spent.
-func (c *Call) Hedge(class Class) bool {
-	if c.hedging || class != Idempotent || c.ended.Load() || !c.p.takeRetry() {
+func (c *Call) Hedge(class retrypolicy.Class) bool {
+	if c.hedging || class != retrypolicy.Idempotent || c.ended.Load() || !c.p.takeRetry() {
 		return false
 	}
 	c.hedging = true

@@ -1,14 +1,16 @@
-package retrypolicy
+package retry
 
 import (
 	"net/http"
 	"testing"
 	"time"
+
+	"github.com/solroute/solroute/retrypolicy"
 )
 
 // Decide alone is the baseline for a Call's full cycle (Begin, Next, End).
 func BenchmarkDecide(b *testing.B) {
-	s := DefaultSettings()
+	s := retrypolicy.DefaultSettings()
 	a := failing
 	b.ReportAllocs()
 	for b.Loop() {
@@ -17,7 +19,7 @@ func BenchmarkDecide(b *testing.B) {
 }
 
 func BenchmarkCallCycle(b *testing.B) {
-	p := New(DefaultSettings())
+	p := New(retrypolicy.DefaultSettings())
 	b.ReportAllocs()
 	for b.Loop() {
 		c := p.Begin()
@@ -29,7 +31,7 @@ func BenchmarkCallCycle(b *testing.B) {
 
 // BenchmarkCallCycleParallel measures the budget's atomics under contention.
 func BenchmarkCallCycleParallel(b *testing.B) {
-	p := New(DefaultSettings())
+	p := New(retrypolicy.DefaultSettings())
 	b.ReportAllocs()
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {

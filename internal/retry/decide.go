@@ -1,6 +1,10 @@
-package retrypolicy
+package retry
 
-import "time"
+import (
+	"time"
+
+	"github.com/solroute/solroute/retrypolicy"
+)
 
 // Decide is the whole retry rule set as one pure function: given settings
 // s (taken as written), a failed attempt a and the retries
@@ -14,7 +18,7 @@ import "time"
 // (down, slow, out of quota, erroring, behind or garbling), and a healthy
 // endpoint is the better bet. See plans/002-retry-policy.md for the table
 // and its sources.
-func Decide(s Settings, a Attempt, r Retries) Decision {
+func Decide(s retrypolicy.Settings, a Input, r Retries) retrypolicy.Decision {
 	if s.Jitter == nil {
 		s.Jitter = uniformJitter
 	}
@@ -22,16 +26,16 @@ func Decide(s Settings, a Attempt, r Retries) Decision {
 }
 
 // decide is Decide, with s.Jitter set.
-func decide(s *Settings, a Attempt, r Retries) Decision {
+func decide(s *retrypolicy.Settings, a Input, r Retries) retrypolicy.Decision {
 	// The caller gave up: nobody waits for another answer. The transport
 	// should not even ask, but a stop here keeps it safe if it does.
-	if a.Cause == Canceled {
-		return stop(RuleCanceled)
+	if a.Cause == retrypolicy.Canceled {
+		return stop(retrypolicy.RuleCanceled)
 	}
 	// Values this package does not define cannot be judged: stop rather
 	// than guess (a zero Class from an unregistered method lands here too).
 	if !known(a) {
-		return stop(RuleUnknownInput)
+		return stop(retrypolicy.RuleUnknownInput)
 	}
 	// The one rule that makes a call safe to send once: an operation that
 	// is not Idempotent (a send, an airdrop, an undeclared method, a batch
@@ -41,28 +45,28 @@ func decide(s *Settings, a Attempt, r Retries) Decision {
 	// it through (Outcome.MayHaveActed): never dispatched, or an answer
 	// that is a refusal.
 	if a.Ambiguous() {
-		if a.Dispatch == MaybeDispatched {
-			return stop(RuleMaybeDispatched)
+		if a.Dispatch == retrypolicy.MaybeDispatched {
+			return stop(retrypolicy.RuleMaybeDispatched)
 		}
-		return stop(RuleAnsweredMayHaveActed)
+		return stop(retrypolicy.RuleAnsweredMayHaveActed)
 	}
 	// The operation opted out of automatic retry altogether.
-	if a.Class == NotApplicable {
-		return stop(RuleNotApplicable)
+	if a.Class == retrypolicy.NotApplicable {
+		return stop(retrypolicy.RuleNotApplicable)
 	}
 	// Failures that any endpoint would repeat: retrying only adds load.
 	switch a.Cause {
-	case Request:
-		return stop(RuleRequestError)
-	case RPCApplication:
-		return stop(RuleRPCApplication)
-	case InvalidResponse:
-		return stop(RuleInvalidResponse)
-	case Refused:
+	case retrypolicy.Request:
+		return stop(retrypolicy.RuleRequestError)
+	case retrypolicy.RPCApplication:
+		return stop(retrypolicy.RuleRPCApplication)
+	case retrypolicy.InvalidResponse:
+		return stop(retrypolicy.RuleInvalidResponse)
+	case retrypolicy.Refused:
 		// This endpoint refused (credentials, plan, path): only another
 		// one can help.
 		if !a.ElsewhereAvailable {
-			return stop(RuleRefused)
+			return stop(retrypolicy.RuleRefused)
 		}
 	}
 
@@ -74,10 +78,10 @@ func decide(s *Settings, a Attempt, r Retries) Decision {
 	}
 	// Never sent (gRFC A6 "never leaves the client"): retry at once,
 	// uncounted, up to TransparentRetries so a dead pool cannot spin.
-	transparent := a.Dispatch == NotDispatched && a.Cause == Connection &&
+	transparent := a.Dispatch == retrypolicy.NotDispatched && a.Cause == retrypolicy.Connection &&
 		r.Transparent < s.TransparentRetries
 	if !transparent && r.Counted >= s.MaxRetries {
-		return stop(RuleMaxRetries)
+		return stop(retrypolicy.RuleMaxRetries)
 	}
 	// Backoff protects an endpoint this call already failed on. Failing
 	// over to one it has not tried is not a revisit: it goes at once (the
@@ -95,24 +99,26 @@ func decide(s *Settings, a Attempt, r Retries) Decision {
 	}
 	// A retry that cannot start before the deadline is wasted work.
 	if delay >= a.TimeLeft {
-		return stop(RuleDeadline)
+		return stop(retrypolicy.RuleDeadline)
 	}
-	d := Decision{Retry: true, Delay: delay, OtherEndpoint: true, Transparent: transparent}
+	d := retrypolicy.Decision{Retry: true, Delay: delay, OtherEndpoint: true, Transparent: transparent}
 	if transparent {
-		d.Rule, d.Reason = RuleTransparentRetry, transparentReason
+		d.Rule, d.Reason = retrypolicy.RuleTransparentRetry, transparentReason
 	} else {
-		d.Rule, d.Reason = RuleRetry, retryReasons[a.Cause]
+		d.Rule, d.Reason = retrypolicy.RuleRetry, retryReasons[a.Cause]
 	}
 	return d
 }
 
 // stop is the Decision of a stopping rule.
-func stop(r Rule) Decision { return Decision{Rule: r, Reason: stopReasons[r]} }
+func stop(r retrypolicy.Rule) retrypolicy.Decision {
+	return retrypolicy.Decision{Rule: r, Reason: stopReasons[r]}
+}
 
 // known reports whether a's cause, dispatch state and class are all
 // values this package defines.
-func known(a Attempt) bool {
-	return a.Cause >= Connection && a.Cause <= RPCEndpoint &&
-		a.Dispatch >= NotDispatched && a.Dispatch <= Answered &&
-		a.Class >= Idempotent && a.Class <= NotApplicable
+func known(a Input) bool {
+	return a.Cause >= retrypolicy.Connection && a.Cause <= retrypolicy.RPCEndpoint &&
+		a.Dispatch >= retrypolicy.NotDispatched && a.Dispatch <= retrypolicy.Answered &&
+		a.Class >= retrypolicy.Idempotent && a.Class <= retrypolicy.NotApplicable
 }

@@ -1,4 +1,6 @@
-package retrypolicy
+package retry
+
+import "github.com/solroute/solroute/retrypolicy"
 
 // StatusCause returns the cause of an HTTP response status: 0 for 2xx,
 // whose body then decides. The table (RFC 9110 §15; plans/003-transport.md):
@@ -9,20 +11,20 @@ package retrypolicy
 //     this endpoint refused the request before processing it, another may
 //     not;
 //   - anything else (1xx, other 3xx, other 4xx, outside 100-599) → Request.
-func StatusCause(code int) Cause {
+func StatusCause(code int) retrypolicy.Cause {
 	switch {
 	case code >= 200 && code < 300:
 		return 0
 	case code == 429:
-		return RateLimited
+		return retrypolicy.RateLimited
 	case code == 408:
-		return Timeout
+		return retrypolicy.Timeout
 	case code >= 500 && code < 600:
-		return TemporaryHTTP
+		return retrypolicy.TemporaryHTTP
 	}
 	switch code {
 	case 301, 302, 307, 308, 401, 402, 403, 404, 405, 407, 421, 425:
-		return Refused
+		return retrypolicy.Refused
 	}
-	return Request
+	return retrypolicy.Request
 }

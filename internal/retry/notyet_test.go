@@ -1,14 +1,16 @@
-package retrypolicy
+package retry
 
 import (
 	"testing"
 	"time"
+
+	"github.com/solroute/solroute/retrypolicy"
 )
 
 // shortBy is a read refused (-32016) gap slots short of its floor.
-func shortBy(gap uint64, elsewhere bool) Attempt {
-	return Attempt{Outcome: Outcome{Cause: NodeBehind, Dispatch: Answered, RPCCode: -32016, Fault: LocalFault, NotYet: gap},
-		Class: Idempotent, ElsewhereAvailable: true, SlotElsewhere: elsewhere, TimeLeft: noDeadline}
+func shortBy(gap uint64, elsewhere bool) Input {
+	return Input{Outcome: retrypolicy.Outcome{Cause: retrypolicy.NodeBehind, Dispatch: retrypolicy.Answered, RPCCode: -32016, Fault: retrypolicy.LocalFault, NotYet: gap},
+		Class: retrypolicy.Idempotent, ElsewhereAvailable: true, SlotElsewhere: elsewhere, TimeLeft: noDeadline}
 }
 
 // TestNotYetWhereTheSlotIs (issue 20, N2): a read a few slots short of its
@@ -18,25 +20,25 @@ func shortBy(gap uint64, elsewhere bool) Attempt {
 func TestNotYetWhereTheSlotIs(t *testing.T) {
 	s := defaults(exact)
 	d := Decide(s, shortBy(3, true), Retries{})
-	if !d.Retry || d.Rule != RuleNotYet || !d.NotYet || d.Delay != 0 || !d.OtherEndpoint || d.Reason != notYetElsewhere {
+	if !d.Retry || d.Rule != retrypolicy.RuleNotYet || !d.NotYet || d.Delay != 0 || !d.OtherEndpoint || d.Reason != notYetElsewhere {
 		t.Fatalf("slot elsewhere: %+v, want an uncounted retry at once", d)
 	}
 	d = Decide(s, shortBy(3, false), Retries{})
-	if !d.Retry || d.Rule != RuleNotYet || d.Delay != 1200*time.Millisecond || d.Reason != notYetLater {
+	if !d.Retry || d.Rule != retrypolicy.RuleNotYet || d.Delay != 1200*time.Millisecond || d.Reason != notYetLater {
 		t.Fatalf("no endpoint at the slot: %+v, want a retry after 3 slots (1.2 s)", d)
 	}
 	a := shortBy(3, false)
 	a.TimeLeft = 1200 * time.Millisecond
-	if d := Decide(s, a, Retries{}); d.Retry || d.Rule != RuleDeadline {
+	if d := Decide(s, a, Retries{}); d.Retry || d.Rule != retrypolicy.RuleDeadline {
 		t.Fatalf("the wait reaches the deadline: %+v, want a deadline stop", d)
 	}
 	a = shortBy(1, true)
 	a.TimeLeft = 0
-	if d := Decide(s, a, Retries{}); d.Retry || d.Rule != RuleDeadline {
+	if d := Decide(s, a, Retries{}); d.Retry || d.Rule != retrypolicy.RuleDeadline {
 		t.Fatalf("no time left: %+v, want a deadline stop", d)
 	}
 	a = shortBy(1<<62, false) // no overflow: capped at MaxDelay
-	if d := Decide(s, a, Retries{}); !d.Retry || d.Delay != MaxDelay {
+	if d := Decide(s, a, Retries{}); !d.Retry || d.Delay != retrypolicy.MaxDelay {
 		t.Fatalf("a huge gap: %+v, want a wait of MaxDelay", d)
 	}
 }
@@ -48,25 +50,25 @@ func TestNotYetWhereTheSlotIs(t *testing.T) {
 func TestNotYetIsBoundedOtherwise(t *testing.T) {
 	s := defaults(exact)
 	for n := range maxNotYetRetries {
-		if d := Decide(s, shortBy(2, true), Retries{Counted: s.MaxRetries, NotYet: n}); d.Rule != RuleNotYet {
+		if d := Decide(s, shortBy(2, true), Retries{Counted: s.MaxRetries, NotYet: n}); d.Rule != retrypolicy.RuleNotYet {
 			t.Fatalf("not-yet retry %d with MaxRetries used up: %+v", n, d)
 		}
 	}
-	if d := Decide(s, shortBy(2, true), Retries{NotYet: maxNotYetRetries}); d.Rule != RuleRetry || d.NotYet {
+	if d := Decide(s, shortBy(2, true), Retries{NotYet: maxNotYetRetries}); d.Rule != retrypolicy.RuleRetry || d.NotYet {
 		t.Fatalf("past the cap: %+v, want a counted retry", d)
 	}
 	behind := shortBy(0, true)
-	behind.Fault = EndpointFault
-	if d := Decide(s, behind, Retries{}); d.Rule != RuleRetry || d.NotYet {
+	behind.Fault = retrypolicy.EndpointFault
+	if d := Decide(s, behind, Retries{}); d.Rule != retrypolicy.RuleRetry || d.NotYet {
 		t.Fatalf("behind by more than a few slots: %+v, want a counted retry", d)
 	}
 	s.MaxRetries = 0
-	if d := Decide(s, shortBy(2, true), Retries{}); d.Retry || d.Rule != RuleMaxRetries {
+	if d := Decide(s, shortBy(2, true), Retries{}); d.Retry || d.Rule != retrypolicy.RuleMaxRetries {
 		t.Fatalf("MaxRetries 0: %+v, want no retry", d)
 	}
 	send := shortBy(2, true)
-	send.Class = NeverAfterDispatch
-	if d := Decide(defaults(exact), send, Retries{}); d.Rule != RuleRetry {
+	send.Class = retrypolicy.NeverAfterDispatch
+	if d := Decide(defaults(exact), send, Retries{}); d.Rule != retrypolicy.RuleRetry {
 		t.Fatalf("a send: %+v, want the ordinary rule", d)
 	}
 }
@@ -78,12 +80,12 @@ func TestNotYetSpendsNoBudget(t *testing.T) {
 	p := New(budget(0, 0)) // no floor, no token
 	c := p.Begin()
 	defer c.End()
-	if d := c.Next(failing); d.Retry || d.Rule != RuleBudget {
+	if d := c.Next(failing); d.Retry || d.Rule != retrypolicy.RuleBudget {
 		t.Fatalf("a 503 with the budget spent: %+v, want a budget stop", d)
 	}
 	for n := 1; n <= maxNotYetRetries; n++ {
 		d := c.Next(shortBy(1, true))
-		if !d.Retry || d.Rule != RuleNotYet {
+		if !d.Retry || d.Rule != retrypolicy.RuleNotYet {
 			t.Fatalf("not-yet %d with the budget spent: %+v", n, d)
 		}
 		if got := c.Retries(); got.NotYet != n || got.Counted != 0 {
@@ -93,7 +95,7 @@ func TestNotYetSpendsNoBudget(t *testing.T) {
 			t.Fatalf("a not-yet retry took a budget place: %+v", u)
 		}
 	}
-	if d := c.Next(shortBy(1, true)); d.Retry || d.Rule != RuleBudget {
+	if d := c.Next(shortBy(1, true)); d.Retry || d.Rule != retrypolicy.RuleBudget {
 		t.Fatalf("past the cap, with the budget spent: %+v, want a budget stop", d)
 	}
 }

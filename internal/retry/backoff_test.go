@@ -1,24 +1,26 @@
-package retrypolicy
+package retry
 
 import (
 	"math"
 	"testing"
 	"time"
+
+	"github.com/solroute/solroute/retrypolicy"
 )
 
 func TestBackoffCeilings(t *testing.T) {
 	ms := time.Millisecond
 	cases := []struct {
 		name string
-		s    Settings
+		s    retrypolicy.Settings
 		want []time.Duration // ceiling before counted retry 0, 1, 2, ...
 	}{
-		{"defaults", DefaultSettings(), []time.Duration{100 * ms, 200 * ms, 400 * ms, 800 * ms, 1600 * ms, 2000 * ms, 2000 * ms}},
-		{"initial above max", Settings{InitialBackoff: 5 * time.Second, MaxBackoff: time.Second}, []time.Duration{time.Second, time.Second}},
-		{"max not a power of two step", Settings{InitialBackoff: 30 * ms, MaxBackoff: 100 * ms}, []time.Duration{30 * ms, 60 * ms, 100 * ms, 100 * ms}},
-		{"initial zero", Settings{MaxBackoff: time.Second}, []time.Duration{0, 0}},
-		{"max zero", Settings{InitialBackoff: time.Second}, []time.Duration{0, 0}},
-		{"zero settings", Settings{}, []time.Duration{0, 0}},
+		{"defaults", retrypolicy.DefaultSettings(), []time.Duration{100 * ms, 200 * ms, 400 * ms, 800 * ms, 1600 * ms, 2000 * ms, 2000 * ms}},
+		{"initial above max", retrypolicy.Settings{InitialBackoff: 5 * time.Second, MaxBackoff: time.Second}, []time.Duration{time.Second, time.Second}},
+		{"max not a power of two step", retrypolicy.Settings{InitialBackoff: 30 * ms, MaxBackoff: 100 * ms}, []time.Duration{30 * ms, 60 * ms, 100 * ms, 100 * ms}},
+		{"initial zero", retrypolicy.Settings{MaxBackoff: time.Second}, []time.Duration{0, 0}},
+		{"max zero", retrypolicy.Settings{InitialBackoff: time.Second}, []time.Duration{0, 0}},
+		{"zero settings", retrypolicy.Settings{}, []time.Duration{0, 0}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -33,7 +35,7 @@ func TestBackoffCeilings(t *testing.T) {
 }
 
 func TestBackoffNoOverflow(t *testing.T) {
-	s := Settings{InitialBackoff: time.Second, MaxBackoff: math.MaxInt64}
+	s := retrypolicy.Settings{InitialBackoff: time.Second, MaxBackoff: math.MaxInt64}
 	prev := time.Duration(0)
 	for n := 0; n < 200; n++ {
 		c := backoffCeiling(&s, n)
@@ -45,7 +47,7 @@ func TestBackoffNoOverflow(t *testing.T) {
 	if prev != math.MaxInt64 {
 		t.Fatalf("ceiling never reached MaxBackoff: %v", prev)
 	}
-	d := DefaultSettings()
+	d := retrypolicy.DefaultSettings()
 	if got := backoffCeiling(&d, math.MaxInt); got != d.MaxBackoff {
 		t.Fatalf("ceiling after MaxInt retries = %v, want %v", got, d.MaxBackoff)
 	}
@@ -54,7 +56,7 @@ func TestBackoffNoOverflow(t *testing.T) {
 // TestDecideBackoffJitter drives Decide with exact jitter sources and checks
 // each delay is the source's answer for the right ceiling.
 func TestDecideBackoffJitter(t *testing.T) {
-	a := Attempt{Outcome: Outcome{Cause: Timeout, Dispatch: MaybeDispatched}, Class: Idempotent, TimeLeft: noDeadline}
+	a := Input{Outcome: retrypolicy.Outcome{Cause: retrypolicy.Timeout, Dispatch: retrypolicy.MaybeDispatched}, Class: retrypolicy.Idempotent, TimeLeft: noDeadline}
 	var asked []time.Duration
 	half := func(c time.Duration) time.Duration { asked = append(asked, c); return c / 2 }
 	s := defaults(half)

@@ -1,10 +1,12 @@
-package retrypolicy
+package retry
 
 import (
 	"os"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/solroute/solroute/retrypolicy"
 )
 
 // TestErrorsDocIsTheTable reads the table of docs/errors.md and checks
@@ -13,12 +15,12 @@ import (
 // builds for that answer), and that the table lists every code the code
 // names.
 func TestErrorsDocIsTheTable(t *testing.T) {
-	doc, err := os.ReadFile("../docs/errors.md")
+	doc, err := os.ReadFile("../../docs/errors.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	causes := map[string]Cause{"caller's": RPCApplication, "endpoint's": RPCEndpoint,
-		"behind": NodeBehind, "rate limited": RateLimited}
+	causes := map[string]retrypolicy.Cause{"caller's": retrypolicy.RPCApplication, "endpoint's": retrypolicy.RPCEndpoint,
+		"behind": retrypolicy.NodeBehind, "rate limited": retrypolicy.RateLimited}
 	listed := map[int]bool{}
 	for _, line := range strings.Split(string(doc), "\n") {
 		cells := strings.Split(line, "|")
@@ -56,23 +58,23 @@ func TestErrorsDocIsTheTable(t *testing.T) {
 // another endpoint to go to.
 func checkDocActions(t *testing.T, code int, read, send string) {
 	t.Helper()
-	o := Outcome{Cause: RPCCodeCause(code), Dispatch: Answered, HTTPStatus: 200, RPCCode: code}
-	decide := func(c Class) Decision {
-		return Decide(DefaultSettings(), Attempt{Number: 1, Outcome: o, Class: c,
+	o := retrypolicy.Outcome{Cause: RPCCodeCause(code), Dispatch: retrypolicy.Answered, HTTPStatus: 200, RPCCode: code}
+	decide := func(c retrypolicy.Class) retrypolicy.Decision {
+		return Decide(retrypolicy.DefaultSettings(), Input{Number: 1, Outcome: o, Class: c,
 			ElsewhereAvailable: true, TimeLeft: noDeadline}, Retries{})
 	}
-	r := decide(Idempotent)
+	r := decide(retrypolicy.Idempotent)
 	if got := map[bool]string{true: "fails over", false: "returned"}[r.Retry]; got != read {
 		t.Errorf("docs: a read answered %d %s; Decide: %+v", code, read, r)
 	}
 	if r.Retry && r.Delay != 0 {
 		t.Errorf("a read answered %d waits %v before failing over", code, r.Delay)
 	}
-	s := decide(NeverAfterDispatch)
+	s := decide(retrypolicy.NeverAfterDispatch)
 	got := "may have acted"
 	switch {
 	case o.MayHaveActed():
-		if s.Rule != RuleAnsweredMayHaveActed {
+		if s.Rule != retrypolicy.RuleAnsweredMayHaveActed {
 			t.Errorf("a send answered %d that may have acted: %+v", code, s)
 		}
 	case s.Retry:

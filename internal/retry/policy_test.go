@@ -1,22 +1,24 @@
-package retrypolicy
+package retry
 
 import (
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/solroute/solroute/retrypolicy"
 )
 
 // failing is an attempt every Idempotent call may retry (a 503).
-var failing = Attempt{Outcome: Outcome{Cause: TemporaryHTTP, Dispatch: Answered}, Class: Idempotent, TimeLeft: noDeadline}
+var failing = Input{Outcome: retrypolicy.Outcome{Cause: retrypolicy.TemporaryHTTP, Dispatch: retrypolicy.Answered}, Class: retrypolicy.Idempotent, TimeLeft: noDeadline}
 
 // neverSent is an attempt retried transparently.
-var neverSent = Attempt{Outcome: Outcome{Cause: Connection, Dispatch: NotDispatched}, Class: Idempotent, TimeLeft: noDeadline}
+var neverSent = Input{Outcome: retrypolicy.Outcome{Cause: retrypolicy.Connection, Dispatch: retrypolicy.NotDispatched}, Class: retrypolicy.Idempotent, TimeLeft: noDeadline}
 
 func zeroJitter(time.Duration) time.Duration { return 0 }
 
 // budget is DefaultSettings with a floor, a burst and no jitter.
-func budget(floor, burst int) Settings {
+func budget(floor, burst int) retrypolicy.Settings {
 	s := defaults(zeroJitter)
 	s.BudgetMinRetries, s.BudgetBurst = floor, burst
 	return s
@@ -27,11 +29,11 @@ func budget(floor, burst int) Settings {
 func TestBudgetAccount(t *testing.T) {
 	cases := []struct {
 		name    string
-		s       Settings
+		s       retrypolicy.Settings
 		begun   int // calls begun before the retries, none ended
 		granted int // retries granted in a row, none released
 	}{
-		{"defaults", DefaultSettings(), 1000, 3 + 100},
+		{"defaults", retrypolicy.DefaultSettings(), 1000, 3 + 100},
 		{"deposits never pass full", budget(3, 10), 1000, 3 + 10},
 		{"no floor", budget(0, 10), 100, 10},
 		{"larger floor", budget(20, 10), 100, 20 + 10},
@@ -49,7 +51,7 @@ func TestBudgetAccount(t *testing.T) {
 			for _, c := range calls {
 				d := c.Next(failing)
 				if !d.Retry {
-					if d.Rule != RuleBudget {
+					if d.Rule != retrypolicy.RuleBudget {
 						t.Fatalf("unexpected decision %+v", d)
 					}
 					break
@@ -74,7 +76,7 @@ func TestBudgetSteps(t *testing.T) {
 	}
 	check := func(step string, calls, retries int64, tokens float64) {
 		t.Helper()
-		if u := p.Usage(); u != (Usage{calls, retries, tokens}) {
+		if u := p.Usage(); u != (retrypolicy.Usage{ActiveCalls: calls, ActiveRetries: retries, Tokens: tokens}) {
 			t.Fatalf("%s: usage %+v, want {%d %d %v}", step, u, calls, retries, tokens)
 		}
 	}
@@ -86,15 +88,15 @@ func TestBudgetSteps(t *testing.T) {
 		if want := i < 13; d.Retry != want {
 			t.Fatalf("call %d: retry=%v (%s), want %v", i, d.Retry, d.Reason, want)
 		}
-		if i >= 13 && d.Rule != RuleBudget {
-			t.Fatalf("call %d: rule %v, want %v", i, d.Rule, RuleBudget)
+		if i >= 13 && d.Rule != retrypolicy.RuleBudget {
+			t.Fatalf("call %d: rule %v, want %v", i, d.Rule, retrypolicy.RuleBudget)
 		}
 	}
 	check("thirteen retrying", 30, 13, 0)
 
 	// A retrying call's next Next first gives its place back, but the
 	// account is empty and 12 are still in flight: denied.
-	if d := calls[0].Next(failing); d.Rule != RuleBudget {
+	if d := calls[0].Next(failing); d.Rule != retrypolicy.RuleBudget {
 		t.Fatalf("second retry with an empty account: %+v", d)
 	}
 	check("holder denied", 30, 12, 0)
@@ -126,7 +128,7 @@ func TestBudgetSteps(t *testing.T) {
 	// Holders that stop give their places back; below the floor, retries
 	// go again without tokens.
 	for _, c := range calls[1:13] {
-		if d := c.Next(Attempt{Outcome: Outcome{Cause: Request, Dispatch: Answered}, Class: Idempotent, TimeLeft: noDeadline}); d.Retry {
+		if d := c.Next(Input{Outcome: retrypolicy.Outcome{Cause: retrypolicy.Request, Dispatch: retrypolicy.Answered}, Class: retrypolicy.Idempotent, TimeLeft: noDeadline}); d.Retry {
 			t.Fatalf("request error retried: %+v", d)
 		}
 	}
@@ -142,7 +144,7 @@ func TestBudgetSteps(t *testing.T) {
 		c.End()
 		c.End() // idempotent
 	}
-	if d := calls[21].Next(failing); d.Rule != RuleCallEnded {
+	if d := calls[21].Next(failing); d.Rule != retrypolicy.RuleCallEnded {
 		t.Fatalf("Next after End: %+v", d)
 	}
 	check("all ended", 0, 0, 0)
@@ -168,7 +170,7 @@ func TestBudgetConcurrentFirstFailure(t *testing.T) {
 			switch d := c.Next(failing); {
 			case d.Retry:
 				granted.Add(1)
-			case d.Rule == RuleBudget:
+			case d.Rule == retrypolicy.RuleBudget:
 				denied.Add(1)
 			default:
 				t.Errorf("unexpected decision %+v", d)
@@ -186,7 +188,7 @@ func TestBudgetConcurrentFirstFailure(t *testing.T) {
 	for _, c := range calls {
 		c.End()
 	}
-	if u := p.Usage(); u != (Usage{0, 0, 0}) {
+	if u := p.Usage(); u != (retrypolicy.Usage{}) {
 		t.Fatalf("after End: %+v", u)
 	}
 }
@@ -213,7 +215,7 @@ func TestBudgetOutage(t *testing.T) {
 			live = append(live, p.Begin())
 		}
 		begun += arrivals
-		results := make([]Decision, len(live))
+		results := make([]retrypolicy.Decision, len(live))
 		var wg sync.WaitGroup
 		start := make(chan struct{})
 		for i, c := range live {
@@ -232,10 +234,10 @@ func TestBudgetOutage(t *testing.T) {
 			case d.Retry:
 				granted++
 				next = append(next, c)
-			case d.Rule == RuleBudget:
+			case d.Rule == retrypolicy.RuleBudget:
 				budgetStops++
 				c.End()
-			case d.Rule == RuleMaxRetries:
+			case d.Rule == retrypolicy.RuleMaxRetries:
 				c.End()
 			default:
 				t.Fatalf("round %d: unexpected decision %+v", round, d)
@@ -272,23 +274,23 @@ func TestHedge(t *testing.T) {
 	// No floor, a budget of 2 tokens: two hedges, then none.
 	p := New(budget(0, 2))
 	a, b, c := p.Begin(), p.Begin(), p.Begin()
-	if a.Hedge(NeverAfterDispatch) || a.Hedge(NotApplicable) {
+	if a.Hedge(retrypolicy.NeverAfterDispatch) || a.Hedge(retrypolicy.NotApplicable) {
 		t.Fatal("a hedge granted to a class other than Idempotent")
 	}
-	if !a.Hedge(Idempotent) {
+	if !a.Hedge(retrypolicy.Idempotent) {
 		t.Fatal("first hedge refused")
 	}
-	if a.Hedge(Idempotent) {
+	if a.Hedge(retrypolicy.Idempotent) {
 		t.Fatal("a second hedge granted to one call")
 	}
-	if !b.Hedge(Idempotent) || c.Hedge(Idempotent) {
+	if !b.Hedge(retrypolicy.Idempotent) || c.Hedge(retrypolicy.Idempotent) {
 		t.Fatal("the budget of 2 did not grant exactly 2 hedges")
 	}
 	if u := p.Usage(); u.ActiveRetries != 2 {
 		t.Fatalf("usage %+v, want 2 places held", u)
 	}
 	// The place is held until End, then given back.
-	if d := a.Next(failing); d.Rule != RuleBudget {
+	if d := a.Next(failing); d.Rule != retrypolicy.RuleBudget {
 		t.Fatalf("a retry after two hedges spent the budget: %+v", d)
 	}
 	for _, x := range []*Call{a, b, c} {
@@ -297,10 +299,10 @@ func TestHedge(t *testing.T) {
 	if u := p.Usage(); u.ActiveRetries != 0 || u.ActiveCalls != 0 {
 		t.Fatalf("after End: %+v", u)
 	}
-	if a.Hedge(Idempotent) {
+	if a.Hedge(retrypolicy.Idempotent) {
 		t.Fatal("hedge granted after End")
 	}
-	if d := RuleSuperseded.Stop(); d.Retry || d.Rule != RuleSuperseded || d.Reason == "" {
+	if d := Stop(retrypolicy.RuleSuperseded); d.Retry || d.Rule != retrypolicy.RuleSuperseded || d.Reason == "" {
 		t.Fatalf("RuleSuperseded.Stop() = %+v", d)
 	}
 }

@@ -1,4 +1,6 @@
-package retrypolicy
+package retry
+
+import "github.com/solroute/solroute/retrypolicy"
 
 // The JSON-RPC error table (docs/errors.md): whose an error code is, and
 // so what a call does with it. Sources: JSON-RPC 2.0 §5.1 (the reserved
@@ -20,7 +22,7 @@ package retrypolicy
 type rpcCode struct {
 	code  int
 	name  string
-	cause Cause
+	cause retrypolicy.Cause
 	// gap marks an endpoint's error that says this node does not keep or
 	// reach what was asked (a block, history, an index, a snapshot), or
 	// stopped a scan at its own limit: a fact of its configuration, not a
@@ -33,34 +35,34 @@ type rpcCode struct {
 // own) and the caller's outside it.
 var rpcCodes = [...]rpcCode{
 	// JSON-RPC 2.0.
-	{-32700, "parse error", RPCApplication, false},
-	{-32600, "invalid request", RPCApplication, false},
-	{-32601, "method not found", RPCApplication, false},
-	{-32602, "invalid params", RPCApplication, false},
-	{-32603, "internal error", RPCEndpoint, false},
+	{-32700, "parse error", retrypolicy.RPCApplication, false},
+	{-32600, "invalid request", retrypolicy.RPCApplication, false},
+	{-32601, "method not found", retrypolicy.RPCApplication, false},
+	{-32602, "invalid params", retrypolicy.RPCApplication, false},
+	{-32603, "internal error", retrypolicy.RPCEndpoint, false},
 	// agave custom_error.rs.
-	{-32001, "BlockCleanedUp", RPCEndpoint, true},
-	{-32002, "SendTransactionPreflightFailure", RPCApplication, false},
-	{-32003, "TransactionSignatureVerificationFailure", RPCApplication, false},
-	{-32004, "BlockNotAvailable", NodeBehind, false},
-	{-32005, "NodeUnhealthy", NodeBehind, false},
-	{-32006, "TransactionPrecompileVerificationFailure", RPCApplication, false},
-	{-32007, "SlotSkipped", RPCApplication, false},
-	{-32008, "NoSnapshot", RPCEndpoint, true},
-	{-32009, "LongTermStorageSlotSkipped", RPCApplication, false},
-	{-32010, "KeyExcludedFromSecondaryIndex", RPCEndpoint, true},
-	{-32011, "TransactionHistoryNotAvailable", RPCEndpoint, true},
-	{-32012, "ScanError", RPCEndpoint, true},
-	{-32013, "TransactionSignatureLenMismatch", RPCApplication, false},
-	{-32014, "BlockStatusNotAvailableYet", NodeBehind, false},
-	{-32015, "UnsupportedTransactionVersion", RPCApplication, false},
-	{-32016, "MinContextSlotNotReached", NodeBehind, false},
-	{-32017, "EpochRewardsPeriodActive", RPCApplication, false},
-	{-32018, "SlotNotEpochBoundary", RPCEndpoint, true},
-	{-32019, "LongTermStorageUnreachable", RPCEndpoint, true},
+	{-32001, "BlockCleanedUp", retrypolicy.RPCEndpoint, true},
+	{-32002, "SendTransactionPreflightFailure", retrypolicy.RPCApplication, false},
+	{-32003, "TransactionSignatureVerificationFailure", retrypolicy.RPCApplication, false},
+	{-32004, "BlockNotAvailable", retrypolicy.NodeBehind, false},
+	{-32005, "NodeUnhealthy", retrypolicy.NodeBehind, false},
+	{-32006, "TransactionPrecompileVerificationFailure", retrypolicy.RPCApplication, false},
+	{-32007, "SlotSkipped", retrypolicy.RPCApplication, false},
+	{-32008, "NoSnapshot", retrypolicy.RPCEndpoint, true},
+	{-32009, "LongTermStorageSlotSkipped", retrypolicy.RPCApplication, false},
+	{-32010, "KeyExcludedFromSecondaryIndex", retrypolicy.RPCEndpoint, true},
+	{-32011, "TransactionHistoryNotAvailable", retrypolicy.RPCEndpoint, true},
+	{-32012, "ScanError", retrypolicy.RPCEndpoint, true},
+	{-32013, "TransactionSignatureLenMismatch", retrypolicy.RPCApplication, false},
+	{-32014, "BlockStatusNotAvailableYet", retrypolicy.NodeBehind, false},
+	{-32015, "UnsupportedTransactionVersion", retrypolicy.RPCApplication, false},
+	{-32016, "MinContextSlotNotReached", retrypolicy.NodeBehind, false},
+	{-32017, "EpochRewardsPeriodActive", retrypolicy.RPCApplication, false},
+	{-32018, "SlotNotEpochBoundary", retrypolicy.RPCEndpoint, true},
+	{-32019, "LongTermStorageUnreachable", retrypolicy.RPCEndpoint, true},
 	// A rate limit answered as a JSON-RPC error (some providers and
 	// proxies answer HTTP 200 this way).
-	{429, "rate limited", RateLimited, false},
+	{429, "rate limited", retrypolicy.RateLimited, false},
 }
 
 // The implementation-defined server-error range of JSON-RPC 2.0.
@@ -75,14 +77,14 @@ const (
 // -32001, -32008, -32010, -32011, -32012, -32018, -32019, and any other
 // code from -32099 to -32000) → RPCEndpoint; anything else →
 // RPCApplication.
-func RPCCodeCause(code int) Cause {
+func RPCCodeCause(code int) retrypolicy.Cause {
 	if r, ok := rpcCodeOf(code); ok {
 		return r.cause
 	}
 	if code >= serverErrorLow && code <= serverErrorHigh {
-		return RPCEndpoint
+		return retrypolicy.RPCEndpoint
 	}
-	return RPCApplication
+	return retrypolicy.RPCApplication
 }
 
 // rpcCodeOf returns the table's row of code; ok is false when it has

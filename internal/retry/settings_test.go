@@ -1,15 +1,17 @@
-package retrypolicy
+package retry
 
 import (
 	"errors"
 	"math"
 	"testing"
 	"time"
+
+	"github.com/solroute/solroute/retrypolicy"
 )
 
 func TestDefaultSettings(t *testing.T) {
-	got := DefaultSettings()
-	want := Settings{MaxRetries: 3, TransparentRetries: 8, InitialBackoff: 100 * time.Millisecond, MaxBackoff: 2 * time.Second,
+	got := retrypolicy.DefaultSettings()
+	want := retrypolicy.Settings{MaxRetries: 3, TransparentRetries: 8, InitialBackoff: 100 * time.Millisecond, MaxBackoff: 2 * time.Second,
 		MaxProviderDelay: time.Minute, BudgetRatio: 0.2, BudgetMinRetries: 3, BudgetBurst: 100}
 	got.Jitter = nil
 	if got.MaxRetries != want.MaxRetries || got.TransparentRetries != want.TransparentRetries || got.InitialBackoff != want.InitialBackoff || got.MaxBackoff != want.MaxBackoff ||
@@ -17,25 +19,25 @@ func TestDefaultSettings(t *testing.T) {
 		got.BudgetMinRetries != want.BudgetMinRetries || got.BudgetBurst != want.BudgetBurst {
 		t.Fatalf("DefaultSettings() = %+v, want %+v", got, want)
 	}
-	if err := DefaultSettings().Validate(); err != nil {
+	if err := retrypolicy.DefaultSettings().Validate(); err != nil {
 		t.Fatal(err)
 	}
-	if err := (Settings{}).Validate(); err != nil {
+	if err := (retrypolicy.Settings{}).Validate(); err != nil {
 		t.Fatalf("zero settings: %v", err)
 	}
 }
 
 // TestZeroSettingsRetryNothing: every value is taken as written.
 func TestZeroSettingsRetryNothing(t *testing.T) {
-	a := Attempt{Outcome: Outcome{Cause: TemporaryHTTP, Dispatch: Answered}, Class: Idempotent, TimeLeft: noDeadline}
-	if d := Decide(Settings{}, a, Retries{}); d.Retry || d.Rule != RuleMaxRetries {
+	a := Input{Outcome: retrypolicy.Outcome{Cause: retrypolicy.TemporaryHTTP, Dispatch: retrypolicy.Answered}, Class: retrypolicy.Idempotent, TimeLeft: noDeadline}
+	if d := Decide(retrypolicy.Settings{}, a, Retries{}); d.Retry || d.Rule != retrypolicy.RuleMaxRetries {
 		t.Fatalf("zero settings: %+v", d)
 	}
-	never := Attempt{Outcome: Outcome{Cause: Connection, Dispatch: NotDispatched}, Class: Idempotent, TimeLeft: noDeadline}
-	if d := Decide(Settings{}, never, Retries{}); d.Retry {
+	never := Input{Outcome: retrypolicy.Outcome{Cause: retrypolicy.Connection, Dispatch: retrypolicy.NotDispatched}, Class: retrypolicy.Idempotent, TimeLeft: noDeadline}
+	if d := Decide(retrypolicy.Settings{}, never, Retries{}); d.Retry {
 		t.Fatalf("zero settings, never sent: %+v", d)
 	}
-	s := Settings{MaxRetries: 1}
+	s := retrypolicy.Settings{MaxRetries: 1}
 	if d := Decide(s, a, Retries{}); !d.Retry || d.Delay != 0 {
 		t.Fatalf("one retry, no backoff: %+v", d)
 	}
@@ -43,18 +45,18 @@ func TestZeroSettingsRetryNothing(t *testing.T) {
 	// counted retry.
 	c := New(s).Begin()
 	defer c.End()
-	if d := c.Next(a); d.Retry || d.Rule != RuleBudget {
+	if d := c.Next(a); d.Retry || d.Rule != retrypolicy.RuleBudget {
 		t.Fatalf("empty budget: %+v", d)
 	}
 }
 
 func TestSettingsValidate(t *testing.T) {
-	bad := Settings{MaxRetries: -1, InitialBackoff: 2 * time.Hour, MaxBackoff: time.Second, MaxProviderDelay: -1,
-		BudgetRatio: math.NaN(), BudgetMinRetries: MaxCount + 1, BudgetBurst: -3}
+	bad := retrypolicy.Settings{MaxRetries: -1, InitialBackoff: 2 * time.Hour, MaxBackoff: time.Second, MaxProviderDelay: -1,
+		BudgetRatio: math.NaN(), BudgetMinRetries: retrypolicy.MaxCount + 1, BudgetBurst: -3}
 	err := bad.Validate()
 	var keys []string
 	for _, e := range err.(interface{ Unwrap() []error }).Unwrap() {
-		var fe *FieldError
+		var fe *retrypolicy.FieldError
 		if !errors.As(e, &fe) {
 			t.Fatalf("%T %v", e, e)
 		}
@@ -70,7 +72,7 @@ func TestSettingsValidate(t *testing.T) {
 			t.Fatalf("keys %q, want %q", keys, want)
 		}
 	}
-	if r := (Settings{BudgetRatio: 1.5}).Validate(); r == nil {
+	if r := (retrypolicy.Settings{BudgetRatio: 1.5}).Validate(); r == nil {
 		t.Fatal("ratio 1.5 accepted")
 	}
 }

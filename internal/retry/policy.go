@@ -1,6 +1,10 @@
-package retrypolicy
+package retry
 
-import "sync/atomic"
+import (
+	"sync/atomic"
+
+	"github.com/solroute/solroute/retrypolicy"
+)
 
 // Policy holds Settings and the retry budget shared by every call of one
 // client. It is safe for concurrent use. Build one with New.
@@ -24,9 +28,9 @@ import "sync/atomic"
 // exempts such retries from throttling) and Settings.TransparentRetries bounds
 // it. Every counter is an atomic updated by compare-and-swap.
 type Policy struct {
-	s       Settings     // as given to New, Jitter set
-	calls   atomic.Int64 // active calls: Begin .. End
-	retries atomic.Int64 // counted retries in flight: granted .. next Next or End
+	s       retrypolicy.Settings // as given to New, Jitter set
+	calls   atomic.Int64         // active calls: Begin .. End
+	retries atomic.Int64         // counted retries in flight: granted .. next Next or End
 	// spent is how far the account is below full, in thousandths of a
 	// token, so that the zero value is a full account.
 	spent atomic.Int64
@@ -36,7 +40,7 @@ type Policy struct {
 const milli = 1000
 
 // New returns a Policy deciding by s, taken as written (see Settings).
-func New(s Settings) *Policy {
+func New(s retrypolicy.Settings) *Policy {
 	if s.Jitter == nil {
 		s.Jitter = uniformJitter
 	}
@@ -44,10 +48,10 @@ func New(s Settings) *Policy {
 }
 
 // Settings returns the settings the Policy decides with.
-func (p *Policy) Settings() Settings { return p.s }
+func (p *Policy) Settings() retrypolicy.Settings { return p.s }
 
 // settings returns the settings the Policy decides with.
-func (p *Policy) settings() *Settings { return &p.s }
+func (p *Policy) settings() *retrypolicy.Settings { return &p.s }
 
 // Begin starts one call: it counts as active until End and deposits
 // BudgetRatio of a token in the retry budget.
@@ -65,20 +69,10 @@ func (p *Policy) Begin() *Call {
 	return &Call{p: p}
 }
 
-// Usage is a snapshot of a retry budget.
-type Usage struct {
-	// ActiveCalls are calls between Begin and End.
-	ActiveCalls int64
-	// ActiveRetries are counted retries in flight.
-	ActiveRetries int64
-	// Tokens is what the account holds.
-	Tokens float64
-}
-
 // Usage returns the budget's current counters. They are read one by one,
 // so under concurrent use they are only approximately consistent.
-func (p *Policy) Usage() Usage {
-	return Usage{ActiveCalls: p.calls.Load(), ActiveRetries: p.retries.Load(),
+func (p *Policy) Usage() retrypolicy.Usage {
+	return retrypolicy.Usage{ActiveCalls: p.calls.Load(), ActiveRetries: p.retries.Load(),
 		Tokens: float64(int64(p.settings().BudgetBurst)*milli-p.spent.Load()) / milli}
 }
 
