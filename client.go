@@ -1,7 +1,6 @@
 package solroute
 
 import (
-	"context"
 	"errors"
 	"fmt"
 
@@ -10,10 +9,9 @@ import (
 	"github.com/solroute/solroute/config"
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/internal/admission"
-	"github.com/solroute/solroute/methods"
 	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/redislimit"
-	"github.com/solroute/solroute/registry"
+	"github.com/solroute/solroute/methods"
 	"github.com/solroute/solroute/transport"
 )
 
@@ -25,7 +23,6 @@ type Client struct {
 	pool      *admission.Pool
 	transport *transport.Client
 	rpc       *rpc.Client
-	methods   *methods.Client
 	cluster   string
 	limiter   *redislimit.Limiter // [limits] backend = "redis" (limits.go); nil: local buckets
 }
@@ -125,7 +122,7 @@ func FromDocument(doc *config.Document, h Hooks) (*Client, error) {
 
 // build is the one constructor behind New and Open. lim, when not nil,
 // supplies the pool's buckets and is the client's to close.
-func build(specs []endpoint.Spec, cluster string, ts transport.Settings, ps pool.Settings, reg *registry.Registry, h Hooks, lim *redislimit.Limiter) (*Client, error) {
+func build(specs []endpoint.Spec, cluster string, ts transport.Settings, ps pool.Settings, reg *methods.Registry, h Hooks, lim *redislimit.Limiter) (*Client, error) {
 	po := admission.Options{Clock: h.Clock, Logger: h.Logger}
 	if lim != nil {
 		po.NewBucket = lim.NewBucket
@@ -142,7 +139,7 @@ func build(specs []endpoint.Spec, cluster string, ts transport.Settings, ps pool
 	if err != nil {
 		return nil, fmt.Errorf("solroute: %w", err)
 	}
-	return &Client{pool: p, transport: tc, rpc: rpc.NewWithCustomRPCClient(tc), methods: methods.New(tc), cluster: cluster, limiter: lim}, nil
+	return &Client{pool: p, transport: tc, rpc: rpc.NewWithCustomRPCClient(tc), cluster: cluster, limiter: lim}, nil
 }
 
 // RPC returns solana-go's client over the pool: every one of its methods
@@ -169,29 +166,3 @@ func (c *Client) Cluster() (string, solana.Hash, bool) {
 // document's [limits] (its buckets then admit at the local fallback
 // share). Calls made after Close dial again.
 func (c *Client) Close() error { return errors.Join(c.transport.Close(), c.closeLimits()) }
-
-// GetHealth asks an endpoint whether it is healthy: nil, or a
-// *methods.UnhealthyError (errors.Is(err, methods.ErrUnhealthy)) with how
-// far behind it is, or the transport's error.
-func (c *Client) GetHealth(ctx context.Context) error { return c.methods.GetHealth(ctx) }
-
-// GetVersion returns the solana-core version and feature set of the node
-// that answered.
-func (c *Client) GetVersion(ctx context.Context) (*rpc.GetVersionResult, error) {
-	return c.methods.GetVersion(ctx)
-}
-
-// GetGenesisHash returns the cluster's genesis hash.
-func (c *Client) GetGenesisHash(ctx context.Context) (solana.Hash, error) {
-	return c.methods.GetGenesisHash(ctx)
-}
-
-// GetBalance returns the lamports of pubkey with the slot the answer was
-// evaluated at; opts add a commitment and a minimum context slot.
-func (c *Client) GetBalance(ctx context.Context, pubkey solana.PublicKey, opts BalanceOptions) (*rpc.GetBalanceResult, error) {
-	return c.methods.GetBalance(ctx, pubkey, opts)
-}
-
-// BalanceOptions tune GetBalance: a commitment and a minimum context slot.
-// The zero value asks with the node's default commitment.
-type BalanceOptions = methods.BalanceOptions

@@ -13,8 +13,8 @@ import (
 	"github.com/solroute/solroute"
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/methods"
 	"github.com/solroute/solroute/pool"
-	"github.com/solroute/solroute/registry"
 	"github.com/solroute/solroute/retrypolicy"
 	"github.com/solroute/solroute/transport"
 	"go.uber.org/goleak"
@@ -87,7 +87,7 @@ func TestNewRejectsBadOptionsBeforeAnyRequest(t *testing.T) {
 		"bad transport": {Endpoints: []solroute.Endpoint{good}, Transport: &bad},
 		"bad pool":      {Endpoints: []solroute.Endpoint{good}, Pool: &badPool},
 		"bad limits":    {Endpoints: []solroute.Endpoint{{Name: "a", URL: s.URL(), Read: &solroute.Limits{RequestsPerSecond: -1}}}},
-		"weakened send": {Endpoints: []solroute.Endpoint{good}, Methods: []solroute.Method{
+		"weakened send": {Endpoints: []solroute.Endpoint{good}, Methods: []methods.Method{
 			{Name: "sendTransaction", Role: endpoint.RoleSend, Class: retrypolicy.Idempotent}}},
 	} {
 		c, err := solroute.New(opts)
@@ -103,9 +103,9 @@ func TestNewRejectsBadOptionsBeforeAnyRequest(t *testing.T) {
 	if n := s.Stats().Requests; n != 0 {
 		t.Fatalf("%d requests before the options were accepted", n)
 	}
-	var de *registry.DeclareError
+	var de *methods.DeclareError
 	_, err := solroute.New(solroute.Options{Endpoints: []solroute.Endpoint{good},
-		Methods: []solroute.Method{{Name: "sendBundle", Role: endpoint.RoleRead, Class: retrypolicy.Idempotent}}})
+		Methods: []methods.Method{{Name: "sendBundle", Role: endpoint.RoleRead, Class: retrypolicy.Idempotent}}})
 	if !errors.As(err, &de) || de.Method != "sendBundle" {
 		t.Fatalf("weakening a built-in send: %v", err)
 	}
@@ -126,7 +126,7 @@ func TestDeclaredMethodIsRetried(t *testing.T) {
 	for _, declared := range []bool{false, true} {
 		opts := solroute.Options{Endpoints: endpoints}
 		if declared {
-			opts.Methods = []solroute.Method{{Name: "getWidget", Role: endpoint.RoleRead, Class: retrypolicy.Idempotent}}
+			opts.Methods = []methods.Method{{Name: "getWidget", Role: endpoint.RoleRead, Class: retrypolicy.Idempotent}}
 		}
 		c, err := solroute.New(opts)
 		if err != nil {

@@ -10,10 +10,9 @@ import (
 
 	"github.com/jonboulle/clockwork"
 	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/methods"
 	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/redislimit"
-	"github.com/solroute/solroute/registry"
-	"github.com/solroute/solroute/retrypolicy"
 	"github.com/solroute/solroute/transport"
 )
 
@@ -40,9 +39,10 @@ type Options struct {
 	// of BackendLocal, means each process its own buckets.
 	Limits *redislimit.Settings
 	// Methods declares JSON-RPC methods the built-in registry does not
-	// know (a provider's own), with their role and retry class. A built-in
-	// send cannot be declared otherwise.
-	Methods []Method
+	// know (a provider's own), with their role, retry class and budget
+	// (methods.Method; see methods.Registry.Declare). A built-in send
+	// cannot be declared otherwise.
+	Methods []methods.Method
 	// Hooks are time, logging and the attempt observer.
 	Hooks Hooks `json:"-"`
 }
@@ -89,19 +89,6 @@ type Endpoint struct {
 // Limits are one role's limits on one endpoint: rate, burst, concurrency,
 // call timeout, pause after a rate limit. See endpoint.Limits.
 type Limits = endpoint.Limits
-
-// Method declares a JSON-RPC method with the role an endpoint must serve
-// to answer it and how a call of it may be retried.
-type Method struct {
-	// Name is the method's name on the wire ("getCompressedAccount").
-	Name string
-	// Role is endpoint.RoleRead or endpoint.RoleSend.
-	Role endpoint.Role
-	// Class is retrypolicy.Idempotent (retried and hedged like any read),
-	// retrypolicy.NeverAfterDispatch (like a send) or
-	// retrypolicy.NotApplicable (never retried).
-	Class retrypolicy.Class
-}
 
 // redacted is what a secret prints as.
 const redacted = "[redacted]"
@@ -169,12 +156,12 @@ func (e *Endpoint) spec() endpoint.Spec {
 	return s
 }
 
-// registry returns the built-in registry with methods declared.
-func declare(methods []Method) (*registry.Registry, error) {
-	r := registry.Default()
-	for _, m := range methods {
+// declare returns the built-in registry with ms declared.
+func declare(ms []methods.Method) (*methods.Registry, error) {
+	r := methods.Default()
+	for _, m := range ms {
 		var err error
-		if r, err = r.Declare(m.Name, registry.Entry{Role: m.Role, Class: m.Class}); err != nil {
+		if r, err = r.Declare(m); err != nil {
 			return nil, err
 		}
 	}

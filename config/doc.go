@@ -4,7 +4,7 @@
 // The model: a document is the settings types written out. Parse (or Load)
 // decodes it into a Document — endpoint.Spec for each [[endpoints]] table,
 // transport.Settings for [transport] with retrypolicy.Settings for [retry],
-// pool.Settings for [pool] and [pool.ejection], registry.Entry for each
+// pool.Settings for [pool] and [pool.ejection], methods.Method for each
 // [methods.NAME] table, redislimit.Settings for [limits] — and the key
 // names are those types' toml tags. Decoding starts from
 // transport.DefaultSettings, pool.DefaultSettings and

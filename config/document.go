@@ -5,7 +5,7 @@ import (
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/redislimit"
-	"github.com/solroute/solroute/registry"
+	"github.com/solroute/solroute/methods"
 	"github.com/solroute/solroute/retrypolicy"
 	"github.com/solroute/solroute/transport"
 )
@@ -22,7 +22,7 @@ type Document struct {
 	Endpoints []endpoint.Spec           // [[endpoints]], in document order, secrets ${VAR}-expanded
 	Transport transport.Settings        // [transport]; its Retry is the [retry] table
 	Pool      pool.Settings             // [pool] and [pool.ejection]
-	Methods   map[string]registry.Entry // [methods.NAME] (nil: none)
+	Methods   map[string]methods.Method // [methods.NAME] (nil: none)
 	Limits    redislimit.Settings       // [limits]: local buckets, or shared through Redis
 }
 
@@ -36,7 +36,7 @@ type layout struct {
 	Retry     *retrypolicy.Settings      `toml:"retry"`
 	Transport *transport.Settings        `toml:"transport"`
 	Pool      *pool.Settings             `toml:"pool"`
-	Methods   *map[string]registry.Entry `toml:"methods"`
+	Methods   *map[string]methods.Method `toml:"methods"`
 	Endpoints *[]endpoint.Spec           `toml:"endpoints"`
 	Limits    *redislimit.Settings       `toml:"limits"`
 }

@@ -11,7 +11,7 @@ import (
 
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
-	"github.com/solroute/solroute/registry"
+	"github.com/solroute/solroute/methods"
 	"github.com/solroute/solroute/retrypolicy"
 )
 
@@ -92,7 +92,7 @@ func TestDeclaredSendRoutesToSenders(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := newClient(t, d, nil)
-	if e, ok := c.Registry().Lookup("sendBundle"); !ok || e != (registry.Entry{Role: endpoint.RoleSend, Class: retrypolicy.NeverAfterDispatch}) {
+	if e, ok := c.Registry().Lookup("sendBundle"); !ok || e != (methods.Method{Name: "sendBundle", Role: endpoint.RoleSend, Class: retrypolicy.NeverAfterDispatch}) {
 		t.Fatalf("the client's registry has sendBundle = %+v, %v", e, ok)
 	}
 	if _, ok := c.Registry().Lookup("getBalance"); !ok {
@@ -132,7 +132,7 @@ class = "idempotent"
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]registry.Entry{
+	want := map[string]methods.Method{
 		"getAsset":                {Role: endpoint.RoleRead, Class: retrypolicy.Idempotent},
 		"sendBundle":              {Role: endpoint.RoleSend, Class: retrypolicy.NeverAfterDispatch},
 		"sendTransaction":         {Role: endpoint.RoleSend, Class: retrypolicy.NeverAfterDispatch},
@@ -190,29 +190,32 @@ class = "Idempotent"
 // TestRegistry: the registry a Document's client routes by, on either
 // base, and the same refusals for a Document built in code.
 func TestRegistry(t *testing.T) {
-	getAsset := registry.Entry{Role: endpoint.RoleRead, Class: retrypolicy.Idempotent}
-	d := &Document{Methods: map[string]registry.Entry{"getWidget": getAsset}}
+	getAsset := methods.Method{Role: endpoint.RoleRead, Class: retrypolicy.Idempotent}
+	d := &Document{Methods: map[string]methods.Method{"getWidget": getAsset}}
 	reg, err := d.Registry(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if e, ok := reg.Lookup("getWidget"); !ok || e != getAsset {
+	if e, ok := reg.Lookup("getWidget"); !ok || e != named("getWidget", getAsset) {
 		t.Errorf("getWidget = %+v, %v", e, ok)
 	}
-	if reg.Len() != registry.Default().Len()+1 {
-		t.Errorf("Len = %d, want the default's and one", reg.Len())
+	if len(reg.Names()) != len(methods.Default().Names())+1 {
+		t.Errorf("Len = %d, want the default's and one", len(reg.Names()))
 	}
 	// A caller's base replaces Default, and is left unchanged.
-	base := (&registry.Registry{}).With("sendBundle", registry.Entry{Role: endpoint.RoleSend, Class: retrypolicy.NeverAfterDispatch})
+	base, err := (&methods.Registry{}).Declare(methods.Method{Name: "sendBundle", Role: endpoint.RoleSend, Class: retrypolicy.NeverAfterDispatch})
+	if err != nil {
+		t.Fatal(err)
+	}
 	reg, err = d.Registry(base)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := reg.Lookup("getBalance"); ok || reg.Len() != 2 || base.Len() != 1 {
-		t.Errorf("on a base of one method: Len %d (base %d), getBalance known %v", reg.Len(), base.Len(), ok)
+	if _, ok := reg.Lookup("getBalance"); ok || len(reg.Names()) != 2 || len(base.Names()) != 1 {
+		t.Errorf("on a base of one method: Len %d (base %d), getBalance known %v", len(reg.Names()), len(base.Names()), ok)
 	}
 	// The base's own never-after-dispatch methods are protected too.
-	weak := &Document{Methods: map[string]registry.Entry{"sendBundle": getAsset}}
+	weak := &Document{Methods: map[string]methods.Method{"sendBundle": getAsset}}
 	_, err = weak.Registry(base)
 	var verr *ValidationError
 	if !errors.As(err, &verr) || len(verr.Problems) != 1 || verr.Problems[0].Path != "methods.sendBundle" {
@@ -222,7 +225,7 @@ func TestRegistry(t *testing.T) {
 		t.Errorf("sendBundle is built into Default as a send: %v", err)
 	}
 
-	bad := &Document{Methods: map[string]registry.Entry{
+	bad := &Document{Methods: map[string]methods.Method{
 		"sendTransaction": {Role: endpoint.RoleSend, Class: retrypolicy.Idempotent},
 		"requestAirdrop":  {Role: endpoint.RoleRead, Class: retrypolicy.NeverAfterDispatch},
 		"a b":             getAsset,
@@ -261,8 +264,8 @@ func TestSchemaProtectsTheBuiltInSends(t *testing.T) {
 		t.Fatal(err)
 	}
 	var want []string
-	def := registry.Default()
-	for _, m := range registry.Methods() {
+	def := methods.Default()
+	for _, m := range methods.Default().Names() {
 		if e, _ := def.Lookup(m); e.Class == retrypolicy.NeverAfterDispatch {
 			want = append(want, m)
 		}
@@ -270,4 +273,10 @@ func TestSchemaProtectsTheBuiltInSends(t *testing.T) {
 	if got := slices.Sorted(maps.Keys(s.Properties.Methods.Properties)); !slices.Equal(got, want) {
 		t.Errorf("schema.json protects %q, the registry's sends are %q", got, want)
 	}
+}
+
+// named is m declared as name.
+func named(name string, m methods.Method) methods.Method {
+	m.Name = name
+	return m
 }

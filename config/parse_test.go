@@ -12,7 +12,7 @@ import (
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/redislimit"
-	"github.com/solroute/solroute/registry"
+	"github.com/solroute/solroute/methods"
 	"github.com/solroute/solroute/retrypolicy"
 	"github.com/solroute/solroute/transport"
 )
@@ -110,7 +110,7 @@ tier = 2
 			DoubtPatience: 0,
 			MaxSlotLag:    32,
 		},
-		Methods: map[string]registry.Entry{"getAsset": {Role: endpoint.RoleRead, Class: retrypolicy.Idempotent}},
+		Methods: map[string]methods.Method{"getAsset": {Role: endpoint.RoleRead, Class: retrypolicy.Idempotent}},
 		Limits: redislimit.Settings{Backend: redislimit.BackendRedis, URL: endpoint.NewSecret("redis://:t@redis.example:6379/2"),
 			KeyPrefix: "bots:", Replicas: 10, FailClosed: true},
 		Endpoints: []endpoint.Spec{{

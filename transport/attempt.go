@@ -52,7 +52,7 @@ type callState struct {
 	deadline time.Time
 	// ctxDeadline: deadline is the caller's context's.
 	ctxDeadline bool
-	// ownTimeout is the method's own budget (registry.Entry.Timeout),
+	// ownTimeout is the method's own budget (methods.Method.Timeout),
 	// replacing the endpoints' request timeout; minTimeout raises theirs
 	// (a batch's longest member's). 0: none.
 	ownTimeout, minTimeout time.Duration

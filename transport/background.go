@@ -11,7 +11,7 @@ import (
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/internal/admission"
 	"github.com/solroute/solroute/internal/wire"
-	"github.com/solroute/solroute/registry"
+	"github.com/solroute/solroute/methods"
 	"github.com/solroute/solroute/retrypolicy"
 )
 
@@ -138,7 +138,7 @@ func (c *Client) verify(name string, role endpoint.Role, want solana.Hash) bool 
 // token and a concurrency slot are free at once, until Close.
 func (c *Client) probeSlots(name string, interval time.Duration) {
 	params := []any{map[string]any{"commitment": "confirmed"}}
-	plan := &slotPlan{slots: registry.SlotsOf("getSlot"), commitment: endpoint.Confirmed}
+	plan := &slotPlan{slots: methods.SlotsOf("getSlot"), commitment: endpoint.Confirmed}
 	for {
 		t := c.clock.NewTimer(interval)
 		select {

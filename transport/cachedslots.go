@@ -5,10 +5,10 @@ import (
 	"sync/atomic"
 
 	"github.com/solroute/solroute/endpoint"
-	"github.com/solroute/solroute/registry"
+	"github.com/solroute/solroute/methods"
 )
 
-// A method whose answer carries its node's cache slot (registry.Slots.
+// A method whose answer carries its node's cache slot (methods.Slots.
 // Cached: agave's getLargestAccounts keeps one answer per filter, whatever
 // the commitment, for up to two hours) says, with its context.slot, how old
 // its value is, not where the node's bank is. Its reads never go back in
@@ -22,7 +22,7 @@ import (
 // outlier (plans/009-consistency.md).
 
 // planCached fills plan for a call of the cached method.
-func (c *Client) planCached(ctx context.Context, method string, sl registry.Slots, plan *slotPlan) {
+func (c *Client) planCached(ctx context.Context, method string, sl methods.Slots, plan *slotPlan) {
 	*plan = slotPlan{slots: sl, commitment: endpoint.Processed}
 	ref, known := c.pool.ReferenceSlot(endpoint.Processed)
 	if known {

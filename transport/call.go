@@ -18,7 +18,7 @@ import (
 // stop.
 //
 // The deadline is computed once, on the pool's clock: now + the call's
-// budget (the method's own, registry.Entry.Timeout, else
+// budget (the method's own, methods.Method.Timeout, else
 // admission.DefaultTimeout), cut to ctx's deadline when that is sooner. It
 // bounds every Acquire (passed as Request.Deadline), every attempt (each
 // gets min(attemptTimeout, time left), cut early only when that can buy

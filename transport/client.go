@@ -17,7 +17,7 @@ import (
 	"github.com/solroute/solroute/internal/admission"
 	"github.com/solroute/solroute/internal/retry"
 	"github.com/solroute/solroute/internal/wire"
-	"github.com/solroute/solroute/registry"
+	"github.com/solroute/solroute/methods"
 )
 
 // Connection pool sizing for one endpoint.
@@ -39,7 +39,7 @@ type Client struct {
 	pool      *admission.Pool
 	clock     clockwork.Clock
 	policy    *retry.Policy
-	registry  *registry.Registry
+	registry  *methods.Registry
 	maxBody   int64
 	attemptTO time.Duration // Settings.AttemptTimeout; 0: adaptive, or half the call's budget
 	logger    *slog.Logger  // nil discards
@@ -109,7 +109,7 @@ func New(p *admission.Pool, s Settings, o Options) (*Client, error) {
 	c.maxRetries = s.Retry.MaxRetries
 	c.monotonic = s.MonotonicReads
 	if c.registry == nil {
-		c.registry = registry.Default()
+		c.registry = methods.Default()
 	}
 	if c.maxBody <= 0 {
 		c.maxBody = DefaultMaxResponseBytes
@@ -241,7 +241,7 @@ func (c *Client) closeIdle() {
 }
 
 // Registry returns the method registry the Client routes by.
-func (c *Client) Registry() *registry.Registry { return c.registry }
+func (c *Client) Registry() *methods.Registry { return c.registry }
 
 // Pool returns the pool the Client acquires from.
 func (c *Client) Pool() *admission.Pool { return c.pool }

@@ -16,8 +16,8 @@ import (
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
 	"github.com/solroute/solroute/internal/admission"
+	"github.com/solroute/solroute/methods"
 	"github.com/solroute/solroute/pool"
-	"github.com/solroute/solroute/registry"
 	"github.com/solroute/solroute/retrypolicy"
 	"github.com/solroute/solroute/transport"
 )
@@ -188,8 +188,8 @@ func matrixClient(t *testing.T, specs []endpoint.Spec, hedged bool) (*transport.
 	}
 	s := conf{
 		MaxResponseBytes: 4 << 10,
-		Registry: registry.Default().With(declaredMethod,
-			registry.Entry{Role: endpoint.RoleRead, Class: retrypolicy.Idempotent}),
+		Registry: declared(t, methods.Default(),
+			methods.Method{Name: declaredMethod, Role: endpoint.RoleRead, Class: retrypolicy.Idempotent}),
 	}
 	if hedged {
 		s.HedgeAfter = matrixHedgeAfter

@@ -23,7 +23,7 @@ import (
 	"github.com/gagliardetto/solana-go/rpc"
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/pool"
-	"github.com/solroute/solroute/registry"
+	"github.com/solroute/solroute/methods"
 	"github.com/solroute/solroute/retrypolicy"
 )
 
@@ -231,7 +231,7 @@ func compareDecode(t *testing.T, body []byte) {
 // and, for getSlot, a number.
 func compareSlots(t *testing.T, body []byte) {
 	t.Helper()
-	contextPlan := &slotPlan{slots: registry.SlotsOf("getBalance")}
+	contextPlan := &slotPlan{slots: methods.SlotsOf("getBalance")}
 	for _, k := range []struct {
 		name string
 		out  any
@@ -251,7 +251,7 @@ func compareSlots(t *testing.T, body []byte) {
 		}
 	}
 	var n uint64
-	x := &intoExchange{id: 1, out: &n, slots: &slotPlan{slots: registry.SlotsOf("getSlot")}}
+	x := &intoExchange{id: 1, out: &n, slots: &slotPlan{slots: methods.SlotsOf("getSlot")}}
 	if cause, _, slot, err := x.judge(&wire.Buffer{}, body); cause == 0 && err == nil && n != slot {
 		t.Fatalf("getSlot: body %q: the check read slot %d, the caller got %d", body, slot, n)
 	}
@@ -361,7 +361,7 @@ func BenchmarkDecodeResult(b *testing.B) {
 		b.Run(body.name+"/tracked", func(b *testing.B) {
 			b.ReportAllocs()
 			buf := &wire.Buffer{}
-			plan := &slotPlan{slots: registry.SlotsOf(body.name)}
+			plan := &slotPlan{slots: methods.SlotsOf(body.name)}
 			for b.Loop() {
 				x := intoExchange{id: 1, out: body.out(), slots: plan}
 				if _, _, _, err := x.judge(buf, body.body); err != nil {

@@ -6,7 +6,7 @@
 // The model, for one call:
 //
 //   - One shared deadline: min(ctx's deadline, now + the call's budget:
-//     the method's own timeout, registry.Entry.Timeout, else the pool's
+//     the method's own timeout, methods.Method.Timeout, else the pool's
 //     default timeout for the method's role), computed once on the pool's
 //     clock. It bounds every Acquire, every attempt and every backoff. A
 //     call that stops at the caller's deadline, or because no retry could

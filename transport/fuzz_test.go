@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/gagliardetto/solana-go"
+	"github.com/solroute/solroute"
 	"github.com/solroute/solroute/fixtures"
-	"github.com/solroute/solroute/methods"
 	"github.com/solroute/solroute/retrypolicy"
 	"github.com/solroute/solroute/transport"
 )
@@ -74,7 +74,7 @@ func FuzzResponse(f *testing.F) {
 		case "getGenesisHash":
 			_, err = mc.GetGenesisHash(ctx)
 		case "getBalance":
-			_, err = mc.GetBalance(ctx, solana.SystemProgramID, methods.BalanceOptions{})
+			_, err = mc.GetBalance(ctx, solana.SystemProgramID, solroute.BalanceOptions{})
 		}
 		if ctx.Err() != nil {
 			t.Fatalf("%s: the call hung until its guard: %v", method, err)
@@ -86,7 +86,7 @@ func FuzzResponse(f *testing.F) {
 			t.Fatalf("%s: error text shows the URL: %v", method, err)
 		}
 		var ce *transport.CallError
-		var ue *methods.UnhealthyError
+		var ue *solroute.UnhealthyError
 		switch {
 		case errors.As(err, &ce):
 			if ce.Cause == 0 || ce.Cause == retrypolicy.Canceled || ce.Cause == retrypolicy.Timeout {

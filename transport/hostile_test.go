@@ -16,9 +16,9 @@ import (
 	"time"
 
 	"github.com/gagliardetto/solana-go"
+	"github.com/solroute/solroute"
+	"github.com/solroute/solroute/config"
 	"github.com/solroute/solroute/endpoint"
-	"github.com/solroute/solroute/internal/admission"
-	"github.com/solroute/solroute/methods"
 	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/retrypolicy"
 	"github.com/solroute/solroute/transport"
@@ -91,20 +91,20 @@ func (h *hostileServer) serve(w http.ResponseWriter, r *http.Request) {
 // without retries (so each call is one attempt and its cause is the
 // attempt's), with a 1 MiB response limit and a 1 ms pause after a rate
 // limit (so a fuzzed 429 does not hold the next call).
-func hostileClient(t testing.TB, h *hostileServer) (*transport.Client, *methods.Client) {
+func hostileClient(t testing.TB, h *hostileServer) (*transport.Client, *solroute.Client) {
 	l := endpoint.Limits{RequestTimeout: 10 * time.Second, PauseAfterRateLimit: time.Millisecond}
 	specs := []endpoint.Spec{{
 		Name:  "hostile",
 		URL:   endpoint.NewSecret(h.srv.URL + "/" + hostileSecret),
 		Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: l, endpoint.RoleSend: l},
 	}}
-	p, err := admission.New(specs, pool.DefaultSettings(), admission.Options{})
+	ts, _ := conf{MaxResponseBytes: hostileLimit, Retry: noRetries}.build()
+	c, err := solroute.FromDocument(&config.Document{Endpoints: specs, Transport: ts, Pool: pool.DefaultSettings()}, solroute.Hooks{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := newClient(t, p, conf{MaxResponseBytes: hostileLimit, Retry: noRetries})
 	t.Cleanup(func() { _ = c.Close() })
-	return c, methods.New(c)
+	return c.Transport(), c
 }
 
 // gzipBomb compresses n zero bytes: a body of about n/1000 bytes that
@@ -191,7 +191,7 @@ func TestHostileResponses(t *testing.T) {
 				runtime.GC()
 				runtime.ReadMemStats(&before)
 			}
-			_, err := mc.GetBalance(ctx, solana.SystemProgramID, methods.BalanceOptions{})
+			_, err := mc.GetBalance(ctx, solana.SystemProgramID, solroute.BalanceOptions{})
 			if tt.maxAlloc > 0 {
 				runtime.ReadMemStats(&after)
 				if got := after.TotalAlloc - before.TotalAlloc; got > tt.maxAlloc {

@@ -21,10 +21,10 @@ var _ rpc.JSONRPCClient = (*Client)(nil)
 // CallForInto calls method with params and decodes the result into out
 // with encoding/json (a JSON null result sets a pointer out to nil, as
 // solana-go's own client does). out may be nil to discard the result.
-// For a read that carries a slot (registry.SlotsOf), the answer's slot
+// For a read that carries a slot (methods.SlotsOf), the answer's slot
 // feeds the pool's lag tracking and, with monotonic reads, the caller's
 // high-water mark (see Settings.MonotonicReads).
-// The method's role, retry class and budget (registry.Entry.Timeout: the
+// The method's role, retry class and budget (methods.Method.Timeout: the
 // heavy methods have their own) come from the registry. A failure is a
 // *CallError.
 func (c *Client) CallForInto(ctx context.Context, out any, method string, params []any) error {
@@ -75,7 +75,7 @@ func (c *Client) CallWithCallback(ctx context.Context, method string, params []a
 // index and JSONRPC to "2.0". The batch's role is send when any member's
 // is; its class is the strictest of its members' (NotApplicable, then
 // NeverAfterDispatch, then Idempotent), and its budget the longest of its
-// members' (registry.Entry.Timeout, else the endpoints' request timeout).
+// members' (methods.Method.Timeout, else the endpoints' request timeout).
 // Member errors are returned in the
 // responses; only a batch whose every member is rate limited (or every
 // member behind) fails as a whole.

@@ -10,8 +10,8 @@ import (
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
 	"github.com/solroute/solroute/internal/admission"
+	"github.com/solroute/solroute/methods"
 	"github.com/solroute/solroute/pool"
-	"github.com/solroute/solroute/registry"
 	"github.com/solroute/solroute/retrypolicy"
 	"github.com/solroute/solroute/transport"
 	"go.uber.org/goleak"
@@ -48,7 +48,7 @@ func member(name string, tier int) fixtures.Member {
 type conf struct {
 	OnAttempt        func(context.Context, string, transport.Attempt)
 	Logger           *slog.Logger
-	Registry         *registry.Registry
+	Registry         *methods.Registry
 	MaxResponseBytes int64
 	AttemptTimeout   time.Duration
 	HedgeAfter       time.Duration
@@ -227,4 +227,22 @@ func (r *recorder) drain() []transport.Attempt {
 			return out
 		}
 	}
+}
+
+// declared is r with ms declared.
+func declared(t testing.TB, r *methods.Registry, ms ...methods.Method) *methods.Registry {
+	t.Helper()
+	for _, m := range ms {
+		var err error
+		if r, err = r.Declare(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return r
+}
+
+// named is m declared as name.
+func named(name string, m methods.Method) methods.Method {
+	m.Name = name
+	return m
 }

@@ -17,8 +17,8 @@ import (
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
 	"github.com/solroute/solroute/internal/admission"
+	"github.com/solroute/solroute/methods"
 	"github.com/solroute/solroute/pool"
-	"github.com/solroute/solroute/registry"
 	"github.com/solroute/solroute/retrypolicy"
 	"github.com/solroute/solroute/transport"
 )
@@ -65,7 +65,7 @@ func newSlowServer(t *testing.T, clock clockwork.Clock, d time.Duration) *slowSe
 
 // slowClient is a client over srv with the default request_timeout (10 s)
 // and registry reg (nil: the default), on a fake clock.
-func slowClient(t *testing.T, srv *slowServer, clock clockwork.Clock, reg *registry.Registry) *transport.Client {
+func slowClient(t *testing.T, srv *slowServer, clock clockwork.Clock, reg *methods.Registry) *transport.Client {
 	spec := endpoint.Spec{Name: "a", URL: endpoint.NewSecret(srv.srv.URL),
 		Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: {}}}
 	p, err := admission.New([]endpoint.Spec{spec}, pool.DefaultSettings(), admission.Options{Clock: clock})
@@ -80,7 +80,7 @@ func slowClient(t *testing.T, srv *slowServer, clock clockwork.Clock, reg *regis
 // TestHeavyMethodOutlivesTheRequestTimeout: getProgramAccounts answered
 // at 12 s, past the endpoints' default 10 s request_timeout, succeeds at
 // the first attempt through solana-go's client (the heavy methods' budget,
-// registry.DefaultHeavyTimeout); so does a batch holding one. A light
+// the heavy methods' two minutes); so does a batch holding one. A light
 // method at 12 s still fails at 10 s.
 func TestHeavyMethodOutlivesTheRequestTimeout(t *testing.T) {
 	const answer = 12 * time.Second
@@ -130,10 +130,10 @@ func TestHeavyMethodOutlivesTheRequestTimeout(t *testing.T) {
 // light method given 20 s is answered at 12 s; getProgramAccounts given
 // 5 s fails at 5 s with a Timeout.
 func TestMethodTimeoutOverrides(t *testing.T) {
-	read := func(d time.Duration) registry.Entry {
-		return registry.Entry{Role: endpoint.RoleRead, Class: retrypolicy.Idempotent, Timeout: d}
+	read := func(d time.Duration) methods.Method {
+		return methods.Method{Role: endpoint.RoleRead, Class: retrypolicy.Idempotent, Timeout: d}
 	}
-	reg := registry.Default().With("getBalance", read(20*time.Second)).With("getProgramAccounts", read(5*time.Second))
+	reg := declared(t, methods.Default(), named("getBalance", read(20*time.Second)), named("getProgramAccounts", read(5*time.Second)))
 	for _, tc := range []struct {
 		method string
 		at     time.Duration

@@ -15,11 +15,11 @@ import (
 // in context.slot; through solana-go's client over the pool, none may
 // return an answer older than one already returned (issue 20, item 6).
 
-// rpcResponseList reads the methods of registry/testdata/rpcresponse.txt,
+// rpcResponseList reads the methods of methods/testdata/rpcresponse.txt,
 // the list taken from agave's rpc.rs (its header names the commits).
 func rpcResponseList(t *testing.T) []string {
 	t.Helper()
-	b, err := os.ReadFile("../registry/testdata/rpcresponse.txt")
+	b, err := os.ReadFile("../methods/testdata/rpcresponse.txt")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,7 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/solroute/solroute/registry"
+	"github.com/solroute/solroute/methods"
 	"github.com/solroute/solroute/retrypolicy"
 )
 
@@ -21,7 +21,7 @@ type Settings struct {
 	// DefaultMaxResponseBytes.
 	MaxResponseBytes int64 `toml:"max_response_bytes"`
 	// AttemptTimeout bounds one attempt, on top of the endpoint's
-	// RequestTimeout (or the method's own budget, registry.Entry.Timeout)
+	// RequestTimeout (or the method's own budget, methods.Method.Timeout)
 	// and the time left before the call's deadline, even an attempt that
 	// nothing could follow (to retry a lone endpoint on a new connection).
 	// A value at or above the request timeout lets an attempt use the
@@ -160,8 +160,8 @@ type Options struct {
 	// Observers returned it).
 	OnAttempt func(ctx context.Context, method string, a Attempt)
 	// Registry maps method names to role and class. Nil means
-	// registry.Default().
-	Registry *registry.Registry
+	// methods.Default().
+	Registry *methods.Registry
 	// Genesis, when set, is the base58 genesis hash every endpoint must
 	// report (the cluster guard): each endpoint is held until one
 	// getGenesisHash through its own limits says so, and excluded for good

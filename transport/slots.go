@@ -11,7 +11,7 @@ import (
 	"github.com/gagliardetto/solana-go/rpc"
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/internal/admission"
-	"github.com/solroute/solroute/registry"
+	"github.com/solroute/solroute/methods"
 	"github.com/solroute/solroute/retrypolicy"
 )
 
@@ -27,14 +27,14 @@ import (
 type Session struct {
 	// marks are the highest context slot returned per commitment: the
 	// slot of the bank that served an answer (a -32016 never returns).
-	// results are the highest slot getSlot returned (registry.Slots.
+	// results are the highest slot getSlot returned (methods.Slots.
 	// Result): a node's slot answer, which may run ahead of the bank that
 	// serves its next read, so it raises a mark of its own
 	// (plans/009-consistency.md).
 	marks   [endpoint.Commitments]atomic.Uint64
 	results [endpoint.Commitments]atomic.Uint64
 	// cached holds the marks of methods whose answers carry a cache's
-	// slot (registry.Slots.Cached): method name → *atomic.Uint64.
+	// slot (methods.Slots.Cached): method name → *atomic.Uint64.
 	cached sync.Map
 }
 
@@ -100,7 +100,7 @@ func (e *OutlierError) Error() string {
 // at, the slot it must reach (floor, 0: none), and the session its answer
 // raises (nil: none).
 type slotPlan struct {
-	slots      registry.Slots
+	slots      methods.Slots
 	commitment endpoint.Commitment
 	floor      uint64
 	// ceiling, when not 0, is the highest slot an answer may be at:
@@ -141,7 +141,7 @@ const poisonedAbove = 9000
 // to the request (0: none) when the plan asks for one the caller did not
 // set.
 func (c *Client) planSlots(ctx context.Context, method string, params []any, plan *slotPlan) (tracked bool, inject uint64) {
-	sl := registry.SlotsOf(method)
+	sl := methods.SlotsOf(method)
 	if !sl.Tracked() {
 		return false, 0
 	}

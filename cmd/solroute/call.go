@@ -12,7 +12,7 @@ import (
 	"github.com/solroute/solroute"
 	"github.com/solroute/solroute/config"
 	"github.com/solroute/solroute/internal/admission"
-	"github.com/solroute/solroute/registry"
+	"github.com/solroute/solroute/methods"
 	"github.com/solroute/solroute/transport"
 )
 
@@ -105,10 +105,10 @@ func runCall(ctx context.Context, e *env, args []string) int {
 
 // didYouMean writes a line on stderr when method, unknown to the
 // registry, is close to a known one: a typo would otherwise be sent, and
-// treated like a send (see registry.Registry.Lookup). The call goes on:
+// treated like a send (see methods.Registry.Lookup). The call goes on:
 // an unknown method may be a provider's own.
 func (e *env) didYouMean(method string, cfg *config.Document) {
-	known := append(registry.Methods(), slices.Collect(maps.Keys(cfg.Methods))...)
+	known := append(methods.Default().Names(), slices.Collect(maps.Keys(cfg.Methods))...)
 	if s, ok := suggest(method, known); ok {
 		fmt.Fprintf(e.stderr, "solroute call: unknown method %q: did you mean %q? (calling %q as given, treated like a send)\n",
 			method, s, method)
@@ -139,7 +139,7 @@ func parseParams(s string) ([]any, error) {
 // the role comes from its *admission.NoEndpointError, or from reg when it
 // carries none. The method is the caller's: the pool's error may not name
 // it.
-func (e *env) noEndpoint(cmd, cfgPath, method string, reg *registry.Registry, err error) int {
+func (e *env) noEndpoint(cmd, cfgPath, method string, reg *methods.Registry, err error) int {
 	entry, _ := reg.Lookup(method)
 	role, caps := entry.Role, ""
 	var noEP *admission.NoEndpointError

@@ -9,7 +9,6 @@ import (
 
 	"github.com/solroute/solroute"
 	"github.com/solroute/solroute/fixtures"
-	"github.com/solroute/solroute/methods"
 )
 
 const demoAbout = `
@@ -116,7 +115,7 @@ func (d demo) run(ctx context.Context) int {
 		defer ms.close()
 	}
 	sol, client := c.RPC(), c.Transport()
-	w := &workload{clock: e.clock, typed: methods.New(client), sol: sol, stats: stats, seed: d.seed, ops: demoOperations(),
+	w := &workload{clock: e.clock, typed: c, sol: sol, stats: stats, seed: d.seed, ops: demoOperations(),
 		stalls: cluster.Server(demoPrimaryA).StallWindows(e.clock.Now().Add(d.duration))}
 
 	d.writeHeader(ms)

@@ -14,7 +14,6 @@ import (
 	"github.com/solroute/solroute"
 	"github.com/solroute/solroute/config"
 	"github.com/solroute/solroute/endpoint"
-	"github.com/solroute/solroute/methods"
 	"github.com/solroute/solroute/transport"
 )
 
@@ -58,10 +57,10 @@ func runProbe(ctx context.Context, e *env, args []string) int {
 	if *timeout < 0 {
 		return e.usageError("probe", "--timeout must not be negative")
 	}
-	addr, err := methods.ParsePubkey(*address)
+	addr, err := solroute.ParsePubkey(*address)
 	if err != nil {
 		reason := "not a base-58 encoded 32-byte key"
-		var inputErr *methods.InputError
+		var inputErr *solroute.InputError
 		if errors.As(err, &inputErr) {
 			reason = inputErr.Reason
 		}
@@ -156,7 +155,7 @@ func (p *prober) endpoint(ctx context.Context, ep *endpoint.Spec) endpointReport
 		return rep
 	}
 	defer c.Close()
-	mc := methods.New(c.Transport())
+	mc := c
 	canary := func(method string, call func(context.Context) (string, error)) canaryResult {
 		attempts.Store(0)
 		c := p.canary(ctx, method, call)
@@ -191,7 +190,7 @@ func (p *prober) endpoint(ctx context.Context, ep *endpoint.Spec) endpointReport
 		return describeGenesis(h.String()), nil
 	}))
 	rep.canary(canary("getBalance", func(ctx context.Context) (string, error) {
-		b, err := mc.GetBalance(ctx, p.address, methods.BalanceOptions{})
+		b, err := mc.GetBalance(ctx, p.address, solroute.BalanceOptions{})
 		if err != nil {
 			return "", err
 		}

@@ -8,8 +8,8 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/solroute/solroute"
 	"github.com/solroute/solroute/endpoint"
-	"github.com/solroute/solroute/methods"
 	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/transport"
 )
@@ -322,10 +322,10 @@ func briefError(err error) string {
 	var rpcErr *transport.RPCError
 	var status *transport.StatusError
 	var callErr *transport.CallError
-	var unhealthy *methods.UnhealthyError
+	var unhealthy *solroute.UnhealthyError
 	switch {
 	case errors.As(err, &unhealthy):
-		return strings.TrimPrefix(unhealthy.Error(), "methods: ")
+		return strings.TrimPrefix(unhealthy.Error(), "solroute: ")
 	case errors.As(err, &rpcErr):
 		return fmt.Sprintf("JSON-RPC error %d: %s", rpcErr.Code, rpcErr.Message)
 	case errors.As(err, &status):

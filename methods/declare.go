@@ -1,4 +1,4 @@
-package registry
+package methods
 
 import (
 	"fmt"
@@ -17,22 +17,23 @@ type DeclareError struct {
 	Message string
 }
 
-// Error returns "registry: method NAME: MESSAGE".
+// Error returns "methods: method NAME: MESSAGE".
 func (e *DeclareError) Error() string {
-	return fmt.Sprintf("registry: method %q: %s", e.Method, e.Message)
+	return fmt.Sprintf("methods: method %q: %s", e.Method, e.Message)
 }
 
-// Declare returns a copy of r that also maps method to e, as With does,
-// after checking the declaration: a non-empty name without spaces or
+// Declare returns a copy of r that also holds m (replacing a method of
+// the same name), after checking the declaration: a non-empty name without spaces or
 // non-printable characters, a known role, a class other than the zero
 // "unknown", a Timeout between 0 and endpoint.MaxRequestTimeout, and
 // never a change to a method r holds as NeverAfterDispatch
 // (sendTransaction, requestAirdrop, sendBundle in Default): no declaration
 // can make a send retryable by mistake. Declaring such a method with the
 // role and class it is held with is allowed (its Timeout may differ). A
-// Timeout of 0 keeps the one r holds for the method (DefaultHeavyTimeout
-// for a heavy method of Default). r itself is unchanged.
-func (r *Registry) Declare(method string, e Entry) (*Registry, error) {
+// Timeout of 0 keeps the one r holds for the method (two minutes for a
+// heavy method of Default). r itself is unchanged.
+func (r *Registry) Declare(m Method) (*Registry, error) {
+	method, e := m.Name, m
 	bad := func(msg string) (*Registry, error) { return nil, &DeclareError{Method: method, Message: msg} }
 	if !validName(method) {
 		return bad("is not a method name: want a non-empty name without spaces or control characters")
@@ -52,7 +53,7 @@ func (r *Registry) Declare(method string, e Entry) (*Registry, error) {
 	if held, ok := r.Lookup(method); ok && e.Timeout == 0 {
 		e.Timeout = held.Timeout // 0 keeps the budget the method has
 	}
-	return r.With(method, e), nil
+	return r.with(e), nil
 }
 
 // validName reports whether name can be a declared method's name:

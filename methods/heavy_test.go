@@ -1,4 +1,4 @@
-package registry_test
+package methods_test
 
 import (
 	"slices"
@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/solroute/solroute/endpoint"
-	"github.com/solroute/solroute/registry"
+	"github.com/solroute/solroute/methods"
 	"github.com/solroute/solroute/retrypolicy"
 )
 
@@ -14,15 +14,15 @@ import (
 // holds, with DefaultHeavyTimeout; every other method has none (the
 // endpoints' request_timeout), sends included.
 func TestHeavyMethodsHaveTheirOwnBudget(t *testing.T) {
-	r := registry.Default()
-	heavy := registry.HeavyMethods()
+	r := methods.Default()
+	heavy := methods.HeavyMethods()
 	for _, name := range heavy {
 		e, ok := r.Lookup(name)
-		if !ok || e.Role != endpoint.RoleRead || e.Class != retrypolicy.Idempotent || e.Timeout != registry.DefaultHeavyTimeout {
-			t.Errorf("%s: %+v (known %v), want a read with %v", name, e, ok, registry.DefaultHeavyTimeout)
+		if !ok || e.Role != endpoint.RoleRead || e.Class != retrypolicy.Idempotent || e.Timeout != methods.HeavyTimeout {
+			t.Errorf("%s: %+v (known %v), want a read with %v", name, e, ok, methods.HeavyTimeout)
 		}
 	}
-	for _, name := range registry.Methods() {
+	for _, name := range methods.Default().Names() {
 		if e, _ := r.Lookup(name); !slices.Contains(heavy, name) && e.Timeout != 0 {
 			t.Errorf("%s: timeout %v, want none", name, e.Timeout)
 		}
@@ -42,14 +42,14 @@ func TestHeavyMethodsHaveTheirOwnBudget(t *testing.T) {
 // built-in send's too (only its role and class are fixed), within
 // [0, 1h].
 func TestDeclareTimeout(t *testing.T) {
-	r := registry.Default()
-	send := registry.Entry{Role: endpoint.RoleSend, Class: retrypolicy.NeverAfterDispatch, Timeout: 30 * time.Second}
-	got, err := r.Declare("sendTransaction", send)
-	if e, _ := got.Lookup("sendTransaction"); err != nil || e != send {
+	r := methods.Default()
+	send := methods.Method{Role: endpoint.RoleSend, Class: retrypolicy.NeverAfterDispatch, Timeout: 30 * time.Second}
+	got, err := r.Declare(named("sendTransaction", send))
+	if e, _ := got.Lookup("sendTransaction"); err != nil || e != named("sendTransaction", send) {
 		t.Fatalf("Declare(sendTransaction with a timeout) = %+v, %v", e, err)
 	}
 	for _, d := range []time.Duration{-time.Second, endpoint.MaxRequestTimeout + 1} {
-		if _, err := r.Declare("getAsset", registry.Entry{Class: retrypolicy.Idempotent, Timeout: d}); err == nil {
+		if _, err := r.Declare(methods.Method{Name: "getAsset", Class: retrypolicy.Idempotent, Timeout: d}); err == nil {
 			t.Errorf("timeout %v accepted", d)
 		}
 	}
@@ -58,8 +58,8 @@ func TestDeclareTimeout(t *testing.T) {
 // TestDeclareKeepsTheHeavyBudget: declaring a heavy method without a
 // timeout (to change its class) keeps its budget.
 func TestDeclareKeepsTheHeavyBudget(t *testing.T) {
-	got, err := registry.Default().Declare("getProgramAccounts", registry.Entry{Role: endpoint.RoleRead, Class: retrypolicy.NotApplicable})
-	if e, _ := got.Lookup("getProgramAccounts"); err != nil || e.Timeout != registry.DefaultHeavyTimeout || e.Class != retrypolicy.NotApplicable {
+	got, err := methods.Default().Declare(methods.Method{Name: "getProgramAccounts", Role: endpoint.RoleRead, Class: retrypolicy.NotApplicable})
+	if e, _ := got.Lookup("getProgramAccounts"); err != nil || e.Timeout != methods.HeavyTimeout || e.Class != retrypolicy.NotApplicable {
 		t.Fatalf("Declare = %+v, %v", e, err)
 	}
 }

@@ -1,9 +1,9 @@
-package registry
+package methods
 
 import "time"
 
-// DefaultHeavyTimeout is the budget [Default] gives each of
-// [HeavyMethods]: one call (every attempt and backoff) instead of the
+// heavyTimeout is the budget Default gives each of
+// heavyMethods: one call (every attempt and backoff) instead of the
 // endpoints' request_timeout (10 s by default), the caller's context
 // still cutting it shorter.
 //
@@ -19,9 +19,9 @@ import "time"
 // failover still has a minute. solana-go's own client waits 5 minutes,
 // which holds a connection and a goroutine for an answer no front end
 // would still deliver.
-const DefaultHeavyTimeout = 2 * time.Minute
+const heavyTimeout = 2 * time.Minute
 
-// HeavyMethods lists the methods [Default] gives DefaultHeavyTimeout:
+// heavyMethods lists the methods [Default] gives heavyTimeout:
 // agave's account scans (getProgramAccounts, the token account lookups,
 // getLargestAccounts, getTokenLargestAccounts, getSupply, which scans the
 // non-circulating accounts), its reads of many accounts at once
@@ -31,7 +31,7 @@ const DefaultHeavyTimeout = 2 * time.Minute
 // reads the epoch's first blocks, and their deprecated getConfirmed*
 // forms), and the DAS searches, which page through an index. Every name
 // is one [Default] holds.
-func HeavyMethods() []string {
+func heavyMethods() []string {
 	return []string{
 		// Account scans and wide reads.
 		"getLargestAccounts",
@@ -65,12 +65,12 @@ func HeavyMethods() []string {
 	}
 }
 
-// withHeavyTimeouts sets DefaultHeavyTimeout on the entry of every heavy
+// withHeavyTimeouts sets heavyTimeout on the entry of every heavy
 // method m holds, and returns m.
-func withHeavyTimeouts(m map[string]Entry) map[string]Entry {
-	for _, name := range HeavyMethods() {
+func withHeavyTimeouts(m map[string]Method) map[string]Method {
+	for _, name := range heavyMethods() {
 		if e, ok := m[name]; ok {
-			e.Timeout = DefaultHeavyTimeout
+			e.Timeout = heavyTimeout
 			m[name] = e
 		}
 	}

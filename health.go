@@ -1,4 +1,4 @@
-package methods
+package solroute
 
 import (
 	"context"
@@ -10,7 +10,7 @@ import (
 )
 
 // ErrUnhealthy is matched (errors.Is) by every *UnhealthyError.
-var ErrUnhealthy = errors.New("methods: node unhealthy")
+var ErrUnhealthy = errors.New("solroute: node unhealthy")
 
 // codeNodeUnhealthy is agave's NodeUnhealthy JSON-RPC error code.
 const codeNodeUnhealthy = -32005
@@ -28,10 +28,10 @@ type UnhealthyError struct {
 	Err error
 }
 
-// Error returns "methods: node unhealthy: ..." with the slots behind when
+// Error returns "solroute: node unhealthy: ..." with the slots behind when
 // known.
 func (e *UnhealthyError) Error() string {
-	s := "methods: node unhealthy"
+	s := "solroute: node unhealthy"
 	if e.NumSlotsBehind != nil {
 		s += " (" + strconv.FormatInt(*e.NumSlotsBehind, 10) + " slots behind)"
 	}
@@ -54,7 +54,7 @@ func (e *UnhealthyError) Unwrap() error { return e.Err }
 // Other failures are the transport's *transport.CallError.
 func (c *Client) GetHealth(ctx context.Context) error {
 	var out required[string]
-	err := c.t.CallForInto(ctx, &out, "getHealth", nil)
+	err := c.transport.CallForInto(ctx, &out, "getHealth", nil)
 	if err != nil {
 		var rpcErr *transport.RPCError
 		if errors.As(err, &rpcErr) && rpcErr.Code == codeNodeUnhealthy {

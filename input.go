@@ -1,4 +1,4 @@
-package methods
+package solroute
 
 import (
 	"errors"
@@ -9,7 +9,7 @@ import (
 )
 
 // ErrInvalidInput is matched (errors.Is) by every *InputError.
-var ErrInvalidInput = errors.New("methods: invalid input")
+var ErrInvalidInput = errors.New("solroute: invalid input")
 
 // InputError is an argument rejected before any request was made.
 type InputError struct {
@@ -21,9 +21,9 @@ type InputError struct {
 	Reason string
 }
 
-// Error returns "methods: invalid FIELD "VALUE": REASON".
+// Error returns "solroute: invalid FIELD "VALUE": REASON".
 func (e *InputError) Error() string {
-	return fmt.Sprintf("methods: invalid %s %q: %s", e.Field, e.Value, e.Reason)
+	return fmt.Sprintf("solroute: invalid %s %q: %s", e.Field, e.Value, e.Reason)
 }
 
 // Is reports whether target is ErrInvalidInput.

@@ -1,4 +1,4 @@
-package methods_test
+package solroute_test
 
 import (
 	"time"

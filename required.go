@@ -1,4 +1,4 @@
-package methods
+package solroute
 
 import (
 	"encoding/json"
@@ -7,7 +7,7 @@ import (
 
 // errNullResult is why a typed call refuses a JSON null result: none of the
 // four methods may answer null, so a node that does is answering wrongly.
-var errNullResult = errors.New("methods: the result is null")
+var errNullResult = errors.New("solroute: the result is null")
 
 // required is a decode target that refuses a JSON null. encoding/json hands
 // a null to UnmarshalJSON, so the transport classifies the refusal as an

@@ -1,4 +1,4 @@
-package methods_test
+package solroute_test
 
 import (
 	"context"
@@ -14,23 +14,20 @@ import (
 	"github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"
 	"github.com/jonboulle/clockwork"
+	"github.com/solroute/solroute"
+	"github.com/solroute/solroute/config"
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
-	"github.com/solroute/solroute/internal/admission"
-	"github.com/solroute/solroute/methods"
 	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/retrypolicy"
 	"github.com/solroute/solroute/transport"
-	"go.uber.org/goleak"
 )
-
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 var owner = solana.MustPublicKeyFromBase58("9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM")
 
-// newClient starts a cluster (scripts per member) and returns a methods
-// client over it, on a fake clock that is never advanced.
-func newClient(t *testing.T, scripts ...fixtures.Script) (*methods.Client, *fixtures.Cluster) {
+// newClient starts a cluster (scripts per member) and returns a client
+// over it, on a fake clock that is never advanced.
+func newClient(t *testing.T, scripts ...fixtures.Script) (*solroute.Client, *fixtures.Cluster) {
 	t.Helper()
 	var members []fixtures.Member
 	for i, sc := range scripts {
@@ -38,23 +35,19 @@ func newClient(t *testing.T, scripts ...fixtures.Script) (*methods.Client, *fixt
 			Options: fixtures.Options{Script: sc}})
 	}
 	cl := fixtures.NewCluster(members)
-	p, err := admission.New(cl.Specs, pool.DefaultSettings(), admission.Options{Clock: clockwork.NewFakeClockAt(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))})
-	if err != nil {
-		cl.Close()
-		t.Fatal(err)
-	}
 	ts := transport.DefaultSettings()
 	ts.Retry = retrySettings()
-	tc, err := transport.New(p, ts, transport.Options{})
+	c, err := solroute.FromDocument(&config.Document{Endpoints: cl.Specs, Transport: ts, Pool: pool.DefaultSettings()},
+		solroute.Hooks{Clock: clockwork.NewFakeClockAt(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))})
 	if err != nil {
 		cl.Close()
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
 		cl.Close()
-		_ = tc.Close()
+		_ = c.Close()
 	})
-	return methods.New(tc), cl
+	return c, cl
 }
 
 func TestTypedMethodsDecodeRecorded(t *testing.T) {
@@ -71,7 +64,7 @@ func TestTypedMethodsDecodeRecorded(t *testing.T) {
 	if err != nil || h.String() != fixtures.GenesisMainnetBeta {
 		t.Fatalf("GetGenesisHash %s, %v", h, err)
 	}
-	b, err := c.GetBalance(ctx, owner, methods.BalanceOptions{})
+	b, err := c.GetBalance(ctx, owner, solroute.BalanceOptions{})
 	if err != nil || b.Value != fixtures.RecordedBalance || b.Context.Slot != fixtures.RecordedSlot {
 		t.Fatalf("GetBalance %+v, %v", b, err)
 	}
@@ -80,7 +73,7 @@ func TestTypedMethodsDecodeRecorded(t *testing.T) {
 func TestGetBalanceSendsOptions(t *testing.T) {
 	c, cl := newClient(t, nil)
 	slot := uint64(fixtures.RecordedSlot - 10)
-	if _, err := c.GetBalance(context.Background(), solana.PublicKey{}, methods.BalanceOptions{
+	if _, err := c.GetBalance(context.Background(), solana.PublicKey{}, solroute.BalanceOptions{
 		Commitment: rpc.CommitmentConfirmed, MinContextSlot: &slot}); err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +88,7 @@ func TestGetBalanceMinContextSlotFailsOver(t *testing.T) {
 	behind := fixtures.Always(fixtures.Fault{Kind: fixtures.RPCError, RPCCode: -32016})
 	c, cl := newClient(t, behind, nil)
 	slot := uint64(fixtures.RecordedSlot)
-	b, err := c.GetBalance(context.Background(), owner, methods.BalanceOptions{MinContextSlot: &slot})
+	b, err := c.GetBalance(context.Background(), owner, solroute.BalanceOptions{MinContextSlot: &slot})
 	if err != nil || b.Value != fixtures.RecordedBalance {
 		t.Fatalf("%+v, %v", b, err)
 	}
@@ -106,9 +99,9 @@ func TestGetBalanceMinContextSlotFailsOver(t *testing.T) {
 
 func TestInvalidInputSendsNothing(t *testing.T) {
 	c, cl := newClient(t, nil)
-	_, err := c.GetBalance(context.Background(), owner, methods.BalanceOptions{Commitment: "recent"})
-	var ie *methods.InputError
-	if !errors.Is(err, methods.ErrInvalidInput) || !errors.As(err, &ie) || ie.Field != "commitment" {
+	_, err := c.GetBalance(context.Background(), owner, solroute.BalanceOptions{Commitment: "recent"})
+	var ie *solroute.InputError
+	if !errors.Is(err, solroute.ErrInvalidInput) || !errors.As(err, &ie) || ie.Field != "commitment" {
 		t.Fatalf("error %v", err)
 	}
 	if n := len(cl.Servers["a"].Requests()); n != 0 {
@@ -126,13 +119,13 @@ func TestParsePubkey(t *testing.T) {
 		{"9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWMX", "32-byte"},
 	} {
 		t.Run(tc.in, func(t *testing.T) {
-			_, err := methods.ParsePubkey(tc.in)
-			if !errors.Is(err, methods.ErrInvalidInput) || !strings.Contains(err.Error(), tc.reason) {
+			_, err := solroute.ParsePubkey(tc.in)
+			if !errors.Is(err, solroute.ErrInvalidInput) || !strings.Contains(err.Error(), tc.reason) {
 				t.Fatalf("ParsePubkey(%q) = %v", tc.in, err)
 			}
 		})
 	}
-	pk, err := methods.ParsePubkey("11111111111111111111111111111111")
+	pk, err := solroute.ParsePubkey("11111111111111111111111111111111")
 	if err != nil || !pk.IsZero() {
 		t.Fatalf("system program: %v, %v", pk, err)
 	}
@@ -142,8 +135,8 @@ func TestGetHealthUnhealthy(t *testing.T) {
 	unhealthy := fixtures.Always(fixtures.Fault{Kind: fixtures.RPCError, RPCCode: -32005})
 	c, cl := newClient(t, unhealthy, unhealthy)
 	err := c.GetHealth(context.Background())
-	var ue *methods.UnhealthyError
-	if !errors.Is(err, methods.ErrUnhealthy) || !errors.As(err, &ue) ||
+	var ue *solroute.UnhealthyError
+	if !errors.Is(err, solroute.ErrUnhealthy) || !errors.As(err, &ue) ||
 		ue.NumSlotsBehind == nil || *ue.NumSlotsBehind != fixtures.RecordedSlotsBehind {
 		t.Fatalf("error %v", err)
 	}
@@ -172,20 +165,16 @@ func TestNullResultIsInvalid(t *testing.T) {
 		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":null}`, req.ID)
 	}))
 	defer srv.Close()
-	p, err := admission.New([]endpoint.Spec{{Name: "nulls", URL: endpoint.NewSecret(srv.URL),
+	c, err := solroute.FromDocument(&config.Document{Endpoints: []endpoint.Spec{{Name: "nulls", URL: endpoint.NewSecret(srv.URL),
 		Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: {}}}},
-		pool.DefaultSettings(), admission.Options{Clock: clockwork.NewFakeClockAt(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))})
+		Transport: transport.DefaultSettings(), Pool: pool.DefaultSettings()},
+		solroute.Hooks{Clock: clockwork.NewFakeClockAt(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))})
 	if err != nil {
 		t.Fatal(err)
 	}
-	tc, err := transport.New(p, transport.DefaultSettings(), transport.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tc.Close()
-	c := methods.New(tc)
+	defer c.Close()
 	ctx := context.Background()
-	_, errBalance := c.GetBalance(ctx, owner, methods.BalanceOptions{})
+	_, errBalance := c.GetBalance(ctx, owner, solroute.BalanceOptions{})
 	_, errVersion := c.GetVersion(ctx)
 	_, errGenesis := c.GetGenesisHash(ctx)
 	for name, err := range map[string]error{

@@ -1,6 +1,4 @@
-package registry
-
-import "slices"
+package methods
 
 // sendMethods lists the methods that change the cluster: role send, class
 // NeverAfterDispatch. Besides agave's two, the providers' own send
@@ -120,11 +118,4 @@ func readMethods() []string {
 		"getSnapshotSlot",
 		"getStakeActivation",
 	}
-}
-
-// Methods returns the name of every method [Default] holds, sorted.
-func Methods() []string {
-	out := append(append(readMethods(), providerReadMethods()...), sendMethods()...)
-	slices.Sort(out)
-	return out
 }

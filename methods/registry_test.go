@@ -1,4 +1,4 @@
-package registry_test
+package methods_test
 
 import (
 	"context"
@@ -16,7 +16,7 @@ import (
 	"github.com/gagliardetto/solana-go/rpc"
 	"github.com/gagliardetto/solana-go/rpc/jsonrpc"
 	"github.com/solroute/solroute/endpoint"
-	"github.com/solroute/solroute/registry"
+	"github.com/solroute/solroute/methods"
 	"github.com/solroute/solroute/retrypolicy"
 )
 
@@ -39,20 +39,20 @@ var agaveMethods = []string{
 }
 
 func TestDefaultRolesAndClasses(t *testing.T) {
-	r := registry.Default()
+	r := methods.Default()
 	for _, tc := range []struct {
 		method string
-		want   registry.Entry
+		want   methods.Method
 	}{
-		{"sendTransaction", registry.Entry{Role: endpoint.RoleSend, Class: retrypolicy.NeverAfterDispatch}},
-		{"requestAirdrop", registry.Entry{Role: endpoint.RoleSend, Class: retrypolicy.NeverAfterDispatch}},
-		{"simulateTransaction", registry.Entry{Role: endpoint.RoleRead, Class: retrypolicy.Idempotent}},
-		{"getBalance", registry.Entry{Role: endpoint.RoleRead, Class: retrypolicy.Idempotent}},
-		{"getRecentBlockhash", registry.Entry{Role: endpoint.RoleRead, Class: retrypolicy.Idempotent}},
+		{"sendTransaction", methods.Method{Role: endpoint.RoleSend, Class: retrypolicy.NeverAfterDispatch}},
+		{"requestAirdrop", methods.Method{Role: endpoint.RoleSend, Class: retrypolicy.NeverAfterDispatch}},
+		{"simulateTransaction", methods.Method{Role: endpoint.RoleRead, Class: retrypolicy.Idempotent}},
+		{"getBalance", methods.Method{Role: endpoint.RoleRead, Class: retrypolicy.Idempotent}},
+		{"getRecentBlockhash", methods.Method{Role: endpoint.RoleRead, Class: retrypolicy.Idempotent}},
 	} {
 		t.Run(tc.method, func(t *testing.T) {
 			got, ok := r.Lookup(tc.method)
-			if !ok || got != tc.want {
+			if !ok || got != named(tc.method, tc.want) {
 				t.Fatalf("Lookup(%q) = %+v, %v; want %+v, true", tc.method, got, ok, tc.want)
 			}
 		})
@@ -60,7 +60,7 @@ func TestDefaultRolesAndClasses(t *testing.T) {
 }
 
 func TestDefaultCoversAgave(t *testing.T) {
-	r := registry.Default()
+	r := methods.Default()
 	for _, m := range agaveMethods {
 		e, ok := r.Lookup(m)
 		if !ok {
@@ -134,7 +134,7 @@ func TestDefaultCoversSolanaGo(t *testing.T) {
 	if len(rec.methods) < 50 {
 		t.Fatalf("recorded only %d methods; the sweep is broken", len(rec.methods))
 	}
-	r := registry.Default()
+	r := methods.Default()
 	for m := range rec.methods {
 		if _, ok := r.Lookup(m); !ok {
 			t.Errorf("solana-go calls %q; the registry does not know it", m)
@@ -143,17 +143,17 @@ func TestDefaultCoversSolanaGo(t *testing.T) {
 }
 
 func TestUnknownAndWith(t *testing.T) {
-	base := registry.Default()
-	want := registry.Entry{Role: endpoint.RoleRead, Class: retrypolicy.NeverAfterDispatch}
-	if e, ok := base.Lookup("getAssetz"); ok || e != want {
+	base := methods.Default()
+	want := methods.Method{Role: endpoint.RoleRead, Class: retrypolicy.NeverAfterDispatch}
+	if e, ok := base.Lookup("getAssetz"); ok || e != named("getAssetz", want) {
 		t.Fatalf("unknown: %+v, %v", e, ok)
 	}
-	if e, ok := base.Lookup("GetBalance"); ok || e != want {
+	if e, ok := base.Lookup("GetBalance"); ok || e != named("GetBalance", want) {
 		t.Fatalf("names are case-sensitive: %+v, %v", e, ok)
 	}
-	custom := registry.Entry{Role: endpoint.RoleRead, Class: retrypolicy.Idempotent}
+	custom := methods.Method{Role: endpoint.RoleRead, Class: retrypolicy.Idempotent}
 	ext := base.With("getAssetz", custom)
-	if e, ok := ext.Lookup("getAssetz"); !ok || e != custom {
+	if e, ok := ext.Lookup("getAssetz"); !ok || e != named("getAssetz", custom) {
 		t.Fatalf("With: %+v, %v", e, ok)
 	}
 	if _, ok := base.Lookup("getAssetz"); ok {
@@ -162,11 +162,11 @@ func TestUnknownAndWith(t *testing.T) {
 	if ext.Len() != base.Len()+1 {
 		t.Fatalf("Len %d, want %d", ext.Len(), base.Len()+1)
 	}
-	var nilReg *registry.Registry
-	if e, ok := nilReg.Lookup("getBalance"); ok || e != want {
+	var nilReg *methods.Registry
+	if e, ok := nilReg.Lookup("getBalance"); ok || e != named("getBalance", want) {
 		t.Fatalf("nil registry: %+v, %v", e, ok)
 	}
-	if e, ok := nilReg.With("x", custom).Lookup("x"); !ok || e != custom {
+	if e, ok := nilReg.With("x", custom).Lookup("x"); !ok || e != named("x", custom) {
 		t.Fatalf("nil With: %+v, %v", e, ok)
 	}
 }
@@ -174,36 +174,36 @@ func TestUnknownAndWith(t *testing.T) {
 // TestProviderMethods: the providers' send methods are sends, their
 // reads are reads.
 func TestProviderMethods(t *testing.T) {
-	r := registry.Default()
-	for m, want := range map[string]registry.Entry{
+	r := methods.Default()
+	for m, want := range map[string]methods.Method{
 		"sendBundle":             {Role: endpoint.RoleSend, Class: retrypolicy.NeverAfterDispatch},
 		"getAsset":               {Role: endpoint.RoleRead, Class: retrypolicy.Idempotent},
-		"searchAssets":           {Role: endpoint.RoleRead, Class: retrypolicy.Idempotent, Timeout: registry.DefaultHeavyTimeout},
+		"searchAssets":           {Role: endpoint.RoleRead, Class: retrypolicy.Idempotent, Timeout: methods.HeavyTimeout},
 		"getPriorityFeeEstimate": {Role: endpoint.RoleRead, Class: retrypolicy.Idempotent},
 		"getTipAccounts":         {Role: endpoint.RoleRead, Class: retrypolicy.Idempotent},
 		"simulateBundle":         {Role: endpoint.RoleRead, Class: retrypolicy.Idempotent},
 	} {
-		if e, ok := r.Lookup(m); !ok || e != want {
+		if e, ok := r.Lookup(m); !ok || e != named(m, want) {
 			t.Errorf("%s: %+v, %v; want %+v", m, e, ok, want)
 		}
 	}
 }
 
 func TestMethodsSortedAndComplete(t *testing.T) {
-	ms := registry.Methods()
+	ms := methods.Default().Names()
 	if !slices.IsSorted(ms) {
 		t.Fatal("Methods not sorted")
 	}
 	if len(slices.Compact(slices.Clone(ms))) != len(ms) {
 		t.Fatal("duplicate method")
 	}
-	if len(ms) != registry.Default().Len() {
-		t.Fatalf("Methods %d, Default %d", len(ms), registry.Default().Len())
+	if len(ms) != methods.Default().Len() {
+		t.Fatalf("Methods %d, Default %d", len(ms), methods.Default().Len())
 	}
 }
 
 func ExampleRegistry_Lookup() {
-	r := registry.Default()
+	r := methods.Default()
 	e, known := r.Lookup("sendTransaction")
 	fmt.Println(e.Role, known)
 	e, known = r.Lookup("getMyOwnMethod")
@@ -214,37 +214,37 @@ func ExampleRegistry_Lookup() {
 }
 
 func TestDeclare(t *testing.T) {
-	base := registry.Default()
-	read := registry.Entry{Role: endpoint.RoleRead, Class: retrypolicy.Idempotent}
-	r, err := base.Declare("getWidget", read)
+	base := methods.Default()
+	read := methods.Method{Role: endpoint.RoleRead, Class: retrypolicy.Idempotent}
+	r, err := base.Declare(named("getWidget", read))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if e, ok := r.Lookup("getWidget"); !ok || e != read {
+	if e, ok := r.Lookup("getWidget"); !ok || e != named("getWidget", read) {
 		t.Fatalf("declared: %+v %v", e, ok)
 	}
 	if _, ok := base.Lookup("getWidget"); ok {
 		t.Fatal("Declare changed its receiver")
 	}
 	// Exactly as built in: allowed.
-	send := registry.Entry{Role: endpoint.RoleSend, Class: retrypolicy.NeverAfterDispatch}
-	if _, err := base.Declare("sendBundle", send); err != nil {
+	send := methods.Method{Role: endpoint.RoleSend, Class: retrypolicy.NeverAfterDispatch}
+	if _, err := base.Declare(named("sendBundle", send)); err != nil {
 		t.Fatalf("redeclaring a send as it is: %v", err)
 	}
 	for _, tc := range []struct {
 		name string
-		e    registry.Entry
+		e    methods.Method
 	}{
 		{"sendTransaction", read},
-		{"requestAirdrop", registry.Entry{Role: endpoint.RoleRead, Class: retrypolicy.NeverAfterDispatch}},
+		{"requestAirdrop", methods.Method{Role: endpoint.RoleRead, Class: retrypolicy.NeverAfterDispatch}},
 		{"", read},
 		{"get widget", read},
 		{"bad\nname", read},
-		{"getWidget", registry.Entry{Role: endpoint.Role(7), Class: retrypolicy.Idempotent}},
-		{"getWidget", registry.Entry{Role: endpoint.RoleRead}},
+		{"getWidget", methods.Method{Role: endpoint.Role(7), Class: retrypolicy.Idempotent}},
+		{"getWidget", methods.Method{Role: endpoint.RoleRead}},
 	} {
-		var de *registry.DeclareError
-		if _, err := base.Declare(tc.name, tc.e); !errors.As(err, &de) {
+		var de *methods.DeclareError
+		if _, err := base.Declare(named(tc.name, tc.e)); !errors.As(err, &de) {
 			t.Errorf("Declare(%q, %+v) = %v, want a *DeclareError", tc.name, tc.e, err)
 		}
 	}
@@ -293,11 +293,11 @@ func rpcResponseMethods(t *testing.T) []rpcResponseMethod {
 // the commitment its own config sets, and none is tracked as an
 // RpcResponse that agave does not answer so.
 func TestSlotsCoverEveryRpcResponse(t *testing.T) {
-	r := registry.Default()
+	r := methods.Default()
 	listed := map[string]bool{}
 	for _, m := range rpcResponseMethods(t) {
 		listed[m.name] = true
-		s := registry.SlotsOf(m.name)
+		s := methods.SlotsOf(m.name)
 		if e, ok := r.Lookup(m.name); !ok || e.Class != retrypolicy.Idempotent {
 			t.Errorf("%s: not a known read (%+v, %v)", m.name, e, ok)
 		}
@@ -311,9 +311,15 @@ func TestSlotsCoverEveryRpcResponse(t *testing.T) {
 			t.Errorf("%s: %+v, want minContextSlot %v, cached %v", m.name, s, m.notes["min-context-slot"], m.notes["cached"])
 		}
 	}
-	for _, name := range registry.Methods() {
-		if registry.SlotsOf(name).Context && !listed[name] {
+	for _, name := range methods.Default().Names() {
+		if methods.SlotsOf(name).Context && !listed[name] {
 			t.Errorf("%s: tracked as an RpcResponse, which agave's rpc.rs does not say", name)
 		}
 	}
+}
+
+// named is m declared as name.
+func named(name string, m methods.Method) methods.Method {
+	m.Name = name
+	return m
 }

@@ -1,31 +1,27 @@
-package methods_test
+package solroute_test
 
 import (
 	"context"
 	"fmt"
 
 	"github.com/gagliardetto/solana-go/rpc"
+	"github.com/solroute/solroute"
+	"github.com/solroute/solroute/config"
 	"github.com/solroute/solroute/fixtures"
-	"github.com/solroute/solroute/internal/admission"
-	"github.com/solroute/solroute/methods"
 	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/transport"
 )
 
 // Typed calls through a pool of one fake endpoint.
-func Example() {
+func Example_typedCalls() {
 	cluster := fixtures.NewCluster([]fixtures.Member{{Name: "local"}})
 	defer cluster.Close()
-	p, err := admission.New(cluster.Specs, pool.DefaultSettings(), admission.Options{})
+	c, err := solroute.FromDocument(&config.Document{Endpoints: cluster.Specs,
+		Transport: transport.DefaultSettings(), Pool: pool.DefaultSettings()}, solroute.Hooks{})
 	if err != nil {
 		panic(err)
 	}
-	tc, err := transport.New(p, transport.DefaultSettings(), transport.Options{})
-	if err != nil {
-		panic(err)
-	}
-	defer tc.Close()
-	c := methods.New(tc)
+	defer c.Close()
 	ctx := context.Background()
 
 	fmt.Println("health:", c.GetHealth(ctx))
@@ -33,8 +29,8 @@ func Example() {
 	fmt.Println("version:", v.SolanaCore)
 	h, _ := c.GetGenesisHash(ctx)
 	fmt.Println("genesis:", h)
-	pk, _ := methods.ParsePubkey("9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM")
-	b, _ := c.GetBalance(ctx, pk, methods.BalanceOptions{Commitment: rpc.CommitmentFinalized})
+	pk, _ := solroute.ParsePubkey("9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM")
+	b, _ := c.GetBalance(ctx, pk, solroute.BalanceOptions{Commitment: rpc.CommitmentFinalized})
 	fmt.Println("balance:", b.Value, "at slot", b.Context.Slot)
 	// Output:
 	// health: <nil>
@@ -45,21 +41,20 @@ func Example() {
 
 // An invalid public key is rejected before any request.
 func ExampleParsePubkey() {
-	_, err := methods.ParsePubkey("not-a-key")
+	_, err := solroute.ParsePubkey("not-a-key")
 	fmt.Println(err != nil)
 	// Output: true
 }
 
-// solana-go's own client, routed through the pool by the transport.
-func Example_solanaGo() {
+// solana-go's own client, routed through the pool.
+func ExampleClient_RPC() {
 	cluster := fixtures.NewCluster([]fixtures.Member{{Name: "local"}})
 	defer cluster.Close()
-	p, _ := admission.New(cluster.Specs, pool.DefaultSettings(), admission.Options{})
-	tc, _ := transport.New(p, transport.DefaultSettings(), transport.Options{})
-	defer tc.Close()
+	c, _ := solroute.FromDocument(&config.Document{Endpoints: cluster.Specs,
+		Transport: transport.DefaultSettings(), Pool: pool.DefaultSettings()}, solroute.Hooks{})
+	defer c.Close()
 
-	cl := rpc.NewWithCustomRPCClient(tc)
-	slot, err := cl.GetSlot(context.Background(), rpc.CommitmentFinalized)
+	slot, err := c.RPC().GetSlot(context.Background(), rpc.CommitmentFinalized)
 	fmt.Println(slot, err)
 	// Output: 345678901 <nil>
 }

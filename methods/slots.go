@@ -1,4 +1,4 @@
-package registry
+package methods
 
 import "github.com/solroute/solroute/endpoint"
 
@@ -41,7 +41,7 @@ func (s Slots) Tracked() bool { return s.Context || s.Result || s.MinContextSlot
 // -1 for a method that carries none. Every method agave answers with an
 // RpcResponse ({context: {slot}, value}) is here with Context set (for
 // getProgramAccounts, only with withContext: the answer tells); the list
-// is checked against agave's rpc.rs (registry/testdata/rpcresponse.txt). Sends are left out (a send's
+// is checked against agave's rpc.rs (methods/testdata/rpcresponse.txt). Sends are left out (a send's
 // minContextSlot is the caller's to set), and so are getBlocks and
 // getBlocksWithLimit (they refuse processed, and their range is the
 // caller's).
