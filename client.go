@@ -9,9 +9,9 @@ import (
 	"github.com/solroute/solroute/config"
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/internal/admission"
+	"github.com/solroute/solroute/methods"
 	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/redislimit"
-	"github.com/solroute/solroute/methods"
 	"github.com/solroute/solroute/transport"
 )
 

@@ -3,9 +3,9 @@ package config
 import (
 	"github.com/gagliardetto/solana-go"
 	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/methods"
 	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/redislimit"
-	"github.com/solroute/solroute/methods"
 	"github.com/solroute/solroute/retrypolicy"
 	"github.com/solroute/solroute/transport"
 )

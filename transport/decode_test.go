@@ -22,8 +22,8 @@ import (
 	"github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"
 	"github.com/solroute/solroute/endpoint"
-	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/methods"
+	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/retrypolicy"
 )
 
