@@ -9,6 +9,7 @@ import (
 	"github.com/solroute/solroute/config"
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/internal/admission"
+	"github.com/solroute/solroute/internal/engine"
 	"github.com/solroute/solroute/methods"
 	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/redislimit"
@@ -21,16 +22,16 @@ import (
 // use. Build one with New or Open; Close it when done.
 type Client struct {
 	pool      *admission.Pool
-	transport *transport.Client
+	transport *engine.Engine
 	rpc       *rpc.Client
 	cluster   string
 	limiter   *redislimit.Limiter // [limits] backend = "redis" (limits.go); nil: local buckets
 }
 
-// ErrAmbiguousDispatch is transport.ErrAmbiguousDispatch: a send (or any
+// ErrAmbiguousDispatch is engine.ErrAmbiguousDispatch: a send (or any
 // call that is not a known read) failed after a server may have acted on
 // it, and was not resent. Check whether it landed before sending again.
-var ErrAmbiguousDispatch = transport.ErrAmbiguousDispatch
+var ErrAmbiguousDispatch = engine.ErrAmbiguousDispatch
 
 // New builds a Client from plain Go options. Every problem with the
 // options (an endpoint without a name or URL, a bad URL, a limit or a
@@ -131,11 +132,11 @@ func build(specs []endpoint.Spec, cluster string, ts transport.Settings, ps pool
 	if err != nil {
 		return nil, fmt.Errorf("solroute: %w", err)
 	}
-	to := transport.Options{Logger: h.Logger, OnAttempt: h.OnAttempt, Registry: reg}
+	to := engine.Options{Logger: h.Logger, OnAttempt: h.OnAttempt, Registry: reg}
 	if g, ok := endpoint.GenesisOf(cluster); ok {
 		to.Genesis = g.String()
 	}
-	tc, err := transport.New(p, ts, to)
+	tc, err := engine.New(p, ts, to)
 	if err != nil {
 		return nil, fmt.Errorf("solroute: %w", err)
 	}
@@ -148,7 +149,7 @@ func (c *Client) RPC() *rpc.Client { return c.rpc }
 
 // Transport returns the JSON-RPC transport, for batches (CallBatch), raw
 // calls and the transport's typed errors.
-func (c *Client) Transport() *transport.Client { return c.transport }
+func (c *Client) Transport() *engine.Engine { return c.transport }
 
 // Snapshot copies every (endpoint, role) state at one instant: health,
 // tokens, slots in flight, cooldown, doubt, outcome counters. It holds no

@@ -3,6 +3,7 @@ package solroute
 import (
 	"context"
 
+	"github.com/solroute/solroute/internal/engine"
 	"github.com/solroute/solroute/retrypolicy"
 	"github.com/solroute/solroute/transport"
 )
@@ -19,7 +20,7 @@ func (c *Client) RetryBudget() retrypolicy.Usage { return c.transport.RetryBudge
 // CallRecord collects the calls made under a context, each with every
 // attempt: endpoint, duration, admission wait, dispatch state, cause and
 // decision. See WithCallRecord.
-type CallRecord = transport.CallRecord
+type CallRecord = engine.CallRecord
 
 // WithCallRecord returns a context whose calls, through any entry point
 // (RPC(), the typed calls, SendAndConfirm's sends), are recorded in r as
@@ -29,5 +30,5 @@ type CallRecord = transport.CallRecord
 //	bal, err := c.GetBalance(solroute.WithCallRecord(ctx, &rec), pk, solroute.BalanceOptions{})
 //	for _, a := range rec.Attempts() { ... a.Endpoint, a.Duration, a.Cause ... }
 func WithCallRecord(ctx context.Context, r *CallRecord) context.Context {
-	return transport.WithCallRecord(ctx, r)
+	return engine.WithCallRecord(ctx, r)
 }

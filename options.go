@@ -76,7 +76,7 @@ type Endpoint struct {
 	// Tier orders endpoints by preference: 0 is tried first, then 1, and
 	// so on.
 	Tier int
-	// Capabilities are tags a call may require (transport.WithCapabilities),
+	// Capabilities are tags a call may require (call.WithCapabilities),
 	// such as "archive". Nil means none.
 	Capabilities []string
 	// Read and Send are the endpoint's limits for reads and for sends; nil

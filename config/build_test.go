@@ -12,8 +12,8 @@ import (
 	"github.com/jonboulle/clockwork"
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/internal/admission"
+	"github.com/solroute/solroute/internal/engine"
 	"github.com/solroute/solroute/retrypolicy"
-	"github.com/solroute/solroute/transport"
 )
 
 // The Document is what the constructors take: these tests build the pool
@@ -21,7 +21,7 @@ import (
 // each setting arrives. config itself builds nothing.
 
 // newClient builds a transport client from d and its declared methods.
-func newClient(t *testing.T, d *Document, clock clockwork.Clock) *transport.Client {
+func newClient(t *testing.T, d *Document, clock clockwork.Clock) *engine.Engine {
 	t.Helper()
 	reg, err := d.Registry(nil)
 	if err != nil {
@@ -31,7 +31,7 @@ func newClient(t *testing.T, d *Document, clock clockwork.Clock) *transport.Clie
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := transport.New(p, d.Transport, transport.Options{Registry: reg})
+	c, err := engine.New(p, d.Transport, engine.Options{Registry: reg})
 	if err != nil {
 		t.Fatal(err)
 	}

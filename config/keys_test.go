@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/internal/engine"
 	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/redislimit"
 	"github.com/solroute/solroute/retrypolicy"
@@ -209,7 +210,7 @@ func TestPathOf(t *testing.T) {
 		reflect.TypeFor[[]endpoint.Spec]():      "endpoints",
 		reflect.TypeFor[redislimit.Settings]():  "limits",
 		reflect.TypeFor[map[string]struct{}]():  "",
-		reflect.TypeFor[transport.Options]():    "",
+		reflect.TypeFor[engine.Options]():       "",
 	} {
 		if got := pathOf(typ); got != want {
 			t.Errorf("pathOf(%s) = %q, want %q", typ, got, want)

@@ -14,6 +14,7 @@ import (
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
 	"github.com/solroute/solroute/internal/admission"
+	"github.com/solroute/solroute/internal/engine"
 	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/transport"
 	"go.uber.org/goleak"
@@ -28,7 +29,7 @@ type chain struct {
 	clock  *clockwork.FakeClock
 	ledger *fixtures.Ledger
 	c      *fixtures.Cluster
-	tc     *transport.Client
+	tc     *engine.Engine
 }
 
 // node is one endpoint of a chain: its name, lag and fault, and, when
@@ -67,7 +68,7 @@ func newChain(t *testing.T, nodes ...node) *chain {
 	}
 	s := transport.DefaultSettings()
 	s.Retry.Jitter = func(time.Duration) time.Duration { return 0 }
-	tc, err := transport.New(p, s, transport.Options{})
+	tc, err := engine.New(p, s, engine.Options{})
 	if err != nil {
 		c.Close()
 		t.Fatal(err)
@@ -216,7 +217,7 @@ func TestAmbiguousSendIsResolved(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !errors.Is(r.SendErr, transport.ErrAmbiguousDispatch) || r.Status != confirm.Landed {
+	if !errors.Is(r.SendErr, engine.ErrAmbiguousDispatch) || r.Status != confirm.Landed {
 		t.Fatalf("result %+v", r)
 	}
 	if n := ch.ledger.Tx(tx.Signatures[0].String()).Arrivals; n != 1 {
@@ -409,7 +410,7 @@ func sendVia(ch *chain, name string, tx *solana.Transaction) (string, error) {
 		}
 	}
 	var sig string
-	err = ch.tc.CallForInto(transport.WithAvoid(context.Background(), others...), &sig, "sendTransaction",
+	err = ch.tc.CallForInto(engine.WithAvoid(context.Background(), others...), &sig, "sendTransaction",
 		[]any{enc, map[string]any{"encoding": "base64", "skipPreflight": true}})
 	return sig, err
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/gagliardetto/solana-go/rpc"
 	"github.com/jonboulle/clockwork"
 	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/internal/engine"
 	"github.com/solroute/solroute/transport"
 )
 
@@ -19,7 +20,7 @@ import (
 // or ctx ends (Unknown). It never sends anything. Its error is only for
 // bad input, reported before any request: the outcome, Unknown included,
 // is in the Result.
-func Resolve(ctx context.Context, tc *transport.Client, sig solana.Signature, lastValidBlockHeight uint64, o Options) (Result, error) {
+func Resolve(ctx context.Context, tc *engine.Engine, sig solana.Signature, lastValidBlockHeight uint64, o Options) (Result, error) {
 	r, err := newResolver(tc, sig, lastValidBlockHeight, o)
 	if err != nil {
 		return Result{Signature: sig, LastValidBlockHeight: lastValidBlockHeight}, err
@@ -29,7 +30,7 @@ func Resolve(ctx context.Context, tc *transport.Client, sig solana.Signature, la
 
 // resolver is one resolution.
 type resolver struct {
-	tc    *transport.Client
+	tc    *engine.Engine
 	clock clockwork.Clock
 	o     Options
 	res   Result
@@ -47,7 +48,7 @@ type resolver struct {
 }
 
 // newResolver checks the input and starts a Result.
-func newResolver(tc *transport.Client, sig solana.Signature, lvbh uint64, o Options) (*resolver, error) {
+func newResolver(tc *engine.Engine, sig solana.Signature, lvbh uint64, o Options) (*resolver, error) {
 	if tc == nil {
 		return nil, errors.New("confirm: nil transport client")
 	}
@@ -121,13 +122,13 @@ func (r *resolver) unknown(ctx context.Context) Result {
 }
 
 // poll asks once, and reports whether there is a verdict. Every read
-// goes outside any session's floor (transport.WithMonotonicReads off): an
+// goes outside any session's floor (engine.WithMonotonicReads off): an
 // endpoint a few slots behind answers for itself, and what it says is
 // weighed here, never refused as stale and asked elsewhere.
 func (r *resolver) poll(ctx context.Context) bool {
 	r.res.Polls++
 	r.res.LastErr = nil
-	ctx = transport.WithMonotonicReads(ctx, false)
+	ctx = engine.WithMonotonicReads(ctx, false)
 	st, _, err := r.status(ctx, false) // through the pool: any endpoint will do
 	switch {
 	case err != nil:
@@ -208,9 +209,9 @@ func (r *resolver) height(ctx context.Context) error {
 	}
 	var from string
 	if w != nil {
-		from, ctx = w.Endpoint, transport.WithEndpoint(ctx, w.Endpoint)
+		from, ctx = w.Endpoint, engine.WithEndpoint(ctx, w.Endpoint)
 	} else {
-		ctx = transport.WithAttemptObserver(ctx, func(_ context.Context, _ string, a transport.Attempt) {
+		ctx = engine.WithAttemptObserver(ctx, func(_ context.Context, _ string, a transport.Attempt) {
 			if !a.Failed() {
 				from = a.Endpoint
 			}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gagliardetto/solana-go"
+	"github.com/solroute/solroute/internal/engine"
 	"github.com/solroute/solroute/transport"
 )
 
@@ -20,12 +21,12 @@ import (
 // acted (a proven refusal, a preflight error) there is nothing to resolve:
 // SendAndConfirm returns that error, and the Result only names the
 // signature. When it is answered, or left ambiguous
-// (transport.ErrAmbiguousDispatch, kept in Result.SendErr), the
+// (engine.ErrAmbiguousDispatch, kept in Result.SendErr), the
 // transaction is resolved and the error is nil: the verdict is in the
 // Result. An answer that the transaction was already processed resolves
 // it too. Input errors (nil or unsigned tx, lastValidBlockHeight 0, bad
 // options) come back before any request.
-func SendAndConfirm(ctx context.Context, tc *transport.Client, tx *solana.Transaction, lastValidBlockHeight uint64, o Options) (Result, error) {
+func SendAndConfirm(ctx context.Context, tc *engine.Engine, tx *solana.Transaction, lastValidBlockHeight uint64, o Options) (Result, error) {
 	if tx == nil || len(tx.Signatures) == 0 || tx.Signatures[0].IsZero() {
 		return Result{LastValidBlockHeight: lastValidBlockHeight}, errors.New("confirm: the transaction is nil or not signed")
 	}
@@ -51,7 +52,7 @@ func SendAndConfirm(ctx context.Context, tc *transport.Client, tx *solana.Transa
 	var sig string
 	switch err := tc.CallForInto(ctx, &sig, "sendTransaction", []any{wire, cfg}); {
 	case err == nil:
-	case errors.Is(err, transport.ErrAmbiguousDispatch):
+	case errors.Is(err, engine.ErrAmbiguousDispatch):
 		r.res.SendErr = err
 	case alreadyProcessed(err):
 		// It landed before: resolve it.

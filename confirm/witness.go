@@ -9,13 +9,14 @@ import (
 
 	"github.com/gagliardetto/solana-go/rpc"
 	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/internal/engine"
 	"github.com/solroute/solroute/retrypolicy"
 	"github.com/solroute/solroute/transport"
 )
 
 // The expiry rule (plans/011-confirmation.md): Expired only when
 // Result.Quorum distinct read endpoints each vouch for it on their own
-// answers. Each is asked directly (transport.WithEndpoint: pinned to it,
+// answers. Each is asked directly (engine.WithEndpoint: pinned to it,
 // outside any session's floor), so an endpoint a few slots behind is a
 // witness as soon as it has itself seen the expiry, and one that does not
 // answer is no witness, whatever the others say.
@@ -98,7 +99,7 @@ func (r *resolver) ask(ctx context.Context, name string) (a answer) {
 	// Only name's own answers count: an answer from any other endpoint
 	// (which WithEndpoint rules out) would make it vouch for another.
 	other := ""
-	pinned := transport.WithAttemptObserver(transport.WithEndpoint(ctx, name), func(_ context.Context, _ string, at transport.Attempt) {
+	pinned := engine.WithAttemptObserver(engine.WithEndpoint(ctx, name), func(_ context.Context, _ string, at transport.Attempt) {
 		if !at.Failed() && at.Endpoint != name {
 			other = at.Endpoint
 		}

@@ -17,6 +17,7 @@ import (
 	"github.com/solroute/solroute"
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/internal/engine"
 	"github.com/solroute/solroute/metrics"
 	"github.com/solroute/solroute/retrypolicy"
 	"github.com/solroute/solroute/transport"
@@ -35,8 +36,8 @@ func exercise(t *testing.T, ctx context.Context, e *env, failing, limited, reset
 		_ = e.getBalance(ctx)
 	}
 	var sig solana.Signature
-	err := e.client.Transport().CallForInto(transport.WithAvoid(ctx, failing, limited, good), &sig, "sendTransaction", signedTx(t, 7))
-	if !errors.Is(err, transport.ErrAmbiguousDispatch) {
+	err := e.client.Transport().CallForInto(engine.WithAvoid(ctx, failing, limited, good), &sig, "sendTransaction", signedTx(t, 7))
+	if !errors.Is(err, engine.ErrAmbiguousDispatch) {
 		t.Errorf("a send to %s: %v, want ErrAmbiguousDispatch", resetting, err)
 	}
 	var raw json.RawMessage
@@ -213,8 +214,8 @@ func TestNoSecretInMetrics(t *testing.T) {
 			})
 			// The echo endpoint answers every call with a JSON-RPC error,
 			// which stops it: it takes the calls of its own.
-			exercise(t, transport.WithAvoid(context.Background(), "echo"), e, "failing", "limited", "resetting", "good")
-			echoOnly := transport.WithAvoid(context.Background(), "failing", "limited", "resetting", "good", "refused")
+			exercise(t, engine.WithAvoid(context.Background(), "echo"), e, "failing", "limited", "resetting", "good")
+			echoOnly := engine.WithAvoid(context.Background(), "failing", "limited", "resetting", "good", "refused")
 			var raw json.RawMessage
 			for _, ctx := range []context.Context{context.Background(), echoOnly} {
 				_ = e.client.Transport().CallForInto(ctx, &raw, "get"+marker, []any{marker})

@@ -10,7 +10,7 @@ import (
 	"github.com/solroute/solroute"
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
-	"github.com/solroute/solroute/transport"
+	"github.com/solroute/solroute/internal/engine"
 )
 
 var somePubkey = solana.MustPublicKeyFromBase58(fixtures.RecordedTokenOwner)
@@ -125,7 +125,7 @@ func TestAmbiguousSendSeries(t *testing.T) {
 	e.server("bad").SetFault(fixtures.Fault{Kind: fixtures.ResetAfterRead})
 	var sig solana.Signature
 	err := e.client.Transport().CallForInto(context.Background(), &sig, "sendTransaction", signedTx(t, 900))
-	if !errors.Is(err, transport.ErrAmbiguousDispatch) {
+	if !errors.Is(err, engine.ErrAmbiguousDispatch) {
 		t.Fatalf("error %v, want ErrAmbiguousDispatch", err)
 	}
 	body, s := e.scrape()
@@ -149,7 +149,7 @@ func TestInDoubtSendSeries(t *testing.T) {
 	e := newEnv(t, []fixtures.Member{member("only", 0, "send")})
 	e.server("only").SetFault(fixtures.Fault{Kind: fixtures.ResetAfterRead})
 	var sig solana.Signature
-	if err := e.client.Transport().CallForInto(context.Background(), &sig, "sendTransaction", signedTx(t, 901)); !errors.Is(err, transport.ErrAmbiguousDispatch) {
+	if err := e.client.Transport().CallForInto(context.Background(), &sig, "sendTransaction", signedTx(t, 901)); !errors.Is(err, engine.ErrAmbiguousDispatch) {
 		t.Fatalf("error %v, want ErrAmbiguousDispatch", err)
 	}
 	e.server("only").SetFault(fixtures.Fault{})
@@ -230,7 +230,7 @@ func TestLaggingEndpointSeries(t *testing.T) {
 				avoid = append(avoid, m.Name)
 			}
 		}
-		if err := e.getBalance(transport.WithAvoid(context.Background(), avoid...)); err != nil {
+		if err := e.getBalance(engine.WithAvoid(context.Background(), avoid...)); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/internal/engine"
 	"github.com/solroute/solroute/transport"
 )
 
@@ -32,7 +33,7 @@ func (s *soak) tx(k int) string {
 func callContext(w *caller, h uint64) (context.Context, context.CancelFunc) {
 	ctx := context.Background()
 	if w.session != nil {
-		ctx = transport.WithSession(ctx, w.session)
+		ctx = engine.WithSession(ctx, w.session)
 	}
 	switch h % 10 {
 	case 0, 1:

@@ -13,6 +13,7 @@ import (
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
 	"github.com/solroute/solroute/internal/admission"
+	"github.com/solroute/solroute/internal/engine"
 	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/transport"
 )
@@ -23,13 +24,13 @@ import (
 // served.
 
 // readClient is a pool and a client on the cluster's specs.
-func readClient(t *testing.T, c *fixtures.Cluster) *transport.Client {
+func readClient(t *testing.T, c *fixtures.Cluster) *engine.Engine {
 	t.Helper()
 	p, err := admission.New(c.Specs, pool.DefaultSettings(), admission.Options{Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	tc, err := transport.New(p, transport.DefaultSettings(), transport.Options{})
+	tc, err := engine.New(p, transport.DefaultSettings(), engine.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,7 +39,7 @@ func readClient(t *testing.T, c *fixtures.Cluster) *transport.Client {
 }
 
 // confirmedRead reads getSlot or getBalance at confirmed.
-func confirmedRead(ctx context.Context, tc *transport.Client, method string) error {
+func confirmedRead(ctx context.Context, tc *engine.Engine, method string) error {
 	params := []any{map[string]any{"commitment": "confirmed"}}
 	if method == "getBalance" {
 		params = append([]any{"11111111111111111111111111111111"}, params...)
@@ -67,7 +68,7 @@ func TestReadsServedAfterOneEndpointAnsweredAhead(t *testing.T) {
 	t.Cleanup(c.Close)
 	tc := readClient(t, c)
 	var fromAhead atomic.Bool
-	observe := transport.WithAttemptObserver(context.Background(), func(_ context.Context, _ string, a transport.Attempt) {
+	observe := engine.WithAttemptObserver(context.Background(), func(_ context.Context, _ string, a transport.Attempt) {
 		if a.Endpoint == "ahead" && !a.Failed() {
 			fromAhead.Store(true)
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/internal/engine"
 	"github.com/solroute/solroute/retrypolicy"
 	"github.com/solroute/solroute/transport"
 )
@@ -27,7 +28,7 @@ type mainnetFigures struct {
 
 // observe returns ctx with an attempt observer that feeds f.
 func (f *mainnetFigures) observe(ctx context.Context) context.Context {
-	return transport.WithAttemptObserver(ctx, func(_ context.Context, method string, a transport.Attempt) {
+	return engine.WithAttemptObserver(ctx, func(_ context.Context, method string, a transport.Attempt) {
 		if method == "sendTransaction" {
 			return
 		}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/solroute/solroute/fixtures"
 	"github.com/solroute/solroute/internal/admission"
+	"github.com/solroute/solroute/internal/engine"
 	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/transport"
 )
@@ -65,7 +66,7 @@ func TestSoakMainnet(t *testing.T) {
 // checks shared with TestSoak.
 type mainnetSoak struct {
 	s       *soak
-	client  *transport.Client
+	client  *engine.Engine
 	pool    *admission.Pool
 	limiter *rate.Limiter
 
@@ -88,9 +89,9 @@ func newMainnetSoak(t *testing.T, seed uint64) *mainnetSoak {
 	if err != nil {
 		t.Fatalf("admission.New: %v", err)
 	}
-	tc, err := transport.New(p, transport.DefaultSettings(), transport.Options{})
+	tc, err := engine.New(p, transport.DefaultSettings(), engine.Options{})
 	if err != nil {
-		t.Fatalf("transport.New: %v", err)
+		t.Fatalf("engine.New: %v", err)
 	}
 	t.Cleanup(func() { _ = tc.Close() })
 	return &mainnetSoak{s: s, client: tc, pool: p, limiter: rate.NewLimiter(mainnetRate, mainnetRate/10),
@@ -108,7 +109,7 @@ func (m *mainnetSoak) run(callers int, until time.Time) {
 	for id := range m.s.workers {
 		w := &caller{id: id}
 		if id%2 == 0 {
-			w.session = transport.NewSession()
+			w.session = engine.NewSession()
 		}
 		m.s.workers[id] = w
 		wg.Go(func() {
@@ -127,7 +128,7 @@ func (m *mainnetSoak) call(w *caller, i int) {
 	ctx, cancel := context.WithTimeout(m.figures.observe(context.Background()), mainnetCallTimeout)
 	defer cancel()
 	if w.session != nil {
-		ctx = transport.WithSession(ctx, w.session)
+		ctx = engine.WithSession(ctx, w.session)
 	}
 	if i%mainnetSendEvery == mainnetSendEvery-1 {
 		m.send(ctx, i)

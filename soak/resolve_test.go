@@ -23,6 +23,7 @@ import (
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
 	"github.com/solroute/solroute/internal/admission"
+	"github.com/solroute/solroute/internal/engine"
 	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/retrypolicy"
 	"github.com/solroute/solroute/transport"
@@ -240,7 +241,7 @@ type resolveSend struct {
 }
 
 // attemptTrace collects the sendTransaction attempts of one send's
-// context (transport.WithAttemptObserver), split into calls.
+// context (engine.WithAttemptObserver), split into calls.
 type attemptTrace struct {
 	mu    sync.Mutex
 	calls [][]transport.Attempt
@@ -302,7 +303,7 @@ type resolveSoak struct {
 	ledger  *fixtures.Ledger
 	cluster *fixtures.Cluster
 	pool    *admission.Pool
-	client  *transport.Client
+	client  *engine.Engine
 
 	sends   []resolveSend // by index; each sender writes its own
 	bad     violations
@@ -355,9 +356,9 @@ func newResolveSoak(t *testing.T, seed uint64, sends, senders int) *resolveSoak 
 		t.Fatalf("admission.New: %v", err)
 	}
 	r.pool = p
-	c, err := transport.New(p, transport.DefaultSettings(), transport.Options{})
+	c, err := engine.New(p, transport.DefaultSettings(), engine.Options{})
 	if err != nil {
-		t.Fatalf("transport.New: %v", err)
+		t.Fatalf("engine.New: %v", err)
 	}
 	r.client = c
 	t.Cleanup(func() { _ = c.Close() })
@@ -401,7 +402,7 @@ func (r *resolveSoak) send(i int) {
 	s.due = r.ledger.FinalizedPast(s.lvbh).Add(resolveBudget)
 	ctx, cancel := context.WithDeadline(context.Background(), s.due)
 	defer cancel()
-	ctx = transport.WithAttemptObserver(ctx, trace.observe)
+	ctx = engine.WithAttemptObserver(ctx, trace.observe)
 
 	start := time.Now()
 	var res confirm.Result
@@ -466,7 +467,7 @@ func (r *resolveSoak) sent(i int, s *resolveSend) {
 		r.bad.add("send %d (%s): error is not a *transport.CallError: %T %v", i, s.sig, s.sendErr, s.sendErr)
 		return
 	}
-	if s.ambiguous = errors.Is(s.sendErr, transport.ErrAmbiguousDispatch); s.ambiguous {
+	if s.ambiguous = errors.Is(s.sendErr, engine.ErrAmbiguousDispatch); s.ambiguous {
 		return
 	}
 	s.refused = true

@@ -25,6 +25,7 @@ import (
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
 	"github.com/solroute/solroute/internal/admission"
+	"github.com/solroute/solroute/internal/engine"
 	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/retrypolicy"
 	"github.com/solroute/solroute/transport"
@@ -257,7 +258,7 @@ type soak struct {
 	scripts map[string]*atomic.Pointer[fixtures.Script] // current fault script per server
 	arrive  *arrivals
 	pool    *admission.Pool
-	client  *transport.Client
+	client  *engine.Engine
 	logs    *logSink
 	txs     []string // base64 transactions, one per send, signed when sent
 	sigs    []string // their signatures
@@ -359,7 +360,7 @@ func newSoak(t *testing.T, seed uint64, calls, callers int) *soak {
 	s.pool = p
 	ts := transport.DefaultSettings()
 	ts.MaxResponseBytes, ts.HedgeAfter = maxBody, hedgeAfter
-	c, err := transport.New(p, ts, transport.Options{Logger: logger,
+	c, err := engine.New(p, ts, engine.Options{Logger: logger,
 		OnAttempt: func(_ context.Context, method string, a transport.Attempt) {
 			if a.Hedge {
 				s.hedges.Add(1)
@@ -367,7 +368,7 @@ func newSoak(t *testing.T, seed uint64, calls, callers int) *soak {
 			s.lag.attempt(method, a)
 		}})
 	if err != nil {
-		t.Fatalf("transport.New: %v", err)
+		t.Fatalf("engine.New: %v", err)
 	}
 	s.client = c
 	t.Cleanup(func() { _ = c.Close() })
@@ -399,7 +400,7 @@ func (s *soak) run() {
 	for id := range s.workers {
 		w := &caller{id: id}
 		if id%2 == 0 {
-			w.session = transport.NewSession()
+			w.session = engine.NewSession()
 		}
 		s.workers[id] = w
 		wg.Go(func() {
@@ -478,7 +479,7 @@ func (s *soak) call(w *caller, i int) {
 			what: fmt.Sprintf("call %d (%s): %v", i, method, err)}
 	}
 	if send {
-		r := sendResult{made: true, ok: err == nil, ambiguous: errors.Is(err, transport.ErrAmbiguousDispatch)}
+		r := sendResult{made: true, ok: err == nil, ambiguous: errors.Is(err, engine.ErrAmbiguousDispatch)}
 		if ce != nil {
 			r.attempts = ce.Attempts
 		}

@@ -21,6 +21,7 @@ import (
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
 	"github.com/solroute/solroute/internal/admission"
+	"github.com/solroute/solroute/internal/engine"
 	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/tracing"
 	"github.com/solroute/solroute/transport"
@@ -49,7 +50,7 @@ type conf struct {
 	HedgeAfter     time.Duration
 	AttemptTimeout time.Duration
 	NoRetries      bool
-	// Genesis turns the cluster guard on (transport.Options.Genesis).
+	// Genesis turns the cluster guard on (engine.Options.Genesis).
 	Genesis string
 	// Edit may change the specs (URLs, headers) before the pool is built.
 	Edit func([]endpoint.Spec)
@@ -63,7 +64,7 @@ type env struct {
 	t       *testing.T
 	cluster *fixtures.Cluster
 	pool    *admission.Pool
-	client  *transport.Client
+	client  *engine.Engine
 	clock   *clockwork.FakeClock
 	tp      *sdktrace.TracerProvider
 	spans   *tracetest.InMemoryExporter
@@ -83,7 +84,7 @@ func newEnv(t *testing.T, members []fixtures.Member, c conf) *env {
 
 // newClient starts members and builds a transport client over them on
 // a fake clock, not traced; all of it is closed when tb ends.
-func newClient(tb testing.TB, members []fixtures.Member, c conf) (*fixtures.Cluster, *admission.Pool, *transport.Client, *clockwork.FakeClock) {
+func newClient(tb testing.TB, members []fixtures.Member, c conf) (*fixtures.Cluster, *admission.Pool, *engine.Engine, *clockwork.FakeClock) {
 	tb.Helper()
 	clock := clockwork.NewFakeClockAt(epoch)
 	serverClock := clockwork.NewFakeClockAt(epoch) // never advanced: server delays never end
@@ -105,7 +106,7 @@ func newClient(tb testing.TB, members []fixtures.Member, c conf) (*fixtures.Clus
 		s.Retry.MaxRetries = 0
 	}
 	s.HedgeAfter, s.AttemptTimeout = c.HedgeAfter, c.AttemptTimeout
-	tc, err := transport.New(p, s, transport.Options{Genesis: c.Genesis})
+	tc, err := engine.New(p, s, engine.Options{Genesis: c.Genesis})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -286,7 +287,7 @@ func wantLines(t *testing.T, got []string, want ...string) {
 }
 
 // getBalance calls getBalance through the transport client.
-func getBalance(ctx context.Context, c *transport.Client) error {
+func getBalance(ctx context.Context, c *engine.Engine) error {
 	var out *rpc.GetBalanceResult
 	return c.CallForInto(ctx, &out, "getBalance", []any{somePubkey})
 }

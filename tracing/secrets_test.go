@@ -20,6 +20,7 @@ import (
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
 	"github.com/solroute/solroute/internal/admission"
+	"github.com/solroute/solroute/internal/engine"
 	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/tracing"
 	"github.com/solroute/solroute/transport"
@@ -94,7 +95,7 @@ type secretEnv struct {
 	fake   *fixtures.Server // nil for the echo server and DNS
 	clock  *clockwork.FakeClock
 	pool   *admission.Pool
-	client *transport.Client
+	client *engine.Engine
 	spans  *tracetest.InMemoryExporter
 }
 
@@ -141,7 +142,7 @@ func newSecretEnv(t *testing.T, pl placement, m failureMode) *secretEnv {
 	if m.limit != 0 {
 		s.MaxResponseBytes = m.limit
 	}
-	c, err := transport.New(p, s, transport.Options{})
+	c, err := engine.New(p, s, engine.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/internal/engine"
 	"github.com/solroute/solroute/tracing"
 	"github.com/solroute/solroute/transport"
 )
@@ -127,7 +128,7 @@ func TestAmbiguousSendSpans(t *testing.T) {
 	ctx, caller := e.caller()
 	var sig solana.Signature
 	err := e.client.CallForInto(ctx, &sig, "sendTransaction", sendParams(t, 900))
-	if !errors.Is(err, transport.ErrAmbiguousDispatch) {
+	if !errors.Is(err, engine.ErrAmbiguousDispatch) {
 		t.Fatalf("error %v, want ErrAmbiguousDispatch", err)
 	}
 	caller.End()
@@ -277,7 +278,7 @@ func TestNestedCallNeverEndsTheOuterSpans(t *testing.T) {
 	t.Cleanup(func() { _ = tp.Shutdown(context.Background()) })
 	tracing.Instrument(c, tracing.Options{TracerProvider: tp})
 	nested := 0
-	ctx := transport.WithAttemptObserver(context.Background(), func(ctx context.Context, method string, _ transport.Attempt) {
+	ctx := engine.WithAttemptObserver(context.Background(), func(ctx context.Context, method string, _ transport.Attempt) {
 		if method != "getBalance" {
 			return
 		}

@@ -27,7 +27,7 @@ type Options struct {
 }
 
 // Observable is what Instrument adds its Observer to: *solroute.Client
-// and *transport.Client.
+// and *call.Client.
 type Observable interface {
 	// Observe adds an Observer to every call that starts from now on.
 	Observe(transport.Observer)

@@ -1,12 +1,9 @@
 package transport
 
 import (
-	"context"
 	"errors"
-	"log/slog"
 	"time"
 
-	"github.com/solroute/solroute/methods"
 	"github.com/solroute/solroute/retrypolicy"
 )
 
@@ -148,23 +145,3 @@ type FieldError struct {
 
 // Error returns "transport: KEY MESSAGE".
 func (e *FieldError) Error() string { return "transport: " + e.Key + " " + e.Message }
-
-// Options carry what code supplies and a document does not. The zero value
-// is valid.
-type Options struct {
-	// Logger receives one structured line per attempt naming endpoints by
-	// Name only. Nil discards.
-	Logger *slog.Logger
-	// OnAttempt, when set, is called after every attempt (success or not),
-	// from the calling goroutine, with the call's context (as its
-	// Observers returned it).
-	OnAttempt func(ctx context.Context, method string, a Attempt)
-	// Registry maps method names to role and class. Nil means
-	// methods.Default().
-	Registry *methods.Registry
-	// Genesis, when set, is the base58 genesis hash every endpoint must
-	// report (the cluster guard): each endpoint is held until one
-	// getGenesisHash through its own limits says so, and excluded for good
-	// when it says otherwise. "" checks nothing.
-	Genesis string
-}

@@ -12,8 +12,8 @@ import (
 	"github.com/solroute/solroute"
 	"github.com/solroute/solroute/config"
 	"github.com/solroute/solroute/internal/admission"
+	"github.com/solroute/solroute/internal/engine"
 	"github.com/solroute/solroute/methods"
-	"github.com/solroute/solroute/transport"
 )
 
 const callAbout = `
@@ -158,7 +158,7 @@ func (e *env) noEndpoint(cmd, cfgPath, method string, reg *methods.Registry, err
 // exitAmbiguous when the call may have reached a server and was not resent,
 // exitFailed otherwise. Transport errors name endpoints only by name.
 func (e *env) callFailed(cmd string, err error) int {
-	if errors.Is(err, transport.ErrAmbiguousDispatch) {
+	if errors.Is(err, engine.ErrAmbiguousDispatch) {
 		// The error itself says to check whether it landed.
 		fmt.Fprintf(e.stderr, "solroute %s: %v\n", cmd, err)
 		return exitAmbiguous

@@ -12,7 +12,7 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/solroute/solroute/internal/admission"
-	"github.com/solroute/solroute/transport"
+	"github.com/solroute/solroute/internal/engine"
 )
 
 const sendAbout = `
@@ -163,7 +163,7 @@ func runSend(ctx context.Context, e *env, args []string) int {
 // before, so not expected); exitFailed otherwise.
 func (e *env) sendFailed(err error, cfgPath, sig string, lvbh uint64) int {
 	switch {
-	case errors.Is(err, transport.ErrAmbiguousDispatch):
+	case errors.Is(err, engine.ErrAmbiguousDispatch):
 		n, what := "N", " (N: "+lastValidHelp+")"
 		if lvbh > 0 {
 			n, what = fmt.Sprint(lvbh), ""

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gagliardetto/solana-go/rpc"
+	"github.com/solroute/solroute/internal/engine"
 	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/transport"
 )
@@ -173,7 +174,7 @@ const (
 	succeeded outcome = iota
 	failed
 	// ambiguous: a send the client reported as maybe delivered and not
-	// resent (solroute's transport.ErrAmbiguousDispatch).
+	// resent (solroute's engine.ErrAmbiguousDispatch).
 	ambiguous
 )
 
@@ -181,7 +182,7 @@ func outcomeOf(err error) outcome {
 	switch {
 	case err == nil:
 		return succeeded
-	case errors.Is(err, transport.ErrAmbiguousDispatch):
+	case errors.Is(err, engine.ErrAmbiguousDispatch):
 		return ambiguous
 	}
 	return failed

@@ -6,6 +6,7 @@ import (
 	"github.com/gagliardetto/solana-go/rpc"
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/internal/admission"
+	"github.com/solroute/solroute/internal/engine"
 	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/retrypolicy"
 	"github.com/solroute/solroute/transport"
@@ -45,7 +46,7 @@ func openSolrouteTransport(urls []string, o *Options, ps pool.Settings, s transp
 		return nil, nil, err
 	}
 	a := endpointName(0)
-	tc, err := transport.New(p, s, transport.Options{OnAttempt: func(_ context.Context, _ string, at transport.Attempt) {
+	tc, err := engine.New(p, s, engine.Options{OnAttempt: func(_ context.Context, _ string, at transport.Attempt) {
 		if at.Endpoint == a && at.HTTPStatus != 0 {
 			w.saw()
 		}
@@ -59,7 +60,7 @@ func openSolrouteTransport(urls []string, o *Options, ps pool.Settings, s transp
 // observable is a transport client and its pool as package metrics's
 // Source.
 type observable struct {
-	tc *transport.Client
+	tc *engine.Engine
 	p  *admission.Pool
 }
 

@@ -3,7 +3,7 @@ package bench
 import (
 	"fmt"
 
-	"github.com/solroute/solroute/transport"
+	"github.com/solroute/solroute/internal/engine"
 )
 
 // issue14Rows are issue 14's targets (adaptive attempt timeouts and
@@ -53,9 +53,9 @@ func (r *Report) issue14Rows() []targetRow {
 		// An attempt cut by an adaptive timeout waited at least
 		// AdaptiveFloor, so its call lasted at least that long.
 		slowest := c.Percentile(1)
-		rows = append(rows, row(fmt.Sprintf("slow-peer, %s: the %s endpoint is not timed out into failures (success 100 %%, no call as long as the %s floor)", cn, fmtLatency(slowPeerLatency), fmtLatency(transport.AdaptiveFloor)),
+		rows = append(rows, row(fmt.Sprintf("slow-peer, %s: the %s endpoint is not timed out into failures (success 100 %%, no call as long as the %s floor)", cn, fmtLatency(slowPeerLatency), fmtLatency(engine.AdaptiveFloor)),
 			fmt.Sprintf("success %s, slowest call %s%s", percent(c.SuccessRate()), fmtLatency(slowest), pooled),
-			c.Failed == 0 && c.Ambiguous == 0 && slowest < transport.AdaptiveFloor))
+			c.Failed == 0 && c.Ambiguous == 0 && slowest < engine.AdaptiveFloor))
 	}
 	return rows
 }

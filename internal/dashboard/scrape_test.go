@@ -21,6 +21,7 @@ import (
 	"github.com/solroute/solroute"
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/internal/engine"
 	"github.com/solroute/solroute/metrics"
 	"github.com/solroute/solroute/retrypolicy"
 	"github.com/solroute/solroute/transport"
@@ -115,7 +116,7 @@ func demoLikeScrape(t *testing.T) *exported {
 				avoid = append(avoid, m.Name)
 			}
 		}
-		return transport.WithAvoid(ctx, avoid...)
+		return engine.WithAvoid(ctx, avoid...)
 	}
 	owner := solana.MustPublicKeyFromBase58(fixtures.RecordedTokenOwner)
 	getBalance := func(ctx context.Context) error {
@@ -143,7 +144,7 @@ func demoLikeScrape(t *testing.T) *exported {
 	}
 	// primary-b resets a send after reading it: ambiguous, and in doubt.
 	cluster.Servers["primary-b"].SetFault(fixtures.Fault{Kind: fixtures.ResetAfterRead})
-	if err := sendTx(only("primary-b"), 1); !errors.Is(err, transport.ErrAmbiguousDispatch) {
+	if err := sendTx(only("primary-b"), 1); !errors.Is(err, engine.ErrAmbiguousDispatch) {
 		t.Fatalf("send to primary-b: %v, want ErrAmbiguousDispatch", err)
 	}
 	// The next send has primary-b alone: it goes there in doubt.
@@ -153,7 +154,7 @@ func demoLikeScrape(t *testing.T) *exported {
 	}
 	// primary-a answers 429: the read fails over to the backup.
 	cluster.Servers["primary-a"].SetFault(fixtures.Status(429, "1"))
-	if err := getBalance(transport.WithAvoid(ctx, "primary-c")); err != nil {
+	if err := getBalance(engine.WithAvoid(ctx, "primary-c")); err != nil {
 		t.Fatalf("getBalance past a 429: %v", err)
 	}
 

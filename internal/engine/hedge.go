@@ -1,0 +1,147 @@
+package engine
+
+import (
+	"context"
+	"reflect"
+	"slices"
+	"time"
+
+	"github.com/solroute/solroute/internal/admission"
+	"github.com/solroute/solroute/internal/retry"
+	"github.com/solroute/solroute/retrypolicy"
+	"github.com/solroute/solroute/transport"
+)
+
+// attemptRun is one attempt of a call: its permit, when it started, and
+// what it ended with.
+type attemptRun struct {
+	pm *admission.Permit
+	// ctx is the attempt's context: the call's, as the Observers
+	// returned it from AttemptStarted.
+	ctx        context.Context
+	start, end time.Time
+	// wait is how long the pool took to admit it; number is its place
+	// among the call's attempts, from 1, hedges included.
+	wait   time.Duration
+	number int
+	o      outcome
+	// hedge marks the attempt started as a hedge while another ran.
+	hedge bool
+	// superseded marks an attempt canceled because the other attempt of
+	// its hedged pair answered first.
+	superseded bool
+}
+
+// hedged runs first's attempt and, when it has no answer after
+// Settings.HedgeAfter (hedgeDelay), a hedge: the same request on another
+// endpoint, if one can be admitted at once (admission.TryAcquire) and the retry
+// budget pays for it (retry.Call.Hedge). It returns the attempt that
+// decides the call (main) and, when a hedge ran, the other one (side),
+// both finished: no goroutine it started outlives it.
+//
+// The first outcome that settles the call wins (retrypolicy.Outcome.Settles:
+// a success, or an answer any endpoint would repeat); the other attempt is canceled and waited for. When both
+// fail on endpoint faults, the one that failed last is main. The hedge
+// decodes into a fresh value of out's type, copied into out only once both
+// attempts are done, so out never holds anything but the winner's answer
+// and is never written by two goroutines.
+//
+// The hedge, if any, is the call's attempt number hn.
+func (c *Engine) hedged(ctx context.Context, cs *callState, first attemptRun, req admission.Request, call *retry.Call, hn int) (main attemptRun, side *attemptRun) {
+	x, ok := cs.x.(*intoExchange)
+	var out reflect.Value
+	if ok && x.out != nil {
+		out = reflect.ValueOf(x.out)
+		ok = out.Kind() == reflect.Pointer && !out.IsNil()
+	}
+	if !ok { // a callback or a batch, or an out nothing can decode into
+		first.o = c.attempt(first.ctx, cs, first.pm)
+		first.end = c.clock.Now()
+		return first, nil
+	}
+	results := make(chan attemptRun, 2)
+	run := func(ctx context.Context, cs *callState, r attemptRun) {
+		r.o = c.attempt(ctx, cs, r.pm)
+		r.end = c.clock.Now()
+		results <- r
+	}
+	fctx, fcancel := context.WithCancel(first.ctx)
+	defer fcancel()
+	go run(fctx, cs, first)
+
+	timer := c.clock.NewTimer(c.hedgeDelay(first.pm))
+	select {
+	case r := <-results:
+		timer.Stop()
+		return r, nil
+	case <-timer.Chan():
+	}
+	hreq := req
+	hreq.Avoid = append(slices.Clip(req.Avoid), first.pm.Endpoint())
+	hpm := c.pool.TryAcquire(hreq)
+	if hpm != nil && (hpm.Endpoint() == first.pm.Endpoint() || !call.Hedge(cs.class)) {
+		hpm.Release()
+		hpm = nil
+	}
+	if hpm == nil {
+		return <-results, nil
+	}
+	hx := &intoExchange{id: x.id, slots: x.slots}
+	var fresh reflect.Value
+	if x.out != nil {
+		fresh = reflect.New(out.Type().Elem())
+		hx.out = fresh.Interface()
+	}
+	hcs := *cs
+	hcs.x = hx
+	hcs.cuttable = c.cuttable(&hcs, hreq, hpm.Endpoint())
+	hrun := attemptRun{pm: hpm, ctx: ctx, start: c.clock.Now(), hedge: true}
+	c.attemptStarted(cs, &hrun, hn)
+	hctx, hcancel := context.WithCancel(hrun.ctx)
+	defer hcancel()
+	go run(hctx, &hcs, hrun)
+
+	a := <-results
+	if !retry.Settles(a.o.Outcome) {
+		b := <-results
+		main, side = b, &a
+	} else {
+		if a.hedge {
+			fcancel()
+		} else {
+			hcancel()
+		}
+		b := <-results
+		b.superseded = b.o.Cause == retrypolicy.Canceled && ctx.Err() == nil
+		main, side = a, &b
+	}
+	if main.hedge && !main.o.Failed() && x.out != nil {
+		out.Elem().Set(fresh.Elem())
+	}
+	return main, side
+}
+
+// settleSide reports the side attempt of a hedged pair to its permit. An
+// original overtaken by its hedge at a fixed HedgeAfter is held against
+// its endpoint, as a timeout would be (and puts it in doubt when a server
+// may have acted): it had the request for HedgeAfter, the caller's line
+// between slow and failing, and said nothing while another endpoint
+// answered, so five in a row eject a blackhole in five hedge delays, not
+// five attempt timeouts. Overtaken at HedgeAuto's delay, a p95 that one
+// answer in twenty passes by construction, it is slow rather than
+// failing (admission.Permit.Overtaken: a failure towards ejection, no penalty,
+// no doubt). A hedge canceled because the original answered is nobody's
+// fault: it started later, losing says nothing.
+func (c *Engine) settleSide(side *attemptRun) {
+	switch {
+	case side.superseded && side.hedge:
+		side.o.Fault = retrypolicy.LocalFault
+	case side.superseded:
+		side.o.Fault = retrypolicy.EndpointFault
+		if c.hedgeAfter == transport.HedgeAuto {
+			side.pm.Overtaken()
+			return
+		}
+	}
+	side.pm.Done(side.o.Outcome)
+}

@@ -1,0 +1,29 @@
+package engine
+
+import (
+	"context"
+	"log/slog"
+
+	"github.com/solroute/solroute/methods"
+	"github.com/solroute/solroute/transport"
+)
+
+// Options carry what code supplies and a document does not. The zero value
+// is valid.
+type Options struct {
+	// Logger receives one structured line per attempt naming endpoints by
+	// Name only. Nil discards.
+	Logger *slog.Logger
+	// OnAttempt, when set, is called after every attempt (success or not),
+	// from the calling goroutine, with the call's context (as its
+	// Observers returned it).
+	OnAttempt func(ctx context.Context, method string, a transport.Attempt)
+	// Registry maps method names to role and class. Nil means
+	// methods.Default().
+	Registry *methods.Registry
+	// Genesis, when set, is the base58 genesis hash every endpoint must
+	// report (the cluster guard): each endpoint is held until one
+	// getGenesisHash through its own limits says so, and excluded for good
+	// when it says otherwise. "" checks nothing.
+	Genesis string
+}
