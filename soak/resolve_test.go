@@ -24,6 +24,7 @@ import (
 	"github.com/solroute/solroute/fixtures"
 	"github.com/solroute/solroute/internal/admission"
 	"github.com/solroute/solroute/internal/engine"
+	"github.com/solroute/solroute/internal/resolve"
 	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/retrypolicy"
 	"github.com/solroute/solroute/transport"
@@ -139,7 +140,7 @@ type sendKind int
 const (
 	// kindPlain: a recent blockhash, sent once through SendAndConfirm.
 	kindPlain sendKind = iota
-	// kindRaw: sent once through the transport, then confirm.Resolve.
+	// kindRaw: sent once through the transport, then resolve.Resolve.
 	kindRaw
 	// kindFail: fails on chain (Ledger.Fail), half of them failing their
 	// preflight too.
@@ -425,15 +426,15 @@ func (r *resolveSoak) send(i int) {
 			r.bad.add("send %d (%s): answered signature %s", i, s.sig, got)
 		}
 		r.sent(i, s)
-		res, err = confirm.Resolve(ctx, r.client, tx.Signatures[0], s.lvbh, o)
+		res, err = resolve.Resolve(ctx, r.client, tx.Signatures[0], s.lvbh, o)
 	} else {
-		res, err = confirm.SendAndConfirm(ctx, r.client, tx, s.lvbh, o)
+		res, err = resolve.SendAndConfirm(ctx, r.client, tx, s.lvbh, o)
 		if err != nil {
 			// Refused: nothing to resolve, says SendAndConfirm. Resolve it
 			// anyway: it must never land, so it must expire.
 			s.sendErr = err
 			r.sent(i, s)
-			res, err = confirm.Resolve(ctx, r.client, tx.Signatures[0], s.lvbh, o)
+			res, err = resolve.Resolve(ctx, r.client, tx.Signatures[0], s.lvbh, o)
 		} else if res.SendErr != nil {
 			s.sendErr = res.SendErr
 			r.sent(i, s)

@@ -1,4 +1,4 @@
-package confirm_test
+package resolve_test
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 
 	"github.com/solroute/solroute/confirm"
 	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/internal/resolve"
 )
 
 // finalizedHeight is the finalized block height of an endpoint lag slots
@@ -40,7 +41,7 @@ func TestALaggingReaderStillLetsExpiryConclude(t *testing.T) {
 				}
 			}
 			r, err := ch.drive(&o, 80, func(o confirm.Options) (confirm.Result, error) {
-				return confirm.SendAndConfirm(context.Background(), ch.tc, tx, lvbh, o)
+				return resolve.SendAndConfirm(context.Background(), ch.tc, tx, lvbh, o)
 			})
 			if err != nil {
 				t.Fatal(err)
@@ -73,7 +74,7 @@ func TestOneEndpointsHeightDoesNotConcludeExpiry(t *testing.T) {
 	o := skip
 	o.Rebroadcast = 2 * fixtures.DefaultSlotTime
 	r, err := ch.drive(&o, 40, func(o confirm.Options) (confirm.Result, error) {
-		return confirm.SendAndConfirm(context.Background(), ch.tc, tx, lvbh, o)
+		return resolve.SendAndConfirm(context.Background(), ch.tc, tx, lvbh, o)
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -97,7 +98,7 @@ func TestOneEndpointsHeightDoesNotConcludeExpiry(t *testing.T) {
 		}
 	}
 	r2, err := ch.drive(&o2, 40, func(o confirm.Options) (confirm.Result, error) {
-		return confirm.SendAndConfirm(ctx, ch.tc, tx2, lvbh2, o)
+		return resolve.SendAndConfirm(ctx, ch.tc, tx2, lvbh2, o)
 	})
 	if err != nil || r2.Status != confirm.Unknown || r2.BlockHeight > lvbh2 {
 		t.Fatalf("result %+v, error %v", r2, err)
@@ -128,7 +129,7 @@ func TestADeadReaderIsNoWitness(t *testing.T) {
 		}
 	}
 	r, err := ch.drive(&o, 80, func(o confirm.Options) (confirm.Result, error) {
-		return confirm.Resolve(ctx, ch.tc, tx.Signatures[0], lvbh, o)
+		return resolve.Resolve(ctx, ch.tc, tx.Signatures[0], lvbh, o)
 	})
 	if err != nil || r.Status != confirm.Unknown || r.Quorum != 2 || len(r.Witnesses) != 2 {
 		t.Fatalf("result %+v, error %v", r, err)
@@ -147,7 +148,7 @@ func TestADeadReaderIsNoWitness(t *testing.T) {
 	// Quorum 1 takes the good one's word.
 	o = confirm.Options{Quorum: 1}
 	r, err = ch.drive(&o, 80, func(o confirm.Options) (confirm.Result, error) {
-		return confirm.Resolve(context.Background(), ch.tc, tx.Signatures[0], lvbh, o)
+		return resolve.Resolve(context.Background(), ch.tc, tx.Signatures[0], lvbh, o)
 	})
 	if err != nil || r.Status != confirm.Expired || r.BlockHeight <= lvbh || r.Polls > 2 ||
 		!strings.Contains(r.Reason, "1 endpoint vouched (1 needed)") {
@@ -174,7 +175,7 @@ func TestAStatusOnAnyEndpointWinsOverALiarsNotFound(t *testing.T) {
 			}
 			o := confirm.Options{Commitment: rpc.CommitmentFinalized, Quorum: quorum}
 			r, err := ch.drive(&o, 80, func(o confirm.Options) (confirm.Result, error) {
-				return confirm.Resolve(context.Background(), ch.tc, tx.Signatures[0], lvbh, o)
+				return resolve.Resolve(context.Background(), ch.tc, tx.Signatures[0], lvbh, o)
 			})
 			if err != nil || r.Status != confirm.Landed || r.Slot != ch.ledger.Tx(sig).Slot {
 				t.Fatalf("result %+v, error %v, truth %+v", r, err, ch.ledger.Tx(sig))

@@ -1,4 +1,4 @@
-package confirm_test
+package resolve_test
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/solroute/solroute/confirm"
+	"github.com/solroute/solroute/internal/resolve"
 )
 
 // latency is one verdict's delay: polls and time on the fake clock.
@@ -68,7 +69,7 @@ func (ch *chain) expiry(t *testing.T, seed int, lie *atomic.Uint64) latency {
 		}
 	}
 	r, err := ch.drive(&o, 200, func(o confirm.Options) (confirm.Result, error) {
-		return confirm.SendAndConfirm(context.Background(), ch.tc, tx, lvbh, o)
+		return resolve.SendAndConfirm(context.Background(), ch.tc, tx, lvbh, o)
 	})
 	if err != nil || r.Status != confirm.Expired || !ch.ledger.Tx(sig).Expired || r.BlockHeight <= lvbh {
 		t.Fatalf("result %+v, error %v, truth %+v", r, err, ch.ledger.Tx(sig))
@@ -92,7 +93,7 @@ func (ch *chain) landing(t *testing.T, seed int, lie *atomic.Uint64) latency {
 	start := ch.clock.Now()
 	o := skip
 	r, err := ch.drive(&o, 200, func(o confirm.Options) (confirm.Result, error) {
-		return confirm.SendAndConfirm(context.Background(), ch.tc, tx, lvbh, o)
+		return resolve.SendAndConfirm(context.Background(), ch.tc, tx, lvbh, o)
 	})
 	if truth := ch.ledger.Tx(sig); err != nil || r.Status != confirm.Landed || !truth.Landed || r.Slot != truth.Slot || truth.Arrivals != 1 {
 		t.Fatalf("result %+v, error %v, truth %+v", r, err, truth)

@@ -1,4 +1,4 @@
-package confirm_test
+package resolve_test
 
 import (
 	"bytes"

@@ -1,4 +1,4 @@
-package confirm_test
+package resolve_test
 
 import (
 	"context"
@@ -15,6 +15,7 @@ import (
 	"github.com/solroute/solroute/fixtures"
 	"github.com/solroute/solroute/internal/admission"
 	"github.com/solroute/solroute/internal/engine"
+	"github.com/solroute/solroute/internal/resolve"
 	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/transport"
 	"go.uber.org/goleak"
@@ -162,7 +163,7 @@ func TestSendAndConfirmLands(t *testing.T) {
 	tx, lvbh := ch.tx(1, 0)
 	o := skip
 	r, err := ch.drive(&o, 20, func(o confirm.Options) (confirm.Result, error) {
-		return confirm.SendAndConfirm(context.Background(), ch.tc, tx, lvbh, o)
+		return resolve.SendAndConfirm(context.Background(), ch.tc, tx, lvbh, o)
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -183,7 +184,7 @@ func TestSendAndConfirmReportsAnOnChainFailure(t *testing.T) {
 	o := skip
 	o.Commitment = rpc.CommitmentFinalized
 	r, err := ch.drive(&o, 60, func(o confirm.Options) (confirm.Result, error) {
-		return confirm.SendAndConfirm(context.Background(), ch.tc, tx, lvbh, o)
+		return resolve.SendAndConfirm(context.Background(), ch.tc, tx, lvbh, o)
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -198,7 +199,7 @@ func TestPreflightRefusalIsAnErrorNotAResolution(t *testing.T) {
 	ch := newChain(t, node{name: "a"})
 	tx, lvbh := ch.tx(3, 0)
 	ch.ledger.Fail(tx.Signatures[0].String(), fixtures.Failure{Instruction: 1, Custom: 1}) // fails preflight
-	r, err := confirm.SendAndConfirm(context.Background(), ch.tc, tx, lvbh, confirm.Options{PreflightCommitment: rpc.CommitmentProcessed})
+	r, err := resolve.SendAndConfirm(context.Background(), ch.tc, tx, lvbh, confirm.Options{PreflightCommitment: rpc.CommitmentProcessed})
 	var re *transport.RPCError
 	if !errors.As(err, &re) || r.Status != confirm.Unknown || r.Polls != 0 {
 		t.Fatalf("result %+v, error %v: want the preflight error and no resolution", r, err)
@@ -212,7 +213,7 @@ func TestAmbiguousSendIsResolved(t *testing.T) {
 	tx, lvbh := ch.tx(4, 0)
 	o := skip
 	r, err := ch.drive(&o, 20, func(o confirm.Options) (confirm.Result, error) {
-		return confirm.SendAndConfirm(context.Background(), ch.tc, tx, lvbh, o)
+		return resolve.SendAndConfirm(context.Background(), ch.tc, tx, lvbh, o)
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -238,7 +239,7 @@ func TestExpiredOnlyFromAFinalizedHeight(t *testing.T) {
 		}
 	}
 	r, err := ch.drive(&o, 200, func(o confirm.Options) (confirm.Result, error) {
-		return confirm.SendAndConfirm(context.Background(), ch.tc, tx, lvbh, o)
+		return resolve.SendAndConfirm(context.Background(), ch.tc, tx, lvbh, o)
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -263,7 +264,7 @@ func TestTheOnlyNodeThatSawTheSendIsBehind(t *testing.T) {
 	}
 	o := confirm.Options{}
 	r, err := ch.drive(&o, 30, func(o confirm.Options) (confirm.Result, error) {
-		return confirm.Resolve(context.Background(), ch.tc, tx.Signatures[0], lvbh, o)
+		return resolve.Resolve(context.Background(), ch.tc, tx.Signatures[0], lvbh, o)
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -292,7 +293,7 @@ func TestStatusOnlyOnASecondEndpointIsNotExpiry(t *testing.T) {
 	}
 	o := confirm.Options{Commitment: rpc.CommitmentFinalized}
 	r, err := ch.drive(&o, 80, func(o confirm.Options) (confirm.Result, error) {
-		return confirm.Resolve(context.Background(), ch.tc, tx.Signatures[0], lvbh, o)
+		return resolve.Resolve(context.Background(), ch.tc, tx.Signatures[0], lvbh, o)
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -310,7 +311,7 @@ func TestRebroadcastLandsOnceAndIsCounted(t *testing.T) {
 	o := skip
 	o.Rebroadcast = 2 * fixtures.DefaultSlotTime
 	r, err := ch.drive(&o, 40, func(o confirm.Options) (confirm.Result, error) {
-		return confirm.SendAndConfirm(context.Background(), ch.tc, tx, lvbh, o)
+		return resolve.SendAndConfirm(context.Background(), ch.tc, tx, lvbh, o)
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -325,7 +326,7 @@ func TestRebroadcastLandsOnceAndIsCounted(t *testing.T) {
 	ch2.ledger.Drop(tx2.Signatures[0].String(), 1)
 	o2 := skip
 	r2, err := ch2.drive(&o2, 200, func(o confirm.Options) (confirm.Result, error) {
-		return confirm.SendAndConfirm(context.Background(), ch2.tc, tx2, lvbh2, o)
+		return resolve.SendAndConfirm(context.Background(), ch2.tc, tx2, lvbh2, o)
 	})
 	if err != nil || r2.Status != confirm.Expired || r2.Rebroadcasts != 0 || ch2.sends() != 1 {
 		t.Fatalf("without rebroadcast: %+v, %v, %d sends", r2, err, ch2.sends())
@@ -345,7 +346,7 @@ func TestUnknownWhenTheContextEnds(t *testing.T) {
 		}
 	}
 	r, err := ch.drive(&o, 10, func(o confirm.Options) (confirm.Result, error) {
-		return confirm.SendAndConfirm(ctx, ch.tc, tx, lvbh, o)
+		return resolve.SendAndConfirm(ctx, ch.tc, tx, lvbh, o)
 	})
 	if err != nil || r.Status != confirm.Unknown || !errors.Is(r.LastErr, context.Canceled) || r.Polls != 3 {
 		t.Fatalf("result %+v, error %v", r, err)
@@ -357,34 +358,34 @@ func TestBadInputIsRefusedBeforeAnyRequest(t *testing.T) {
 	tx, lvbh := ch.tx(11, 0)
 	ctx := context.Background()
 	for name, call := range map[string]func() error{
-		"nil tx": func() error { _, err := confirm.SendAndConfirm(ctx, ch.tc, nil, lvbh, confirm.Options{}); return err },
+		"nil tx": func() error { _, err := resolve.SendAndConfirm(ctx, ch.tc, nil, lvbh, confirm.Options{}); return err },
 		"unsigned tx": func() error {
-			_, err := confirm.SendAndConfirm(ctx, ch.tc, &solana.Transaction{}, lvbh, confirm.Options{})
+			_, err := resolve.SendAndConfirm(ctx, ch.tc, &solana.Transaction{}, lvbh, confirm.Options{})
 			return err
 		},
-		"zero lvbh": func() error { _, err := confirm.SendAndConfirm(ctx, ch.tc, tx, 0, confirm.Options{}); return err },
+		"zero lvbh": func() error { _, err := resolve.SendAndConfirm(ctx, ch.tc, tx, 0, confirm.Options{}); return err },
 		"bad commit": func() error {
-			_, err := confirm.Resolve(ctx, ch.tc, tx.Signatures[0], lvbh, confirm.Options{Commitment: "max"})
+			_, err := resolve.Resolve(ctx, ch.tc, tx.Signatures[0], lvbh, confirm.Options{Commitment: "max"})
 			return err
 		},
 		"zero sig": func() error {
-			_, err := confirm.Resolve(ctx, ch.tc, solana.Signature{}, lvbh, confirm.Options{})
+			_, err := resolve.Resolve(ctx, ch.tc, solana.Signature{}, lvbh, confirm.Options{})
 			return err
 		},
 		"nil client": func() error {
-			_, err := confirm.Resolve(ctx, nil, tx.Signatures[0], lvbh, confirm.Options{})
+			_, err := resolve.Resolve(ctx, nil, tx.Signatures[0], lvbh, confirm.Options{})
 			return err
 		},
 		"negative quorum": func() error {
-			_, err := confirm.Resolve(ctx, ch.tc, tx.Signatures[0], lvbh, confirm.Options{Quorum: -1})
+			_, err := resolve.Resolve(ctx, ch.tc, tx.Signatures[0], lvbh, confirm.Options{Quorum: -1})
 			return err
 		},
 		"quorum above the readers": func() error {
-			_, err := confirm.Resolve(ctx, ch.tc, tx.Signatures[0], lvbh, confirm.Options{Quorum: 2})
+			_, err := resolve.Resolve(ctx, ch.tc, tx.Signatures[0], lvbh, confirm.Options{Quorum: 2})
 			return err
 		},
 		"negative poll": func() error {
-			_, err := confirm.Resolve(ctx, ch.tc, tx.Signatures[0], lvbh, confirm.Options{PollInterval: -1})
+			_, err := resolve.Resolve(ctx, ch.tc, tx.Signatures[0], lvbh, confirm.Options{PollInterval: -1})
 			return err
 		},
 	} {

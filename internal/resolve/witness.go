@@ -1,4 +1,4 @@
-package confirm
+package resolve
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gagliardetto/solana-go/rpc"
+	"github.com/solroute/solroute/confirm"
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/internal/engine"
 	"github.com/solroute/solroute/retrypolicy"
@@ -86,7 +87,7 @@ func (r *resolver) witnessRound(ctx context.Context) bool {
 	if r.vouches() < r.res.Quorum {
 		return false
 	}
-	r.res.Status = Expired
+	r.res.Status = confirm.Expired
 	return true
 }
 

@@ -1,4 +1,4 @@
-package confirm
+package resolve
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gagliardetto/solana-go"
+	"github.com/solroute/solroute/confirm"
 	"github.com/solroute/solroute/internal/engine"
 	"github.com/solroute/solroute/transport"
 )
@@ -26,13 +27,13 @@ import (
 // Result. An answer that the transaction was already processed resolves
 // it too. Input errors (nil or unsigned tx, lastValidBlockHeight 0, bad
 // options) come back before any request.
-func SendAndConfirm(ctx context.Context, tc *engine.Engine, tx *solana.Transaction, lastValidBlockHeight uint64, o Options) (Result, error) {
+func SendAndConfirm(ctx context.Context, tc *engine.Engine, tx *solana.Transaction, lastValidBlockHeight uint64, o confirm.Options) (confirm.Result, error) {
 	if tx == nil || len(tx.Signatures) == 0 || tx.Signatures[0].IsZero() {
-		return Result{LastValidBlockHeight: lastValidBlockHeight}, errors.New("confirm: the transaction is nil or not signed")
+		return confirm.Result{LastValidBlockHeight: lastValidBlockHeight}, errors.New("confirm: the transaction is nil or not signed")
 	}
 	r, err := newResolver(tc, tx.Signatures[0], lastValidBlockHeight, o)
 	if err != nil {
-		return Result{Signature: tx.Signatures[0], LastValidBlockHeight: lastValidBlockHeight}, err
+		return confirm.Result{Signature: tx.Signatures[0], LastValidBlockHeight: lastValidBlockHeight}, err
 	}
 	raw, err := tx.MarshalBinary()
 	if err != nil {

@@ -1,4 +1,4 @@
-package confirm
+package resolve
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"
 	"github.com/jonboulle/clockwork"
+	"github.com/solroute/solroute/confirm"
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/internal/engine"
 	"github.com/solroute/solroute/transport"
@@ -20,10 +21,10 @@ import (
 // or ctx ends (Unknown). It never sends anything. Its error is only for
 // bad input, reported before any request: the outcome, Unknown included,
 // is in the Result.
-func Resolve(ctx context.Context, tc *engine.Engine, sig solana.Signature, lastValidBlockHeight uint64, o Options) (Result, error) {
+func Resolve(ctx context.Context, tc *engine.Engine, sig solana.Signature, lastValidBlockHeight uint64, o confirm.Options) (confirm.Result, error) {
 	r, err := newResolver(tc, sig, lastValidBlockHeight, o)
 	if err != nil {
-		return Result{Signature: sig, LastValidBlockHeight: lastValidBlockHeight}, err
+		return confirm.Result{Signature: sig, LastValidBlockHeight: lastValidBlockHeight}, err
 	}
 	return r.run(ctx, nil), nil
 }
@@ -32,8 +33,8 @@ func Resolve(ctx context.Context, tc *engine.Engine, sig solana.Signature, lastV
 type resolver struct {
 	tc    *engine.Engine
 	clock clockwork.Clock
-	o     Options
-	res   Result
+	o     confirm.Options
+	res   confirm.Result
 	// readers are the pool's read endpoints, in configuration order: the
 	// witnesses an expiry needs.
 	readers []*reader
@@ -48,7 +49,7 @@ type resolver struct {
 }
 
 // newResolver checks the input and starts a Result.
-func newResolver(tc *engine.Engine, sig solana.Signature, lvbh uint64, o Options) (*resolver, error) {
+func newResolver(tc *engine.Engine, sig solana.Signature, lvbh uint64, o confirm.Options) (*resolver, error) {
 	if tc == nil {
 		return nil, errors.New("confirm: nil transport client")
 	}
@@ -58,14 +59,14 @@ func newResolver(tc *engine.Engine, sig solana.Signature, lvbh uint64, o Options
 	if lvbh == 0 {
 		return nil, errors.New("confirm: lastValidBlockHeight is 0: pass the one getLatestBlockhash returned with the transaction's blockhash")
 	}
-	o, err := o.normalized()
+	o, err := normalized(o)
 	if err != nil {
 		return nil, err
 	}
-	r := &resolver{tc: tc, clock: tc.Pool().Clock(), o: o, res: Result{Signature: sig, LastValidBlockHeight: lvbh}}
+	r := &resolver{tc: tc, clock: tc.Pool().Clock(), o: o, res: confirm.Result{Signature: sig, LastValidBlockHeight: lvbh}}
 	for _, s := range tc.Pool().Specs() {
 		if s.Serves(endpoint.RoleRead) {
-			r.readers = append(r.readers, &reader{Witness: Witness{Endpoint: s.Name}})
+			r.readers = append(r.readers, &reader{Witness: confirm.Witness{Endpoint: s.Name}})
 		}
 	}
 	q := o.Quorum
@@ -85,7 +86,7 @@ func newResolver(tc *engine.Engine, sig solana.Signature, lvbh uint64, o Options
 
 // run polls until a verdict or ctx's end. between, when not nil, runs
 // before every wait (SendAndConfirm's rebroadcast).
-func (r *resolver) run(ctx context.Context, between func(context.Context)) Result {
+func (r *resolver) run(ctx context.Context, between func(context.Context)) confirm.Result {
 	for {
 		if ctx.Err() != nil {
 			return r.unknown(ctx)
@@ -112,8 +113,8 @@ func (r *resolver) run(ctx context.Context, between func(context.Context)) Resul
 }
 
 // unknown ends the resolution with what was last seen.
-func (r *resolver) unknown(ctx context.Context) Result {
-	r.res.Status = Unknown
+func (r *resolver) unknown(ctx context.Context) confirm.Result {
+	r.res.Status = confirm.Unknown
 	if r.res.LastErr == nil {
 		r.res.LastErr = ctx.Err()
 	}
@@ -161,9 +162,9 @@ func (r *resolver) seen(st *rpc.SignatureStatusesResult) bool {
 	if rank(cs) < rank(string(r.o.Commitment)) {
 		return false
 	}
-	r.res.Status, r.res.Err = Landed, st.Err
+	r.res.Status, r.res.Err = confirm.Landed, st.Err
 	if st.Err != nil {
-		r.res.Status = Failed
+		r.res.Status = confirm.Failed
 	}
 	return true
 }

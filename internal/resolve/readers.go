@@ -1,4 +1,4 @@
-package confirm
+package resolve
 
 import (
 	"context"
@@ -10,13 +10,14 @@ import (
 
 	"github.com/gagliardetto/solana-go/rpc"
 	"github.com/jonboulle/clockwork"
+	"github.com/solroute/solroute/confirm"
 )
 
 // reader is what the resolution knows of one read endpoint: the Witness
 // it reports, and the reason its last answer gave (said), which
 // Witness.Reason extends when the endpoint is not asked.
 type reader struct {
-	Witness
+	confirm.Witness
 	said string
 }
 
@@ -68,7 +69,7 @@ func (r *resolver) quorumHeight() uint64 {
 // Witnesses and Reason.
 func (r *resolver) update() {
 	r.res.BlockHeight = r.quorumHeight()
-	r.res.Witnesses = make([]Witness, len(r.readers))
+	r.res.Witnesses = make([]confirm.Witness, len(r.readers))
 	for i, w := range r.readers {
 		r.res.Witnesses[i] = w.Witness
 	}
@@ -79,9 +80,9 @@ func (r *resolver) update() {
 func (r *resolver) reason() string {
 	lvbh, q := r.res.LastValidBlockHeight, r.res.Quorum
 	switch {
-	case r.res.Status == Landed || r.res.Status == Failed:
+	case r.res.Status == confirm.Landed || r.res.Status == confirm.Failed:
 		return ""
-	case r.res.Status == Expired:
+	case r.res.Status == confirm.Expired:
 		var by []string
 		for _, w := range r.res.Witnesses {
 			if w.Vouched {
