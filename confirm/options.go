@@ -6,7 +6,8 @@ import (
 	"github.com/gagliardetto/solana-go/rpc"
 )
 
-// Options tune Resolve and SendAndConfirm. The zero value is valid.
+// Options tune solroute.Client.Resolve and SendAndConfirm. The zero value
+// is valid.
 type Options struct {
 	// Commitment is the commitment a transaction must reach to count as
 	// landed: processed, confirmed or finalized. "" means confirmed.
