@@ -53,7 +53,7 @@ func TestImportDirection(t *testing.T) {
 
 // libraries are the library packages, less the opt-in metrics and
 // tracing.
-var libraries = []string{"endpoint", "pool", "internal/rolestate", "internal/admission", "retrypolicy", "internal/retry", "transport", "internal/engine", "internal/wire", "methods", "confirm"}
+var libraries = []string{"endpoint", "pool", "internal/rolestate", "internal/admission", "internal/slots", "retrypolicy", "internal/retry", "transport", "internal/engine", "internal/wire", "methods", "confirm", "internal/resolve"}
 
 // optIn are what only a program that imports package metrics or tracing
 // may link (plan 000, plan 012): those packages and their dependencies.

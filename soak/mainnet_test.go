@@ -17,6 +17,7 @@ import (
 	"github.com/solroute/solroute/fixtures"
 	"github.com/solroute/solroute/internal/admission"
 	"github.com/solroute/solroute/internal/engine"
+	"github.com/solroute/solroute/internal/slots"
 	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/transport"
 )
@@ -109,7 +110,7 @@ func (m *mainnetSoak) run(callers int, until time.Time) {
 	for id := range m.s.workers {
 		w := &caller{id: id}
 		if id%2 == 0 {
-			w.session = engine.NewSession()
+			w.session = new(slots.Session)
 		}
 		m.s.workers[id] = w
 		wg.Go(func() {

@@ -26,6 +26,7 @@ import (
 	"github.com/solroute/solroute/fixtures"
 	"github.com/solroute/solroute/internal/admission"
 	"github.com/solroute/solroute/internal/engine"
+	"github.com/solroute/solroute/internal/slots"
 	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/retrypolicy"
 	"github.com/solroute/solroute/transport"
@@ -400,7 +401,7 @@ func (s *soak) run() {
 	for id := range s.workers {
 		w := &caller{id: id}
 		if id%2 == 0 {
-			w.session = engine.NewSession()
+			w.session = new(slots.Session)
 		}
 		s.workers[id] = w
 		wg.Go(func() {

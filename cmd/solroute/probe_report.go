@@ -10,6 +10,7 @@ import (
 
 	"github.com/solroute/solroute"
 	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/internal/slots"
 	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/transport"
 )
@@ -178,7 +179,7 @@ func (r *probeReport) checkSlots(maxLag int) {
 			est[i] = *ep.Slot + uint64(max(last.Sub(ep.slotAt), 0)/probeSlotTime)
 		}
 	}
-	ref, ok := endpoint.ReferenceSlot(est, window) // the pool's own rule
+	ref, ok := slots.ReferenceSlot(est, window) // the pool's own rule
 	if !ok {
 		return
 	}

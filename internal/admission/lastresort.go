@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/internal/slots"
 )
 
 // Last resorts: the candidates a request tries only after every other,
@@ -14,8 +15,8 @@ import (
 //   - in doubt, for a request that avoids doubt (a send): after
 //     Settings.DoubtPatience;
 //   - off the slot reference (lagging, an outlier): at once, and never
-//     when known to be below Request.MinSlot;
-//   - short of Request.MinSlot (slot-aware choice): an endpoint in step
+//     when known to be below Request.Slot;
+//   - short of Request.Slot (slot-aware choice): an endpoint in step
 //     whose latest reading (slots.go, short) is below the slot the read
 //     must reach, which would only refuse it (-32016) or answer stale;
 //     after shortPatience, so that a read waits a moment for an endpoint
@@ -27,14 +28,14 @@ const (
 	notLast   uint8 = iota
 	lastDoubt       // in doubt, for a request that avoids doubt
 	lastSlot        // lagging or an outlier (slots.go)
-	lastNever       // off the reference and below Request.MinSlot: never tried
-	lastShort       // in step, its latest reading short of Request.MinSlot
+	lastNever       // off the reference and below Request.Slot: never tried
+	lastShort       // in step, its latest reading short of Request.Slot
 )
 
 // shortPatience is how long a read waits for a candidate at its slot
 // before it tries one short of it (at most half the time left): one slot,
 // after which a reading one slot short is extrapolated past it anyway.
-const shortPatience = slotTime
+const shortPatience = slots.SlotTime
 
 // lastResorts marks the candidates to use only as a last resort: those
 // in doubt at now, when req asks to avoid them, those off the slot
@@ -48,14 +49,14 @@ const shortPatience = slotTime
 // candidate is a last resort in a role of more than lastInline.
 func (p *Pool) lastResorts(sel *selection, req *Request, now, deadline time.Time) {
 	doubt := req.AvoidDoubt && p.doubtWindow > 0
-	slots := p.slots.maxLag > 0 && p.slots.lastResorts.Load() > 0
-	if slots {
-		p.slots.maybeRestand(now)
-		slots = p.slots.lastResorts.Load() > 0
+	off := p.slots.MaxLag() > 0 && p.slots.LastResorts()
+	if off {
+		p.slots.MaybeRestand(now)
+		off = p.slots.LastResorts()
 	}
-	short := req.MinSlot > 0 && p.slots.maxLag > 0
+	short := req.Slot.Floor > 0 && p.slots.MaxLag() > 0
 	sel.avoidsDoubt = doubt
-	if !doubt && !slots && !short {
+	if !doubt && !off && !short {
 		return
 	}
 	var last lastMarks
@@ -64,7 +65,7 @@ func (p *Pool) lastResorts(sel *selection, req *Request, now, deadline time.Time
 		if !sel.admits(m) {
 			continue
 		}
-		why := p.lastReason(m, req, now, doubt, slots, short)
+		why := p.lastReason(m, req, now, doubt, off, short)
 		switch why {
 		case notLast:
 			preferred = true
@@ -92,17 +93,17 @@ func (p *Pool) lastResorts(sel *selection, req *Request, now, deadline time.Time
 // not): doubt when the request avoids it, then the slot standing when
 // some endpoint is off the reference, then the slot-aware choice when
 // the request carries a floor.
-func (p *Pool) lastReason(m *member, req *Request, now time.Time, doubt, slots, short bool) uint8 {
+func (p *Pool) lastReason(m *member, req *Request, now time.Time, doubt, off, short bool) uint8 {
 	sh := m.rt.Shared()
 	switch {
 	case doubt && m.rt.InDoubtAt(now):
 		return lastDoubt
-	case slots && sh.Off():
-		if req.MinSlot > 0 && p.slots.below(sh, now, req.MinSlotCommitment, req.MinSlot) {
+	case off && sh.Off():
+		if req.Slot.Floor > 0 && p.slots.Below(&sh.Marks, now, req.Slot.Commitment, req.Slot.Floor) {
 			return lastNever
 		}
 		return lastSlot
-	case short && p.slots.short(sh, now, req):
+	case short && p.slots.Short(&sh.Marks, now, req.Slot):
 		return lastShort
 	}
 	return notLast

@@ -12,6 +12,7 @@ import (
 	"github.com/jonboulle/clockwork"
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/internal/rolestate"
+	"github.com/solroute/solroute/internal/slots"
 	"github.com/solroute/solroute/pool"
 )
 
@@ -32,8 +33,8 @@ type Pool struct {
 	doubtWindow, doubtPatience time.Duration
 	// seed seeds the balancing's draws (Options.Seed, or a random one).
 	seed uint64
-	// slots tracks where each endpoint is on the chain (slots.go).
-	slots slotBook
+	// slots tracks where each endpoint is on the chain (package slots).
+	slots *slots.Book
 	// byName finds an endpoint's shared state by Spec.Name.
 	byName map[string]*rolestate.Shared
 }
@@ -91,7 +92,7 @@ func New(specs []endpoint.Spec, s pool.Settings, opts Options) (*Pool, error) {
 	}
 	p := &Pool{clock: opts.Clock, log: opts.Logger, specs: make([]endpoint.Spec, len(specs)),
 		doubtWindow: s.DoubtWindow, doubtPatience: s.DoubtPatience, seed: opts.Seed,
-		slots: slotBook{maxLag: uint64(max(s.MaxSlotLag, 0))}, byName: make(map[string]*rolestate.Shared, len(specs))}
+		slots: slots.NewBook(uint64(max(s.MaxSlotLag, 0))), byName: make(map[string]*rolestate.Shared, len(specs))}
 	if p.seed == 0 {
 		p.seed = rand.Uint64()
 	}
@@ -115,7 +116,7 @@ func New(specs []endpoint.Spec, s pool.Settings, opts Options) (*Pool, error) {
 	for _, i := range order {
 		spec := &p.specs[i]
 		shared := &rolestate.Shared{}
-		p.slots.shared = append(p.slots.shared, shared)
+		p.slots.Add(&shared.Marks)
 		p.byName[spec.Name] = shared
 		var roles []*member
 		for _, role := range endpoint.AllRoles() {

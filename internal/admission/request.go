@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/internal/slots"
 )
 
 // Request asks for a permit.
@@ -43,23 +44,16 @@ type Request struct {
 	// probe) use it, paid from that endpoint's limits like any request.
 	// Such a request may use an endpoint still awaiting verification.
 	Endpoint string
-	// MinSlot, when not 0, is the slot at commitment MinSlotCommitment
-	// the answer must reach (a read that carries minContextSlot, or whose
-	// older answer would be refused). An endpoint off the reference slot
-	// (lagging, an outlier; Settings.MaxSlotLag) whose known slot is below
-	// it is not tried at all, not even as a last resort: it could only
-	// refuse. One in step whose latest reading (taken less than a second
-	// ago, extrapolated to now) is short of it is tried only after the
-	// others, and after a moment's patience (one slot, at most half the
-	// time left): the slot-aware choice (plans/009-consistency.md).
-	MinSlot           uint64
-	MinSlotCommitment endpoint.Commitment
-	// SlotAnswer marks a request whose answer is the endpoint's slot
-	// itself (getSlot): MinSlot is then compared with the slots the
-	// endpoint reported, which may run ahead of its banks. Otherwise it
-	// is compared with the latest slot a bank of the endpoint served or
-	// refused a read at (Permit.SawBank).
-	SlotAnswer bool
+	// Slot, when its Floor is not 0, is the slot the answer must reach
+	// (a read that carries minContextSlot, or whose older answer would be
+	// refused; slots.Plan.Need). An endpoint off the reference slot
+	// (lagging, an outlier; pool.Settings.MaxSlotLag) whose known slot is
+	// below it is not tried at all, not even as a last resort: it could
+	// only refuse. One in step whose latest reading (taken less than a
+	// second ago, extrapolated to now) is short of it is tried only after
+	// the others, and after a moment's patience (one slot, at most half
+	// the time left): the slot-aware choice (plans/009-consistency.md).
+	Slot slots.Need
 	// Deadline bounds the wait. Zero means now + DefaultTimeout for this
 	// role and these capabilities. A deadline later than ctx's is cut to it.
 	Deadline time.Time

@@ -15,9 +15,9 @@ import (
 )
 
 // The slot-aware choice (issue 20, N1 and N2): a read that carries a
-// floor (Request.MinSlot) goes first to endpoints not known to be short
+// floor (Request.Slot) goes first to endpoints not known to be short
 // of it, by their banks' latest reading (Permit.SawBank), or, for a slot
-// answer (Request.SlotAnswer), by the slots they reported.
+// answer (Request.Slot.Answer), by the slots they reported.
 
 // bankOn records that a bank of name served a read at slot, commitment c.
 func bankOn(t *testing.T, p *admission.Pool, name string, c endpoint.Commitment, slot uint64) {
@@ -30,7 +30,7 @@ func bankOn(t *testing.T, p *admission.Pool, name string, c endpoint.Commitment,
 // atSlot is a read of getBalance that must reach slot at confirmed.
 func atSlot(slot uint64) admission.Request {
 	r := read
-	r.MinSlot, r.MinSlotCommitment = slot, endpoint.Confirmed
+	r.Slot.Floor, r.Slot.Commitment = slot, endpoint.Confirmed
 	return r
 }
 
@@ -116,7 +116,7 @@ func TestSlotAnswerIsJudgedByTheSlotsReported(t *testing.T) {
 	pm.Done(success())
 	bankOn(t, p, "c", endpoint.Confirmed, 1000)
 	slot := atSlot(1003)
-	slot.SlotAnswer = true
+	slot.Slot.Answer = true
 	if got := tallyReq(t, p, slot, 9); got["c"] != 9 {
 		t.Fatalf("getSlot held to 1003: %v, want c alone (it claimed 1003)", got)
 	}

@@ -286,7 +286,7 @@ func TestLaggingEndpointBelowTheAskedSlotIsNeverTried(t *testing.T) {
 	// A read that needs slot 990 waits for a or b: c, at ~900, could only
 	// refuse it.
 	need := read
-	need.MinSlot, need.MinSlotCommitment = 990, endpoint.Confirmed
+	need.Slot.Floor, need.Slot.Commitment = 990, endpoint.Confirmed
 	need.Deadline = fc.Now().Add(ms(50))
 	pd := start(context.Background(), p, need)
 	pd.mustWait(t, fc, 1)
@@ -295,12 +295,12 @@ func TestLaggingEndpointBelowTheAskedSlotIsNeverTried(t *testing.T) {
 	// One that needs 800 takes c at once, as a last resort.
 	pa = now(t, p, admission.Request{Role: endpoint.RoleRead, Endpoint: "a"}, "a")
 	low := read
-	low.MinSlot, low.MinSlotCommitment = 800, endpoint.Confirmed
+	low.Slot.Floor, low.Slot.Commitment = 800, endpoint.Confirmed
 	now(t, p, low, "c").Done(success())
 	// At a commitment where c's slot is not known, it is an ordinary last
 	// resort.
 	other := read
-	other.MinSlot, other.MinSlotCommitment = 990, endpoint.Finalized
+	other.Slot.Floor, other.Slot.Commitment = 990, endpoint.Finalized
 	now(t, p, other, "c").Done(success())
 	pa.Done(success())
 	pb.Done(success())

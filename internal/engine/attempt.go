@@ -12,6 +12,7 @@ import (
 
 	"github.com/solroute/solroute/internal/admission"
 	"github.com/solroute/solroute/internal/retry"
+	"github.com/solroute/solroute/internal/slots"
 	"github.com/solroute/solroute/internal/wire"
 	"github.com/solroute/solroute/transport"
 
@@ -27,7 +28,7 @@ type outcome struct {
 	retrypolicy.Outcome
 	err error // secret-free; nil on success
 	// slot is the slot the endpoint answered or refused at, when the call
-	// tracks slots (slotPlan); 0: none.
+	// tracks slots (slots.Plan); 0: none.
 	slot uint64
 	// timeout is the attempt's own bound (Attempt.Timeout).
 	timeout time.Duration
@@ -71,8 +72,8 @@ type callState struct {
 	x        exchange
 	// slots is what the call does with slots (nil: nothing); when set,
 	// it points at plan.
-	slots *slotPlan
-	plan  slotPlan
+	slots *slots.Plan
+	plan  slots.Plan
 	// batch is the number of requests of a batch; 0 for a single call.
 	// known is set when the registry knows the method (a batch: always).
 	batch int
@@ -112,7 +113,7 @@ func (c *Engine) attempt(ctx context.Context, cs *callState, pm *admission.Permi
 	o := c.post(ctx, actx, cs, ep, tracker)
 	o.timeout = timer.stop()
 	cancel(nil)
-	c.sawSlot(cs, pm, &o) // the slot it answered or refused at (slots.go)
+	c.sawSlot(cs, pm, &o) // the slot it answered or refused at
 	timedOut := o.Cause == retrypolicy.Timeout && errors.Is(context.Cause(actx), errAttemptTimeout)
 	o.atDeadline = timedOut && !c.clock.Now().Before(cs.deadline)
 	if adaptive {

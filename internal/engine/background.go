@@ -10,8 +10,8 @@ import (
 	"github.com/gagliardetto/solana-go"
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/internal/admission"
+	"github.com/solroute/solroute/internal/slots"
 	"github.com/solroute/solroute/internal/wire"
-	"github.com/solroute/solroute/methods"
 	"github.com/solroute/solroute/retrypolicy"
 )
 
@@ -138,7 +138,7 @@ func (c *Engine) verify(name string, role endpoint.Role, want solana.Hash) bool 
 // token and a concurrency slot are free at once, until Close.
 func (c *Engine) probeSlots(name string, interval time.Duration) {
 	params := []any{map[string]any{"commitment": "confirmed"}}
-	plan := &slotPlan{slots: methods.SlotsOf("getSlot"), commitment: endpoint.Confirmed}
+	plan := &slots.Plan{Traits: slots.TraitsOf("getSlot"), Commitment: endpoint.Confirmed}
 	for {
 		t := c.clock.NewTimer(interval)
 		select {
@@ -156,7 +156,7 @@ func (c *Engine) probeSlots(name string, interval time.Duration) {
 // its role's limits, for the transport itself: when now is true only if
 // it can be admitted at once, otherwise waiting up to the endpoint's
 // request timeout. ok is false when no attempt was made.
-func (c *Engine) ownRequest(name string, role endpoint.Role, method string, params []any, out any, plan *slotPlan, now bool) (o outcome, ok bool) {
+func (c *Engine) ownRequest(name string, role endpoint.Role, method string, params []any, out any, plan *slots.Plan, now bool) (o outcome, ok bool) {
 	ctx := c.bg.ctx
 	timeout, err := c.pool.DefaultTimeout(admission.Request{Role: role, Method: method, Endpoint: name})
 	if err != nil {

@@ -84,7 +84,7 @@ func (c *Engine) loop(ctx context.Context, cs *callState, role endpoint.Role) er
 	avoid, _ := ctx.Value(avoidKey{}).([]string)
 	req := admission.Request{Role: role, Method: cs.method, Capabilities: caps, Deadline: cs.deadline,
 		AvoidDoubt: !read, Timed: cs.adaptive || timed && c.hedgeAfter == transport.HedgeAuto, Avoid: slices.Clip(avoid), Endpoint: only}
-	cs.slots.slotRequest(&req) // an endpoint known to be below the floor would only refuse
+	req.Slot = cs.slots.Need() // an endpoint known to be below the floor would only refuse
 	for n := 1; ; n++ {
 		asked := c.clock.Now()
 		pm, err := c.pool.Acquire(ctx, req)
@@ -120,8 +120,8 @@ func (c *Engine) loop(ctx context.Context, cs *callState, role endpoint.Role) er
 		pm.Done(o.Outcome)
 		a := c.attemptOf(&run)
 		if !o.Failed() {
-			if cs.slots != nil && cs.slots.session != nil && o.slot > 0 {
-				cs.slots.raise(o.slot)
+			if cs.slots != nil && o.slot > 0 {
+				cs.slots.Raise(o.slot)
 			}
 			c.notify(ctx, cs, &run, &a, nil)
 			return nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 
+	"github.com/solroute/solroute/internal/slots"
 	"github.com/solroute/solroute/transport"
 )
 
@@ -42,7 +43,7 @@ type sessionKey struct{}
 // s, and are not held to the slots other callers saw. s may be shared by
 // any number of goroutines. It turns monotonic reads on for these calls
 // unless WithMonotonicReads(ctx, false) turns them off.
-func WithSession(ctx context.Context, s *Session) context.Context {
+func WithSession(ctx context.Context, s *slots.Session) context.Context {
 	return context.WithValue(ctx, sessionKey{}, s)
 }
 

@@ -17,13 +17,13 @@ import (
 	"time"
 
 	"github.com/solroute/solroute/internal/admission"
+	"github.com/solroute/solroute/internal/slots"
 	"github.com/solroute/solroute/internal/wire"
 	"github.com/solroute/solroute/transport"
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"
 	"github.com/solroute/solroute/endpoint"
-	"github.com/solroute/solroute/methods"
 	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/retrypolicy"
 )
@@ -232,7 +232,7 @@ func compareDecode(t *testing.T, body []byte) {
 // and, for getSlot, a number.
 func compareSlots(t *testing.T, body []byte) {
 	t.Helper()
-	contextPlan := &slotPlan{slots: methods.SlotsOf("getBalance")}
+	contextPlan := &slots.Plan{Traits: slots.TraitsOf("getBalance")}
 	for _, k := range []struct {
 		name string
 		out  any
@@ -252,7 +252,7 @@ func compareSlots(t *testing.T, body []byte) {
 		}
 	}
 	var n uint64
-	x := &intoExchange{id: 1, out: &n, slots: &slotPlan{slots: methods.SlotsOf("getSlot")}}
+	x := &intoExchange{id: 1, out: &n, slots: &slots.Plan{Traits: slots.TraitsOf("getSlot")}}
 	if cause, _, slot, err := x.judge(&wire.Buffer{}, body); cause == 0 && err == nil && n != slot {
 		t.Fatalf("getSlot: body %q: the check read slot %d, the caller got %d", body, slot, n)
 	}
@@ -362,7 +362,7 @@ func BenchmarkDecodeResult(b *testing.B) {
 		b.Run(body.name+"/tracked", func(b *testing.B) {
 			b.ReportAllocs()
 			buf := &wire.Buffer{}
-			plan := &slotPlan{slots: methods.SlotsOf(body.name)}
+			plan := &slots.Plan{Traits: slots.TraitsOf(body.name)}
 			for b.Loop() {
 				x := intoExchange{id: 1, out: body.out(), slots: plan}
 				if _, _, _, err := x.judge(buf, body.body); err != nil {

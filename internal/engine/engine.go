@@ -16,6 +16,7 @@ import (
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/internal/admission"
 	"github.com/solroute/solroute/internal/retry"
+	"github.com/solroute/solroute/internal/slots"
 	"github.com/solroute/solroute/internal/wire"
 	"github.com/solroute/solroute/methods"
 	"github.com/solroute/solroute/transport"
@@ -64,7 +65,9 @@ type Engine struct {
 	// monotonic is Settings.MonotonicReads; session is the client's own
 	// high-water marks (used when monotonic, or when a call asks).
 	monotonic bool
-	session   Session
+	session   slots.Session
+	// book is the pool's slot book: the floors reads are held to.
+	book *slots.Book
 	// bg runs the cluster guard and the slot probe (background.go).
 	bg background
 }
@@ -99,6 +102,7 @@ func New(p *admission.Pool, s transport.Settings, o Options) (*Engine, error) {
 	c := &Engine{
 		pool:      p,
 		clock:     p.Clock(),
+		book:      p.Slots(),
 		policy:    retry.New(s.Retry),
 		registry:  o.Registry,
 		maxBody:   s.MaxResponseBytes,

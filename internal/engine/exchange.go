@@ -9,6 +9,7 @@ import (
 	"reflect"
 
 	"github.com/solroute/solroute/internal/retry"
+	"github.com/solroute/solroute/internal/slots"
 	"github.com/solroute/solroute/internal/wire"
 	"github.com/solroute/solroute/transport"
 
@@ -21,7 +22,7 @@ type intoExchange struct {
 	id  uint64
 	out any
 	// slots, when not nil, is the call's slot plan (read-only).
-	slots *slotPlan
+	slots *slots.Plan
 }
 
 func (x *intoExchange) handle(c *Engine, _ *http.Request, resp *http.Response) (retrypolicy.Cause, int, uint64, error) {
@@ -54,18 +55,17 @@ func (x *intoExchange) judge(b *wire.Buffer, body []byte) (retrypolicy.Cause, in
 		return cause, code, 0, err
 	}
 	slot, ok := sh.Slot, sh.HasSlot
-	if x.slots.slots.Result {
+	if x.slots.Traits.Result {
 		slot, ok = sh.Value, sh.HasValue
-	} else if x.slots.slots.Context && sh.Object && !ok {
+	} else if x.slots.Traits.Context && sh.Object && !ok {
 		// An RpcResponse without a slot cannot be shown to be fresh, and
 		// would hand the caller slot 0.
 		return retrypolicy.MalformedResponse, 0, 0, wire.ErrNoContextSlot
 	}
-	if ok && slot < x.slots.floor {
-		return retrypolicy.NodeBehind, 0, slot, &transport.StaleError{Commitment: x.slots.commitment, Slot: slot, Floor: x.slots.floor}
-	}
-	if ok && x.slots.ceiling > 0 && slot > x.slots.ceiling {
-		return retrypolicy.NodeBehind, 0, slot, &transport.OutlierError{Commitment: x.slots.commitment, Slot: slot, Ceiling: x.slots.ceiling}
+	if ok {
+		if err := x.slots.Judge(slot); err != nil { // stale, or an outlier
+			return retrypolicy.NodeBehind, 0, slot, err
+		}
 	}
 	cause, code, err := x.decode(b, body, sh)
 	if code == codeMinContextSlotNotReached {

@@ -33,7 +33,7 @@ func (c *Engine) CallForInto(ctx context.Context, out any, method string, params
 	e, known := c.registry.Lookup(method)
 	cs := &callState{method: method, class: e.Class, known: known, ownTimeout: e.Timeout}
 	x := &intoExchange{id: id, out: out}
-	tracked, inject := c.planSlots(ctx, method, params, &cs.plan)
+	tracked, inject := c.book.Plan(c.clock.Now(), method, params, c.sessionFor(ctx), &cs.plan)
 	if tracked {
 		cs.slots, x.slots = &cs.plan, &cs.plan
 	}
@@ -44,7 +44,7 @@ func (c *Engine) CallForInto(ctx context.Context, out any, method string, params
 	if inject > 0 {
 		// Spliced into the encoded request: the caller's params are
 		// never touched.
-		if b, ok := wire.WithMinContextSlot(body, cs.plan.slots.Config, inject); ok {
+		if b, ok := wire.WithMinContextSlot(body, cs.plan.Traits.Config, inject); ok {
 			body = b
 		}
 	}

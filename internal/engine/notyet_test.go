@@ -9,6 +9,7 @@ import (
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
 	"github.com/solroute/solroute/internal/engine"
+	"github.com/solroute/solroute/internal/slots"
 	"github.com/solroute/solroute/retrypolicy"
 	"github.com/solroute/solroute/transport"
 )
@@ -101,7 +102,7 @@ func TestBehindTheAgreedSlotIsNoNotYet(t *testing.T) {
 		if i == 10 {
 			t.Fatal("10 reads and none tried c")
 		}
-		ctx := engine.WithSession(context.Background(), engine.NewSession()) // no mark: floor = agreed - 16
+		ctx := engine.WithSession(context.Background(), new(slots.Session)) // no mark: floor = agreed - 16
 		if _, err := balanceAt(ctx, e.client, rpc.CommitmentConfirmed); err != nil {
 			t.Fatalf("read %d: %v", i, err)
 		}

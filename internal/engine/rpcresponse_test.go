@@ -19,7 +19,7 @@ import (
 // the list taken from agave's rpc.rs (its header names the commits).
 func rpcResponseList(t *testing.T) []string {
 	t.Helper()
-	b, err := os.ReadFile("../../methods/testdata/rpcresponse.txt")
+	b, err := os.ReadFile("../slots/testdata/rpcresponse.txt")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/solroute/solroute/fixtures"
 	"github.com/solroute/solroute/internal/admission"
 	"github.com/solroute/solroute/internal/engine"
+	"github.com/solroute/solroute/internal/slots"
 	"github.com/solroute/solroute/retrypolicy"
 	"github.com/solroute/solroute/transport"
 )
@@ -163,7 +164,7 @@ func TestSessionsAreIndependent(t *testing.T) {
 	// Monotonic reads off for the client: a session still turns them on
 	// for its own calls, with its own mark.
 	e := newEnv(t, []fixtures.Member{slotted("a", 0)}, conf{NoMonotonic: true}, nil)
-	s1, s2 := engine.NewSession(), engine.NewSession()
+	s1, s2 := new(slots.Session), new(slots.Session)
 	out, err := balanceAt(engine.WithSession(context.Background(), s1), e.client, rpc.CommitmentConfirmed)
 	if err != nil {
 		t.Fatal(err)
@@ -229,7 +230,7 @@ func TestStaleAnswerIsRetriedElsewhere(t *testing.T) {
 func TestStaleErrorWhenNothingFresherAnswers(t *testing.T) {
 	e := newEnv(t, []fixtures.Member{withTokenSupply(slotted("a", 0)), withTokenSupply(slotted("b", 100))},
 		conf{Retry: noRetries}, nil)
-	s := engine.NewSession()
+	s := new(slots.Session)
 	ctx := engine.WithSession(context.Background(), s)
 	var out *rpc.GetTokenSupplyResult
 	params := []any{somePubkey, rpc.M{"commitment": "confirmed"}}

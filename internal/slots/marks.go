@@ -1,4 +1,4 @@
-package rolestate
+package slots
 
 import (
 	"sync/atomic"
@@ -7,16 +7,16 @@ import (
 	"github.com/solroute/solroute/endpoint"
 )
 
-// Where an endpoint stands on the chain and with the cluster guard
-// (plans/009-consistency.md): state every role of one endpoint shares,
-// because a node has one ledger whatever role a request plays.
+// Where an endpoint stands on the chain (plans/009-consistency.md): state
+// every role of one endpoint shares, because a node has one ledger
+// whatever role a request plays.
 
-// Shared is the state the roles of one endpoint share: the latest slot
-// it answered at per commitment, its distance from the pool's reference,
-// and its cluster verification. The zero value is an endpoint with no
-// slot seen, not lagging, and verified (no cluster check). All methods
-// are safe for concurrent use.
-type Shared struct {
+// Marks are where one endpoint is on the chain: the latest slot it
+// answered at per commitment, the latest slot its banks served or refused
+// a read at, and its distance from the pool's reference (Book.restand).
+// The zero value is an endpoint with no slot seen, not lagging. All
+// methods are safe for concurrent use.
+type Marks struct {
 	marks [endpoint.Commitments]slotMark
 	// banks are the latest slot a bank of the endpoint served or refused
 	// a read at, per commitment (SawBank), whatever came before: what the
@@ -27,10 +27,6 @@ type Shared struct {
 	// resort: both written by the pool's recompute only.
 	off      atomic.Int64
 	standing atomic.Uint32
-	// verification is an endpoint.Verification; excluded says why, once
-	// set.
-	verification atomic.Uint32
-	excluded     atomic.Pointer[string]
 }
 
 // slotMark is the latest slot seen at one commitment and when.
@@ -44,7 +40,7 @@ type slotMark struct {
 // resetBelow below it (the node restarted from an older snapshot: its old
 // mark no longer says where it is). A slot 0 changes nothing. It reports
 // whether the mark's slot changed.
-func (sh *Shared) SawSlot(now time.Time, c endpoint.Commitment, s, resetBelow uint64) bool {
+func (sh *Marks) SawSlot(now time.Time, c endpoint.Commitment, s, resetBelow uint64) bool {
 	if int(c) >= len(sh.marks) || s == 0 {
 		return false
 	}
@@ -70,7 +66,7 @@ func (sh *Shared) SawSlot(now time.Time, c endpoint.Commitment, s, resetBelow ui
 // apart, and a node whose slot answer (getSlot) runs ahead of its banks
 // refuses at the bank's slot; the latest reading is the best guess of
 // what the next read finds. A slot 0 changes nothing.
-func (sh *Shared) SawBank(now time.Time, c endpoint.Commitment, s uint64) {
+func (sh *Marks) SawBank(now time.Time, c endpoint.Commitment, s uint64) {
 	if int(c) >= len(sh.banks) || s == 0 {
 		return
 	}
@@ -83,7 +79,7 @@ func (sh *Shared) SawBank(now time.Time, c endpoint.Commitment, s uint64) {
 
 // Bank returns the latest bank reading at commitment c (SawBank) and how
 // long before now it was taken; ok is false when there is none.
-func (sh *Shared) Bank(now time.Time, c endpoint.Commitment) (slot uint64, age time.Duration, ok bool) {
+func (sh *Marks) Bank(now time.Time, c endpoint.Commitment) (slot uint64, age time.Duration, ok bool) {
 	if int(c) >= len(sh.banks) {
 		return 0, 0, false
 	}
@@ -107,7 +103,7 @@ func raiseTo(v *atomic.Int64, n int64) {
 
 // Slot returns the latest slot seen at commitment c and how long before
 // now it was seen (0 if now is earlier); ok is false when none was.
-func (sh *Shared) Slot(now time.Time, c endpoint.Commitment) (slot uint64, age time.Duration, ok bool) {
+func (sh *Marks) Slot(now time.Time, c endpoint.Commitment) (slot uint64, age time.Duration, ok bool) {
 	if int(c) >= len(sh.marks) {
 		return 0, 0, false
 	}
@@ -121,54 +117,16 @@ func (sh *Shared) Slot(now time.Time, c endpoint.Commitment) (slot uint64, age t
 
 // SetStanding records the endpoint's distance from the pool's reference
 // slot (positive behind, negative ahead; 0 when unknown) and its standing.
-func (sh *Shared) SetStanding(off int64, s endpoint.SlotStanding) {
+func (sh *Marks) SetStanding(off int64, s endpoint.SlotStanding) {
 	sh.off.Store(off)
 	sh.standing.Store(uint32(s))
 }
 
 // Standing returns what SetStanding recorded.
-func (sh *Shared) Standing() (off int64, s endpoint.SlotStanding) {
+func (sh *Marks) Standing() (off int64, s endpoint.SlotStanding) {
 	return sh.off.Load(), endpoint.SlotStanding(sh.standing.Load())
-}
-
-// Verification returns where the endpoint stands with the cluster guard,
-// and why it was excluded ("" unless WrongCluster).
-func (sh *Shared) Verification() (endpoint.Verification, string) {
-	v := endpoint.Verification(sh.verification.Load())
-	if p := sh.excluded.Load(); p != nil {
-		return v, *p
-	}
-	return v, ""
-}
-
-// Hold marks the endpoint unverified: no request may use it until Verify.
-func (sh *Shared) Hold() { sh.verification.CompareAndSwap(0, uint32(endpoint.Unverified)) }
-
-// Verify marks a held endpoint verified. It reports whether it changed
-// anything (an excluded endpoint stays excluded).
-func (sh *Shared) Verify() bool {
-	return sh.verification.CompareAndSwap(uint32(endpoint.Unverified), uint32(endpoint.Verified))
-}
-
-// Exclude takes the endpoint out for good, for reason. The first reason
-// stays.
-func (sh *Shared) Exclude(reason string) {
-	sh.excluded.CompareAndSwap(nil, &reason)
-	sh.verification.Store(uint32(endpoint.WrongCluster))
-}
-
-// Admissible reports whether a request may use the endpoint: verified, or
-// unverified and the request is the check itself (verifying).
-func (sh *Shared) Admissible(verifying bool) bool {
-	switch endpoint.Verification(sh.verification.Load()) {
-	case endpoint.Verified:
-		return true
-	case endpoint.Unverified:
-		return verifying
-	}
-	return false
 }
 
 // Off reports whether the endpoint's standing makes it a last resort
 // (Lagging or Outlier).
-func (sh *Shared) Off() bool { return sh.standing.Load() != uint32(endpoint.InStep) }
+func (sh *Marks) Off() bool { return sh.standing.Load() != uint32(endpoint.InStep) }

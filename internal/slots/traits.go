@@ -1,10 +1,10 @@
-package methods
+package slots
 
 import "github.com/solroute/solroute/endpoint"
 
-// Slots says how a method's request and answer relate to slots (agave's
+// Traits says how a method's request and answer relate to slots (agave's
 // rpc.rs and rpc-client-types' config.rs; plans/009-consistency.md).
-type Slots struct {
+type Traits struct {
 	// Context is true when the result is {context: {slot, ...}, value}
 	// (for getProgramAccounts, only with withContext: true; the answer
 	// tells).
@@ -35,18 +35,18 @@ type Slots struct {
 }
 
 // Tracked reports whether the method carries a slot either way.
-func (s Slots) Tracked() bool { return s.Context || s.Result || s.MinContextSlot }
+func (s Traits) Tracked() bool { return s.Context || s.Result || s.MinContextSlot }
 
-// SlotsOf returns how method relates to slots: the zero Slots with Config
+// TraitsOf returns how method relates to slots: the zero Traits with Config
 // -1 for a method that carries none. Every method agave answers with an
 // RpcResponse ({context: {slot}, value}) is here with Context set (for
 // getProgramAccounts, only with withContext: the answer tells); the list
-// is checked against agave's rpc.rs (methods/testdata/rpcresponse.txt). Sends are left out (a send's
+// is checked against agave's rpc.rs (internal/slots/testdata/rpcresponse.txt). Sends are left out (a send's
 // minContextSlot is the caller's to set), and so are getBlocks and
 // getBlocksWithLimit (they refuse processed, and their range is the
 // caller's).
-func SlotsOf(method string) Slots {
-	s := Slots{Config: -1}
+func TraitsOf(method string) Traits {
+	s := Traits{Config: -1}
 	switch method {
 	// Accept minContextSlot; answer {context, value}.
 	case "getBalance", "getAccountInfo", "getMultipleAccounts", "isBlockhashValid", "getFeeForMessage",

@@ -1,20 +1,18 @@
-package admission
+package slots
 
 import (
-	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/solroute/solroute/endpoint"
-	"github.com/solroute/solroute/internal/rolestate"
 	"github.com/solroute/solroute/pool"
 )
 
 // Slot tracking and lag-aware routing (plans/009-consistency.md).
 //
 // Every answer that carries a slot raises its endpoint's mark at that
-// commitment (Permit.SawSlot). From the marks seen in the last
+// commitment (Book.SawSlot). From the marks seen in the last
 // slotFreshness, each extrapolated to now at one slot per slotTime, the
 // pool derives a reference slot per commitment: the highest mark that
 // another endpoint corroborates (is within MaxSlotLag of). An endpoint
@@ -33,13 +31,14 @@ import (
 // guessing high is safe: the lag of an endpoint behind, and the ceiling
 // of what an answer may claim. A read's floor, where guessing high makes
 // every endpoint refuse (-32016), comes from the agreed slot instead
-// (AgreedSlot): the highest slot two endpoints have each reported, no
+// (Book.Agreed): the highest slot two endpoints have each reported, no
 // more.
 
 const (
-	// slotTime is Solana's target slot time, used to extrapolate a mark
+	// SlotTime is Solana's target slot time, used to extrapolate a mark
 	// seen some time ago to now.
-	slotTime = 400 * time.Millisecond
+	SlotTime = 400 * time.Millisecond
+	slotTime = SlotTime
 	// slotFreshness is how long a mark counts: past it the endpoint's slot
 	// is not known (an idle endpoint's extrapolated mark drifts; an
 	// endpoint avoided because it lagged is tried again after it, and its
@@ -50,22 +49,27 @@ const (
 	// answer arrives.
 	restandEvery = time.Second
 	// recheckAfter is how long a mark below a read's floor keeps the
-	// endpoint from that read (Request.MinSlot): after it, one read may
+	// endpoint from that read (Need.Floor): after it, one read may
 	// find out whether the endpoint caught up.
 	recheckAfter = time.Second
 )
 
-// slotBook is the pool's view of where its endpoints are.
-type slotBook struct {
+// Book is the pool's view of where its endpoints are, the one owner of
+// "is this endpoint behind": each endpoint's Marks, the reference and
+// agreed slots derived from them, every endpoint's standing, and (Plan)
+// the floor and ceiling a read is held to. The zero Book has lag-aware
+// routing off; NewBook sets the lag. It is safe for concurrent use once
+// every endpoint is added.
+type Book struct {
 	// maxLag is Settings.MaxSlotLag; 0 turns lag-aware routing off (the
 	// marks are still kept and shown).
 	maxLag uint64
-	// shared holds each endpoint's Shared, in configuration order.
-	shared []*rolestate.Shared
-	mu     sync.Mutex // serialises restand
+	// marks holds each endpoint's Marks, in configuration order.
+	marks []*Marks
+	mu    sync.Mutex // serialises restand
 	// ref and refAt are the reference slot per commitment (0: none) and
 	// when it was computed (UnixNano); agreed is the agreed slot then
-	// (AgreedSlot; 0 when there is no reference).
+	// (Agreed; 0 when there is no reference).
 	ref    [endpoint.Commitments]atomic.Uint64
 	refAt  [endpoint.Commitments]atomic.Int64
 	agreed [endpoint.Commitments]atomic.Uint64
@@ -78,28 +82,30 @@ type slotBook struct {
 // resetBelow is how far a mark may fall before it is reset rather than
 // kept: a node restarted from an older snapshot. Processed slots may step
 // back a few slots when a node switches forks; those keep the mark.
-func (b *slotBook) resetBelow() uint64 {
+func (b *Book) resetBelow() uint64 {
 	if b.maxLag == 0 {
 		return pool.DefaultMaxSlotLag
 	}
 	return b.maxLag
 }
 
-// saw records slot s at commitment c on sh at now, and recomputes the
+// SawSlot records that the endpoint of sh answered at slot s,
+// commitment c, at now (a response's context.slot, getSlot's result, or
+// the contextSlot of a -32016), and recomputes the
 // standings when the mark moved, or when the last recompute is
 // restandEvery old: while the chain stalls no mark moves, and the
 // reference must still follow the answers (not age out, nor drift past
 // them).
-func (b *slotBook) saw(now time.Time, sh *rolestate.Shared, c endpoint.Commitment, s uint64) {
+func (b *Book) SawSlot(now time.Time, sh *Marks, c endpoint.Commitment, s uint64) {
 	moved := sh.SawSlot(now, c, s, b.resetBelow())
 	if b.maxLag > 0 && (moved || now.UnixNano()-b.standAt.Load() >= int64(restandEvery)) {
 		b.restand(now)
 	}
 }
 
-// maybeRestand recomputes the standings when some endpoint is a last
+// MaybeRestand recomputes the standings when some endpoint is a last
 // resort and the last recompute is older than restandEvery.
-func (b *slotBook) maybeRestand(now time.Time) {
+func (b *Book) MaybeRestand(now time.Time) {
 	if b.lastResorts.Load() > 0 && now.UnixNano()-b.standAt.Load() >= int64(restandEvery) {
 		b.restand(now)
 	}
@@ -108,7 +114,7 @@ func (b *slotBook) maybeRestand(now time.Time) {
 // estimate is sh's mark at commitment c as reported (raw) and
 // extrapolated to now at one slot per slotTime (est); ok is false when it
 // has none younger than slotFreshness.
-func (b *slotBook) estimate(sh *rolestate.Shared, now time.Time, c endpoint.Commitment) (raw, est uint64, ok bool) {
+func (b *Book) estimate(sh *Marks, now time.Time, c endpoint.Commitment) (raw, est uint64, ok bool) {
 	slot, age, ok := sh.Slot(now, c)
 	if !ok || age >= slotFreshness {
 		return 0, 0, false
@@ -118,18 +124,18 @@ func (b *slotBook) estimate(sh *rolestate.Shared, now time.Time, c endpoint.Comm
 
 // restand recomputes the reference and the agreed slot per commitment
 // and every endpoint's standing.
-func (b *slotBook) restand(now time.Time) {
+func (b *Book) restand(now time.Time) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	n := len(b.shared)
+	n := len(b.marks)
 	var raw, est [endpoint.Commitments][]uint64 // 0: not known
 	var refs [endpoint.Commitments]uint64
 	for c := endpoint.Commitment(0); c < endpoint.Commitments; c++ {
 		raw[c], est[c] = make([]uint64, n), make([]uint64, n)
-		for i, sh := range b.shared {
+		for i, sh := range b.marks {
 			raw[c][i], est[c][i], _ = b.estimate(sh, now, c)
 		}
-		refs[c], _ = endpoint.ReferenceSlot(est[c], b.maxLag)
+		refs[c], _ = ReferenceSlot(est[c], b.maxLag)
 		agreed := uint64(0)
 		if refs[c] != 0 {
 			agreed = secondHighest(raw[c], refs[c])
@@ -139,7 +145,7 @@ func (b *slotBook) restand(now time.Time) {
 		b.refAt[c].Store(now.UnixNano())
 	}
 	last := int32(0)
-	for i, sh := range b.shared {
+	for i, sh := range b.marks {
 		off := int64(0)
 		for c := range endpoint.Commitment(endpoint.Commitments) {
 			if d := standingOff(raw[c][i], est[c][i], refs[c]); abs(d) > abs(off) {
@@ -205,151 +211,104 @@ func abs(d int64) int64 {
 	return d
 }
 
-// below reports whether sh's slot at commitment c, seen less than
+// Below reports whether sh's slot at commitment c, seen less than
 // recheckAfter ago and extrapolated to now, is below slot: a read that
 // needs slot would only be refused there. A mark older than that is not
 // trusted to exclude: a read may go (it is answered at or past slot, or
 // refused and re-marks the endpoint), so a lagging endpoint that caught up
 // is seen to have.
-func (b *slotBook) below(sh *rolestate.Shared, now time.Time, c endpoint.Commitment, slot uint64) bool {
+func (b *Book) Below(sh *Marks, now time.Time, c endpoint.Commitment, slot uint64) bool {
 	s, age, ok := sh.Slot(now, c)
 	return ok && age < recheckAfter && s+uint64(age/slotTime) < slot
 }
 
-// short reports whether sh's latest reading says it has not reached
-// req.MinSlot at req.MinSlotCommitment: taken less than recheckAfter ago
-// and, extrapolated to now, below it. For a request whose answer is the
-// endpoint's own slot (Request.SlotAnswer: getSlot) the reading is its
+// Short reports whether sh's latest reading says it has not reached
+// need.Floor at need.Commitment: taken less than recheckAfter ago and,
+// extrapolated to now, below it. For a read whose answer is the
+// endpoint's own slot (need.Answer: getSlot) the reading is its
 // mark, the slots it reported; for any other read, the latest slot its
-// banks served or refused a read at (SawBank): a node whose getSlot runs
+// banks served or refused a read at (Book.SawBank): a node whose getSlot runs
 // ahead of its banks, or a fleet behind one URL, is judged by the bank
 // the next read is likely to meet. No reading, or an older one, is not
 // short: a read may go and find out.
-func (b *slotBook) short(sh *rolestate.Shared, now time.Time, req *Request) bool {
-	if req.SlotAnswer {
-		return b.below(sh, now, req.MinSlotCommitment, req.MinSlot)
+func (b *Book) Short(sh *Marks, now time.Time, need Need) bool {
+	if need.Answer {
+		return b.Below(sh, now, need.Commitment, need.Floor)
 	}
-	s, age, ok := sh.Bank(now, req.MinSlotCommitment)
-	return ok && age < recheckAfter && s+uint64(age/slotTime) < req.MinSlot
+	s, age, ok := sh.Bank(now, need.Commitment)
+	return ok && age < recheckAfter && s+uint64(age/slotTime) < need.Floor
 }
 
-// SawSlot records that the permit's endpoint answered at slot, commitment
-// c (a response's context.slot, getSlot's result, or the contextSlot of a
-// -32016). It may be called before or after Done.
-func (pm *Permit) SawSlot(c endpoint.Commitment, slot uint64) {
-	pm.m.pool.slots.saw(pm.m.pool.clock.Now(), pm.m.rt.Shared(), c, slot)
+// NewBook returns a Book whose endpoints may be maxLag slots off the
+// reference before they are last resorts (pool.Settings.MaxSlotLag; 0:
+// lag-aware routing off, the marks still kept and shown).
+func NewBook(maxLag uint64) *Book { return &Book{maxLag: maxLag} }
+
+// Add adds an endpoint's marks. It is called before any other method.
+func (b *Book) Add(m *Marks) { b.marks = append(b.marks, m) }
+
+// MaxLag is pool.Settings.MaxSlotLag (0: lag-aware routing off).
+func (b *Book) MaxLag() uint64 { return b.maxLag }
+
+// LastResorts reports whether the latest recompute left some endpoint
+// Lagging or an Outlier: a last resort.
+func (b *Book) LastResorts() bool { return b.lastResorts.Load() > 0 }
+
+// SawBank records that a bank of the endpoint of sh at commitment c
+// served a read at slot s (an answer's context slot) or refused it there
+// (the contextSlot of a -32016), at now: what SawSlot records, and the
+// reading the slot-aware choice judges the endpoint's banks by (Short).
+func (b *Book) SawBank(now time.Time, sh *Marks, c endpoint.Commitment, s uint64) {
+	sh.SawBank(now, c, s)
+	b.SawSlot(now, sh, c, s)
 }
 
-// SawBank records that a bank of the permit's endpoint at commitment c
-// served the request at slot (an answer's context slot) or refused it
-// there (the contextSlot of a -32016): what SawSlot records, and the
-// reading the slot-aware choice judges the endpoint's banks by
-// (Request.MinSlot). It may be called before or after Done.
-func (pm *Permit) SawBank(c endpoint.Commitment, slot uint64) {
-	now, sh := pm.m.pool.clock.Now(), pm.m.rt.Shared()
-	sh.SawBank(now, c, slot)
-	pm.m.pool.slots.saw(now, sh, c, slot)
-}
-
-// SlotElsewhere reports whether an endpoint outside avoid can take req
-// (HasAlternative's rule: compatible, and let through by the cluster
-// guard), is in step with the others, and is not known to be short of
-// req.MinSlot (Request.MinSlot's rule): where a read refused a few slots
-// short of its floor can be retried at once. With no MinSlot, or
-// lag-aware routing off, it is HasAlternative. Like it, it does not look
-// at who is free now.
-func (p *Pool) SlotElsewhere(req Request, avoid []string) bool {
-	var sel selection
-	if !p.selection(&sel, &Request{Role: req.Role, Capabilities: req.Capabilities, Endpoint: req.Endpoint}) {
-		return false
-	}
-	aware, now := req.MinSlot > 0 && p.slots.maxLag > 0, p.clock.Now()
-	for _, m := range sel.rs.ordered {
-		if _, ok := sel.takes(m); !ok || slices.Contains(avoid, m.spec.Name) {
-			continue
-		}
-		if sh := m.rt.Shared(); !aware || !sh.Off() && !p.slots.short(sh, now, &req) {
-			return true
-		}
-	}
-	return false
-}
-
-// ReferenceSlot returns the pool's reference slot at commitment c,
-// extrapolated to now: the highest slot an endpoint answered at that
-// another endpoint corroborates. ok is false when there is none (lag-aware
-// routing off, fewer than two endpoints seen, or none within MaxSlotLag
-// of another). The transport caps the minContextSlot it asks for with it,
-// so that a slot no other endpoint corroborates cannot make every other
-// endpoint refuse.
-func (p *Pool) ReferenceSlot(c endpoint.Commitment) (slot uint64, ok bool) {
-	if c >= endpoint.Commitments || p.slots.maxLag == 0 {
+// Reference returns the reference slot at commitment c, extrapolated to
+// now: the highest slot an endpoint answered at that another endpoint
+// corroborates. ok is false when there is none (lag-aware routing off,
+// fewer than two endpoints seen, or none within MaxLag of another). A
+// read's ceiling comes from it, so that a slot no other endpoint
+// corroborates cannot become a caller's mark.
+func (b *Book) Reference(now time.Time, c endpoint.Commitment) (slot uint64, ok bool) {
+	if c >= endpoint.Commitments || b.maxLag == 0 {
 		return 0, false
 	}
-	ref := p.slots.ref[c].Load()
+	ref := b.ref[c].Load()
 	if ref == 0 {
 		return 0, false
 	}
-	age := time.Duration(max(p.clock.Now().UnixNano()-p.slots.refAt[c].Load(), 0))
+	age := time.Duration(max(now.UnixNano()-b.refAt[c].Load(), 0))
 	if age >= slotFreshness {
 		return 0, false
 	}
 	return ref + uint64(age/slotTime), true
 }
 
-// AgreedSlot returns the pool's agreed slot at commitment c: the highest
-// slot that two endpoints have each reported at c, none of them ahead of
-// the reference (ReferenceSlot: a slot no other endpoint comes near
-// counts for nothing); never extrapolated, so it is never above what endpoints
-// actually answered, however long the chain stalls. ok is false whenever
-// ReferenceSlot's is. The transport's read floor is at most MaxSlotLag
-// below it (bounded staleness) and never above it but for the caller's
-// own mark.
-func (p *Pool) AgreedSlot(c endpoint.Commitment) (slot uint64, ok bool) {
-	if _, ok := p.ReferenceSlot(c); !ok {
+// Agreed returns the agreed slot at commitment c: the highest slot that
+// two endpoints have each reported at c, none of them ahead of the
+// reference (a slot no other endpoint comes near counts for nothing);
+// never extrapolated, so it is never above what endpoints actually
+// answered, however long the chain stalls. ok is false whenever
+// Reference's is. A read's floor is at most MaxLag below it (bounded
+// staleness) and never above it but for the caller's own mark.
+func (b *Book) Agreed(now time.Time, c endpoint.Commitment) (slot uint64, ok bool) {
+	if _, ok := b.Reference(now, c); !ok {
 		return 0, false
 	}
-	slot = p.slots.agreed[c].Load()
+	slot = b.agreed[c].Load()
 	return slot, slot != 0
 }
 
-// Hold keeps the named endpoint from every request but those that name
-// it (Request.Endpoint) until Verify or Exclude: the cluster guard holds
-// every endpoint until its genesis hash is checked. It reports false for
-// an unknown name.
-func (p *Pool) Hold(name string) bool {
-	sh := p.byName[name]
-	if sh != nil {
-		sh.Hold()
-	}
-	return sh != nil
+// Need is the slot a read must reach, for the pool's slot-aware choice:
+// an endpoint known to be below it would only refuse (-32016) or answer
+// stale. The zero Need asks nothing.
+type Need struct {
+	// Floor is the slot, at Commitment, the answer must reach; 0: none.
+	Floor      uint64
+	Commitment endpoint.Commitment
+	// Answer marks a read whose answer is the endpoint's slot itself
+	// (getSlot): Floor is then compared with the slots the endpoint
+	// reported, which may run ahead of its banks; otherwise with the
+	// latest slot a bank of it served or refused a read at.
+	Answer bool
 }
-
-// Verify lets a held endpoint serve, and wakes the requests waiting for
-// one.
-func (p *Pool) Verify(name string) {
-	if sh := p.byName[name]; sh != nil && sh.Verify() {
-		p.wakeAll()
-	}
-}
-
-// Exclude takes the named endpoint out for good: no request uses it
-// again, and snapshots show reason (secret-free: it is printed as is).
-func (p *Pool) Exclude(name, reason string) {
-	if sh := p.byName[name]; sh != nil {
-		sh.Exclude(reason)
-		p.wakeAll() // waiters re-scan, and may give up sooner
-	}
-}
-
-// wakeAll wakes every request waiting in Acquire.
-func (p *Pool) wakeAll() {
-	for _, rs := range p.roles {
-		if rs != nil {
-			rs.wake.broadcast()
-		}
-	}
-}
-
-// MaxSlotLag is Settings.MaxSlotLag (0: lag-aware routing off).
-func (p *Pool) MaxSlotLag() uint64 { return p.slots.maxLag }
