@@ -37,7 +37,7 @@ func (c *Client) GetBalance(ctx context.Context, pubkey solana.PublicKey, opts B
 		params = append(params, balanceConfig(opts))
 	}
 	var out required[rpc.GetBalanceResult]
-	if err := c.transport.CallForInto(ctx, &out, "getBalance", params); err != nil {
+	if err := c.engine.CallForInto(ctx, &out, "getBalance", params); err != nil {
 		return nil, err
 	}
 	return &out.v, nil

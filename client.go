@@ -21,17 +21,12 @@ import (
 // inputs, snapshots of every endpoint's state. It is safe for concurrent
 // use. Build one with New or Open; Close it when done.
 type Client struct {
-	pool      *admission.Pool
-	transport *engine.Engine
-	rpc       *rpc.Client
-	cluster   string
-	limiter   *redislimit.Limiter // [limits] backend = "redis" (limits.go); nil: local buckets
+	pool    *admission.Pool
+	engine  *engine.Engine
+	rpc     *rpc.Client
+	cluster string
+	limiter *redislimit.Limiter // [limits] backend = "redis" (limits.go); nil: local buckets
 }
-
-// ErrAmbiguousDispatch is engine.ErrAmbiguousDispatch: a send (or any
-// call that is not a known read) failed after a server may have acted on
-// it, and was not resent. Check whether it landed before sending again.
-var ErrAmbiguousDispatch = engine.ErrAmbiguousDispatch
 
 // New builds a Client from plain Go options. Every problem with the
 // options (an endpoint without a name or URL, a bad URL, a limit or a
@@ -94,7 +89,7 @@ func New(opts Options) (*Client, error) {
 // value.
 func Open(path string) (*Client, error) { return OpenWith(path, Hooks{}) }
 
-// OpenWith is Open with hooks: a clock, a logger, an attempt observer.
+// OpenWith is Open with hooks: a clock, a logger, Observers.
 func OpenWith(path string, h Hooks) (*Client, error) {
 	doc, err := config.Load(path)
 	if err != nil {
@@ -132,7 +127,7 @@ func build(specs []endpoint.Spec, cluster string, ts transport.Settings, ps pool
 	if err != nil {
 		return nil, fmt.Errorf("solroute: %w", err)
 	}
-	to := engine.Options{Logger: h.Logger, OnAttempt: h.OnAttempt, Registry: reg}
+	to := engine.Options{Logger: h.Logger, Observers: h.Observers, Registry: reg}
 	if g, ok := endpoint.GenesisOf(cluster); ok {
 		to.Genesis = g.String()
 	}
@@ -140,16 +135,17 @@ func build(specs []endpoint.Spec, cluster string, ts transport.Settings, ps pool
 	if err != nil {
 		return nil, fmt.Errorf("solroute: %w", err)
 	}
-	return &Client{pool: p, transport: tc, rpc: rpc.NewWithCustomRPCClient(tc), cluster: cluster, limiter: lim}, nil
+	return &Client{pool: p, engine: tc, rpc: rpc.NewWithCustomRPCClient(tc), cluster: cluster, limiter: lim}, nil
 }
 
 // RPC returns solana-go's client over the pool: every one of its methods
 // runs through the pool, its failover and its retry rules.
 func (c *Client) RPC() *rpc.Client { return c.rpc }
 
-// Transport returns the JSON-RPC transport, for batches (CallBatch), raw
-// calls and the transport's typed errors.
-func (c *Client) Transport() *engine.Engine { return c.transport }
+// Registry returns the method registry the client routes by: the
+// built-in one with Options.Methods (or the document's [methods])
+// declared.
+func (c *Client) Registry() *methods.Registry { return c.engine.Registry() }
 
 // Snapshot copies every (endpoint, role) state at one instant: health,
 // tokens, slots in flight, cooldown, doubt, outcome counters. It holds no
@@ -166,4 +162,4 @@ func (c *Client) Cluster() (string, solana.Hash, bool) {
 // Close releases idle connections, and closes the shared limiter of a
 // document's [limits] (its buckets then admit at the local fallback
 // share). Calls made after Close dial again.
-func (c *Client) Close() error { return errors.Join(c.transport.Close(), c.closeLimits()) }
+func (c *Client) Close() error { return errors.Join(c.engine.Close(), c.closeLimits()) }

@@ -58,8 +58,8 @@ func TestNoCallReachesAWrongClusterEndpoint(t *testing.T) {
 	ex := &excluded{ch: make(chan struct{})}
 	c, err := solroute.New(solroute.Options{
 		Endpoints: []solroute.Endpoint{
-			{Name: "good", URL: good.URL(), Read: &solroute.Limits{}, Send: &solroute.Limits{}},
-			{Name: "devnet", URL: devnet.URL(), Read: &solroute.Limits{}, Send: &solroute.Limits{}},
+			{Name: "good", URL: good.URL(), Read: &endpoint.Limits{}, Send: &endpoint.Limits{}},
+			{Name: "devnet", URL: devnet.URL(), Read: &endpoint.Limits{}, Send: &endpoint.Limits{}},
 		},
 		Cluster:   "mainnet-beta",
 		Transport: &ts,
@@ -77,10 +77,10 @@ func TestNoCallReachesAWrongClusterEndpoint(t *testing.T) {
 		if _, err := c.RPC().GetSlot(ctx, rpc.CommitmentConfirmed); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := c.Transport().CallBatch(ctx, jsonrpc.RPCRequests{{Method: "getHealth"}, {Method: "getSlot"}}); err != nil {
+		if _, err := c.CallBatch(ctx, jsonrpc.RPCRequests{{Method: "getHealth"}, {Method: "getSlot"}}); err != nil {
 			t.Fatal(err)
 		}
-		if err := c.Transport().CallWithCallback(ctx, "getVersion", nil, func(*http.Request, *http.Response) error { return nil }); err != nil {
+		if err := c.CallWithCallback(ctx, "getVersion", nil, func(*http.Request, *http.Response) error { return nil }); err != nil {
 			t.Fatal(err)
 		}
 		tx, err := fixtures.SignedTransaction(1)
@@ -135,7 +135,7 @@ func TestReadsNeverGoBackInTimeOnEveryEntryPoint(t *testing.T) {
 		ts.HedgeAfter = hedge
 		var eps []solroute.Endpoint
 		for _, s := range cl.Specs {
-			eps = append(eps, solroute.Endpoint{Name: s.Name, URL: s.URL.Reveal(), Read: &solroute.Limits{}})
+			eps = append(eps, solroute.Endpoint{Name: s.Name, URL: s.URL.Reveal(), Read: &endpoint.Limits{}})
 		}
 		c, err := solroute.New(solroute.Options{Endpoints: eps, Transport: &ts})
 		if err != nil {
@@ -164,7 +164,7 @@ func TestReadsNeverGoBackInTimeOnEveryEntryPoint(t *testing.T) {
 				check("solana-go getAccountInfo", endpoint.Confirmed, acc.Context.Slot)
 			}
 			var raw json.RawMessage
-			if err := c.Transport().CallForInto(ctx, &raw, "getBalance", []any{somePubkey}); err != nil {
+			if err := c.CallForInto(ctx, &raw, "getBalance", []any{somePubkey}); err != nil {
 				t.Fatal(err)
 			}
 			var fin struct{ Context struct{ Slot uint64 } }

@@ -13,6 +13,7 @@ import (
 	"github.com/gagliardetto/solana-go/rpc"
 	"github.com/jonboulle/clockwork"
 	"github.com/solroute/solroute"
+	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
 )
 
@@ -63,9 +64,9 @@ func ExampleNew() {
 	defer public.Close()
 
 	c, err := solroute.New(solroute.Options{Endpoints: []solroute.Endpoint{
-		{Name: "provider-a", URL: a.URL(), Read: &solroute.Limits{RequestsPerSecond: 50}, Send: &solroute.Limits{RequestsPerSecond: 5}},
-		{Name: "provider-b", URL: b.URL(), Read: &solroute.Limits{RequestsPerSecond: 25}, Send: &solroute.Limits{}},
-		{Name: "public", URL: public.URL(), Tier: 1, Read: &solroute.Limits{RequestsPerSecond: 4, MaxConcurrentRequests: 4}},
+		{Name: "provider-a", URL: a.URL(), Read: &endpoint.Limits{RequestsPerSecond: 50}, Send: &endpoint.Limits{RequestsPerSecond: 5}},
+		{Name: "provider-b", URL: b.URL(), Read: &endpoint.Limits{RequestsPerSecond: 25}, Send: &endpoint.Limits{}},
+		{Name: "public", URL: public.URL(), Tier: 1, Read: &endpoint.Limits{RequestsPerSecond: 4, MaxConcurrentRequests: 4}},
 	}})
 	if err != nil {
 		log.Fatal(err)
@@ -100,7 +101,7 @@ func ExampleWithSession() {
 	defer cluster.Close()
 	var eps []solroute.Endpoint
 	for _, s := range cluster.Specs {
-		eps = append(eps, solroute.Endpoint{Name: s.Name, URL: s.URL.Reveal(), Read: &solroute.Limits{}})
+		eps = append(eps, solroute.Endpoint{Name: s.Name, URL: s.URL.Reveal(), Read: &endpoint.Limits{}})
 	}
 	c, err := solroute.New(solroute.Options{Endpoints: eps})
 	if err != nil {
@@ -135,14 +136,14 @@ func ExampleWithSession() {
 // Which endpoints one call tried, and why each attempt stopped: the first
 // provider answers 503, the call fails over to the backup and succeeds,
 // and the record shows both attempts.
-func ExampleWithCallRecord() {
+func ExampleCallRecord() {
 	primary, backup := fakeEndpoint("primary"), fakeEndpoint("backup")
 	defer primary.Close()
 	defer backup.Close()
 	primary.SetFault(fixtures.Fault{Kind: fixtures.HTTPStatus, Status: 503})
 	c, err := solroute.New(solroute.Options{Endpoints: []solroute.Endpoint{
-		{Name: "primary", URL: primary.URL(), Read: &solroute.Limits{}},
-		{Name: "backup", URL: backup.URL(), Tier: 1, Read: &solroute.Limits{}},
+		{Name: "primary", URL: primary.URL(), Read: &endpoint.Limits{}},
+		{Name: "backup", URL: backup.URL(), Tier: 1, Read: &endpoint.Limits{}},
 	}})
 	if err != nil {
 		log.Fatal(err)
@@ -150,7 +151,7 @@ func ExampleWithCallRecord() {
 	defer c.Close()
 
 	var rec solroute.CallRecord
-	ctx := solroute.WithCallRecord(context.Background(), &rec)
+	ctx := solroute.WithObserver(context.Background(), &rec)
 	if _, err := c.RPC().GetSlot(ctx, rpc.CommitmentConfirmed); err != nil {
 		log.Fatal(err)
 	}

@@ -54,7 +54,7 @@ func (e *UnhealthyError) Unwrap() error { return e.Err }
 // Other failures are the transport's *transport.CallError.
 func (c *Client) GetHealth(ctx context.Context) error {
 	var out required[string]
-	err := c.transport.CallForInto(ctx, &out, "getHealth", nil)
+	err := c.engine.CallForInto(ctx, &out, "getHealth", nil)
 	if err != nil {
 		var rpcErr *transport.RPCError
 		if errors.As(err, &rpcErr) && rpcErr.Code == codeNodeUnhealthy {

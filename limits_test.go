@@ -123,7 +123,7 @@ func TestNewWithSharedLimits(t *testing.T) {
 	srv := redistest.Start(t, redistest.Options{Password: "pw-" + limitsMarker})
 	ep := fakeEndpoint("provider")
 	defer ep.Close()
-	eps := []solroute.Endpoint{{Name: "provider", URL: ep.URL(), Read: &solroute.Limits{RequestsPerSecond: 1000}}}
+	eps := []solroute.Endpoint{{Name: "provider", URL: ep.URL(), Read: &endpoint.Limits{RequestsPerSecond: 1000}}}
 	s := redislimit.DefaultSettings()
 	s.Backend, s.URL, s.KeyPrefix = redislimit.BackendRedis, endpoint.NewSecret(srv.URL()), "plain:"
 	c, err := solroute.New(solroute.Options{Endpoints: eps, Limits: &s})

@@ -1,7 +1,6 @@
 package solroute
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"log/slog"
@@ -43,12 +42,12 @@ type Options struct {
 	// (methods.Method; see methods.Registry.Declare). A built-in send
 	// cannot be declared otherwise.
 	Methods []methods.Method
-	// Hooks are time, logging and the attempt observer.
+	// Hooks are time, logging and Observers.
 	Hooks Hooks `json:"-"`
 }
 
 // Hooks carry what a configuration document cannot: the one place for a
-// client's clock, logger and attempt observer. The zero value is valid.
+// client's clock, logger and Observers. The zero value is valid.
 type Hooks struct {
 	// Clock is the source of time for buckets, cooldowns, deadlines and
 	// backoffs. Nil means the real clock.
@@ -56,9 +55,10 @@ type Hooks struct {
 	// Logger receives the pool's and the transport's structured lines,
 	// which name endpoints only by their Name. Nil discards.
 	Logger *slog.Logger
-	// OnAttempt, when set, is called after every attempt of every call,
-	// from the calling goroutine.
-	OnAttempt func(ctx context.Context, method string, a transport.Attempt)
+	// Observers see every call and every attempt of it, from the first
+	// call on (transport.Observer; see Client.Observe, and WithObserver
+	// for the calls under one context).
+	Observers []transport.Observer
 }
 
 // Endpoint is one RPC endpoint, in plain Go. Printing an Endpoint (any fmt
@@ -76,19 +76,15 @@ type Endpoint struct {
 	// Tier orders endpoints by preference: 0 is tried first, then 1, and
 	// so on.
 	Tier int
-	// Capabilities are tags a call may require (call.WithCapabilities),
+	// Capabilities are tags a call may require (WithCapabilities),
 	// such as "archive". Nil means none.
 	Capabilities []string
 	// Read and Send are the endpoint's limits for reads and for sends; nil
 	// means the endpoint does not serve that role. At least one is
 	// required. A zero Limits is valid: no rate limit, no concurrency cap,
 	// default timeouts.
-	Read, Send *Limits
+	Read, Send *endpoint.Limits
 }
-
-// Limits are one role's limits on one endpoint: rate, burst, concurrency,
-// call timeout, pause after a rate limit. See endpoint.Limits.
-type Limits = endpoint.Limits
 
 // redacted is what a secret prints as.
 const redacted = "[redacted]"
@@ -119,8 +115,8 @@ func (e Endpoint) MarshalJSON() ([]byte, error) {
 		Headers      map[string]string `json:"headers,omitempty"`
 		Tier         int               `json:"tier"`
 		Capabilities []string          `json:"capabilities,omitempty"`
-		Read         *Limits           `json:"read,omitempty"`
-		Send         *Limits           `json:"send,omitempty"`
+		Read         *endpoint.Limits  `json:"read,omitempty"`
+		Send         *endpoint.Limits  `json:"send,omitempty"`
 	}
 	s := shown{Name: e.Name, URL: redacted, Tier: e.Tier, Capabilities: e.Capabilities, Read: e.Read, Send: e.Send}
 	if len(e.Headers) > 0 {

@@ -11,7 +11,7 @@ import (
 // that answered.
 func (c *Client) GetVersion(ctx context.Context) (*rpc.GetVersionResult, error) {
 	var out required[rpc.GetVersionResult]
-	if err := c.transport.CallForInto(ctx, &out, "getVersion", nil); err != nil {
+	if err := c.engine.CallForInto(ctx, &out, "getVersion", nil); err != nil {
 		return nil, err
 	}
 	return &out.v, nil
@@ -21,7 +21,7 @@ func (c *Client) GetVersion(ctx context.Context) (*rpc.GetVersionResult, error) 
 // endpoints serve: mainnet-beta, devnet, testnet).
 func (c *Client) GetGenesisHash(ctx context.Context) (solana.Hash, error) {
 	var out required[solana.Hash]
-	if err := c.transport.CallForInto(ctx, &out, "getGenesisHash", nil); err != nil {
+	if err := c.engine.CallForInto(ctx, &out, "getGenesisHash", nil); err != nil {
 		return solana.Hash{}, err
 	}
 	return out.v, nil

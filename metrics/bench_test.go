@@ -47,7 +47,7 @@ func BenchmarkGetBalance(b *testing.B) {
 		}
 		b.Run(name, func(b *testing.B) {
 			c, err := solroute.New(solroute.Options{Endpoints: []solroute.Endpoint{
-				{Name: "bench", URL: srv.URL, Read: &solroute.Limits{}}}})
+				{Name: "bench", URL: srv.URL, Read: &endpoint.Limits{}}}})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -89,7 +89,7 @@ func BenchmarkObserver(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		cctx := src.obs.CallStarted(ctx, call)
-		actx := src.obs.AttemptStarted(cctx, call, transport.AttemptStart{Endpoint: "bench", Number: 1})
+		actx := src.obs.AttemptStarted(cctx, call, transport.Attempt{Endpoint: "bench", Number: 1})
 		src.obs.AttemptEnded(actx, call, a)
 		src.obs.CallEnded(cctx, call, res)
 	}

@@ -36,13 +36,13 @@ func exercise(t *testing.T, ctx context.Context, e *env, failing, limited, reset
 		_ = e.getBalance(ctx)
 	}
 	var sig solana.Signature
-	err := e.client.Transport().CallForInto(engine.WithAvoid(ctx, failing, limited, good), &sig, "sendTransaction", signedTx(t, 7))
+	err := e.client.CallForInto(engine.WithAvoid(ctx, failing, limited, good), &sig, "sendTransaction", signedTx(t, 7))
 	if !errors.Is(err, engine.ErrAmbiguousDispatch) {
 		t.Errorf("a send to %s: %v, want ErrAmbiguousDispatch", resetting, err)
 	}
 	var raw json.RawMessage
-	_ = e.client.Transport().CallForInto(ctx, &raw, "getBalance", []any{"not a key"})
-	_ = e.client.Transport().CallForInto(ctx, &raw, "getNothingAtAll", nil)
+	_ = e.client.CallForInto(ctx, &raw, "getBalance", []any{"not a key"})
+	_ = e.client.CallForInto(ctx, &raw, "getNothingAtAll", nil)
 }
 
 // TestMetricsPassLint: every series the collector makes, once each has a
@@ -101,7 +101,7 @@ func TestUnknownMethodsMakeBoundedSeries(t *testing.T) {
 			wg.Go(func() {
 				for i := from + w; i < to; i += workers {
 					var raw json.RawMessage
-					err := e.client.Transport().CallForInto(context.Background(), &raw, fmt.Sprintf("unknownMethod%05d", i), nil)
+					err := e.client.CallForInto(context.Background(), &raw, fmt.Sprintf("unknownMethod%05d", i), nil)
 					if err == nil {
 						errs <- fmt.Errorf("unknownMethod%05d succeeded", i)
 						return
@@ -207,7 +207,7 @@ func TestNoSecretInMetrics(t *testing.T) {
 					ep.URL = pl.URL("http", strings.TrimPrefix(ep.URL, "http://"))
 					ep.Headers = pl.Headers
 				}
-				l := &solroute.Limits{}
+				l := &endpoint.Limits{}
 				o.Endpoints = append(o.Endpoints,
 					solroute.Endpoint{Name: "echo", URL: pl.URL("http", strings.TrimPrefix(echo.URL, "http://")), Headers: pl.Headers, Read: l, Send: l},
 					solroute.Endpoint{Name: "refused", URL: pl.URL("http", refused), Headers: pl.Headers, Read: l, Send: l})
@@ -218,7 +218,7 @@ func TestNoSecretInMetrics(t *testing.T) {
 			echoOnly := engine.WithAvoid(context.Background(), "failing", "limited", "resetting", "good", "refused")
 			var raw json.RawMessage
 			for _, ctx := range []context.Context{context.Background(), echoOnly} {
-				_ = e.client.Transport().CallForInto(ctx, &raw, "get"+marker, []any{marker})
+				_ = e.client.CallForInto(ctx, &raw, "get"+marker, []any{marker})
 				_, _ = e.client.RPC().GetSlot(ctx, rpc.CommitmentFinalized)
 				_ = e.getBalance(ctx)
 			}
@@ -313,7 +313,7 @@ func TestScrapesDuringCalls(t *testing.T) {
 		wg.Go(func() {
 			for range perCaller {
 				var raw json.RawMessage
-				if err := e.client.Transport().CallForInto(context.Background(), &raw, m, nil); err != nil {
+				if err := e.client.CallForInto(context.Background(), &raw, m, nil); err != nil {
 					t.Error(err)
 					return
 				}

@@ -124,7 +124,7 @@ func TestAmbiguousSendSeries(t *testing.T) {
 	e := newEnv(t, []fixtures.Member{member("bad", 0, "send"), member("good", 1, "send")})
 	e.server("bad").SetFault(fixtures.Fault{Kind: fixtures.ResetAfterRead})
 	var sig solana.Signature
-	err := e.client.Transport().CallForInto(context.Background(), &sig, "sendTransaction", signedTx(t, 900))
+	err := e.client.CallForInto(context.Background(), &sig, "sendTransaction", signedTx(t, 900))
 	if !errors.Is(err, engine.ErrAmbiguousDispatch) {
 		t.Fatalf("error %v, want ErrAmbiguousDispatch", err)
 	}
@@ -149,11 +149,11 @@ func TestInDoubtSendSeries(t *testing.T) {
 	e := newEnv(t, []fixtures.Member{member("only", 0, "send")})
 	e.server("only").SetFault(fixtures.Fault{Kind: fixtures.ResetAfterRead})
 	var sig solana.Signature
-	if err := e.client.Transport().CallForInto(context.Background(), &sig, "sendTransaction", signedTx(t, 901)); !errors.Is(err, engine.ErrAmbiguousDispatch) {
+	if err := e.client.CallForInto(context.Background(), &sig, "sendTransaction", signedTx(t, 901)); !errors.Is(err, engine.ErrAmbiguousDispatch) {
 		t.Fatalf("error %v, want ErrAmbiguousDispatch", err)
 	}
 	e.server("only").SetFault(fixtures.Fault{})
-	if err := e.client.Transport().CallForInto(context.Background(), &sig, "sendTransaction", signedTx(t, 902)); err != nil {
+	if err := e.client.CallForInto(context.Background(), &sig, "sendTransaction", signedTx(t, 902)); err != nil {
 		t.Fatal(err)
 	}
 	body, s := e.scrape()

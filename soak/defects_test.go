@@ -68,11 +68,11 @@ func TestReadsServedAfterOneEndpointAnsweredAhead(t *testing.T) {
 	t.Cleanup(c.Close)
 	tc := readClient(t, c)
 	var fromAhead atomic.Bool
-	observe := engine.WithAttemptObserver(context.Background(), func(_ context.Context, _ string, a transport.Attempt) {
+	observe := engine.WithObserver(context.Background(), engine.AttemptFunc(func(_ context.Context, _ string, a transport.Attempt) {
 		if a.Endpoint == "ahead" && !a.Failed() {
 			fromAhead.Store(true)
 		}
-	})
+	}))
 	for i := 0; !fromAhead.Load(); i++ {
 		if i == 100 {
 			t.Fatal("100 getSlot calls and none served by the endpoint ahead")

@@ -28,7 +28,7 @@ type mainnetFigures struct {
 
 // observe returns ctx with an attempt observer that feeds f.
 func (f *mainnetFigures) observe(ctx context.Context) context.Context {
-	return engine.WithAttemptObserver(ctx, func(_ context.Context, method string, a transport.Attempt) {
+	return engine.WithObserver(ctx, engine.AttemptFunc(func(_ context.Context, method string, a transport.Attempt) {
 		if method == "sendTransaction" {
 			return
 		}
@@ -40,7 +40,7 @@ func (f *mainnetFigures) observe(ctx context.Context) context.Context {
 		if a.Failed() {
 			f.decisions[a.Decision.Rule]++
 		}
-	})
+	}))
 }
 
 // log reports the figures of m's run.

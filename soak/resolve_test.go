@@ -242,7 +242,7 @@ type resolveSend struct {
 }
 
 // attemptTrace collects the sendTransaction attempts of one send's
-// context (engine.WithAttemptObserver), split into calls.
+// context (an engine.AttemptFunc observer), split into calls.
 type attemptTrace struct {
 	mu    sync.Mutex
 	calls [][]transport.Attempt
@@ -403,7 +403,7 @@ func (r *resolveSoak) send(i int) {
 	s.due = r.ledger.FinalizedPast(s.lvbh).Add(resolveBudget)
 	ctx, cancel := context.WithDeadline(context.Background(), s.due)
 	defer cancel()
-	ctx = engine.WithAttemptObserver(ctx, trace.observe)
+	ctx = engine.WithObserver(ctx, engine.AttemptFunc(trace.observe))
 
 	start := time.Now()
 	var res confirm.Result

@@ -362,12 +362,12 @@ func newSoak(t *testing.T, seed uint64, calls, callers int) *soak {
 	ts := transport.DefaultSettings()
 	ts.MaxResponseBytes, ts.HedgeAfter = maxBody, hedgeAfter
 	c, err := engine.New(p, ts, engine.Options{Logger: logger,
-		OnAttempt: func(_ context.Context, method string, a transport.Attempt) {
+		Observers: []transport.Observer{engine.AttemptFunc(func(_ context.Context, method string, a transport.Attempt) {
 			if a.Hedge {
 				s.hedges.Add(1)
 			}
 			s.lag.attempt(method, a)
-		}})
+		})}})
 	if err != nil {
 		t.Fatalf("engine.New: %v", err)
 	}

@@ -55,10 +55,10 @@ func TestNoProviderInstalledRecordsNothing(t *testing.T) {
 	ctx, caller := tp.Tracer("caller").Start(context.Background(), "caller")
 	var seen trace.SpanContext
 	recording := true
-	ctx = engine.WithAttemptObserver(ctx, func(ctx context.Context, _ string, _ transport.Attempt) {
+	ctx = engine.WithObserver(ctx, engine.AttemptFunc(func(ctx context.Context, _ string, _ transport.Attempt) {
 		seen = trace.SpanContextFromContext(ctx)
 		recording = trace.SpanFromContext(ctx).IsRecording()
-	})
+	}))
 	if err := getBalance(ctx, c); err != nil {
 		t.Fatal(err)
 	}

@@ -278,7 +278,7 @@ func TestNestedCallNeverEndsTheOuterSpans(t *testing.T) {
 	t.Cleanup(func() { _ = tp.Shutdown(context.Background()) })
 	tracing.Instrument(c, tracing.Options{TracerProvider: tp})
 	nested := 0
-	ctx := engine.WithAttemptObserver(context.Background(), func(ctx context.Context, method string, _ transport.Attempt) {
+	ctx := engine.WithObserver(context.Background(), engine.AttemptFunc(func(ctx context.Context, method string, _ transport.Attempt) {
 		if method != "getBalance" {
 			return
 		}
@@ -288,7 +288,7 @@ func TestNestedCallNeverEndsTheOuterSpans(t *testing.T) {
 		if err := c.CallForInto(ctx, nil, "getNoSuchThing", nil); err == nil {
 			t.Error("getNoSuchThing succeeded")
 		}
-	})
+	}))
 	if err := getBalance(ctx, c); err != nil {
 		t.Fatal(err)
 	}

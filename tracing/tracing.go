@@ -106,7 +106,7 @@ func (o *observer) hide(ctx context.Context) context.Context {
 }
 
 // AttemptStarted starts the attempt's span, a child of the call's.
-func (o *observer) AttemptStarted(ctx context.Context, call transport.CallInfo, a transport.AttemptStart) context.Context {
+func (o *observer) AttemptStarted(ctx context.Context, call transport.CallInfo, a transport.Attempt) context.Context {
 	if parent, ok := ctx.Value(o.callKey).(trace.Span); ok {
 		// An Observer added after this one may have made its own span
 		// the context's current one: the attempt is the call's child.

@@ -8,12 +8,18 @@ import (
 	"github.com/solroute/solroute/retrypolicy"
 )
 
-// Attempt is one attempt of one call.
+// Attempt is one attempt of one call: the one report of it, in a
+// *CallError's Attempts, in a solroute.CallRecord and to an Observer. An
+// Observer's AttemptStarted gets the fields known when the pool admitted
+// it (Endpoint, Tier, Number, Wait, Hedge, InDoubt); AttemptEnded gets
+// them all.
 type Attempt struct {
 	// Endpoint is the endpoint's Name.
 	Endpoint string
 	// Tier is the endpoint's tier.
 	Tier int
+	// Number counts the call's attempts from 1, hedges included.
+	Number int
 	// Outcome is what happened: cause, dispatch state, HTTP status,
 	// JSON-RPC code, the provider's delay and whose fault a failure was.
 	retrypolicy.Outcome
@@ -38,6 +44,10 @@ type Attempt struct {
 	// InDoubt is true for an attempt of a call that avoids doubt (a send)
 	// routed to an endpoint in doubt, as a last resort.
 	InDoubt bool
+	// Err is the attempt's own error, secret-free and naming the endpoint
+	// by its Name; nil on success. (A *CallError unwraps to the last
+	// attempt's.)
+	Err error
 }
 
 // describe is attempt n on one line.

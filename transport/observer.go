@@ -8,8 +8,10 @@ import (
 	"github.com/solroute/solroute/retrypolicy"
 )
 
-// An Observer sees every call a Client makes and every attempt of it, as
-// they happen: metrics and traces plug in here (see Client.Observe). Its
+// An Observer sees every call a client makes and every attempt of it, as
+// they happen: metrics, traces and solroute.CallRecord plug in here, for
+// every call (solroute.Client.Observe, solroute.Hooks.Observers) or for
+// the calls under one context (solroute.WithObserver). Its
 // methods run on the goroutine that made the call (a hedge's request runs
 // on a goroutine of its own, its AttemptStarted does not); they must be
 // safe for concurrent use, must not block, and must not keep the values
@@ -22,19 +24,20 @@ import (
 // starts (params that do not encode, a nil callback, an empty batch) is
 // not observed: it returns its *CallError at once and reaches no pool. The contexts an Observer
 // returns must derive from the context it was given; they are threaded
-// through every Observer of the client in the order they were added, and
-// each method receives the last one.
+// through every Observer of the call in the order they were added (the
+// client's, then the context's), and each method receives the last one.
 type Observer interface {
 	// CallStarted is called before the call asks the pool for an
 	// endpoint, with the caller's context. The context it returns is the
-	// call's from then on: its waits and attempts run under it, and
-	// OnAttempt and the Observer's other methods for the call receive it.
+	// call's from then on: its waits and attempts run under it, and the
+	// Observer's other methods for the call receive it.
 	CallStarted(ctx context.Context, call CallInfo) context.Context
 	// AttemptStarted is called once the pool admitted an attempt, before
 	// its request is written, with the call's context. The context it
 	// returns is the attempt's: the request runs under it and
-	// AttemptEnded receives it.
-	AttemptStarted(ctx context.Context, call CallInfo, a AttemptStart) context.Context
+	// AttemptEnded receives it. a holds what is known at admission:
+	// Endpoint, Tier, Number, Wait, Hedge, InDoubt.
+	AttemptStarted(ctx context.Context, call CallInfo, a Attempt) context.Context
 	// AttemptEnded is called once the attempt's decision is known, with
 	// AttemptStarted's context.
 	AttemptEnded(ctx context.Context, call CallInfo, a Attempt)
@@ -74,19 +77,6 @@ func (c CallInfo) MethodLabel() string {
 		return c.Method
 	}
 	return OtherMethod
-}
-
-// AttemptStart describes an attempt the pool admitted.
-type AttemptStart struct {
-	// Endpoint is the endpoint's Name; Tier its tier.
-	Endpoint string
-	Tier     int
-	// Number counts the call's attempts from 1, hedges included.
-	Number int
-	// Hedge is set for an attempt sent as a hedge while another ran.
-	Hedge bool
-	// Wait is how long the pool took to admit the attempt.
-	Wait time.Duration
 }
 
 // CallResult is how a call ended.

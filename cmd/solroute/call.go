@@ -11,9 +11,8 @@ import (
 	"github.com/jonboulle/clockwork"
 	"github.com/solroute/solroute"
 	"github.com/solroute/solroute/config"
-	"github.com/solroute/solroute/internal/admission"
-	"github.com/solroute/solroute/internal/engine"
 	"github.com/solroute/solroute/methods"
+	"github.com/solroute/solroute/transport"
 )
 
 const callAbout = `
@@ -72,7 +71,7 @@ func runCall(ctx context.Context, e *env, args []string) int {
 	}
 	var hooks solroute.Hooks
 	if *showAttempts {
-		hooks.OnAttempt = newAttemptWriter(e.stderr).write
+		hooks.Observers = []transport.Observer{onAttempt(newAttemptWriter(e.stderr).write)}
 	}
 	c, err := solroute.FromDocument(cfg, hooks)
 	if err != nil {
@@ -80,7 +79,7 @@ func runCall(ctx context.Context, e *env, args []string) int {
 		return exitUsage
 	}
 	defer c.Close()
-	client := c.Transport()
+	client := c
 	if _, known := client.Registry().Lookup(method); !known {
 		e.didYouMean(method, cfg)
 	}
@@ -91,7 +90,7 @@ func runCall(ctx context.Context, e *env, args []string) int {
 	}
 	var result json.RawMessage
 	if err := client.CallForInto(ctx, &result, method, params); err != nil {
-		if errors.Is(err, admission.ErrNoEndpoint) {
+		if errors.Is(err, solroute.ErrNoEndpoint) {
 			return e.noEndpoint("call", *cfgPath, method, client.Registry(), err)
 		}
 		return e.callFailed("call", err)
@@ -135,22 +134,14 @@ func parseParams(s string) ([]any, error) {
 
 // noEndpoint reports, on one line, a configuration that has no endpoint
 // for the method's role, and returns exitUsage: the configuration is wrong,
-// not the call, and no request was sent. err matches admission.ErrNoEndpoint;
-// the role comes from its *admission.NoEndpointError, or from reg when it
-// carries none. The method is the caller's: the pool's error may not name
-// it.
-func (e *env) noEndpoint(cmd, cfgPath, method string, reg *methods.Registry, err error) int {
+// not the call, and no request was sent. err matches solroute.ErrNoEndpoint;
+// the role is the method's (reg; the commands ask for no capability).
+// The method is the caller's: the pool's error may not name it.
+func (e *env) noEndpoint(cmd, cfgPath, method string, reg *methods.Registry, _ error) int {
 	entry, _ := reg.Lookup(method)
-	role, caps := entry.Role, ""
-	var noEP *admission.NoEndpointError
-	if errors.As(err, &noEP) {
-		role = noEP.Role
-		if len(noEP.Capabilities) > 0 {
-			caps = fmt.Sprintf(" with capabilities %q", noEP.Capabilities)
-		}
-	}
-	fmt.Fprintf(e.stderr, "solroute %s: configuration error: %s needs an endpoint that serves role %s%s, and none in %s does "+
-		"(give one an [endpoints.roles.%s] table)\n", cmd, method, role, caps, cfgPath, role)
+	role := entry.Role
+	fmt.Fprintf(e.stderr, "solroute %s: configuration error: %s needs an endpoint that serves role %s, and none in %s does "+
+		"(give one an [endpoints.roles.%s] table)\n", cmd, method, role, cfgPath, role)
 	return exitUsage
 }
 
@@ -158,7 +149,7 @@ func (e *env) noEndpoint(cmd, cfgPath, method string, reg *methods.Registry, err
 // exitAmbiguous when the call may have reached a server and was not resent,
 // exitFailed otherwise. Transport errors name endpoints only by name.
 func (e *env) callFailed(cmd string, err error) int {
-	if errors.Is(err, engine.ErrAmbiguousDispatch) {
+	if errors.Is(err, solroute.ErrAmbiguousDispatch) {
 		// The error itself says to check whether it landed.
 		fmt.Fprintf(e.stderr, "solroute %s: %v\n", cmd, err)
 		return exitAmbiguous

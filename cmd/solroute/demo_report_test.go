@@ -14,9 +14,9 @@ import (
 	"time"
 
 	"github.com/jonboulle/clockwork"
+	"github.com/solroute/solroute"
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
-	"github.com/solroute/solroute/internal/engine"
 	"github.com/solroute/solroute/transport"
 )
 
@@ -86,7 +86,7 @@ func TestDemoResultCountsDuplicates(t *testing.T) {
 // used to drop it from the calls while its send stayed in the
 // transactions, so the summary contradicted itself (issue 11).
 func TestDemoInterruptedTotalsAgree(t *testing.T) {
-	ambiguous := fmt.Errorf("transport: sendTransaction failed: %w", engine.ErrAmbiguousDispatch)
+	ambiguous := fmt.Errorf("transport: sendTransaction failed: %w", solroute.ErrAmbiguousDispatch)
 	type step struct {
 		signature string // "" for a read
 		err       error

@@ -6,7 +6,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/solroute/solroute/internal/engine"
+	"github.com/solroute/solroute"
 	"github.com/solroute/solroute/retrypolicy"
 	"github.com/solroute/solroute/transport"
 )
@@ -31,7 +31,7 @@ type demoStats struct {
 
 	sends            int      // sendTransaction calls, a part of calls
 	sendsLanded      int      // answered with the signature
-	sendsAmbiguous   int      // failed with engine.ErrAmbiguousDispatch
+	sendsAmbiguous   int      // failed with solroute.ErrAmbiguousDispatch
 	sendsFailed      int      // failed otherwise
 	sendsInterrupted int      // cut short by the interrupt
 	signatures       []string // of every transaction sent, interrupted ones included
@@ -48,7 +48,7 @@ type outcome int
 const (
 	// outcomeOK: the call succeeded.
 	outcomeOK outcome = iota
-	// outcomeAmbiguous: the call failed with engine.ErrAmbiguousDispatch:
+	// outcomeAmbiguous: the call failed with solroute.ErrAmbiguousDispatch:
 	// it may have reached a server, and was reported, not resent. That is
 	// what the caller was told, interrupted or not.
 	outcomeAmbiguous
@@ -65,7 +65,7 @@ func outcomeOf(err error, interrupted bool) outcome {
 	switch {
 	case err == nil:
 		return outcomeOK
-	case errors.Is(err, engine.ErrAmbiguousDispatch):
+	case errors.Is(err, solroute.ErrAmbiguousDispatch):
 		return outcomeAmbiguous
 	case interrupted:
 		return outcomeInterrupted

@@ -149,7 +149,7 @@ func (p *prober) endpoint(ctx context.Context, ep *endpoint.Spec) endpointReport
 	one.Transport.MonotonicReads = false
 	var attempts atomic.Int64 // of the canary running: they run one at a time
 	c, err := solroute.FromDocument(one, solroute.Hooks{Clock: p.env.clock,
-		OnAttempt: func(context.Context, string, transport.Attempt) { attempts.Add(1) }})
+		Observers: []transport.Observer{onAttempt(func(context.Context, string, transport.Attempt) { attempts.Add(1) })}})
 	if err != nil {
 		rep.Problems = append(rep.Problems, err.Error())
 		return rep
@@ -203,7 +203,7 @@ func (p *prober) endpoint(ctx context.Context, ep *endpoint.Spec) endpointReport
 	// extrapolates each to the last one.
 	slot := canary("getSlot", func(ctx context.Context) (string, error) {
 		var slot uint64
-		if err := c.Transport().CallForInto(ctx, &slot, "getSlot", []any{map[string]any{"commitment": "confirmed"}}); err != nil {
+		if err := c.CallForInto(ctx, &slot, "getSlot", []any{map[string]any{"commitment": "confirmed"}}); err != nil {
 			return "", err
 		}
 		rep.Slot, rep.SlotCommitment = &slot, endpoint.Confirmed.String()

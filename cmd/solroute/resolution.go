@@ -14,7 +14,6 @@ import (
 	"github.com/solroute/solroute/config"
 	"github.com/solroute/solroute/confirm"
 	"github.com/solroute/solroute/endpoint"
-	"github.com/solroute/solroute/internal/admission"
 	"github.com/solroute/solroute/transport"
 )
 
@@ -65,11 +64,11 @@ func (e *env) openPool(cmd, cfgPath string, cfg *config.Document, methods ...str
 	for _, s := range c.Snapshot() {
 		served[s.Role] = true
 	}
-	reg := c.Transport().Registry()
+	reg := c.Registry()
 	for _, m := range methods {
 		if entry, _ := reg.Lookup(m); !served[entry.Role] {
 			_ = c.Close()
-			return nil, e.noEndpoint(cmd, cfgPath, m, reg, admission.ErrNoEndpoint)
+			return nil, e.noEndpoint(cmd, cfgPath, m, reg, solroute.ErrNoEndpoint)
 		}
 	}
 	return c, exitOK

@@ -11,8 +11,7 @@ import (
 	"strings"
 
 	"github.com/gagliardetto/solana-go"
-	"github.com/solroute/solroute/internal/admission"
-	"github.com/solroute/solroute/internal/engine"
+	"github.com/solroute/solroute"
 )
 
 const sendAbout = `
@@ -129,7 +128,7 @@ func runSend(ctx context.Context, e *env, args []string) int {
 			params = map[string]any{"encoding": "base64", "skipPreflight": true}
 		}
 		var answered string
-		if err := c.Transport().CallForInto(ctx, &answered, "sendTransaction", []any{wire, params}); err != nil {
+		if err := c.CallForInto(ctx, &answered, "sendTransaction", []any{wire, params}); err != nil {
 			return e.sendFailed(err, *cfgPath, sig, *lvbh)
 		}
 		if *asJSON {
@@ -163,7 +162,7 @@ func runSend(ctx context.Context, e *env, args []string) int {
 // before, so not expected); exitFailed otherwise.
 func (e *env) sendFailed(err error, cfgPath, sig string, lvbh uint64) int {
 	switch {
-	case errors.Is(err, engine.ErrAmbiguousDispatch):
+	case errors.Is(err, solroute.ErrAmbiguousDispatch):
 		n, what := "N", " (N: "+lastValidHelp+")"
 		if lvbh > 0 {
 			n, what = fmt.Sprint(lvbh), ""
@@ -171,7 +170,7 @@ func (e *env) sendFailed(err error, cfgPath, sig string, lvbh uint64) int {
 		fmt.Fprintf(e.stderr, "solroute send: %v; find out whether it landed with: solroute confirm --config %s %s --last-valid-block-height %s%s\n",
 			err, cfgPath, sig, n, what)
 		return exitAmbiguous
-	case errors.Is(err, admission.ErrNoEndpoint):
+	case errors.Is(err, solroute.ErrNoEndpoint):
 		fmt.Fprintf(e.stderr, "solroute send: %v\n", err)
 		return exitUsage
 	}

@@ -46,11 +46,11 @@ func openSolrouteTransport(urls []string, o *Options, ps pool.Settings, s transp
 		return nil, nil, err
 	}
 	a := endpointName(0)
-	tc, err := engine.New(p, s, engine.Options{OnAttempt: func(_ context.Context, _ string, at transport.Attempt) {
+	tc, err := engine.New(p, s, engine.Options{Observers: []transport.Observer{engine.AttemptFunc(func(_ context.Context, _ string, at transport.Attempt) {
 		if at.Endpoint == a && at.HTTPStatus != 0 {
 			w.saw()
 		}
-	}})
+	})}})
 	if err != nil {
 		return nil, nil, err
 	}

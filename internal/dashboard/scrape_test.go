@@ -133,7 +133,7 @@ func demoLikeScrape(t *testing.T) *exported {
 			t.Fatal(err)
 		}
 		var sig solana.Signature
-		return client.Transport().CallForInto(ctx, &sig, "sendTransaction", []any{b64, map[string]any{"encoding": "base64"}})
+		return client.CallForInto(ctx, &sig, "sendTransaction", []any{b64, map[string]any{"encoding": "base64"}})
 	}
 	// Every reader answers once, so that every slot is known: the
 	// lagging one first, so that monotonic reads do not hold it back.

@@ -78,13 +78,10 @@ type callState struct {
 	// known is set when the registry knows the method (a batch: always).
 	batch int
 	known bool
-	// obs are the Observers the call started with, rec the context's
-	// CallRecord and recorded the attempts kept for it; info describes
-	// the call to them; attempts counts the attempts started. All are
-	// unset (info, recorded) when nobody observes the call.
+	// obs are the Observers the call started with (the engine's, then
+	// its context's); info describes the call to them (unset when nobody
+	// observes the call); attempts counts the attempts started.
 	obs      []transport.Observer
-	rec      *CallRecord
-	recorded []transport.Attempt
 	info     transport.CallInfo
 	attempts int
 }

@@ -5,7 +5,6 @@ import (
 	"slices"
 
 	"github.com/solroute/solroute/internal/slots"
-	"github.com/solroute/solroute/transport"
 )
 
 // capabilitiesKey is the context key of WithCapabilities.
@@ -45,17 +44,6 @@ type sessionKey struct{}
 // unless WithMonotonicReads(ctx, false) turns them off.
 func WithSession(ctx context.Context, s *slots.Session) context.Context {
 	return context.WithValue(ctx, sessionKey{}, s)
-}
-
-// observerKey is the context key of WithAttemptObserver.
-type observerKey struct{}
-
-// WithAttemptObserver returns a context whose calls report every attempt
-// to f, after Options.OnAttempt, from the calling goroutine, with the
-// call's context: which endpoint answered one call, and how, as it
-// happens (WithCallRecord keeps the list instead). f must not block.
-func WithAttemptObserver(ctx context.Context, f func(ctx context.Context, method string, a transport.Attempt)) context.Context {
-	return context.WithValue(ctx, observerKey{}, f)
 }
 
 // avoidKey is the context key of WithAvoid.

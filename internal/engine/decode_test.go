@@ -303,7 +303,7 @@ func TestRetryResetsAFailedAttemptsResult(t *testing.T) {
 	s := transport.DefaultSettings()
 	s.Retry.Jitter = func(time.Duration) time.Duration { return 0 }
 	c, err := New(p, s, Options{
-		OnAttempt: func(_ context.Context, _ string, a transport.Attempt) { causes = append(causes, a.Cause) },
+		Observers: []transport.Observer{AttemptFunc(func(_ context.Context, _ string, a transport.Attempt) { causes = append(causes, a.Cause) })},
 	})
 	if err != nil {
 		t.Fatal(err)

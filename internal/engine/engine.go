@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"context"
 	"encoding/base64"
 	"errors"
 	"fmt"
@@ -45,7 +44,6 @@ type Engine struct {
 	maxBody   int64
 	attemptTO time.Duration // Settings.AttemptTimeout; 0: adaptive, or half the call's budget
 	logger    *slog.Logger  // nil discards
-	onAttempt func(ctx context.Context, method string, a transport.Attempt)
 	// observers are the Observers added by Observe.
 	observers observers
 	endpoints map[string]*endpointClient // by Spec.Name; read-only after New
@@ -108,7 +106,6 @@ func New(p *admission.Pool, s transport.Settings, o Options) (*Engine, error) {
 		maxBody:   s.MaxResponseBytes,
 		attemptTO: s.AttemptTimeout,
 		logger:    o.Logger,
-		onAttempt: o.OnAttempt,
 	}
 	c.hedgeAfter = s.HedgeAfter
 	c.maxRetries = s.Retry.MaxRetries
@@ -118,6 +115,12 @@ func New(p *admission.Pool, s transport.Settings, o Options) (*Engine, error) {
 	}
 	if c.maxBody <= 0 {
 		c.maxBody = transport.DefaultMaxResponseBytes
+	}
+	if o.Logger != nil {
+		c.observers.add(logObserver{o.Logger})
+	}
+	for _, ob := range o.Observers {
+		c.Observe(ob)
 	}
 	specs := p.Specs()
 	c.endpoints = make(map[string]*endpointClient, len(specs))

@@ -28,9 +28,9 @@ func Example_solanaGo() {
 		panic(err)
 	}
 	client, err := engine.New(p, transport.DefaultSettings(), engine.Options{
-		OnAttempt: func(_ context.Context, method string, a transport.Attempt) {
+		Observers: []transport.Observer{engine.AttemptFunc(func(_ context.Context, method string, a transport.Attempt) {
 			fmt.Printf("%s on %s: %v\n", method, a.Endpoint, a.Cause)
-		},
+		})},
 	})
 	if err != nil {
 		panic(err)

@@ -19,6 +19,7 @@ import (
 	"github.com/solroute/solroute"
 	"github.com/solroute/solroute/config"
 	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/internal/admission"
 	"github.com/solroute/solroute/internal/engine"
 	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/retrypolicy"
@@ -88,10 +89,11 @@ func (h *hostileServer) serve(w http.ResponseWriter, r *http.Request) {
 	_, _ = w.Write(body)
 }
 
-// hostileClient is a transport over one endpoint, the hostile server,
-// without retries (so each call is one attempt and its cause is the
-// attempt's), with a 1 MiB response limit and a 1 ms pause after a rate
-// limit (so a fuzzed 429 does not hold the next call).
+// hostileClient is an engine, and a client for the typed calls, over one
+// endpoint, the hostile server, without retries (so each call is one
+// attempt and its cause is the attempt's), with a 1 MiB response limit and
+// a 1 ms pause after a rate limit (so a fuzzed 429 does not hold the next
+// call).
 func hostileClient(t testing.TB, h *hostileServer) (*engine.Engine, *solroute.Client) {
 	l := endpoint.Limits{RequestTimeout: 10 * time.Second, PauseAfterRateLimit: time.Millisecond}
 	specs := []endpoint.Spec{{
@@ -99,13 +101,20 @@ func hostileClient(t testing.TB, h *hostileServer) (*engine.Engine, *solroute.Cl
 		URL:   endpoint.NewSecret(h.srv.URL + "/" + hostileSecret),
 		Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: l, endpoint.RoleSend: l},
 	}}
-	ts, _ := conf{MaxResponseBytes: hostileLimit, Retry: noRetries}.build()
+	cf := conf{MaxResponseBytes: hostileLimit, Retry: noRetries}
+	p, err := admission.New(specs, pool.DefaultSettings(), admission.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tc := newClient(t, p, cf)
+	t.Cleanup(func() { _ = tc.Close() })
+	ts, _ := cf.build()
 	c, err := solroute.FromDocument(&config.Document{Endpoints: specs, Transport: ts, Pool: pool.DefaultSettings()}, solroute.Hooks{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = c.Close() })
-	return c.Transport(), c
+	return tc, c
 }
 
 // gzipBomb compresses n zero bytes: a body of about n/1000 bytes that

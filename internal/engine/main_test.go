@@ -75,7 +75,11 @@ func (c conf) build() (transport.Settings, engine.Options) {
 	s.AttemptTimeout, s.HedgeAfter = c.AttemptTimeout, c.HedgeAfter
 	s.MonotonicReads = !c.NoMonotonic
 	s.SlotProbeInterval = c.SlotProbe
-	return s, engine.Options{Logger: c.Logger, OnAttempt: c.OnAttempt, Registry: c.Registry, Genesis: c.Genesis}
+	o := engine.Options{Logger: c.Logger, Registry: c.Registry, Genesis: c.Genesis}
+	if c.OnAttempt != nil {
+		o.Observers = []transport.Observer{engine.AttemptFunc(c.OnAttempt)}
+	}
+	return s, o
 }
 
 // newClient builds a transport client over p with c, failing the test on

@@ -166,9 +166,9 @@ func TestSlotAnswerRaisesNoFloorOfTheBanks(t *testing.T) {
 	e := newEnv(t, []fixtures.Member{slotted("a", 0), slotted("b", 0), ahead}, conf{}, nil)
 	tip := e.server("a").Slot("confirmed")
 	var fromAhead bool
-	ctx := engine.WithAttemptObserver(context.Background(), func(_ context.Context, _ string, a transport.Attempt) {
+	ctx := engine.WithObserver(context.Background(), engine.AttemptFunc(func(_ context.Context, _ string, a transport.Attempt) {
 		fromAhead = fromAhead || a.Endpoint == "ahead" && !a.Failed()
-	})
+	}))
 	var got uint64
 	for i := 0; !fromAhead; i++ {
 		if i == 30 {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc/jsonrpc"
+	"github.com/solroute/solroute"
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
 	"github.com/solroute/solroute/internal/engine"
@@ -67,7 +68,7 @@ func (o *eventObserver) CallStarted(ctx context.Context, c transport.CallInfo) c
 	return context.WithValue(ctx, tagKey{o.name, "call"}, "call")
 }
 
-func (o *eventObserver) AttemptStarted(ctx context.Context, c transport.CallInfo, a transport.AttemptStart) context.Context {
+func (o *eventObserver) AttemptStarted(ctx context.Context, c transport.CallInfo, a transport.Attempt) context.Context {
 	o.want(ctx, "AttemptStarted")
 	o.logf("start #%d %s hedge=%v", a.Number, a.Endpoint, a.Hedge)
 	return context.WithValue(ctx, tagKey{o.name, "attempt"}, a.Endpoint)
@@ -128,7 +129,8 @@ func TestObserversSeeAFailoverInOrder(t *testing.T) {
 	var onAttempt []string
 	e := newEnv(t, []fixtures.Member{member("a", 0), member("b", 1)}, conf{
 		OnAttempt: func(ctx context.Context, _ string, a transport.Attempt) {
-			// OnAttempt gets the call's context, as the Observers left it.
+			// An Observer's AttemptEnded gets the attempt's context, as
+			// every Observer's AttemptStarted left it.
 			onAttempt = append(onAttempt, fmt.Sprintf("%s %v %v", a.Endpoint,
 				ctx.Value(tagKey{"two", "call"}), ctx.Value(tagKey{"two", "attempt"})))
 		}}, nil)
@@ -147,7 +149,7 @@ func TestObserversSeeAFailoverInOrder(t *testing.T) {
 	}
 	wantEvents(t, one.check(t), want...)
 	wantEvents(t, two.check(t), want...)
-	wantEvents(t, onAttempt, "a call <nil>", "b call <nil>")
+	wantEvents(t, onAttempt, "a call a", "b call b")
 }
 
 func TestObserversSeeAHedgeOverlap(t *testing.T) {
@@ -222,8 +224,8 @@ func TestCallRecordOnEveryEntryPoint(t *testing.T) {
 	}
 	for name, call := range calls {
 		t.Run(name, func(t *testing.T) {
-			var rec engine.CallRecord
-			if err := call(engine.WithCallRecord(context.Background(), &rec)); err != nil {
+			var rec solroute.CallRecord
+			if err := call(engine.WithObserver(context.Background(), &rec)); err != nil {
 				t.Fatal(err)
 			}
 			cs := rec.Calls()
@@ -246,8 +248,8 @@ func TestCallRecordOnEveryEntryPoint(t *testing.T) {
 func TestCallRecordKeepsFailedCallsAndIsACopy(t *testing.T) {
 	e := newEnv(t, []fixtures.Member{member("a", 0)}, conf{Retry: noRetries}, nil)
 	e.server("a").SetFault(fixtures.Fault{Kind: fixtures.HTTPStatus, Status: 503})
-	var rec engine.CallRecord
-	ctx := engine.WithCallRecord(context.Background(), &rec)
+	var rec solroute.CallRecord
+	ctx := engine.WithObserver(context.Background(), &rec)
 	for range 2 {
 		if _, err := getBalance(ctx, e.client); err == nil {
 			t.Fatal("a 503 succeeded")
@@ -323,7 +325,7 @@ func (f funcObserver) CallStarted(ctx context.Context, c transport.CallInfo) con
 	return ctx
 }
 
-func (f funcObserver) AttemptStarted(ctx context.Context, c transport.CallInfo, a transport.AttemptStart) context.Context {
+func (f funcObserver) AttemptStarted(ctx context.Context, c transport.CallInfo, a transport.Attempt) context.Context {
 	f(a)
 	return ctx
 }

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"context"
 	"log/slog"
 
 	"github.com/solroute/solroute/methods"
@@ -14,10 +13,9 @@ type Options struct {
 	// Logger receives one structured line per attempt naming endpoints by
 	// Name only. Nil discards.
 	Logger *slog.Logger
-	// OnAttempt, when set, is called after every attempt (success or not),
-	// from the calling goroutine, with the call's context (as its
-	// Observers returned it).
-	OnAttempt func(ctx context.Context, method string, a transport.Attempt)
+	// Observers observe every call from the start, after the logger (see
+	// Engine.Observe).
+	Observers []transport.Observer
 	// Registry maps method names to role and class. Nil means
 	// methods.Default().
 	Registry *methods.Registry

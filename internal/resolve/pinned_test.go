@@ -20,11 +20,11 @@ func TestWithEndpointAsksThatEndpointAlone(t *testing.T) {
 	params := []any{map[string]any{"commitment": "processed"}}
 	var from string
 	observe := func(ctx context.Context) context.Context {
-		return engine.WithAttemptObserver(ctx, func(_ context.Context, _ string, a transport.Attempt) {
+		return engine.WithObserver(ctx, engine.AttemptFunc(func(_ context.Context, _ string, a transport.Attempt) {
 			if !a.Failed() {
 				from = a.Endpoint
 			}
-		})
+		}))
 	}
 	var top uint64
 	if err := ch.tc.CallForInto(engine.WithAvoid(observe(context.Background()), "b"), &top, "getSlot", params); err != nil || from != "a" {

@@ -212,11 +212,11 @@ func (r *resolver) height(ctx context.Context) error {
 	if w != nil {
 		from, ctx = w.Endpoint, engine.WithEndpoint(ctx, w.Endpoint)
 	} else {
-		ctx = engine.WithAttemptObserver(ctx, func(_ context.Context, _ string, a transport.Attempt) {
+		ctx = engine.WithObserver(ctx, engine.AttemptFunc(func(_ context.Context, _ string, a transport.Attempt) {
 			if !a.Failed() {
 				from = a.Endpoint
 			}
-		})
+		}))
 	}
 	info, err := r.epochInfo(ctx)
 	if err != nil {

@@ -100,11 +100,11 @@ func (r *resolver) ask(ctx context.Context, name string) (a answer) {
 	// Only name's own answers count: an answer from any other endpoint
 	// (which WithEndpoint rules out) would make it vouch for another.
 	other := ""
-	pinned := engine.WithAttemptObserver(engine.WithEndpoint(ctx, name), func(_ context.Context, _ string, at transport.Attempt) {
+	pinned := engine.WithObserver(engine.WithEndpoint(ctx, name), engine.AttemptFunc(func(_ context.Context, _ string, at transport.Attempt) {
 		if !at.Failed() && at.Endpoint != name {
 			other = at.Endpoint
 		}
-	})
+	}))
 	defer func() {
 		if other != "" {
 			a = answer{name: name, reason: "answered by " + other + ", not by itself"}
