@@ -127,7 +127,7 @@ func TestCallUsageErrors(t *testing.T) {
 		{"params not JSON", []string{"call", "--config", cfg, "getBalance", `["abc`}, "PARAMS_JSON is not valid JSON"},
 		{"params not an array", []string{"call", "--config", cfg, "getBalance", `{"a":1}`}, "PARAMS_JSON must be a JSON array, not a JSON object"},
 		{"too many arguments", []string{"call", "--config", cfg, "getSlot", "[]", "[]"}, "too many arguments"},
-		{"bad timeout", []string{"call", "--config", cfg, "--timeout", "soon", "getSlot"}, `invalid value "soon" for flag --timeout`},
+		{"bad timeout", []string{"call", "--config", cfg, "--timeout", "soon", "getSlot"}, "--timeout: soon is not a duration: write a number and a unit"},
 		{"negative timeout", []string{"call", "--config", cfg, "--timeout", "-1s", "getSlot"}, "--timeout must not be negative"},
 		{"missing file", []string{"call", "--config", filepath.Join(t.TempDir(), "nope.toml"), "getSlot"}, "cannot read config file"},
 	}

@@ -117,7 +117,7 @@ func TestDemoUsageErrors(t *testing.T) {
 		{"zero duration", []string{"demo", "--duration", "0s"}, "--duration must be positive"},
 		{"no callers", []string{"demo", "--callers", "0"}, "--callers must be between 1 and 256"},
 		{"too many callers", []string{"demo", "--callers", "100000"}, "--callers must be between 1 and 256"},
-		{"bad seed", []string{"demo", "--seed", "-1"}, `invalid value "-1" for flag --seed`},
+		{"bad seed", []string{"demo", "--seed", "-1"}, "--seed: -1 is negative: write a whole number, 0 or more"},
 		{"positional", []string{"demo", "now"}, `unexpected argument "now"`},
 		{"metrics without a port", []string{"demo", "--metrics", "localhost"}, "--metrics wants host:port"},
 		{"metrics without a value", []string{"demo", "--metrics"}, "--metrics"},
