@@ -7,7 +7,7 @@
 //	solroute probe   --config FILE [--address PUBKEY] [--timeout D] [--json]
 //	solroute call    --config FILE [--timeout D] [--attempts] METHOD [PARAMS_JSON]
 //	solroute send    --config FILE [--confirm --last-valid-block-height N [--rebroadcast D] [--commitment C]]
-//	                 [--preflight-commitment C | --skip-preflight] [--timeout D] [--json] TX_BASE64
+//	                 [--preflight-commitment C | --skip-preflight] [--timeout D] [--json] TX
 //	solroute confirm --config FILE [--commitment C] [--timeout D] [--json] SIGNATURE --last-valid-block-height N
 //	solroute version
 //
@@ -26,8 +26,8 @@
 //
 // call makes one call through the pool and prints the JSON result.
 //
-// send sends a signed transaction (base64 wire bytes, checked before any
-// request) through the pool and prints its signature; with --confirm it
+// send sends a signed transaction (its wire bytes in base64 or base58,
+// checked before any request) through the pool and prints its signature; with --confirm it
 // then waits for the verdict, as confirm does, optionally rebroadcasting
 // the identical bytes. confirm finds out what became of a transaction
 // already sent, from its signature and its blockhash's
