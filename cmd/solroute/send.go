@@ -172,4 +172,3 @@ func (e *env) sendFailed(err error, cfgPath, sig string, lvbh uint64) int {
 	fmt.Fprintf(e.stderr, "solroute send: %v\n", err)
 	return exitFailed
 }
-
