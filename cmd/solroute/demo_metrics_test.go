@@ -52,7 +52,7 @@ func TestDemoServesMetrics(t *testing.T) {
 		return total
 	}
 	calls := regexp.MustCompile(`calls: (\d+) in`).FindStringSubmatch(r.stdout)
-	ambiguous := regexp.MustCompile(`ambiguous outcomes reported: (\d+)`).FindStringSubmatch(r.stdout)
+	ambiguous := regexp.MustCompile(`calls: \d+ in .*, (\d+) ambiguous,`).FindStringSubmatch(r.stdout)
 	if calls == nil || ambiguous == nil {
 		t.Fatalf("no totals in the summary:\n%s", r.stdout)
 	}
