@@ -170,4 +170,3 @@ func (e *endpointRow) stateCell() string {
 	}
 	return e.state
 }
-
