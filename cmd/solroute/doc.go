@@ -3,12 +3,13 @@
 //
 // Usage:
 //
-//	solroute demo    [--duration D] [--seed N] [--callers N] [--metrics ADDR]
-//	solroute probe   --config FILE [--address PUBKEY] [--timeout D] [--json]
-//	solroute call    --config FILE [--timeout D] [--attempts] METHOD [PARAMS_JSON]
-//	solroute send    --config FILE [--confirm --last-valid-block-height N [--rebroadcast D] [--commitment C]]
-//	                 [--preflight-commitment C | --skip-preflight] [--timeout D] [--json] TX
-//	solroute confirm --config FILE [--commitment C] [--timeout D] [--json] SIGNATURE --last-valid-block-height N
+//	solroute demo       [--duration D] [--seed N] [--callers N] [--metrics ADDR]
+//	solroute serve-fake [--out FILE] [--seed N]
+//	solroute probe      --config FILE [--address PUBKEY] [--timeout D] [--json]
+//	solroute call       --config FILE [--timeout D] [--attempts] METHOD [PARAMS_JSON]
+//	solroute send       --config FILE [--confirm --last-valid-block-height N [--rebroadcast D] [--commitment C]]
+//	                    [--preflight-commitment C | --skip-preflight] [--timeout D] [--json] TX
+//	solroute confirm    --config FILE [--commitment C] [--timeout D] [--json] SIGNATURE --last-valid-block-height N
 //	solroute version
 //
 // demo needs no network and no configuration: it starts an embedded cluster
@@ -18,6 +19,12 @@
 // prints what happened: calls, retries, fallbacks by tier, latency, each
 // endpoint's slot lag and — the point — that no transaction was delivered
 // twice.
+//
+// serve-fake keeps a fake cluster up on loopback until interrupted
+// (package fixtures' Mainnet preset, on a ledger) and writes a ready
+// configuration document for it, so that probe, call, send and confirm can
+// be tried without a provider; a loopback URL it names signs transactions
+// on the fake chain's blockhash.
 //
 // probe checks each configured endpoint on its own, with no failover: the
 // five canaries getHealth, getVersion, getGenesisHash, getBalance and
