@@ -28,7 +28,7 @@ type demoResult struct {
 	// duplicates counts transactions forwarded more than once, summed over
 	// every endpoint: it must be 0.
 	duplicates int
-	ambiguous  int // ambiguous outcomes reported to callers
+	ambiguous  int // calls that failed ambiguous (ErrAmbiguousDispatch), any method
 
 	// lag is what became of the endpoint that fell behind; nil when the
 	// run ended before it did.

@@ -16,9 +16,9 @@
 // of fake endpoints (package fixtures) that rate-limit, stall, reset
 // connections and fall behind on a schedule, runs a mixed workload of reads
 // and signed transactions through one pool for about ten seconds, and
-// prints what happened: calls, retries, fallbacks by tier, latency, each
-// endpoint's slot lag and — the point — that no transaction was delivered
-// twice.
+// prints what happened, with a legend for every column: calls, retries,
+// fallbacks by tier, latency, each endpoint's slot lag and — the point —
+// that no transaction was delivered twice.
 //
 // serve-fake keeps a fake cluster up on loopback until interrupted
 // (package fixtures' Mainnet preset, on a ledger) and writes a ready

@@ -77,7 +77,7 @@ type fakeSigner struct {
 	next   uint64 // the next transfer's seed
 }
 
-// serve writes "TX_BASE64 LAST_VALID_BLOCK_HEIGHT\n".
+// serve writes "TX LAST_VALID_BLOCK_HEIGHT\n", TX in base64.
 func (s *fakeSigner) serve(w http.ResponseWriter, _ *http.Request) {
 	s.mu.Lock()
 	seed := s.next
