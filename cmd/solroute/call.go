@@ -62,13 +62,9 @@ func runCall(ctx context.Context, e *env, args []string) int {
 	case *timeout < 0:
 		return e.usageError("call", "--timeout must not be negative")
 	}
-	method := pos[0]
-	var params []any
-	if len(pos) == 2 {
-		var err error
-		if params, err = parseParams(pos[1]); err != nil {
-			return e.usageError("call", "%v", err)
-		}
+	method, params, err := methodAndParams(pos)
+	if err != nil {
+		return e.usageError("call", "%v", err)
 	}
 	cfg, code := e.loadConfig("call", *cfgPath)
 	if cfg == nil {
@@ -117,6 +113,16 @@ func runCall(ctx context.Context, e *env, args []string) int {
 func nearMiss(method string, cfg *config.Document) (string, bool) {
 	known := append(registry.Methods(), slices.Collect(maps.Keys(cfg.Methods))...)
 	return suggest(method, known)
+}
+
+// methodAndParams splits call's arguments, METHOD [PARAMS_JSON], into
+// the method and its decoded parameters (nil without PARAMS_JSON).
+func methodAndParams(pos []string) (string, []any, error) {
+	if len(pos) < 2 {
+		return pos[0], nil, nil
+	}
+	params, err := parseParams(pos[1])
+	return pos[0], params, err
 }
 
 // parseParams decodes PARAMS_JSON, which must be a JSON array. Each
