@@ -42,15 +42,20 @@ const (
 )
 
 // DefaultDurationBuckets returns the default call and attempt duration
-// buckets: 5 ms to 30 s (a new slice each call).
+// buckets (a new slice each call): 100 µs to 30 s in steps of 1, 2.5 and
+// 5, client_golang's DefBuckets (5 ms to 10 s) extended down to a
+// loopback or same-rack attempt and up to a heavy method's timeout, so
+// that histogram_quantile reads a latency from 100 µs to 10 s within its
+// bucket, at most 2.5 times off (plans/012-observability.md).
 func DefaultDurationBuckets() []float64 {
-	return []float64{.005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30}
+	return []float64{.0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30}
 }
 
-// DefaultWaitBuckets returns the default admission wait buckets: 1 ms to
-// 10 s (most admissions wait nothing and fall in the first).
+// DefaultWaitBuckets returns the default admission wait buckets: 100 µs
+// to 10 s (most admissions wait nothing and fall in the first; a wait for
+// a token or a free slot lasts from an attempt's duration up).
 func DefaultWaitBuckets() []float64 {
-	return []float64{.001, .005, .01, .05, .1, .5, 1, 5, 10}
+	return []float64{.0001, .0005, .001, .005, .01, .05, .1, .5, 1, 5, 10}
 }
 
 // DefaultDelayBuckets returns the default provider delay buckets: 100 ms

@@ -218,7 +218,7 @@ func TestLaggingEndpointSeries(t *testing.T) {
 	members[2].Options.Slots.Lag = 100
 	e := newEnv(t, members)
 	body, s := e.scrape()
-	if got := s.matching("solroute_endpoint_slot_lag"); len(got) != 0 {
+	if got := s.matching("solroute_endpoint_lag_slots"); len(got) != 0 {
 		t.Errorf("slot lag before any slot is known: %q\n%s", got, body)
 	}
 	// Each endpoint answers once: the others are avoided. The lagging one
@@ -242,12 +242,12 @@ func TestLaggingEndpointSeries(t *testing.T) {
 	}
 	body, s = e.scrape()
 	s.want(t, body, map[string]float64{
-		series("solroute_endpoint_slot_lag", "endpoint=lagging"): 100,
-		series("solroute_endpoint_slot_lag", "endpoint=a"):       0,
-		series("solroute_endpoint_slot_lag", "endpoint=b"):       0,
-		series("solroute_endpoint_slot", "endpoint=a"):           slotA,
-		series("solroute_endpoint_slot", "endpoint=lagging"):     slotA - 100,
-		series("solroute_endpoint_excluded", "endpoint=lagging"): 0,
+		series("solroute_endpoint_lag_slots", "endpoint=lagging"): 100,
+		series("solroute_endpoint_lag_slots", "endpoint=a"):       0,
+		series("solroute_endpoint_lag_slots", "endpoint=b"):       0,
+		series("solroute_endpoint_slot", "endpoint=a"):            slotA,
+		series("solroute_endpoint_slot", "endpoint=lagging"):      slotA - 100,
+		series("solroute_endpoint_excluded", "endpoint=lagging"):  0,
 	})
 	if slotA == 0 {
 		t.Error("endpoint a's slot is not known")

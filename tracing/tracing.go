@@ -79,7 +79,7 @@ type observer struct {
 type spanKey struct{ level string }
 
 // CallStarted starts the call's span, a child of ctx's span. A call made
-// under another call's context (from a callback, OnAttempt or an attempt
+// under another call's context (from a callback, an Observer or an attempt
 // observer) must never end that call's spans: this observer's keys are
 // hidden from it first.
 func (o *observer) CallStarted(ctx context.Context, call transport.CallInfo) context.Context {

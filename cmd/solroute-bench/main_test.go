@@ -121,7 +121,7 @@ func TestUsage(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"bad value", []string{"--calls", "x"}, `invalid value "x" for flag --calls: parse error`},
+		{"bad value", []string{"--calls", "x"}, "--calls: x is not a whole number"},
 		{"unknown flag", []string{"-md", "x.md"}, "unknown flag --md"},
 		{"empty out", []string{"--out", ""}, "--out must name a file, or - for stdout"},
 		{"positional", []string{"now"}, `unexpected argument "now"`},

@@ -24,14 +24,18 @@ to stdout as the endpoint sent it.
 
 PARAMS_JSON is the JSON array of the method's parameters (omit it for
 methods without any). A method solroute does not know (nor the
-configuration's [methods] tables) is still called, and treated like a
-send: never resent once it may have reached a server; when a known method
-is close, a "did you mean" line goes to stderr first. With --attempts,
+configuration's [methods] tables) is refused when a known method is close
+("getslot": did you mean "getSlot"?), exit 2, nothing sent: method names
+are case-sensitive, and a node answers a typo "Method not found". Any
+other unknown method (a provider's own) is called, and treated like a
+send: never resent once it may have reached a server. To call a
+near-miss as written, declare it in [methods]. With --attempts,
 each attempt is written to stderr as one JSON line: endpoint, tier, cause,
 dispatch, http_status, rpc_code, duration_ms, decision, reason and delay.
 
 Exit codes: 0 success, 1 the call failed, 2 a usage or configuration
-error (a configuration with no endpoint for the method's role is one),
+error (a configuration with no endpoint for the method's role is one, and
+so is a near-miss of a known method),
 3 the call is never resent after dispatch (sendTransaction) and may have
 reached a server: find out whether it landed before sending it again.`
 
@@ -57,17 +61,17 @@ func runCall(ctx context.Context, e *env, args []string) int {
 	case *timeout < 0:
 		return e.usageError("call", "--timeout must not be negative")
 	}
-	method := pos[0]
-	var params []any
-	if len(pos) == 2 {
-		var err error
-		if params, err = parseParams(pos[1]); err != nil {
-			return e.usageError("call", "%v", err)
-		}
+	method, params, err := methodAndParams(pos)
+	if err != nil {
+		return e.usageError("call", "%v", err)
 	}
 	cfg, code := e.loadConfig("call", *cfgPath)
 	if cfg == nil {
 		return code
+	}
+	if s, near := nearMiss(method, cfg); near {
+		return e.usageError("call", "unknown method %q: did you mean %q? Nothing was sent; to call %q as written, declare it in %s's [methods]",
+			method, s, method, *cfgPath)
 	}
 	var hooks solroute.Hooks
 	if *showAttempts {
@@ -80,9 +84,6 @@ func runCall(ctx context.Context, e *env, args []string) int {
 	}
 	defer c.Close()
 	client := c
-	if _, known := client.Registry().Lookup(method); !known {
-		e.didYouMean(method, cfg)
-	}
 	if *timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = clockwork.WithTimeout(ctx, e.clock, *timeout)
@@ -102,16 +103,25 @@ func runCall(ctx context.Context, e *env, args []string) int {
 	return exitOK
 }
 
-// didYouMean writes a line on stderr when method, unknown to the
-// registry, is close to a known one: a typo would otherwise be sent, and
-// treated like a send (see methods.Registry.Lookup). The call goes on:
-// an unknown method may be a provider's own.
-func (e *env) didYouMean(method string, cfg *config.Document) {
+// nearMiss returns the known method close to method (see suggest) when
+// method is neither built in nor declared in cfg's [methods]: a typo that
+// would otherwise be sent, and treated like a send (see
+// methods.Registry.Lookup), to be answered "Method not found". A method
+// far from every known one is not a near miss: it may be a provider's
+// own.
+func nearMiss(method string, cfg *config.Document) (string, bool) {
 	known := append(methods.Default().Names(), slices.Collect(maps.Keys(cfg.Methods))...)
-	if s, ok := suggest(method, known); ok {
-		fmt.Fprintf(e.stderr, "solroute call: unknown method %q: did you mean %q? (calling %q as given, treated like a send)\n",
-			method, s, method)
+	return suggest(method, known)
+}
+
+// methodAndParams splits call's arguments, METHOD [PARAMS_JSON], into
+// the method and its decoded parameters (nil without PARAMS_JSON).
+func methodAndParams(pos []string) (string, []any, error) {
+	if len(pos) < 2 {
+		return pos[0], nil, nil
 	}
+	params, err := parseParams(pos[1])
+	return pos[0], params, err
 }
 
 // parseParams decodes PARAMS_JSON, which must be a JSON array. Each

@@ -127,7 +127,7 @@ func TestCallUsageErrors(t *testing.T) {
 		{"params not JSON", []string{"call", "--config", cfg, "getBalance", `["abc`}, "PARAMS_JSON is not valid JSON"},
 		{"params not an array", []string{"call", "--config", cfg, "getBalance", `{"a":1}`}, "PARAMS_JSON must be a JSON array, not a JSON object"},
 		{"too many arguments", []string{"call", "--config", cfg, "getSlot", "[]", "[]"}, "too many arguments"},
-		{"bad timeout", []string{"call", "--config", cfg, "--timeout", "soon", "getSlot"}, `invalid value "soon" for flag --timeout`},
+		{"bad timeout", []string{"call", "--config", cfg, "--timeout", "soon", "getSlot"}, "--timeout: soon is not a duration: write a number and a unit"},
 		{"negative timeout", []string{"call", "--config", cfg, "--timeout", "-1s", "getSlot"}, "--timeout must not be negative"},
 		{"missing file", []string{"call", "--config", filepath.Join(t.TempDir(), "nope.toml"), "getSlot"}, "cannot read config file"},
 	}
@@ -264,41 +264,47 @@ func TestCallWithNoEndpointForTheRoleIsAConfigError(t *testing.T) {
 	}
 }
 
-// TestCallUnknownMethodDidYouMean: a typo gets a suggestion on stderr and
-// is still called as typed (issue 11).
-func TestCallUnknownMethodDidYouMean(t *testing.T) {
+// TestCallNearMissIsRefused: a near miss of a known method is refused
+// with the method meant, exit 2, before any request (issue 21: "getslot"
+// was sent, treated like a send, after a hint); a method far from every
+// known one (a provider's own) is still called, once.
+func TestCallNearMissIsRefused(t *testing.T) {
 	s := startServer(t, fixtures.Options{})
 	cfg := writeConfig(t, "", testEndpoint{name: "a", url: s.URL()})
-	tests := []struct {
-		method string
-		want   string // the first stderr line; "" for no suggestion
-	}{
-		{"getslot", `solroute call: unknown method "getslot": did you mean "getSlot"? (calling "getslot" as given, treated like a send)`},
-		{"getBalanse", `solroute call: unknown method "getBalanse": did you mean "getBalance"? (calling "getBalanse" as given, treated like a send)`},
-		{"getCompletelyMadeUp", ""},
-	}
-	for _, tt := range tests {
+	for _, tt := range []struct{ method, meant string }{{"getslot", "getSlot"}, {"getBalanse", "getBalance"}} {
 		t.Run(tt.method, func(t *testing.T) {
-			before := s.Count(tt.method)
 			r := runCmd(t, "call", "--config", cfg, tt.method, "[]")
-			got := lines(r.stderr)
-			switch {
-			case tt.want == "" && strings.Contains(r.stderr, "did you mean"):
-				t.Errorf("stderr suggests for a far name: %q", r.stderr)
-			case tt.want != "" && (len(got) == 0 || got[0] != tt.want):
-				t.Errorf("stderr %q, want first the line %q", r.stderr, tt.want)
-			}
-			if n := s.Count(tt.method) - before; n != 1 {
-				t.Errorf("the server received %s %d times, want 1: an unknown method is still called", tt.method, n)
+			r.wantCode(t, exitUsage)
+			want := `solroute call: unknown method "` + tt.method + `": did you mean "` + tt.meant + `"? Nothing was sent; to call "` +
+				tt.method + `" as written, declare it in ` + cfg + `'s [methods] (see 'solroute call --help')`
+			if got := lines(r.stderr); len(got) != 1 || got[0] != want {
+				t.Errorf("stderr %q, want the one line %q", r.stderr, want)
 			}
 		})
 	}
+	if n := s.Stats().Requests; n != 0 {
+		t.Fatalf("a refused near miss sent %d requests", n)
+	}
+	r := runCmd(t, "call", "--config", cfg, "getCompletelyMadeUp", "[]")
+	if strings.Contains(r.stderr, "did you mean") || r.code == exitUsage {
+		t.Errorf("a far name was refused (exit %d): %q", r.code, r.stderr)
+	}
+	if n := s.Count("getCompletelyMadeUp"); n != 1 {
+		t.Errorf("the server received getCompletelyMadeUp %d times, want 1: a provider's own method is called", n)
+	}
 }
 
-func TestCallDeclaredMethodGetsNoSuggestion(t *testing.T) {
+// TestCallDeclaredMethodIsNoNearMiss: a method the configuration declares
+// is called, however close to a built-in one ("getslot" declared is
+// getslot); a typo of a declared method is refused with it.
+func TestCallDeclaredMethodIsNoNearMiss(t *testing.T) {
 	s := startServer(t, fixtures.Options{})
 	cfg := writeFile(t, "rpc.toml", `
 [methods.getSlots]
+role = "read"
+class = "idempotent"
+
+[methods.getslot]
 role = "read"
 class = "idempotent"
 
@@ -307,12 +313,22 @@ name = "a"
 url = "`+s.URL()+`"
   [endpoints.roles.read]
 `)
-	r := runCmd(t, "call", "--config", cfg, "getSlots")
-	if strings.Contains(r.stderr, "did you mean") {
-		t.Fatalf("a method the configuration declares got a suggestion: %q", r.stderr)
+	for _, method := range []string{"getSlots", "getslot"} {
+		r := runCmd(t, "call", "--config", cfg, method)
+		if strings.Contains(r.stderr, "did you mean") || r.code == exitUsage {
+			t.Errorf("%s, declared, was refused (exit %d): %q", method, r.code, r.stderr)
+		}
+		if n := s.Count(method); n != 1 {
+			t.Errorf("the server received %s %d times, want 1", method, n)
+		}
 	}
-	// A typo of the declared method is suggested it.
-	r = runCmd(t, "call", "--config", cfg, "getslots")
+	r := runCmd(t, "call", "--config", cfg, "getSlotz")
+	r.wantCode(t, exitUsage)
+	if !strings.Contains(r.stderr, `unknown method "getSlotz": did you mean "getSlot"?`) {
+		t.Fatalf("stderr %q does not refuse the typo", r.stderr)
+	}
+	r = runCmd(t, "call", "--config", cfg, "getSlotss")
+	r.wantCode(t, exitUsage)
 	if !strings.Contains(r.stderr, `did you mean "getSlots"?`) {
 		t.Fatalf("stderr %q does not suggest the declared method", r.stderr)
 	}

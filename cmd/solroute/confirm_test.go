@@ -170,7 +170,7 @@ func TestConfirmUsageErrors(t *testing.T) {
 		{"zero last valid block height", []string{"confirm", "--config", cfg, sig, "--last-valid-block-height", "0"},
 			"--last-valid-block-height N is required"},
 		{"negative last valid block height", []string{"confirm", "--config", cfg, sig, "--last-valid-block-height", "-5"},
-			`invalid value "-5" for flag --last-valid-block-height`},
+			"--last-valid-block-height: -5 is negative: write a whole number, 0 or more"},
 		{"bad commitment", []string{"confirm", "--config", cfg, sig, "--last-valid-block-height", "1150", "--commitment", "confirmd"},
 			`invalid --commitment "confirmd": want processed, confirmed or finalized (did you mean "confirmed"?)`},
 		{"far commitment", []string{"confirm", "--config", cfg, sig, "--last-valid-block-height", "1150", "--commitment", "max"},

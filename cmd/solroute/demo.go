@@ -33,12 +33,17 @@ getHealth, getVersion, getGenesisHash), reads through solana-go's client
 (getSlot, getLatestBlockhash) and real signed transactions
 (sendTransaction). A progress line shows calls/s, success, retries,
 fallbacks and the endpoints that are not ok (rate-limited, degraded,
-lagging...). The summary gives a per-endpoint table with each endpoint's
-slot and lag as the pool sees them, the success rate, retries, fallbacks
-by tier, p50/p99 latency, the share of reads the lagging endpoint took once
-behind, transactions sent, ambiguous outcomes reported to callers and —
-read from the fake endpoints themselves — duplicates delivered, which must
-be 0: a transaction that may have reached a server is never sent again.
+lagging...). The summary gives a per-endpoint table (attempts, latency,
+share, balancing cost, slot and lag as the pool sees them, state) with a
+legend of its columns, then the calls and the transactions split the same
+way, ok, ambiguous (may have reached a server: reported, never resent) or
+failed, the retries, fallbacks by tier, p50/p99 latency, the share of reads
+the lagging endpoint took once behind and — read from the fake endpoints
+themselves — duplicates delivered, which must be 0: a transaction that may
+have reached a server is never sent again.
+
+To keep a fake cluster up and try the other commands on it, see
+'solroute serve-fake'.
 
 With --metrics ADDR the demo also serves the pool's Prometheus series
 (package metrics, docs/observability.md) at http://ADDR/metrics while it

@@ -2,10 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
-	"slices"
-	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/solroute/solroute/endpoint"
@@ -32,7 +28,7 @@ type demoResult struct {
 	// duplicates counts transactions forwarded more than once, summed over
 	// every endpoint: it must be 0.
 	duplicates int
-	ambiguous  int // ambiguous outcomes reported to callers
+	ambiguous  int // calls that failed ambiguous (ErrAmbiguousDispatch), any method
 
 	// lag is what became of the endpoint that fell behind; nil when the
 	// run ended before it did.
@@ -64,6 +60,10 @@ type endpointRow struct {
 	// balancing cost at the end (plans/008-balancing.md).
 	share float64
 	cost  time.Duration
+	// timed reports whether the balancer has timed an answer of the
+	// endpoint: before, its cost is a placeholder (an hour per request
+	// in flight, plans/008-balancing.md).
+	timed bool
 	// slot is the latest slot the pool saw the endpoint answer at (0: none
 	// seen), at commitment; lag how far behind the pool's reference it is
 	// (negative: ahead), and standing whether that makes it a last resort.
@@ -91,7 +91,7 @@ func newDemoResult(s *demoStats, c *fixtures.Cluster, snaps []endpoint.Snapshot,
 		if snap.Role != endpoint.RoleRead {
 			continue
 		}
-		row := endpointRow{name: snap.Name, tier: snap.Tier, state: snap.State.String(), share: snap.Share, cost: snap.Cost,
+		row := endpointRow{name: snap.Name, tier: snap.Tier, state: snap.State.String(), share: snap.Share, cost: snap.Cost, timed: snap.Latency > 0,
 			slot: snap.Slot, commitment: snap.SlotCommitment, lag: snap.SlotLag, standing: snap.SlotStanding,
 			verification: snap.Verification}
 		if ep := s.endpoints[snap.Name]; ep != nil {
@@ -119,55 +119,21 @@ func newDemoResult(s *demoStats, c *fixtures.Cluster, snaps []endpoint.Snapshot,
 	return r
 }
 
-// write prints the per-endpoint table and the summary.
-func (r *demoResult) write(w io.Writer) {
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ENDPOINT\tTIER\tATTEMPTS\tOK\tLIMITED\tFAILED\tP50\tP99\tSHARE\tCOST\tSLOT\tLAG\tSTATE")
-	for _, e := range r.endpoints {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t%.0f%%\t%s\t%s\t%s\t%s\n",
-			e.name, e.tier, e.attempts, e.ok, e.rateLimited, e.failed, short(e.p50), short(e.p99),
-			100*e.share, short(e.cost), e.slotCell(), e.lagCell(), e.stateCell())
+// latencyCell is a P50 or P99 cell: d, or "-" without any attempt.
+func (e *endpointRow) latencyCell(d time.Duration) string {
+	if e.attempts == 0 {
+		return "-"
 	}
-	_ = tw.Flush()
-	fmt.Fprintln(w)
+	return short(d)
+}
 
-	rate := 0.0
-	if s := r.elapsed.Seconds(); s > 0 {
-		rate = float64(r.calls) / s
+// costCell is the COST column: the balancing cost, or "-" before the
+// balancer timed an answer of the endpoint.
+func (e *endpointRow) costCell() string {
+	if !e.timed {
+		return "-"
 	}
-	fmt.Fprintf(w, "calls: %d in %s (%.0f/s)\n", r.calls, short(r.elapsed), rate)
-	if r.interrupted == 0 {
-		fmt.Fprintf(w, "success rate: %s (%d ok, %d failed)\n", percent(r.ok, r.calls), r.ok, r.failed)
-	} else {
-		// A call cut short by the interrupt neither succeeded nor failed:
-		// the rate is over the calls that finished.
-		fmt.Fprintf(w, "success rate: %s of the %d finished calls (%d ok, %d failed); %d interrupted\n",
-			percent(r.ok, r.ok+r.failed), r.ok+r.failed, r.ok, r.failed, r.interrupted)
-	}
-	fmt.Fprintf(w, "retries: %d\n", r.retries)
-	fmt.Fprintf(w, "fallbacks by tier: %s\n", r.fallbacks())
-	fmt.Fprintf(w, "latency: p50 %s, p99 %s\n", short(r.p50), short(r.p99))
-	if l := r.lag; l != nil {
-		fmt.Fprintf(w, "slot lag: %s fell %d slots behind at %s; since then it took %d of %d read attempts (%s), as a last resort\n",
-			l.endpoint, l.slots, short(l.at), l.reads, l.allReads, percent(l.reads, l.allReads))
-	}
-	if r.stall != nil {
-		r.stall.write(w)
-	}
-	fmt.Fprintf(w, "transactions sent: %d (%d answered with their signature, %d ambiguous, %d failed",
-		r.sends, r.landed, r.ambiguousSends, r.failedSends)
-	if r.interruptedSends > 0 {
-		fmt.Fprintf(w, ", %d interrupted", r.interruptedSends)
-	}
-	fmt.Fprintln(w, ")")
-	fmt.Fprintf(w, "send requests seen by the endpoints: %d (%d forwarded, %d refused before forwarding: rate limited or node behind)\n",
-		r.deliveries, r.forwarded, r.deliveries-r.forwarded)
-	fmt.Fprintf(w, "duplicates delivered: %d\n", r.duplicates)
-	fmt.Fprintf(w, "ambiguous outcomes reported: %d\n", r.ambiguous)
-	if r.duplicates == 0 {
-		fmt.Fprintln(w, "\nNo transaction reached the cluster twice: a send that may have reached a server is")
-		fmt.Fprintln(w, "reported to its caller as ambiguous (transport.ErrAmbiguousDispatch), never resent.")
-	}
+	return short(e.cost)
 }
 
 // slotCell is the SLOT column: the slot, with its commitment when it is
@@ -203,25 +169,4 @@ func (e *endpointRow) stateCell() string {
 		return e.verification.String()
 	}
 	return e.state
-}
-
-// fallbacks lists the calls served by each tier above 0 ("tier 1: 120,
-// tier 2: 31"), or "none".
-func (r *demoResult) fallbacks() string {
-	var tiers []int
-	for t, n := range r.byTier {
-		if t > 0 && n > 0 {
-			tiers = append(tiers, t)
-		}
-	}
-	if len(tiers) == 0 {
-		return "none"
-	}
-	slices.Sort(tiers)
-	parts := make([]string, len(tiers))
-	for i, t := range tiers {
-		parts[i] = fmt.Sprintf("tier %d: %d", t, r.byTier[t])
-	}
-	served := r.byTier[0]
-	return strings.Join(parts, ", ") + fmt.Sprintf(" (tier 0 served %d)", served)
 }

@@ -12,7 +12,7 @@ import (
 )
 
 // demoStats collects what the demo's workload saw: one record per call
-// from the callers, one per attempt from the transport's OnAttempt hook.
+// from the callers, one per attempt from an Observer (onAttempt).
 // Every call started is recorded once, with one outcome, so the summary's
 // totals add up: calls = ok + failed + interrupted, and the sends are a
 // part of the calls. Safe for concurrent use.
@@ -98,7 +98,7 @@ func newDemoStats() *demoStats {
 	return &demoStats{byTier: make(map[int]int), endpoints: make(map[string]*endpointStats)}
 }
 
-// attempt is a transport.Settings.OnAttempt hook.
+// attempt receives each attempt, through onAttempt (an Observer).
 func (s *demoStats) attempt(_ context.Context, method string, a transport.Attempt) {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestDemoShortRun runs the demo for 1.5 s: long enough for the pool to
@@ -22,9 +23,9 @@ func TestDemoShortRun(t *testing.T) {
 		"  every endpoint drifts 0 to 5 slots behind the tip; the chain stalls from 450ms for 12s (no slot moves)\n",
 		"ENDPOINT", demoPrimaryA, demoPrimaryB, demoPrimaryC, demoPrimaryD, demoBackup, demoDead, demoLastResort,
 		"chain stall: no new slot from ",
-		"  SLOT  ", "calls: ", "success rate: ", "retries: ", "fallbacks by tier: ", "latency: p50 ",
+		"  SLOT  ", "calls: ", "retries: ", "fallbacks: ", "latency of a call: p50 ",
 		"slot lag: primary-c fell 100 slots behind at 300ms; since then it took ",
-		"transactions sent: ", "duplicates delivered: 0\n", "ambiguous outcomes reported: ",
+		"transactions: ", "duplicates delivered: 0 (",
 	} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("output lacks %q:\n%s", want, r.stdout)
@@ -55,22 +56,34 @@ func TestDemoShortRun(t *testing.T) {
 // 1.3 % to 6 %. The bound, a fifth, is below the share in step and leaves
 // room for a slow machine.
 func TestDemoLaggingEndpointLosesItsShare(t *testing.T) {
-	r := runCmd(t, "demo", "--duration", "2s", "--seed", "1")
-	r.wantCode(t, exitOK)
-	checkLaggingRow(t, r.stdout)
-	m := regexp.MustCompile(`slot lag: primary-c fell 100 slots behind at 400ms; since then it took (\d+) of (\d+) read attempts \(`).
-		FindStringSubmatch(r.stdout)
-	if m == nil {
-		t.Fatalf("no slot lag line:\n%s", r.stdout)
+	// The demo runs on the wall clock, so how many reads follow the lag
+	// depends on the machine: a loaded one (the race detector, every
+	// package at once, two cores) made 38 in a 2 s run. A run too short
+	// to say anything is run again, twice as long, up to 8 s; the share is
+	// judged on the first run with 50 reads or more.
+	for d := 2 * time.Second; ; d *= 2 {
+		r := runCmd(t, "demo", "--duration", d.String(), "--seed", "1")
+		r.wantCode(t, exitOK)
+		checkLaggingRow(t, r.stdout)
+		m := regexp.MustCompile(`slot lag: primary-c fell 100 slots behind at \S+; since then it took (\d+) of (\d+) read attempts \(`).
+			FindStringSubmatch(r.stdout)
+		if m == nil {
+			t.Fatalf("no slot lag line:\n%s", r.stdout)
+		}
+		took, all := atoi(t, m[1]), atoi(t, m[2])
+		if all < 50 {
+			if d < 8*time.Second {
+				t.Logf("only %d read attempts after the lag in %v: running %v", all, d, 2*d)
+				continue
+			}
+			t.Fatalf("only %d read attempts after the lag in %v: the run is too short to say anything:\n%s", all, d, r.stdout)
+		}
+		if took*5 > all {
+			t.Errorf("the lagging endpoint took %d of the %d reads after it fell behind, more than a fifth:\n%s", took, all, r.stdout)
+		}
+		t.Logf("the lagging endpoint took %d of the %d reads after it fell behind (%v run)", took, all, d)
+		return
 	}
-	took, all := atoi(t, m[1]), atoi(t, m[2])
-	if all < 50 {
-		t.Fatalf("only %d read attempts after the lag: the run is too short to say anything:\n%s", all, r.stdout)
-	}
-	if took*5 > all {
-		t.Errorf("the lagging endpoint took %d of the %d reads after it fell behind, more than a fifth:\n%s", took, all, r.stdout)
-	}
-	t.Logf("the lagging endpoint took %d of the %d reads after it fell behind", took, all)
 }
 
 // checkLaggingRow checks that the demo's table shows primary-c lagging
@@ -117,7 +130,7 @@ func TestDemoUsageErrors(t *testing.T) {
 		{"zero duration", []string{"demo", "--duration", "0s"}, "--duration must be positive"},
 		{"no callers", []string{"demo", "--callers", "0"}, "--callers must be between 1 and 256"},
 		{"too many callers", []string{"demo", "--callers", "100000"}, "--callers must be between 1 and 256"},
-		{"bad seed", []string{"demo", "--seed", "-1"}, `invalid value "-1" for flag --seed`},
+		{"bad seed", []string{"demo", "--seed", "-1"}, "--seed: -1 is negative: write a whole number, 0 or more"},
 		{"positional", []string{"demo", "now"}, `unexpected argument "now"`},
 		{"metrics without a port", []string{"demo", "--metrics", "localhost"}, "--metrics wants host:port"},
 		{"metrics without a value", []string{"demo", "--metrics"}, "--metrics"},

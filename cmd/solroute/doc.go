@@ -3,21 +3,28 @@
 //
 // Usage:
 //
-//	solroute demo    [--duration D] [--seed N] [--callers N] [--metrics ADDR]
-//	solroute probe   --config FILE [--address PUBKEY] [--timeout D] [--json]
-//	solroute call    --config FILE [--timeout D] [--attempts] METHOD [PARAMS_JSON]
-//	solroute send    --config FILE [--confirm --last-valid-block-height N [--rebroadcast D] [--commitment C]]
-//	                 [--preflight-commitment C | --skip-preflight] [--timeout D] [--json] TX_BASE64
-//	solroute confirm --config FILE [--commitment C] [--timeout D] [--json] SIGNATURE --last-valid-block-height N
+//	solroute demo       [--duration D] [--seed N] [--callers N] [--metrics ADDR]
+//	solroute serve-fake [--out FILE] [--seed N]
+//	solroute probe      --config FILE [--address PUBKEY] [--timeout D] [--json]
+//	solroute call       --config FILE [--timeout D] [--attempts] METHOD [PARAMS_JSON]
+//	solroute send       --config FILE [--confirm --last-valid-block-height N [--rebroadcast D] [--commitment C]]
+//	                    [--preflight-commitment C | --skip-preflight] [--timeout D] [--json] TX
+//	solroute confirm    --config FILE [--commitment C] [--timeout D] [--json] SIGNATURE --last-valid-block-height N
 //	solroute version
 //
 // demo needs no network and no configuration: it starts an embedded cluster
 // of fake endpoints (package fixtures) that rate-limit, stall, reset
 // connections and fall behind on a schedule, runs a mixed workload of reads
 // and signed transactions through one pool for about ten seconds, and
-// prints what happened: calls, retries, fallbacks by tier, latency, each
-// endpoint's slot lag and — the point — that no transaction was delivered
-// twice.
+// prints what happened, with a legend for every column: calls, retries,
+// fallbacks by tier, latency, each endpoint's slot lag and — the point —
+// that no transaction was delivered twice.
+//
+// serve-fake keeps a fake cluster up on loopback until interrupted
+// (package fixtures' Mainnet preset, on a ledger) and writes a ready
+// configuration document for it, so that probe, call, send and confirm can
+// be tried without a provider; a loopback URL it names signs transactions
+// on the fake chain's blockhash.
 //
 // probe checks each configured endpoint on its own, with no failover: the
 // five canaries getHealth, getVersion, getGenesisHash, getBalance and
@@ -26,8 +33,8 @@
 //
 // call makes one call through the pool and prints the JSON result.
 //
-// send sends a signed transaction (base64 wire bytes, checked before any
-// request) through the pool and prints its signature; with --confirm it
+// send sends a signed transaction (its wire bytes in base64 or base58,
+// checked before any request) through the pool and prints its signature; with --confirm it
 // then waits for the verdict, as confirm does, optionally rebroadcasting
 // the identical bytes. confirm finds out what became of a transaction
 // already sent, from its signature and its blockhash's

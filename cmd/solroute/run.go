@@ -42,6 +42,7 @@ type command struct {
 func commands() []command {
 	return []command{
 		{name: "demo", summary: "watch the pool work on an embedded fake cluster (no network)", run: runDemo},
+		{name: "serve-fake", summary: "keep a fake cluster up on loopback and print its configuration, to try the commands below on", run: runServeFake},
 		{name: "probe", summary: "check each configured endpoint alone: health, version, genesis hash, balance, slot lag", run: runProbe},
 		{name: "call", summary: "make one JSON-RPC call through the pool and print the result", run: runCall},
 		{name: "send", summary: "send a signed transaction through the pool; with --confirm, wait for its verdict", run: runSend},
@@ -97,7 +98,7 @@ func (e *env) usage(w io.Writer) {
 	b.WriteString("solroute makes many Solana JSON-RPC endpoints look like one reliable one.\n\n")
 	b.WriteString("Usage:\n  solroute COMMAND [flags] [arguments]\n\nCommands:\n")
 	for _, c := range commands() {
-		fmt.Fprintf(&b, "  %-7s %s\n", c.name, c.summary)
+		fmt.Fprintf(&b, "  %-10s %s\n", c.name, c.summary)
 	}
 	b.WriteString("\nRun 'solroute COMMAND --help' for a command's flags and an example.\n")
 	b.WriteString("Exit codes: 0 success, 1 call, probe or send failed, 2 usage or config error,\n")

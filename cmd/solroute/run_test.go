@@ -98,7 +98,21 @@ func TestBadFlagIsOneLine(t *testing.T) {
 func TestFlagErrorsUseDoubleDashes(t *testing.T) {
 	runUsageCases(t, []usageCase{
 		{"missing value", []string{"call", "getSlot", "--timeout"}, "flag --timeout needs a value"},
-		{"invalid value, one dash typed", []string{"demo", "-duration", "soon"}, `invalid value "soon" for flag --duration: parse error`},
+		{"invalid value, one dash typed", []string{"demo", "-duration", "soon"}, "--duration: soon is not a duration: write a number and a unit"},
+	})
+}
+
+// TestFlagValueErrorsSayWhatIsExpected: the three command lines of issue
+// 21 that said only "parse error" say what the flag wants, on the one
+// usage line, exit 2.
+func TestFlagValueErrorsSayWhatIsExpected(t *testing.T) {
+	runUsageCases(t, []usageCase{
+		{"a duration without its unit", []string{"demo", "--duration", "5"},
+			"solroute demo: --duration: 5 is not a duration: write 5s (a number and a unit: ms, s, m or h) (see 'solroute demo --help')"},
+		{"a timeout without its unit", []string{"probe", "--config", "rpc.toml", "--timeout", "5"},
+			"solroute probe: --timeout: 5 is not a duration: write 5s"},
+		{"a negative height", []string{"confirm", "--config", "rpc.toml", "--last-valid-block-height", "-3", "SIG"},
+			"solroute confirm: --last-valid-block-height: -3 is negative: write a whole number, 0 or more"},
 	})
 }
 

@@ -1,16 +1,12 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
-	"strings"
 
-	"github.com/gagliardetto/solana-go"
 	"github.com/solroute/solroute"
 )
 
@@ -20,9 +16,11 @@ sendTransaction on the send endpoints, tier 0 first. A send that fails
 before any server can have acted on it is retried elsewhere; once it may
 have reached a server it is never resent.
 
-TX_BASE64 is the signed transaction's wire bytes in base64. It is checked
-before any request: it must decode, be one whole transaction of at most
-1232 bytes, and carry every signature its message requires, each valid.
+TX is the signed transaction's wire bytes in base64 (solana-go's
+tx.ToBase64(), web3.js's Buffer.from(tx.serialize()).toString("base64"))
+or base58; it is sent as base64. It is checked before any request: it
+must decode to one whole transaction of at most 1232 bytes that carries
+every signature its message requires, each valid.
 
 Without --confirm the signature the endpoint answered is printed. A send
 that may have reached a server without an answer exits 3: find out
@@ -52,14 +50,10 @@ const sendExample = `
 solroute send --config rpc.toml "$(cat signed-tx.b64)"
 solroute send --config rpc.toml --confirm --last-valid-block-height 312104467 --rebroadcast 2s "$(cat signed-tx.b64)"`
 
-// maxTransactionSize is the largest transaction a node accepts, in
-// bytes: one network packet (agave's PACKET_DATA_SIZE).
-const maxTransactionSize = 1232
-
 // runSend is "solroute send".
 func runSend(ctx context.Context, e *env, args []string) int {
 	f := newFlags("send", "send --config FILE [--confirm --last-valid-block-height N [--rebroadcast D] [--commitment C]] "+
-		"[--preflight-commitment C | --skip-preflight] [--timeout D] [--json] TX_BASE64", sendAbout, sendExample)
+		"[--preflight-commitment C | --skip-preflight] [--timeout D] [--json] TX", sendAbout, sendExample)
 	cfgPath := f.String("config", "", "read the TOML configuration from `FILE` (required)")
 	confirmIt := f.Bool("confirm", false, "after the send, wait for the verdict: landed, failed on chain, expired or unknown")
 	lvbh := f.Uint64("last-valid-block-height", 0, "`N`, "+lastValidHelp+" (required with --confirm; without, it completes the 'solroute confirm' line an ambiguous send prints)")
@@ -77,9 +71,9 @@ func runSend(ctx context.Context, e *env, args []string) int {
 	f.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
 	switch {
 	case len(pos) == 0:
-		return e.usageError("send", "TX_BASE64 is required: a signed transaction's wire bytes in base64")
+		return e.usageError("send", "TX is required: a signed transaction's wire bytes in base64 or base58")
 	case len(pos) > 1:
-		return e.usageError("send", "too many arguments: want one TX_BASE64, got %d arguments", len(pos))
+		return e.usageError("send", "too many arguments: want one TX, got %d arguments", len(pos))
 	case set["rebroadcast"] && !*confirmIt:
 		return e.usageError("send", "--rebroadcast needs --confirm: it re-sends while waiting for the verdict")
 	case set["commitment"] && !*confirmIt:
@@ -176,59 +170,4 @@ func (e *env) sendFailed(err error, cfgPath, sig string, lvbh uint64) int {
 	}
 	fmt.Fprintf(e.stderr, "solroute send: %v\n", err)
 	return exitFailed
-}
-
-// parseTransaction decodes TX_BASE64: a whole signed transaction, of at
-// most maxTransactionSize bytes, carrying every signature its message
-// requires, each valid. It returns the transaction and its base64 (the
-// argument without surrounding space). Errors never quote the argument:
-// it is long.
-func parseTransaction(s string) (*solana.Transaction, string, error) {
-	s = strings.TrimSpace(s)
-	raw, err := base64.StdEncoding.DecodeString(s)
-	switch {
-	case err != nil:
-		return nil, "", fmt.Errorf("TX_BASE64 is not base64: %v", err)
-	case len(raw) == 0:
-		return nil, "", errors.New("TX_BASE64 is empty")
-	case len(raw) > maxTransactionSize:
-		return nil, "", fmt.Errorf("TX_BASE64 is %d bytes: a transaction is at most %d", len(raw), maxTransactionSize)
-	}
-	tx, err := decodeTransaction(raw)
-	if err != nil {
-		return nil, "", fmt.Errorf("TX_BASE64 is not a transaction: %v", err)
-	}
-	again, err := tx.MarshalBinary()
-	switch {
-	case err != nil:
-		return nil, "", fmt.Errorf("TX_BASE64 is not a transaction: %v", err)
-	case len(again) < len(raw) && bytes.Equal(again, raw[:len(again)]):
-		return nil, "", fmt.Errorf("TX_BASE64 is not one transaction: %d bytes follow its %d", len(raw)-len(again), len(again))
-	case !bytes.Equal(again, raw):
-		return nil, "", errors.New("TX_BASE64 is not a transaction in its canonical encoding")
-	}
-	signers := tx.Message.Signers()
-	if len(tx.Signatures) == 0 || len(tx.Signatures) != len(signers) {
-		return nil, "", fmt.Errorf("TX_BASE64 is not signed: its message needs %d signature(s), it carries %d", len(signers), len(tx.Signatures))
-	}
-	for i, sig := range tx.Signatures {
-		if sig.IsZero() {
-			return nil, "", fmt.Errorf("TX_BASE64 is not signed: the signature of %s is missing", signers[i])
-		}
-	}
-	if err := tx.VerifySignatures(); err != nil {
-		return nil, "", fmt.Errorf("TX_BASE64 is not validly signed: %v", err)
-	}
-	return tx, s, nil
-}
-
-// decodeTransaction is solana.TransactionFromBytes, with a decoder panic
-// (a length past the data, say) turned into an error.
-func decodeTransaction(raw []byte) (tx *solana.Transaction, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			tx, err = nil, fmt.Errorf("undecodable: %v", p)
-		}
-	}()
-	return solana.TransactionFromBytes(raw)
 }

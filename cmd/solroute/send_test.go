@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gagliardetto/solana-go"
+	"github.com/mr-tron/base58"
 	"github.com/solroute/solroute/fixtures"
 )
 
@@ -41,6 +42,24 @@ func TestSendPrintsTheSignature(t *testing.T) {
 	ch.sendOnce(tx3, wire3, "--preflight-commitment", "processed")
 	if want := `["` + wire3 + `",{"encoding":"base64","preflightCommitment":"processed"}]`; ch.sendParams(wire3) != want {
 		t.Errorf("sendTransaction params %s, want %s", ch.sendParams(wire3), want)
+	}
+}
+
+// TestSendTakesBase58: a transaction given in base58 (as many bots and
+// bundle APIs encode one) is sent, as base64, once.
+func TestSendTakesBase58(t *testing.T) {
+	ch := newChain(t, chainNode{name: "a"})
+	tx, wire, _ := ch.tx(4, 0)
+	raw, err := tx.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch.sendOnce(tx, base58.Encode(raw))
+	if want := `["` + wire + `",{"encoding":"base64","preflightCommitment":"confirmed"}]`; ch.sendParams(wire) != want {
+		t.Errorf("sendTransaction params %s, want %s", ch.sendParams(wire), want)
+	}
+	if truth := ch.ledger.Tx(tx.Signatures[0].String()); truth.Arrivals != 1 {
+		t.Errorf("truth %+v: want one arrival", truth)
 	}
 }
 
@@ -300,17 +319,16 @@ func TestSendUsageErrors(t *testing.T) {
 	})
 	payer := tx.Message.AccountKeys[0].String()
 	tests := []usageCase{
-		{"no transaction", []string{"send", "--config", cfg}, "TX_BASE64 is required: a signed transaction's wire bytes in base64"},
-		{"two transactions", []string{"send", "--config", cfg, wire, wire}, "too many arguments: want one TX_BASE64, got 2"},
-		{"not base64", []string{"send", "--config", cfg, "not base64!"}, "TX_BASE64 is not base64: illegal base64 data at input byte 3"},
-		{"empty", []string{"send", "--config", cfg, ""}, "TX_BASE64 is empty"},
-		{"not a transaction", []string{"send", "--config", cfg, "AQ=="}, "TX_BASE64 is not a transaction: "},
+		{"no transaction", []string{"send", "--config", cfg}, "TX is required: a signed transaction's wire bytes in base64 or base58"},
+		{"two transactions", []string{"send", "--config", cfg, wire, wire}, "too many arguments: want one TX, got 2"},
+		{"neither encoding", []string{"send", "--config", cfg, "not base64!"}, "TX is neither base64 nor base58: " + txWanted},
+		{"empty", []string{"send", "--config", cfg, ""}, "TX is empty: " + txWanted},
 		{"too large", []string{"send", "--config", cfg, base64.StdEncoding.EncodeToString(make([]byte, 1300))},
-			"TX_BASE64 is 1300 bytes: a transaction is at most 1232"},
-		{"trailing bytes", []string{"send", "--config", cfg, trailing}, "TX_BASE64 is not one transaction: 2 bytes follow its "},
-		{"unsigned", []string{"send", "--config", cfg, unsigned}, "TX_BASE64 is not signed: the signature of " + payer + " is missing"},
-		{"no signature", []string{"send", "--config", cfg, noSignature}, "TX_BASE64 is not signed: the signature of " + payer + " is missing"},
-		{"forged", []string{"send", "--config", cfg, forged}, "TX_BASE64 is not validly signed: invalid signature by " + payer},
+			"TX is 1300 bytes (as base64): a transaction is at most 1232"},
+		{"trailing bytes", []string{"send", "--config", cfg, trailing}, "TX is not one transaction: 2 bytes follow its "},
+		{"unsigned", []string{"send", "--config", cfg, unsigned}, "TX is not signed: the signature of " + payer + " is missing"},
+		{"no signature", []string{"send", "--config", cfg, noSignature}, "TX is not signed: the signature of " + payer + " is missing"},
+		{"forged", []string{"send", "--config", cfg, forged}, "TX is not validly signed: invalid signature by " + payer},
 		{"rebroadcast without confirm", []string{"send", "--config", cfg, "--rebroadcast", "2s", wire},
 			"--rebroadcast needs --confirm: it re-sends while waiting for the verdict"},
 		{"confirm without the height", []string{"send", "--config", cfg, "--confirm", wire},
@@ -336,7 +354,7 @@ func TestSendUsageErrors(t *testing.T) {
 	for _, tt := range tests {
 		if arg := tt.args[len(tt.args)-1]; len(arg) > 100 {
 			if r := runCmd(t, tt.args...); strings.Contains(r.stderr, arg) {
-				t.Errorf("%s: stderr quotes TX_BASE64", tt.name)
+				t.Errorf("%s: stderr quotes TX", tt.name)
 			}
 		}
 	}
@@ -376,5 +394,39 @@ func TestSendWithoutTheRoleIsAConfigError(t *testing.T) {
 	}
 	if n := s.Stats().Requests; n != 0 {
 		t.Fatalf("the server received %d requests", n)
+	}
+}
+
+// TestSendNotAWholeTransaction: bytes that hold no transaction are named
+// so, with what TX must be, never with solana-go's decoder text (issue
+// 21: "send AAAA" showed "unable to decode mx.Header..."); a signature
+// given for the transaction is recognised by its size.
+func TestSendNotAWholeTransaction(t *testing.T) {
+	s := startServer(t, fixtures.Options{})
+	cfg := writeConfig(t, "", testEndpoint{name: "a", url: s.URL()})
+	tx, err := fixtures.SignedTransaction(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw := reencode(t, tx)
+	sig := tx.Signatures[0].String() // 88 characters: base58, and base64 too
+	runUsageCases(t, []usageCase{
+		{"three zero bytes", []string{"send", "--config", cfg, "AAAA"},
+			"solroute send: TX is not a whole transaction (3 bytes as base64, 3 bytes as base58): " + txWanted + " (see 'solroute send --help')"},
+		{"one byte", []string{"send", "--config", cfg, "AQ=="}, "TX is not a whole transaction (1 byte as base64): " + txWanted},
+		{"cut short, base64", []string{"send", "--config", cfg, base64.StdEncoding.EncodeToString(raw[:len(raw)-10])},
+			"TX is not a whole transaction ("},
+		{"cut short, base58", []string{"send", "--config", cfg, base58.Encode(raw[:len(raw)-10])}, "TX is not a whole transaction ("},
+		{"a signature", []string{"send", "--config", cfg, sig},
+			"TX is not a whole transaction (66 bytes as base64, 64 bytes as base58): " + txWanted +
+				"; 64 bytes is a signature's size: send wants the signed transaction itself"},
+	})
+	for _, arg := range []string{"AAAA", "AQ==", sig} {
+		if r := runCmd(t, "send", "--config", cfg, arg); strings.Contains(r.stderr, "decode") || strings.Contains(r.stderr, "numSignatures") {
+			t.Errorf("send %s: stderr shows the decoder's text: %q", arg, r.stderr)
+		}
+	}
+	if n := s.Stats().Requests; n != 0 {
+		t.Fatalf("a refused TX sent %d requests", n)
 	}
 }

@@ -78,7 +78,7 @@ notes=(--note "Data: solroute demo --duration $duration --seed $seed --metrics 1
 while IFS= read -r line; do
 	notes+=(--note "• $(echo "$line" | tr -s ' ' | sed 's/^ //')")
 done < <(grep -E '^  (primary|backup|last-resort)' "$tmp/demo.txt")
-summary=$(grep -E '^(calls|transactions sent|ambiguous outcomes reported):' "$tmp/demo.txt" | paste -sd';' - | sed 's/;/; /g')
+summary=$(grep -E '^(calls|transactions|duplicates delivered):' "$tmp/demo.txt" | sed 's/ (transactions acted on.*//' | paste -sd';' - | sed 's/;/; /g')
 notes+=(--note "The demo's summary: $summary.")
 
 go run ./internal/dashshot/cmd/dashshot --prometheus "http://127.0.0.1:$prom_port" \

@@ -30,7 +30,8 @@ var ErrHelp = errors.New("cliflag: help requested")
 
 // UsageError is a wrong command line: an unknown flag, a flag without its
 // value, a value its flag cannot parse. Its text names flags with two
-// dashes and holds no newline.
+// dashes and holds no newline; for a value, it says what the flag wants
+// ("--duration: 5 is not a duration: write 5s").
 type UsageError struct {
 	// Flag is the flag's name without dashes; "" when the argument is not
 	// a flag name at all.
@@ -101,7 +102,7 @@ func (s *Set) Parse(args []string) (positional []string, err error) {
 			}
 		}
 		if err := s.Set(name, value); err != nil {
-			return positional, &UsageError{Flag: name, Msg: fmt.Sprintf("invalid value %q for flag --%s: %v", value, name, err)}
+			return positional, &UsageError{Flag: name, Msg: valueMessage(fl, value, err)}
 		}
 	}
 	return positional, nil

@@ -73,9 +73,9 @@ func TestParseErrorsUseDoubleDashes(t *testing.T) {
 		{"unknown", []string{"-bogus"}, "bogus", "unknown flag --bogus"},
 		{"unknown, double dash", []string{"x", "--bogus=1"}, "bogus", "unknown flag --bogus"},
 		{"missing value", []string{"--timeout"}, "timeout", "flag --timeout needs a value"},
-		{"invalid duration", []string{"-timeout", "soon"}, "timeout", `invalid value "soon" for flag --timeout: parse error`},
-		{"invalid number", []string{"--seed=-1"}, "seed", `invalid value "-1" for flag --seed: parse error`},
-		{"invalid bool", []string{"--json=maybe"}, "json", `invalid value "maybe" for flag --json: parse error`},
+		{"invalid duration", []string{"-timeout", "soon"}, "timeout", "--timeout: soon is not a duration: write a number and a unit, such as 5s, 1.5s, 500ms or 2m"},
+		{"invalid number", []string{"--seed=-1"}, "seed", "--seed: -1 is negative: write a whole number, 0 or more"},
+		{"invalid bool", []string{"--json=maybe"}, "json", "--json: maybe is not true or false: write --json alone, or --json=false"},
 		{"three dashes", []string{"---json"}, "", "bad flag syntax: ---json"},
 		{"no name", []string{"--=x"}, "", "bad flag syntax: --=x"},
 	}
@@ -143,5 +143,5 @@ func ExampleSet_Parse() {
 	fmt.Println(err)
 	// Output:
 	// [getSlot] 5s <nil>
-	// invalid value "soon" for flag --timeout: parse error
+	// --timeout: soon is not a duration: write a number and a unit, such as 5s, 1.5s, 500ms or 2m
 }

@@ -1,0 +1,99 @@
+package main
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+
+	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/fixtures"
+)
+
+// fakeRoles says what each member of the Mainnet preset does, for the
+// document's comments.
+var fakeRoles = map[string]string{
+	fixtures.MainnetHonestA: "answers truthfully, drifting 0 to 5 slots behind the tip",
+	fixtures.MainnetHonestB: "answers truthfully, drifting 0 to 5 slots behind the tip",
+	fixtures.MainnetHonestC: "answers truthfully (a backup)",
+	fixtures.MainnetLiar:    "lies: getSlot 3 slots ahead, block heights 40 ahead, a stale status cache",
+	fixtures.MainnetFlaky: fmt.Sprintf("answers %.0f%% of its reads at once with the node's own errors (-32603, ...)",
+		100*fixtures.MainnetEndpointErrorRate),
+	fixtures.MainnetGarbled: fmt.Sprintf("garbles %.0f%% of its answers (a result and an error in one envelope, ...)",
+		100*fixtures.MainnetGarbleRate),
+	fixtures.MainnetDead: "reads only; reads every request and never answers",
+}
+
+// fakeRequestTimeout is every role's request_timeout in the document: a
+// request to the dead endpoint gives up after it, not after the default
+// 10 s.
+const fakeRequestTimeout = "2s"
+
+// document is the configuration document of the fake cluster: comments
+// that say what each endpoint does and what to try, then cluster and
+// every endpoint with its roles.
+func (fc *fakeCluster) document(seed uint64) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# solroute serve-fake --seed %d: %d fake endpoints on loopback (package fixtures' Mainnet preset),\n",
+		seed, len(fc.cluster.Specs))
+	b.WriteString("# a fake mainnet-beta with a ledger, served until solroute serve-fake is interrupted. Nothing\n")
+	b.WriteString("# here is a real provider; the ports change on every run.\n#\n")
+	for _, s := range fc.cluster.Specs {
+		fmt.Fprintf(&b, "#   %-9s tier %d  %s\n", s.Name, s.Tier, fakeRoles[s.Name])
+	}
+	fmt.Fprintf(&b, "#   the chain stalls (no new slot anywhere) for %s from %s after the start, then about every %s\n#\n",
+		short(fixtures.MainnetStallFor), short(fixtures.MainnetStallFirst), short(fixtures.MainnetStallEvery))
+	b.WriteString("# Try, with this document saved as fake.toml:\n")
+	b.WriteString("#   solroute probe --config fake.toml\n")
+	b.WriteString("#   solroute call --config fake.toml getSlot '[{\"commitment\":\"confirmed\"}]'\n")
+	b.WriteString("#   solroute call --config fake.toml --attempts getBalance '[\"11111111111111111111111111111111\"]'\n")
+	fmt.Fprintf(&b, "#   read -r tx lvbh < <(curl -s %s)   # a transfer signed now, valid about a minute\n", fc.txURL)
+	b.WriteString("#   solroute send --config fake.toml --confirm --last-valid-block-height \"$lvbh\" \"$tx\"\n")
+	b.WriteString("#   solroute send --config fake.toml \"$tx\"   # prints the signature SIG; then:\n")
+	b.WriteString("#   solroute confirm --config fake.toml SIG --last-valid-block-height \"$lvbh\"\n\n")
+	b.WriteString("cluster = \"mainnet-beta\"\n")
+	for _, s := range fc.cluster.Specs {
+		fmt.Fprintf(&b, "\n[[endpoints]]\nname = %q\nurl = %q\ntier = %d\n", s.Name, s.URL.Reveal(), s.Tier)
+		for _, role := range []endpoint.Role{endpoint.RoleRead, endpoint.RoleSend} {
+			if _, ok := s.Roles[role]; ok {
+				fmt.Fprintf(&b, "  [endpoints.roles.%s]\n  request_timeout = %q\n", role, fakeRequestTimeout)
+			}
+		}
+	}
+	return b.String()
+}
+
+// fakeSignedAge is how many blocks below the cluster's confirmed height
+// the transaction URL's transfers take their blockhash: an endpoint that
+// drifts (up to 5 slots behind the tip) still knows it at confirmed, the
+// preflight's bank.
+const fakeSignedAge = 8
+
+// fakeSigner answers the transaction URL: a fresh transfer signed on a
+// recent blockhash of the fake chain, each with a signature of its own.
+type fakeSigner struct {
+	ledger *fixtures.Ledger
+	mu     sync.Mutex
+	next   uint64 // the next transfer's seed
+}
+
+// serve writes "TX LAST_VALID_BLOCK_HEIGHT\n", TX in base64.
+func (s *fakeSigner) serve(w http.ResponseWriter, _ *http.Request) {
+	s.mu.Lock()
+	seed := s.next
+	s.next++
+	s.mu.Unlock()
+	_, tip := s.ledger.Tip()
+	height := tip - min(tip, fixtures.ConfirmedDepth+fakeSignedAge)
+	tx, err := fixtures.SignedTransactionWith(seed, fixtures.BlockhashAt(height))
+	var wire string
+	if err == nil {
+		wire, err = fixtures.EncodeTransaction(tx)
+	}
+	if err != nil {
+		http.Error(w, "cannot sign: "+err.Error(), http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	fmt.Fprintf(w, "%s %d\n", wire, height+fixtures.MaxProcessingAge)
+}
