@@ -27,15 +27,30 @@ func Decide(s retrypolicy.Settings, a Input, r Retries) retrypolicy.Decision {
 
 // decide is Decide, with s.Jitter set.
 func decide(s *retrypolicy.Settings, a Input, r Retries) retrypolicy.Decision {
+	if rule, final := stopRule(a); final {
+		return stop(rule)
+	}
+	// From here on the failure is retryable; what remains is how and when.
+	// A read a few slots short of its floor is the client's own bound,
+	// not an outage: it has a rule of its own (notyet.go).
+	if notYet(s, a, r) {
+		return notYetRetry(a)
+	}
+	return retryLater(s, a, r)
+}
+
+// stopRule returns the rule that ends the call whatever its retries and
+// time left, and whether one applies.
+func stopRule(a Input) (retrypolicy.Rule, bool) {
 	// The caller gave up: nobody waits for another answer. The transport
 	// should not even ask, but a stop here keeps it safe if it does.
 	if a.Cause == retrypolicy.Canceled {
-		return stop(retrypolicy.RuleCanceled)
+		return retrypolicy.RuleCanceled, true
 	}
 	// Values this package does not define cannot be judged: stop rather
 	// than guess (a zero Class from an unregistered method lands here too).
 	if !known(a) {
-		return stop(retrypolicy.RuleUnknownInput)
+		return retrypolicy.RuleUnknownInput, true
 	}
 	// The one rule that makes a call safe to send once: an operation that
 	// is not Idempotent (a send, an airdrop, an undeclared method, a batch
@@ -46,36 +61,35 @@ func decide(s *retrypolicy.Settings, a Input, r Retries) retrypolicy.Decision {
 	// that is a refusal.
 	if a.Ambiguous() {
 		if a.Dispatch == retrypolicy.MaybeDispatched {
-			return stop(retrypolicy.RuleMaybeDispatched)
+			return retrypolicy.RuleMaybeDispatched, true
 		}
-		return stop(retrypolicy.RuleAnsweredMayHaveActed)
+		return retrypolicy.RuleAnsweredMayHaveActed, true
 	}
 	// The operation opted out of automatic retry altogether.
 	if a.Class == retrypolicy.NotApplicable {
-		return stop(retrypolicy.RuleNotApplicable)
+		return retrypolicy.RuleNotApplicable, true
 	}
 	// Failures that any endpoint would repeat: retrying only adds load.
 	switch a.Cause {
 	case retrypolicy.Request:
-		return stop(retrypolicy.RuleRequestError)
+		return retrypolicy.RuleRequestError, true
 	case retrypolicy.RPCApplication:
-		return stop(retrypolicy.RuleRPCApplication)
+		return retrypolicy.RuleRPCApplication, true
 	case retrypolicy.InvalidResponse:
-		return stop(retrypolicy.RuleInvalidResponse)
+		return retrypolicy.RuleInvalidResponse, true
 	case retrypolicy.Refused:
 		// This endpoint refused (credentials, plan, path): only another
 		// one can help.
 		if !a.ElsewhereAvailable {
-			return stop(retrypolicy.RuleRefused)
+			return retrypolicy.RuleRefused, true
 		}
 	}
+	return 0, false
+}
 
-	// From here on the failure is retryable; what remains is how and when.
-	// A read a few slots short of its floor is the client's own bound,
-	// not an outage: it has a rule of its own (notyet.go).
-	if notYet(s, a, r) {
-		return notYetRetry(a)
-	}
+// retryLater decides how and when a retryable failure is retried, or
+// stops it when its retries or its time are spent.
+func retryLater(s *retrypolicy.Settings, a Input, r Retries) retrypolicy.Decision {
 	// Never sent (gRFC A6 "never leaves the client"): retry at once,
 	// uncounted, up to TransparentRetries so a dead pool cannot spin.
 	transparent := a.Dispatch == retrypolicy.NotDispatched && a.Cause == retrypolicy.Connection &&
