@@ -48,9 +48,8 @@ func providerReadMethods() []string {
 
 // readMethods lists every other Solana HTTP RPC method: role read, class
 // Idempotent. The list is agave's rpc.rs (minimal, bank data, accounts,
-// accounts scan, full and deprecated APIs) and every method name
-// solana-go v1.14.0's rpc package calls, including the deprecated ones it
-// still exposes.
+// accounts scan and full APIs) and every current method name solana-go
+// v1.14.0's rpc package calls; deprecatedReads holds the rest.
 func readMethods() []string {
 	return []string{
 		"getAccountInfo",
@@ -104,8 +103,13 @@ func readMethods() []string {
 		"minimumLedgerSlot",
 		// simulateTransaction executes nothing on the cluster: a read.
 		"simulateTransaction",
+	}
+}
 
-		// Deprecated or removed by agave, still called by solana-go v1.14.0.
+// deprecatedReads lists the read methods agave deprecated or removed that
+// solana-go v1.14.0 still calls.
+func deprecatedReads() []string {
+	return []string{
 		"getConfirmedBlock",
 		"getConfirmedBlocks",
 		"getConfirmedBlocksWithLimit",

@@ -44,7 +44,7 @@ type Registry struct{ m map[string]Method }
 // Default returns a registry of every Solana HTTP RPC method (see
 // [Registry.Names]). Each call builds a fresh table.
 func Default() *Registry {
-	reads, sends := append(readMethods(), providerReadMethods()...), sendMethods()
+	reads, sends := slices.Concat(readMethods(), deprecatedReads(), providerReadMethods()), sendMethods()
 	m := make(map[string]Method, len(reads)+len(sends))
 	for _, name := range reads {
 		m[name] = Method{Name: name, Role: endpoint.RoleRead, Class: retrypolicy.Idempotent}
