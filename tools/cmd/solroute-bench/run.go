@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/solroute/solroute/internal/bench"
+	"github.com/solroute/solroute/tools/bench"
 	"github.com/solroute/solroute/internal/cliflag"
 )
 

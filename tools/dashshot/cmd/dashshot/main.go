@@ -23,8 +23,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/solroute/solroute/internal/dashboard"
-	"github.com/solroute/solroute/internal/dashshot"
+	"github.com/solroute/solroute/tools/dashboard"
+	"github.com/solroute/solroute/tools/dashshot"
 )
 
 func main() {

@@ -7,7 +7,7 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/solroute/solroute/internal/bench"
+	"github.com/solroute/solroute/tools/bench"
 )
 
 func main() {

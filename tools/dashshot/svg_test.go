@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/solroute/solroute/internal/dashboard"
+	"github.com/solroute/solroute/tools/dashboard"
 )
 
 var t0 = time.Unix(1767323045, 0).UTC()

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/solroute/solroute/internal/bench"
+	"github.com/solroute/solroute/tools/bench"
 	"go.uber.org/goleak"
 )
 

@@ -4,7 +4,7 @@ import (
 	"context"
 	"time"
 
-	"github.com/solroute/solroute/internal/dashboard"
+	"github.com/solroute/solroute/tools/dashboard"
 )
 
 // RangeQuerier evaluates a PromQL expression over a span of time;

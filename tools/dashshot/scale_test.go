@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/solroute/solroute/internal/dashboard"
+	"github.com/solroute/solroute/tools/dashboard"
 )
 
 func ptr(v float64) *float64 { return &v }

@@ -1,7 +1,7 @@
 package dashshot
 
 import (
-	"github.com/solroute/solroute/internal/dashboard"
+	"github.com/solroute/solroute/tools/dashboard"
 )
 
 // Grafana's grid, in pixels: each height unit is cellHeight tall, and

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/solroute/solroute/internal/dashboard"
+	"github.com/solroute/solroute/tools/dashboard"
 )
 
 // form is the last query_range form a fakeAPI was sent.

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/solroute/solroute/internal/dashboard"
+	"github.com/solroute/solroute/tools/dashboard"
 	"go.uber.org/goleak"
 )
 

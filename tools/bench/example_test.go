@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/solroute/solroute/internal/bench"
+	"github.com/solroute/solroute/tools/bench"
 )
 
 // Run measures clients side by side, each cell once per round; the report

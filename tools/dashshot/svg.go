@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/solroute/solroute/internal/dashboard"
+	"github.com/solroute/solroute/tools/dashboard"
 )
 
 // Shot is what Render draws: a dashboard, the span its queries were
