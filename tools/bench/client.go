@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/gagliardetto/solana-go/rpc"
-	"github.com/solroute/solroute/internal/engine"
+	"github.com/solroute/solroute"
 	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/transport"
 )
@@ -174,7 +174,7 @@ const (
 	succeeded outcome = iota
 	failed
 	// ambiguous: a send the client reported as maybe delivered and not
-	// resent (solroute's engine.ErrAmbiguousDispatch).
+	// resent (solroute.ErrAmbiguousDispatch).
 	ambiguous
 )
 
@@ -182,7 +182,7 @@ func outcomeOf(err error) outcome {
 	switch {
 	case err == nil:
 		return succeeded
-	case errors.Is(err, engine.ErrAmbiguousDispatch):
+	case errors.Is(err, solroute.ErrAmbiguousDispatch):
 		return ambiguous
 	}
 	return failed

@@ -37,7 +37,7 @@ func openObservedNoop(urls []string, o *Options, w *answerWatch) (client, error)
 // openInstrumented is solroute with a metrics Collector on a registry of
 // its own and tracing on tp.
 func openInstrumented(urls []string, o *Options, w *answerWatch, tp trace.TracerProvider) (client, error) {
-	c, src, err := openSolrouteTransport(urls, o, pool.DefaultSettings(), transport.DefaultSettings(), w)
+	c, src, err := openSolrouteClient(urls, o, pool.DefaultSettings(), transport.DefaultSettings(), w)
 	if err != nil {
 		return nil, err
 	}

@@ -3,12 +3,9 @@ package bench
 import (
 	"context"
 
-	"github.com/gagliardetto/solana-go/rpc"
+	"github.com/solroute/solroute"
 	"github.com/solroute/solroute/endpoint"
-	"github.com/solroute/solroute/internal/admission"
-	"github.com/solroute/solroute/internal/engine"
 	"github.com/solroute/solroute/pool"
-	"github.com/solroute/solroute/retrypolicy"
 	"github.com/solroute/solroute/transport"
 )
 
@@ -25,45 +22,46 @@ func newSolrouteClient(urls []string, o *Options, w *answerWatch) (client, error
 // a result, or a refusal such as -32016) is reported to w, so the cell
 // knows when the client could first have learnt where "a" is.
 func openSolroute(urls []string, o *Options, ps pool.Settings, s transport.Settings, w *answerWatch) (client, error) {
-	c, _, err := openSolrouteTransport(urls, o, ps, s, w)
+	c, _, err := openSolrouteClient(urls, o, ps, s, w)
 	return c, err
 }
 
-// openSolrouteTransport is openSolroute, also returning the transport
-// client and its pool, to instrument.
-func openSolrouteTransport(urls []string, o *Options, ps pool.Settings, s transport.Settings, w *answerWatch) (client, *observable, error) {
+// openSolrouteClient is openSolroute, also returning the solroute.Client
+// (a metrics and tracing Source), to instrument. It builds the client as
+// a user does, through solroute.New: the benchmark measures the public
+// front door, not the machinery beneath it.
+func openSolrouteClient(urls []string, o *Options, ps pool.Settings, s transport.Settings, w *answerWatch) (client, *solroute.Client, error) {
 	limits := endpoint.Limits{RequestTimeout: o.CallTimeout}
-	specs := make([]endpoint.Spec, len(urls))
+	eps := make([]solroute.Endpoint, len(urls))
 	for i, u := range urls {
-		specs[i] = endpoint.Spec{
-			Name:  endpointName(i),
-			URL:   endpoint.NewSecret(u),
-			Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: limits, endpoint.RoleSend: limits},
-		}
-	}
-	p, err := admission.New(specs, ps, admission.Options{})
-	if err != nil {
-		return nil, nil, err
+		eps[i] = solroute.Endpoint{Name: endpointName(i), URL: u, Read: &limits, Send: &limits}
 	}
 	a := endpointName(0)
-	tc, err := engine.New(p, s, engine.Options{Observers: []transport.Observer{engine.AttemptFunc(func(_ context.Context, _ string, at transport.Attempt) {
+	seen := attemptSeen(func(at transport.Attempt) {
 		if at.Endpoint == a && at.HTTPStatus != 0 {
 			w.saw()
 		}
-	})}})
+	})
+	sc, err := solroute.New(solroute.Options{Endpoints: eps, Pool: &ps, Transport: &s,
+		Hooks: solroute.Hooks{Observers: []transport.Observer{seen}}})
 	if err != nil {
 		return nil, nil, err
 	}
-	return newSolanaClient(rpc.NewWithCustomRPCClient(tc), func() { _ = tc.Close() }), &observable{tc, p}, nil
+	return newSolanaClient(sc.RPC(), func() { _ = sc.Close() }), sc, nil
 }
 
-// observable is a transport client and its pool as package metrics's
-// Source.
-type observable struct {
-	tc *engine.Engine
-	p  *admission.Pool
+// attemptSeen is a transport.Observer that calls its function with every
+// attempt as it ends, and sees nothing else.
+type attemptSeen func(transport.Attempt)
+
+func (attemptSeen) CallStarted(ctx context.Context, _ transport.CallInfo) context.Context {
+	return ctx
 }
 
-func (o *observable) Observe(ob transport.Observer)  { o.tc.Observe(ob) }
-func (o *observable) Snapshot() []endpoint.Snapshot  { return o.p.Snapshot() }
-func (o *observable) RetryBudget() retrypolicy.Usage { return o.tc.RetryBudget() }
+func (attemptSeen) AttemptStarted(ctx context.Context, _ transport.CallInfo, _ transport.Attempt) context.Context {
+	return ctx
+}
+
+func (f attemptSeen) AttemptEnded(_ context.Context, _ transport.CallInfo, a transport.Attempt) { f(a) }
+
+func (attemptSeen) CallEnded(context.Context, transport.CallInfo, transport.CallResult) {}

@@ -4,9 +4,11 @@
 // percentiles, allocations per call and duplicate transaction deliveries
 // per client and scenario, as a Markdown table and SVG latency CDFs.
 //
-// It is tooling, internal to the module: no library package of solroute
-// imports it, and only cmd/solroute-bench (not cmd/solroute, which users
-// install) runs it.
+// It is tooling, in the repository's tools module (tools/go.mod), apart
+// from the library's: no library package imports it, cmd/solroute does not
+// link it, and it reaches solroute through the public API only
+// (solroute.New, the faces, fixtures, metrics, tracing), as a user does.
+// tools/cmd/solroute-bench runs it.
 //
 // # Model
 //
@@ -84,7 +86,7 @@
 // calls (getrusage, user and system; [Cell.CPUPerCall]), which other
 // processes on the cores move far less.
 //
-// cmd/solroute-bench is the command-line entry point; [Run] is the
+// tools/cmd/solroute-bench is the command-line entry point; [Run] is the
 // library form, and [Report.WriteMarkdown] and [Report.WriteSVG] render its
 // result.
 package bench

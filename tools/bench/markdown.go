@@ -7,8 +7,6 @@ import (
 	"path"
 	"strings"
 	"time"
-
-	"github.com/solroute/solroute/internal/engine"
 )
 
 // WriteMarkdown writes the report as Markdown: how it was produced, the
@@ -63,7 +61,7 @@ func (r *Report) WriteMarkdown(w io.Writer, imageDir string) error {
 	}
 	p(".\n")
 	p("- Duplicates are counted by the servers: per signature, the deliveries a real node would have acted on beyond the first (a delivery refused with HTTP 429 or a JSON-RPC error was not acted on).\n")
-	p("- *Ambiguous* counts sends that solroute reported as `engine.ErrAmbiguousDispatch`: the request may have reached a node, so it was not resent and the caller decides. The other clients have no such outcome.\n")
+	p("- *Ambiguous* counts sends that solroute reported as `solroute.ErrAmbiguousDispatch`: the request may have reached a node, so it was not resent and the caller decides. The other clients have no such outcome.\n")
 	p("- *Requests per endpoint* is the share of the HTTP requests each endpoint received during the measured phase, counted by the endpoints themselves")
 	if r.rounds() > 1 {
 		p(" and summed over the rounds")
@@ -163,7 +161,7 @@ func (r *Report) writeTargets(p func(string, ...any)) {
 		writeTable(p, "Targets (issue 14): adaptive attempt timeouts and hedge_after = \"auto\"", rows)
 		p("Each row compares cells of this run: a scenario with `healthy` for the same client, or a client with `solroute-fixed`, ")
 		p("which keeps the attempt timeout of before (half the call's budget). ")
-		p("A call cut by an adaptive timeout lasts at least its %s floor, so a slow-peer scenario whose slowest call is shorter had none.\n\n", fmtLatency(engine.AdaptiveFloor))
+		p("A call cut by an adaptive timeout lasts at least its %s floor, so a slow-peer scenario whose slowest call is shorter had none.\n\n", fmtLatency(adaptiveFloor))
 	}
 	if rows := r.issue15Rows(); len(rows) > 0 {
 		writeTable(p, "Targets (issue 15): the cost of metrics and tracing", rows)
@@ -185,7 +183,7 @@ func (r *Report) writeDrainNote(p func(string, ...any), h *Cell) {
 	p("and the phase ends with a drain as long as its slowest remaining call. Where every call is fast the drain takes a few milliseconds. ")
 	p("A call sent to the slow endpoint late in the phase stretches it by up to %s; one sent to the hanging endpoint at the fault's onset, ", fmtLatency(slowPeerLatency))
 	p("before any client could know, makes the phase last at least the transport's attempt timeout (half the call's budget, %s here, for a send; for a read, the adaptive timeout, at least %s). ",
-		fmtLatency(attempt), fmtLatency(engine.AdaptiveFloor))
+		fmtLatency(attempt), fmtLatency(adaptiveFloor))
 	p("That idle time is a cost per phase, not per call: healthy solroute makes its %d calls in about %s per round, ", r.Calls, fmtLatency(phase))
 	p("so a single call on the hanging endpoint bounds blackholed goodput by %d calls ÷ %s = %.0f calls/s, whatever the balancing. ",
 		r.Calls, fmtLatency(attempt), float64(r.Calls)/attempt.Seconds())

@@ -14,7 +14,7 @@ import (
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
-// load reads the shipped dashboard; the test runs in internal/dashboard.
+// load reads the shipped dashboard; the test runs in tools/dashboard.
 func load(t *testing.T) *dashboard.Dashboard {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join("..", "..", dashboard.File))

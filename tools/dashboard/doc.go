@@ -3,12 +3,13 @@
 // and template variables, and the metric names and labels each query
 // reads.
 //
-// It is tooling, internal to the module: no library package imports it.
+// It is tooling, in the repository's tools module (tools/go.mod), apart
+// from the library's: no library package imports it.
 // Its tests check the dashboard against what a real collector (package
 // metrics) exports after a run like the demo's, scraped over loopback:
 // every metric a query reads exists, with every label it names; every
 // panel has a title and a unit; every series the collector exports is on
-// the dashboard. internal/dashshot evaluates the same queries through a
+// the dashboard. tools/dashshot evaluates the same queries through a
 // Prometheus and draws the panels.
 //
 // A query is read by a scan of its tokens (Scan), not a PromQL parser:

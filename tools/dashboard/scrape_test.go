@@ -21,7 +21,6 @@ import (
 	"github.com/solroute/solroute"
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
-	"github.com/solroute/solroute/internal/engine"
 	"github.com/solroute/solroute/metrics"
 	"github.com/solroute/solroute/retrypolicy"
 	"github.com/solroute/solroute/transport"
@@ -53,6 +52,10 @@ func (e *exported) family(name string) string {
 	}
 	return name
 }
+
+// level is the capability of every endpoint of demoLikeScrape's pool but
+// the lagging one: a call that requires it cannot land there.
+const level = "level"
 
 // epoch is the fake clocks' start.
 var epoch = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
@@ -91,6 +94,9 @@ func demoLikeScrape(t *testing.T) *exported {
 	o := solroute.Options{Transport: &ts, Hooks: solroute.Hooks{Clock: clockwork.NewFakeClockAt(epoch)}}
 	for i, s := range cluster.Specs {
 		ep := solroute.Endpoint{Name: s.Name, URL: s.URL.Reveal(), Tier: s.Tier}
+		if s.Name != "primary-c" {
+			ep.Capabilities = []string{level} // every endpoint but the lagging one
+		}
 		if l, ok := members[i].Roles[endpoint.RoleRead]; ok {
 			ep.Read = &l
 		}
@@ -109,15 +115,7 @@ func demoLikeScrape(t *testing.T) *exported {
 	reg.MustRegister(col)
 
 	ctx := context.Background()
-	only := func(name string) context.Context { // avoid every other endpoint
-		var avoid []string
-		for _, m := range members {
-			if m.Name != name {
-				avoid = append(avoid, m.Name)
-			}
-		}
-		return engine.WithAvoid(ctx, avoid...)
-	}
+	only := func(name string) context.Context { return solroute.WithEndpoint(ctx, name) }
 	owner := solana.MustPublicKeyFromBase58(fixtures.RecordedTokenOwner)
 	getBalance := func(ctx context.Context) error {
 		_, err := client.GetBalance(ctx, owner, solroute.BalanceOptions{})
@@ -144,7 +142,7 @@ func demoLikeScrape(t *testing.T) *exported {
 	}
 	// primary-b resets a send after reading it: ambiguous, and in doubt.
 	cluster.Servers["primary-b"].SetFault(fixtures.Fault{Kind: fixtures.ResetAfterRead})
-	if err := sendTx(only("primary-b"), 1); !errors.Is(err, engine.ErrAmbiguousDispatch) {
+	if err := sendTx(only("primary-b"), 1); !errors.Is(err, solroute.ErrAmbiguousDispatch) {
 		t.Fatalf("send to primary-b: %v, want ErrAmbiguousDispatch", err)
 	}
 	// The next send has primary-b alone: it goes there in doubt.
@@ -152,9 +150,10 @@ func demoLikeScrape(t *testing.T) *exported {
 	if err := sendTx(only("primary-b"), 2); err != nil {
 		t.Fatalf("send to primary-b in doubt: %v", err)
 	}
-	// primary-a answers 429: the read fails over to the backup.
+	// primary-a answers 429: the read, kept off the lagging primary-c,
+	// fails over to the backup.
 	cluster.Servers["primary-a"].SetFault(fixtures.Status(429, "1"))
-	if err := getBalance(engine.WithAvoid(ctx, "primary-c")); err != nil {
+	if err := getBalance(solroute.WithCapabilities(ctx, level)); err != nil {
 		t.Fatalf("getBalance past a 429: %v", err)
 	}
 

@@ -4,9 +4,9 @@
 // renders the panels as one SVG, laid out on Grafana's grid, with titles,
 // axes, one line per series and a legend of label values.
 //
-// It is tooling, internal to the module: no library package imports it,
-// and cmd/solroute does not link it. Its command,
-// internal/dashshot/cmd/dashshot, makes docs/img/dashboard.svg from the
+// It is tooling, in the repository's tools module (tools/go.mod), apart
+// from the library's: no library package imports it, and cmd/solroute
+// does not link it. Its command, tools/dashshot/cmd/dashshot, makes docs/img/dashboard.svg from the
 // dashboard in docs/grafana, filled by a run of "solroute demo" that a
 // real Prometheus scraped; docs/grafana/regenerate.sh runs the whole of
 // it (docs/grafana/README.md). That needs a Prometheus, so no test runs

@@ -8,8 +8,9 @@
 // report and one SVG latency chart per scenario.
 //
 // It is a command of its own, apart from cmd/solroute, so that the binary
-// users install links neither the benchmark harness (internal/bench) nor
-// the comparators it measures (go-retryablehttp).
+// users install links neither the benchmark harness (tools/bench) nor
+// the comparators it measures (go-retryablehttp). It lives in the
+// repository's tools module (tools/go.mod), apart from the library's.
 //
 // Usage:
 //
@@ -19,7 +20,7 @@
 // command was not told to write. The repository's committed report is
 // regenerated from the repository root with
 //
-//	go run ./cmd/solroute-bench --out docs/benchmarks.md --quiet
+//	cd tools && go run ./cmd/solroute-bench --out ../docs/benchmarks.md --quiet
 //
 // which also writes the charts into docs/img (the --img default: img/
 // beside the --out file). docs/cli.md is the full reference.

@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/solroute/solroute/tools/bench"
-	"github.com/solroute/solroute/internal/cliflag"
+	"github.com/solroute/solroute/tools/internal/cliflag"
 )
 
 // Exit codes.
@@ -22,6 +22,11 @@ const (
 	// exitUsage: a bad flag or argument.
 	exitUsage = 2
 )
+
+// benchCommand is how the report says it was produced, before the
+// arguments: from the repository root, in the tools module, where
+// relative paths such as --out ../docs/benchmarks.md are read.
+const benchCommand = "cd tools && go run ./cmd/solroute-bench"
 
 // stdoutName is the --out value that writes the report to stdout.
 const stdoutName = "-"
@@ -40,14 +45,14 @@ written, go to stderr.
 
 The repository's committed report is regenerated, from the repository
 root, with:
-  go run ./cmd/solroute-bench --out docs/benchmarks.md --quiet
+  cd tools && go run ./cmd/solroute-bench --out ../docs/benchmarks.md --quiet
 
 Exit codes: 0 success, 1 the benchmark or writing its report failed,
 2 a usage error.`
 
 const example = `
 solroute-bench --scenarios healthy,lagging --calls 2000 --rounds 5 --out /tmp/bench.md
-go run ./cmd/solroute-bench --out docs/benchmarks.md --quiet`
+cd tools && go run ./cmd/solroute-bench --out ../docs/benchmarks.md --quiet`
 
 // run is the whole program but the cluster child (see main): it parses
 // args, runs the benchmark and writes its report, and returns the exit
@@ -92,7 +97,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "solroute-bench: %v\n", err)
 		return exitFailed
 	}
-	r.Command = strings.TrimSpace("go run ./cmd/solroute-bench " + strings.Join(args, " "))
+	r.Command = strings.TrimSpace(benchCommand + " " + strings.Join(args, " "))
 	if err := dest.write(r, stdout, stderr); err != nil {
 		fmt.Fprintf(stderr, "solroute-bench: %v\n", err)
 		return exitFailed

@@ -6,8 +6,8 @@
 //
 // Usage:
 //
-//	go run ./internal/dashshot/cmd/dashshot --prometheus http://127.0.0.1:9090 \
-//	    --start 1767323045 --end 1767323105 --out docs/img/dashboard.svg
+//	cd tools && go run ./dashshot/cmd/dashshot --prometheus http://127.0.0.1:9090 \
+//	    --start 1767323045 --end 1767323105 --out ../docs/img/dashboard.svg
 package main
 
 import (
@@ -139,7 +139,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 	shot := dashshot.Shot{
 		Dashboard: d, Start: start, End: end, Step: *step, Results: results, Variables: bar, Width: *width,
 		Notes: append([]string{fmt.Sprintf(
-			"Drawn by internal/dashshot from this dashboard's own queries, evaluated by Prometheus %s over %s from %s (time axis: offset from the start). Not a Grafana screenshot.",
+			"Drawn by tools/dashshot from this dashboard's own queries, evaluated by Prometheus %s over %s from %s (time axis: offset from the start). Not a Grafana screenshot.",
 			version, end.Sub(start).Round(time.Second), start.UTC().Format(time.RFC3339))}, notes...),
 	}
 	tmp := *out + ".tmp"
