@@ -7,7 +7,8 @@ import (
 	"strconv"
 )
 
-// File is the dashboard's path from the module's root.
+// File is the dashboard's path from the repository's root (the tools
+// module is its tools/ folder).
 const File = "docs/grafana/solroute-dashboard.json"
 
 // Dashboard is the part of a Grafana dashboard's JSON model that the

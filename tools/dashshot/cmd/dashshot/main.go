@@ -7,7 +7,11 @@
 // Usage:
 //
 //	cd tools && go run ./dashshot/cmd/dashshot --prometheus http://127.0.0.1:9090 \
-//	    --start 1767323045 --end 1767323105 --out ../docs/img/dashboard.svg
+//	    --start 1767323045 --end 1767323105
+//
+// Its paths' defaults are relative to tools/, where that runs it: it
+// reads ../docs/grafana/solroute-dashboard.json and writes
+// ../docs/img/dashboard.svg.
 package main
 
 import (
@@ -19,6 +23,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -46,14 +51,14 @@ func (r *repeated) Set(v string) error { *r = append(*r, v); return nil }
 func run(ctx context.Context, args []string, stderr io.Writer) error {
 	f := flag.NewFlagSet("dashshot", flag.ContinueOnError)
 	f.SetOutput(stderr)
-	dashPath := f.String("dashboard", dashboard.File, "the dashboard's JSON `file`")
+	dashPath := f.String("dashboard", filepath.Join("..", dashboard.File), "the dashboard's JSON `file`")
 	promURL := f.String("prometheus", "http://127.0.0.1:9090", "the Prometheus server's base `URL`")
 	startFlag := f.String("start", "", "start of the span drawn: Unix seconds or RFC 3339 (required)")
 	endFlag := f.String("end", "", "end of the span drawn: Unix seconds or RFC 3339 (required)")
 	step := f.Duration("step", time.Second, "the queries' `step`")
 	rateInterval := f.Duration("rate-interval", 4*time.Second,
 		"what $__rate_interval stands for (Grafana: 4 × the data source's scrape interval, at least)")
-	out := f.String("out", "docs/img/dashboard.svg", "the SVG `file` to write")
+	out := f.String("out", filepath.Join("..", "docs", "img", "dashboard.svg"), "the SVG `file` to write")
 	width := f.Float64("width", dashshot.DefaultWidth, "the picture's width in pixels")
 	var vars, notes repeated
 	f.Var(&vars, "var", "`name=value` of a template variable (default: every variable All, as .*); repeatable")

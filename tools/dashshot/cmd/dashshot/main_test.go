@@ -3,6 +3,9 @@ package main
 import (
 	"context"
 	"io"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -47,5 +50,22 @@ func TestRunRefusesBadArguments(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("run(%q) = %v, want an error with %q", tc.args, err, tc.want)
 		}
+	}
+}
+
+// TestDefaultsFromTools: run from tools/, as "cd tools && go run
+// ./dashshot/cmd/dashshot" does, without --dashboard, dashshot reads the
+// repository's dashboard and goes on to ask Prometheus (here a server
+// that refuses), instead of failing on a path relative to the
+// repository's root.
+func TestDefaultsFromTools(t *testing.T) {
+	prom := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		http.Error(w, "down for the test", http.StatusServiceUnavailable)
+	}))
+	defer prom.Close()
+	t.Chdir(filepath.Join("..", "..", ".."))
+	err := run(context.Background(), []string{"--start", "1", "--end", "2", "--prometheus", prom.URL}, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "ask Prometheus its version") {
+		t.Fatalf("run from tools/ with the default --dashboard = %v, want it to reach Prometheus", err)
 	}
 }
