@@ -12,7 +12,6 @@ import (
 	"github.com/solroute/solroute/internal/engine"
 	"github.com/solroute/solroute/methods"
 	"github.com/solroute/solroute/pool"
-	"github.com/solroute/solroute/redislimit"
 	"github.com/solroute/solroute/transport"
 )
 
@@ -25,7 +24,6 @@ type Client struct {
 	engine  *engine.Engine
 	rpc     *rpc.Client
 	cluster string
-	limiter *redislimit.Limiter // [limits] backend = "redis" (limits.go); nil: local buckets
 }
 
 // New builds a Client from plain Go options. Every problem with the
@@ -56,30 +54,7 @@ func New(opts Options) (*Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("solroute: %w", err)
 	}
-	var lim *redislimit.Limiter
-	if opts.Limits != nil {
-		// Everything else is checked before Redis is asked anything.
-		if err := endpoint.Validate(specs); err != nil {
-			return nil, fmt.Errorf("solroute: %w", err)
-		}
-		if err := ps.Validate(); err != nil {
-			return nil, fmt.Errorf("solroute: pool: invalid settings: %w", err)
-		}
-		if err := ts.Validate(); err != nil {
-			return nil, fmt.Errorf("solroute: transport: invalid settings: %w", err)
-		}
-		if err := opts.Limits.Validate(); err != nil {
-			return nil, fmt.Errorf("solroute: Options.Limits: %w", err)
-		}
-		if lim, err = openLimits(*opts.Limits, opts.Hooks); err != nil {
-			return nil, err
-		}
-	}
-	c, err := build(specs, opts.Cluster, ts, ps, reg, opts.Hooks, lim)
-	if err != nil && lim != nil {
-		_ = lim.Close()
-	}
-	return c, err
+	return build(specs, opts.Cluster, ts, ps, reg, opts.Hooks)
 }
 
 // Open builds a Client from the configuration document at path (see
@@ -89,7 +64,8 @@ func New(opts Options) (*Client, error) {
 // value.
 func Open(path string) (*Client, error) { return OpenWith(path, Hooks{}) }
 
-// OpenWith is Open with hooks: a clock, a logger, Observers.
+// OpenWith is Open with hooks: a clock, a logger, Observers, the shared
+// limiter a [limits] backend = "redis" needs (see FromDocument).
 func OpenWith(path string, h Hooks) (*Client, error) {
 	doc, err := config.Load(path)
 	if err != nil {
@@ -98,30 +74,38 @@ func OpenWith(path string, h Hooks) (*Client, error) {
 	return FromDocument(doc, h)
 }
 
-// FromDocument builds a Client from a parsed document (config.Parse,
-// config.Load), with hooks.
+// FromDocument builds a Client from a document (config.Parse,
+// config.Load, or one built by hand: a nil Transport or Pool means its
+// defaults), with hooks. A document whose [limits] backend is "redis"
+// needs the shared limiter in h.Limits (redislimit.New(ctx, doc.Limits,
+// ...)); without it FromDocument fails before any request, with an error
+// that names the import.
 func FromDocument(doc *config.Document, h Hooks) (*Client, error) {
 	reg, err := doc.Registry(nil)
 	if err != nil {
 		return nil, fmt.Errorf("solroute: %w", err)
 	}
-	lim, err := openLimits(doc.Limits, h)
+	lim, err := documentLimiter(doc.Limits, h.Limits)
 	if err != nil {
 		return nil, err
 	}
-	c, err := build(doc.Endpoints, doc.Cluster, doc.Transport, doc.Pool, reg, h, lim)
-	if err != nil && lim != nil {
-		_ = lim.Close()
+	h.Limits = lim
+	ts, ps := transport.DefaultSettings(), pool.DefaultSettings()
+	if doc.Transport != nil {
+		ts = *doc.Transport
 	}
-	return c, err
+	if doc.Pool != nil {
+		ps = *doc.Pool
+	}
+	return build(doc.Endpoints, doc.Cluster, ts, ps, reg, h)
 }
 
-// build is the one constructor behind New and Open. lim, when not nil,
-// supplies the pool's buckets and is the client's to close.
-func build(specs []endpoint.Spec, cluster string, ts transport.Settings, ps pool.Settings, reg *methods.Registry, h Hooks, lim *redislimit.Limiter) (*Client, error) {
+// build is the one constructor behind New and Open. h.Limits, when not
+// nil, supplies the pool's buckets; its owner closes it.
+func build(specs []endpoint.Spec, cluster string, ts transport.Settings, ps pool.Settings, reg *methods.Registry, h Hooks) (*Client, error) {
 	po := admission.Options{Clock: h.Clock, Logger: h.Logger}
-	if lim != nil {
-		po.NewBucket = lim.NewBucket
+	if h.Limits != nil {
+		po.NewBucket = h.Limits.NewBucket
 	}
 	p, err := admission.New(specs, ps, po)
 	if err != nil {
@@ -135,7 +119,7 @@ func build(specs []endpoint.Spec, cluster string, ts transport.Settings, ps pool
 	if err != nil {
 		return nil, fmt.Errorf("solroute: %w", err)
 	}
-	return &Client{pool: p, engine: tc, rpc: rpc.NewWithCustomRPCClient(tc), cluster: cluster, limiter: lim}, nil
+	return &Client{pool: p, engine: tc, rpc: rpc.NewWithCustomRPCClient(tc), cluster: cluster}, nil
 }
 
 // RPC returns solana-go's client over the pool: every one of its methods
@@ -159,7 +143,7 @@ func (c *Client) Cluster() (string, solana.Hash, bool) {
 	return c.cluster, h, ok
 }
 
-// Close releases idle connections, and closes the shared limiter of a
-// document's [limits] (its buckets then admit at the local fallback
-// share). Calls made after Close dial again.
-func (c *Client) Close() error { return errors.Join(c.engine.Close(), c.closeLimits()) }
+// Close releases idle connections. Calls made after Close dial again. A
+// shared limiter passed in Hooks.Limits is its owner's to close, after
+// this.
+func (c *Client) Close() error { return c.engine.Close() }

@@ -11,7 +11,6 @@ import (
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/methods"
 	"github.com/solroute/solroute/pool"
-	"github.com/solroute/solroute/redislimit"
 	"github.com/solroute/solroute/transport"
 )
 
@@ -31,12 +30,6 @@ type Options struct {
 	// doubt. Nil means pool.DefaultSettings(); a non-nil value is taken as
 	// written.
 	Pool *pool.Settings
-	// Limits, when set, shares every endpoint's rate limit with the other
-	// processes that use the same Redis and endpoint names
-	// (redislimit.Settings: Backend BackendRedis, URL, KeyPrefix,
-	// Replicas, FailClosed; plans/013-shared-limits.md). Nil, or a Backend
-	// of BackendLocal, means each process its own buckets.
-	Limits *redislimit.Settings
 	// Methods declares JSON-RPC methods the built-in registry does not
 	// know (a provider's own), with their role, retry class and budget
 	// (methods.Method; see methods.Registry.Declare). A built-in send
@@ -47,7 +40,8 @@ type Options struct {
 }
 
 // Hooks carry what a configuration document cannot: the one place for a
-// client's clock, logger and Observers. The zero value is valid.
+// client's clock, logger, Observers and shared limiter. The zero value is
+// valid.
 type Hooks struct {
 	// Clock is the source of time for buckets, cooldowns, deadlines and
 	// backoffs. Nil means the real clock.
@@ -59,6 +53,16 @@ type Hooks struct {
 	// call on (transport.Observer; see Client.Observe, and WithObserver
 	// for the calls under one context).
 	Observers []transport.Observer
+	// Limits, when set, supplies every (endpoint, role)'s token bucket in
+	// place of the in-process one: redislimit.New builds a limiter that
+	// shares each endpoint's rate limit with every other process using
+	// the same Redis, key prefix and endpoint names
+	// (plans/013-shared-limits.md). The program that built it closes it,
+	// after the clients that use it; Client.Close does not. A document
+	// whose [limits] backend is "redis" needs one (build it from
+	// doc.Limits); one whose backend is "local" refuses one. Nil means
+	// each process its own buckets.
+	Limits pool.Limiter
 }
 
 // Endpoint is one RPC endpoint, in plain Go. Printing an Endpoint (any fmt

@@ -18,7 +18,6 @@ import (
 	"github.com/solroute/solroute/config"
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
-	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/retrypolicy"
 	"github.com/solroute/solroute/transport"
 )
@@ -37,7 +36,7 @@ func newClient(t *testing.T, scripts ...fixtures.Script) (*solroute.Client, *fix
 	cl := fixtures.NewCluster(members)
 	ts := transport.DefaultSettings()
 	ts.Retry = retrySettings()
-	c, err := solroute.FromDocument(&config.Document{Endpoints: cl.Specs, Transport: ts, Pool: pool.DefaultSettings()},
+	c, err := solroute.FromDocument(&config.Document{Endpoints: cl.Specs, Transport: &ts},
 		solroute.Hooks{Clock: clockwork.NewFakeClockAt(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))})
 	if err != nil {
 		cl.Close()
@@ -166,8 +165,7 @@ func TestNullResultIsInvalid(t *testing.T) {
 	}))
 	defer srv.Close()
 	c, err := solroute.FromDocument(&config.Document{Endpoints: []endpoint.Spec{{Name: "nulls", URL: endpoint.NewSecret(srv.URL),
-		Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: {}}}},
-		Transport: transport.DefaultSettings(), Pool: pool.DefaultSettings()},
+		Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: {}}}}},
 		solroute.Hooks{Clock: clockwork.NewFakeClockAt(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))})
 	if err != nil {
 		t.Fatal(err)

@@ -27,11 +27,11 @@ func newClient(t *testing.T, d *Document, clock clockwork.Clock) *engine.Engine 
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := admission.New(d.Endpoints, d.Pool, admission.Options{Clock: clock})
+	p, err := admission.New(d.Endpoints, *d.Pool, admission.Options{Clock: clock})
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := engine.New(p, d.Transport, engine.Options{Registry: reg})
+	c, err := engine.New(p, *d.Transport, engine.Options{Registry: reg})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +100,7 @@ func TestPoolTakesEjection(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := admission.New(d.Endpoints, d.Pool, admission.Options{Clock: clockwork.NewFakeClock()})
+	p, err := admission.New(d.Endpoints, *d.Pool, admission.Options{Clock: clockwork.NewFakeClock()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,6 @@ import (
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/internal/engine"
 	"github.com/solroute/solroute/pool"
-	"github.com/solroute/solroute/redislimit"
 	"github.com/solroute/solroute/retrypolicy"
 	"github.com/solroute/solroute/transport"
 )
@@ -140,7 +139,7 @@ func TestEveryKnobHasAKey(tt *testing.T) {
 	walk(reflect.TypeFor[layout]())
 	for _, want := range []reflect.Type{reflect.TypeFor[retrypolicy.Settings](), reflect.TypeFor[transport.Settings](),
 		reflect.TypeFor[pool.Settings](), reflect.TypeFor[endpoint.Ejection](), reflect.TypeFor[endpoint.Spec](),
-		reflect.TypeFor[endpoint.Limits](), reflect.TypeFor[redislimit.Settings]()} {
+		reflect.TypeFor[endpoint.Limits](), reflect.TypeFor[Limits]()} {
 		if !seen[want] {
 			tt.Errorf("the layout does not reach %s", want)
 		}
@@ -208,7 +207,7 @@ func TestPathOf(t *testing.T) {
 		reflect.TypeFor[pool.Settings]():        "pool",
 		reflect.TypeFor[endpoint.Ejection]():    "pool.ejection",
 		reflect.TypeFor[[]endpoint.Spec]():      "endpoints",
-		reflect.TypeFor[redislimit.Settings]():  "limits",
+		reflect.TypeFor[Limits]():               "limits",
 		reflect.TypeFor[map[string]struct{}]():  "",
 		reflect.TypeFor[engine.Options]():       "",
 	} {

@@ -6,9 +6,10 @@
 // [DefaultSettings] gives the defaults, and solroute.Options.Pool takes
 // them in plain Go.
 //
-// [Bucket] is what a token bucket shared between processes implements
-// (package redislimit's does): the pool asks it, and nothing else, for
-// each (endpoint, role)'s rate.
+// [Bucket] is what a token bucket shared between processes implements,
+// and a [Limiter] supplies such buckets (package redislimit's does, and
+// solroute.Hooks.Limits takes it): the pool asks the bucket, and nothing
+// else, for each (endpoint, role)'s rate.
 //
 // The pool itself (tiers, the balancing inside a tier, admission, the
 // health machine) is the client's machinery: it is reached through

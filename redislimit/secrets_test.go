@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/jonboulle/clockwork"
+	"github.com/solroute/solroute/config"
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
 	"github.com/solroute/solroute/internal/redistest"
@@ -52,7 +53,7 @@ func TestSecretsNeverShown(t *testing.T) {
 			logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 			jlogger := slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 			clock := clockwork.NewFakeClockAt(epoch)
-			s := Settings{Backend: BackendRedis, URL: endpoint.NewSecret(m.url), KeyPrefix: "s:", Replicas: 2}
+			s := config.Limits{Backend: config.BackendRedis, URL: endpoint.NewSecret(m.url), KeyPrefix: "s:", Replicas: 2}
 			var outs []string
 			outs = append(outs, fmt.Sprintf("%v %+v %#v", s, s, s))
 			if j, err := json.Marshal(s); err == nil {

@@ -77,7 +77,7 @@ func runCall(ctx context.Context, e *env, args []string) int {
 	if *showAttempts {
 		hooks.Observers = []transport.Observer{onAttempt(newAttemptWriter(e.stderr).write)}
 	}
-	c, err := solroute.FromDocument(cfg, hooks)
+	c, err := fromDocument(cfg, hooks)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "solroute call: %v\n", err)
 		return exitUsage

@@ -8,7 +8,6 @@ import (
 	"github.com/solroute/solroute/config"
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
-	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/transport"
 )
 
@@ -156,11 +155,10 @@ func demoLimits() (read, send endpoint.Limits) {
 // same document type config.Load returns, on the defaults but for a
 // shorter backoff.
 func demoConfig(c *fixtures.Cluster) *config.Document {
-	doc := &config.Document{Cluster: "mainnet-beta", Endpoints: c.Specs,
-		Transport: transport.DefaultSettings(), Pool: pool.DefaultSettings()}
-	doc.Transport.Retry.InitialBackoff = 20 * time.Millisecond
-	doc.Transport.Retry.MaxBackoff = 200 * time.Millisecond
-	return doc
+	ts := transport.DefaultSettings()
+	ts.Retry.InitialBackoff = 20 * time.Millisecond
+	ts.Retry.MaxBackoff = 200 * time.Millisecond
+	return &config.Document{Cluster: "mainnet-beta", Endpoints: c.Specs, Transport: &ts} // Pool nil: the defaults
 }
 
 // rateLimitWindow makes demoPrimaryA answer 429 from demoRateLimitFrom to

@@ -14,6 +14,7 @@ import (
 	"github.com/solroute/solroute"
 	"github.com/solroute/solroute/config"
 	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/transport"
 )
 
@@ -143,7 +144,8 @@ func (p *prober) endpoint(ctx context.Context, ep *endpoint.Spec) endpointReport
 	// own (the getGenesisHash canary is the guard's check, reported); no
 	// monotonic reads, which would add a minContextSlot the endpoint did
 	// not ask for.
-	one := &config.Document{Endpoints: []endpoint.Spec{*ep}, Transport: p.cfg.Transport}
+	ts := *p.cfg.Transport // a copy: the document's stays as written
+	one := &config.Document{Endpoints: []endpoint.Spec{*ep}, Transport: &ts, Pool: &pool.Settings{}}
 	one.Transport.Retry.MaxRetries, one.Transport.Retry.TransparentRetries = 0, 0
 	one.Transport.HedgeAfter, one.Transport.SlotProbeInterval = 0, 0
 	one.Transport.MonotonicReads = false

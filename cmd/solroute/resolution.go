@@ -53,9 +53,10 @@ const lastValidHelp = "the lastValidBlockHeight getLatestBlockhash returned with
 // openPool builds the client of cmd from the configuration, on the
 // command's clock, and checks that an endpoint serves the role of each of
 // methods: without one the configuration is wrong, whatever the endpoints
-// do, and no request is sent (exit 2). The caller closes the client.
-func (e *env) openPool(cmd, cfgPath string, cfg *config.Document, methods ...string) (*solroute.Client, int) {
-	c, err := solroute.FromDocument(cfg, solroute.Hooks{Clock: e.clock})
+// do, and no request is sent (exit 2). The caller closes the client (and
+// with it the shared limiter of a [limits] backend = "redis").
+func (e *env) openPool(cmd, cfgPath string, cfg *config.Document, methods ...string) (*client, int) {
+	c, err := fromDocument(cfg, solroute.Hooks{Clock: e.clock})
 	if err != nil {
 		fmt.Fprintf(e.stderr, "solroute %s: %v\n", cmd, err)
 		return nil, exitUsage

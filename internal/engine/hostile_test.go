@@ -109,7 +109,7 @@ func hostileClient(t testing.TB, h *hostileServer) (*engine.Engine, *solroute.Cl
 	tc := newClient(t, p, cf)
 	t.Cleanup(func() { _ = tc.Close() })
 	ts, _ := cf.build()
-	c, err := solroute.FromDocument(&config.Document{Endpoints: specs, Transport: ts, Pool: pool.DefaultSettings()}, solroute.Hooks{})
+	c, err := solroute.FromDocument(&config.Document{Endpoints: specs, Transport: &ts}, solroute.Hooks{})
 	if err != nil {
 		t.Fatal(err)
 	}

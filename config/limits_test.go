@@ -1,4 +1,4 @@
-package redislimit
+package config
 
 import (
 	"errors"
@@ -9,46 +9,48 @@ import (
 	"github.com/solroute/solroute/endpoint"
 )
 
-// marker is a secret planted in Redis URLs; no error, log line or printed
+// redisMarker is a secret planted in Redis URLs; no error or printed
 // value may show it.
-const marker = "ReDiSmArKeR"
+const redisMarker = "ReDiSmArKeR"
 
-func TestSettingsValidate(t *testing.T) {
-	redisWith := func(url string) Settings {
-		s := DefaultSettings()
+func TestLimitsValidate(t *testing.T) {
+	const marker = redisMarker
+	redisWith := func(url string) Limits {
+		s := DefaultLimits()
 		s.Backend, s.URL = BackendRedis, endpoint.NewSecret(url)
 		return s
 	}
 	for _, tt := range []struct {
 		name string
-		s    Settings
+		s    Limits
 		path string // "" for valid
 		msg  string
 	}{
-		{"defaults", DefaultSettings(), "", ""},
+		{"defaults", DefaultLimits(), "", ""},
 		{"redis", redisWith("redis://:" + marker + "@127.0.0.1:6379/0"), "", ""},
 		{"user and password", redisWith("redis://u" + marker + ":p" + marker + "@h.example:6380/3"), "", ""},
 		{"tls", redisWith("rediss://h.example/"), "", ""},
 		{"unix", redisWith("unix:///run/redis.sock?db=2"), "", ""},
 		{"query option", redisWith("redis://h.example/0?pool_size=4"), "", ""},
-		{"zero settings", Settings{}, "", ""},
-		{"no url", Settings{Backend: BackendRedis, Replicas: 1}, "url", "is required"},
-		{"url without redis", Settings{URL: endpoint.NewSecret("redis://h/0")}, "url", "only with backend"},
+		{"zero settings", Limits{}, "", ""},
+		{"no url", Limits{Backend: BackendRedis, Replicas: 1}, "url", "is required"},
+		{"url without redis", Limits{URL: endpoint.NewSecret("redis://h/0")}, "url", "only with backend"},
 		{"http", redisWith("https://" + marker + ".example/"), "url", "must start with redis://"},
 		{"no host", redisWith("redis:///0"), "url", "must name a host"},
 		{"opaque", redisWith("redis:" + marker), "url", "must name a host"},
 		{"bad port", redisWith("redis://:" + marker + "@h.example:port" + marker + "/0"), "url", "not a valid URL"},
 		{"bad db", redisWith("redis://:" + marker + "@h.example/db" + marker), "url", "database number"},
 		{"two path segments", redisWith("redis://h.example/0/" + marker), "url", "database number"},
-		{"unknown query", redisWith("redis://h.example/0?" + marker + "=1"), "url", "query option"},
-		{"bad query value", redisWith("redis://h.example/0?pool_size=" + marker), "url", "query option"},
+		// Query options are go-redis's: redislimit.New checks them
+		// (TestNewRefusesUnknownQueryOption).
+		{"unknown query", redisWith("redis://h.example/0?" + marker + "=1"), "", ""},
 		{"control character", redisWith("redis://:" + marker + "\n@h.example/0"), "url", "control characters"},
 		{"unix without path", redisWith("unix://" + marker + "@"), "url", "must name a socket"},
-		{"replicas negative", Settings{Replicas: -1}, "replicas", "between 1 and 10000"},
-		{"replicas too many", Settings{Replicas: MaxReplicas + 1}, "replicas", "between 1 and 10000"},
-		{"prefix too long", Settings{KeyPrefix: strings.Repeat("k", MaxKeyPrefix+1)}, "key_prefix", "at most 256 bytes"},
-		{"prefix control", Settings{KeyPrefix: "a\x00b"}, "key_prefix", "control characters"},
-		{"unknown backend", Settings{Backend: 7}, "backend", `"local" or "redis"`},
+		{"replicas negative", Limits{Replicas: -1}, "replicas", "between 1 and 10000"},
+		{"replicas too many", Limits{Replicas: maxReplicas + 1}, "replicas", "between 1 and 10000"},
+		{"prefix too long", Limits{KeyPrefix: strings.Repeat("k", maxKeyPrefix+1)}, "key_prefix", "at most 256 bytes"},
+		{"prefix control", Limits{KeyPrefix: "a\x00b"}, "key_prefix", "control characters"},
+		{"unknown backend", Limits{Backend: 7}, "backend", `"local" or "redis"`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			err := tt.s.Validate()
@@ -70,7 +72,7 @@ func TestSettingsValidate(t *testing.T) {
 }
 
 func TestBackendText(t *testing.T) {
-	for _, b := range AllBackends() {
+	for _, b := range allBackends() {
 		text, err := b.MarshalText()
 		if err != nil {
 			t.Fatal(err)
@@ -92,12 +94,12 @@ func TestBackendText(t *testing.T) {
 	}
 }
 
-// TestSettingsNeverPrintTheURL: every way of printing Settings hides the
+// TestLimitsNeverPrintTheURL: every way of printing Limits hides the
 // URL (it is an endpoint.Secret).
-func TestSettingsNeverPrintTheURL(t *testing.T) {
-	s := Settings{Backend: BackendRedis, URL: endpoint.NewSecret("redis://:" + marker + "@h.example/0")}
+func TestLimitsNeverPrintTheURL(t *testing.T) {
+	s := Limits{Backend: BackendRedis, URL: endpoint.NewSecret("redis://:" + redisMarker + "@h.example/0")}
 	for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%q"} {
-		if out := fmt.Sprintf(verb, s); strings.Contains(out, marker) {
+		if out := fmt.Sprintf(verb, s); strings.Contains(out, redisMarker) {
 			t.Errorf("%s prints the URL: %s", verb, out)
 		}
 	}

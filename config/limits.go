@@ -1,4 +1,4 @@
-package redislimit
+package config
 
 import (
 	"errors"
@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/redis/go-redis/v9"
 	"github.com/solroute/solroute/endpoint"
 )
 
@@ -15,19 +14,21 @@ import (
 type Backend uint8
 
 const (
-	// BackendLocal keeps every bucket in the process (the pool's default):
-	// each replica enforces the whole quota on its own.
+	// BackendLocal keeps every bucket in the process (the default): each
+	// replica enforces the whole quota on its own.
 	BackendLocal Backend = iota
 	// BackendRedis shares each (endpoint, role) bucket between every
-	// process that names the same Redis and key prefix.
+	// process that names the same Redis and key prefix: the program
+	// builds the limiter (redislimit.New) and passes it in
+	// solroute.Hooks.Limits.
 	BackendRedis
 )
 
 // backendNames are the document's spellings, by Backend.
 var backendNames = [...]string{BackendLocal: "local", BackendRedis: "redis"}
 
-// AllBackends lists the backends in order, for messages and docs.
-func AllBackends() []Backend { return []Backend{BackendLocal, BackendRedis} }
+// allBackends lists the backends in order, for messages and docs.
+func allBackends() []Backend { return []Backend{BackendLocal, BackendRedis} }
 
 // String returns "local" or "redis".
 func (b Backend) String() string {
@@ -40,7 +41,7 @@ func (b Backend) String() string {
 // MarshalText returns the document's spelling.
 func (b Backend) MarshalText() ([]byte, error) {
 	if int(b) >= len(backendNames) {
-		return nil, fmt.Errorf("redislimit: unknown backend %d", int(b))
+		return nil, fmt.Errorf("config: unknown backend %d", int(b))
 	}
 	return []byte(b.String()), nil
 }
@@ -54,27 +55,32 @@ func (b *Backend) UnmarshalText(text []byte) error {
 			return nil
 		}
 	}
-	return errors.New(`redislimit: unknown backend: want "local" or "redis"`)
+	return errors.New(`config: unknown backend: want "local" or "redis"`)
 }
 
-// Settings are the [limits] table of a configuration document: where the
-// rate limits of every (endpoint, role) are kept. Values are taken as
-// written; DefaultSettings returns the defaults (local buckets). Printing
-// Settings never shows the URL: it is an endpoint.Secret.
-type Settings struct {
+// Limits are the [limits] table of a document: where the rate limits of
+// every (endpoint, role) are kept. The zero value is local buckets, the
+// default. With BackendRedis the program passes the limiter that keeps
+// them (redislimit.New(ctx, doc.Limits, ...)) in solroute.Hooks.Limits:
+// config and the root link no Redis client. Values are taken as written;
+// DefaultLimits returns the document's defaults. Printing Limits never
+// shows the URL: it is an endpoint.Secret.
+type Limits struct {
 	// Backend is BackendLocal (each process its own buckets) or
 	// BackendRedis (buckets shared through the Redis at URL).
 	Backend Backend `toml:"backend"`
 	// URL names the Redis server, go-redis style:
 	// redis://[user:password@]host[:port][/db], rediss:// for TLS, or
-	// unix://[user:password@]/path/to.sock. It may carry a password, so it
-	// is a secret, never printed. Required with BackendRedis, refused
-	// without it.
+	// unix://[user:password@]/path/to.sock, with go-redis's query options
+	// (redislimit.New checks those). It may carry a password, so it is a
+	// secret, never printed. Required with BackendRedis, refused without
+	// it.
 	URL endpoint.Secret `toml:"url"`
 	// KeyPrefix starts every key the limiter writes; the rest is the
 	// endpoint's name and the role ("solroute:primary-a:read"). Processes
 	// share a bucket when they use the same Redis, prefix, endpoint name
-	// and role. "" means no prefix.
+	// and role. "" means no prefix; the document's default is
+	// "solroute:" (DefaultLimits).
 	KeyPrefix string `toml:"key_prefix"`
 	// Replicas is how many processes share the quota: while Redis cannot
 	// be reached each process falls back to a local bucket of rate and
@@ -89,22 +95,25 @@ type Settings struct {
 	FailClosed bool `toml:"fail_closed"`
 }
 
-// DefaultSettings returns the defaults: local buckets, the key prefix
-// "solroute:", one replica, fail open.
-func DefaultSettings() Settings {
-	return Settings{Backend: BackendLocal, KeyPrefix: "solroute:", Replicas: 1}
+// DefaultLimits returns the defaults of [limits]: local buckets, the key
+// prefix "solroute:", one replica, fail open. Start a hand-built Limits
+// from it, so that its keys are those of processes configured by a
+// document.
+func DefaultLimits() Limits {
+	return Limits{Backend: BackendLocal, KeyPrefix: "solroute:", Replicas: 1}
 }
 
-// MaxReplicas bounds Settings.Replicas.
-const MaxReplicas = 10_000
+// maxReplicas bounds Limits.Replicas.
+const maxReplicas = 10_000
 
-// MaxKeyPrefix bounds the length of Settings.KeyPrefix, in bytes.
-const MaxKeyPrefix = 256
+// maxKeyPrefix bounds the length of Limits.KeyPrefix, in bytes.
+const maxKeyPrefix = 256
 
 // Validate reports every field out of range, joined, each an
 // *endpoint.Problem whose Path is the field's TOML key. No message quotes
-// a value: the URL may hold a password.
-func (s Settings) Validate() error {
+// a value: the URL may hold a password. The URL's query options are
+// go-redis's: redislimit.New checks them.
+func (s Limits) Validate() error {
 	var errs []error
 	problem := func(key, msg string) { errs = append(errs, &endpoint.Problem{Path: key, Message: msg}) }
 	switch {
@@ -113,19 +122,19 @@ func (s Settings) Validate() error {
 	case s.Backend == BackendRedis && s.URL.IsZero():
 		problem("url", `is required with backend = "redis"`)
 	case s.Backend == BackendRedis:
-		if msg := checkURL(s.URL.Reveal()); msg != "" {
+		if msg := checkRedisURL(s.URL.Reveal()); msg != "" {
 			problem("url", msg)
 		}
 	case !s.URL.IsZero():
 		problem("url", `is used only with backend = "redis"`)
 	}
-	if len(s.KeyPrefix) > MaxKeyPrefix {
-		problem("key_prefix", "must be at most "+strconv.Itoa(MaxKeyPrefix)+" bytes")
+	if len(s.KeyPrefix) > maxKeyPrefix {
+		problem("key_prefix", "must be at most "+strconv.Itoa(maxKeyPrefix)+" bytes")
 	} else if strings.ContainsFunc(s.KeyPrefix, isControl) {
 		problem("key_prefix", "must not contain control characters")
 	}
-	if s.Replicas < 0 || s.Replicas > MaxReplicas {
-		problem("replicas", "must be between 1 and "+strconv.Itoa(MaxReplicas))
+	if s.Replicas < 0 || s.Replicas > maxReplicas {
+		problem("replicas", "must be between 1 and "+strconv.Itoa(maxReplicas))
 	}
 	return errors.Join(errs...)
 }
@@ -133,10 +142,10 @@ func (s Settings) Validate() error {
 // isControl reports whether r is an ASCII or C1 control character.
 func isControl(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) }
 
-// checkURL returns what is wrong with a Redis URL, or "". The message
-// never quotes the URL or a part of it: url.Parse's and go-redis's errors
-// do, so they are not passed on.
-func checkURL(raw string) string {
+// checkRedisURL returns what is wrong with a Redis URL's scheme, host or
+// database, or "". The message never quotes the URL or a part of it:
+// url.Parse's errors do, so they are not passed on.
+func checkRedisURL(raw string) string {
 	if strings.ContainsFunc(raw, isControl) {
 		return "must not contain control characters"
 	}
@@ -149,7 +158,8 @@ func checkURL(raw string) string {
 		if u.Opaque != "" || u.Host == "" {
 			return "must name a host: redis://[user:password@]host[:port][/db]"
 		}
-		if segs := strings.FieldsFunc(u.Path, func(r rune) bool { return r == '/' }); len(segs) > 1 {
+		segs := strings.FieldsFunc(u.Path, func(r rune) bool { return r == '/' })
+		if len(segs) > 1 {
 			return "has a path that is not a database number (such as /0)"
 		} else if len(segs) == 1 {
 			if _, err := strconv.Atoi(segs[0]); err != nil {
@@ -163,11 +173,5 @@ func checkURL(raw string) string {
 	default:
 		return "must start with redis://, rediss:// or unix://"
 	}
-	if _, err := redis.ParseURL(raw); err != nil {
-		return "has a query option go-redis does not know, or a value it cannot read"
-	}
 	return ""
 }
-
-// replicas returns s.Replicas with 0 read as 1.
-func (s Settings) replicas() int { return max(s.Replicas, 1) }
