@@ -6,18 +6,14 @@ import (
 
 	"github.com/gagliardetto/solana-go/rpc"
 	"github.com/solroute/solroute"
-	"github.com/solroute/solroute/config"
 	"github.com/solroute/solroute/fixtures"
-	"github.com/solroute/solroute/pool"
-	"github.com/solroute/solroute/transport"
 )
 
 // Typed calls through a pool of one fake endpoint.
 func Example_typedCalls() {
 	cluster := fixtures.NewCluster([]fixtures.Member{{Name: "local"}})
 	defer cluster.Close()
-	c, err := solroute.FromDocument(&config.Document{Endpoints: cluster.Specs,
-		Transport: transport.DefaultSettings(), Pool: pool.DefaultSettings()}, solroute.Hooks{})
+	c, err := solroute.New(solroute.Options{Endpoints: cluster.Endpoints()})
 	if err != nil {
 		panic(err)
 	}
@@ -50,8 +46,7 @@ func ExampleParsePubkey() {
 func ExampleClient_RPC() {
 	cluster := fixtures.NewCluster([]fixtures.Member{{Name: "local"}})
 	defer cluster.Close()
-	c, _ := solroute.FromDocument(&config.Document{Endpoints: cluster.Specs,
-		Transport: transport.DefaultSettings(), Pool: pool.DefaultSettings()}, solroute.Hooks{})
+	c, _ := solroute.New(solroute.Options{Endpoints: cluster.Endpoints()})
 	defer c.Close()
 
 	slot, err := c.RPC().GetSlot(context.Background(), rpc.CommitmentFinalized)
