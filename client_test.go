@@ -45,7 +45,7 @@ func TestNewRoutesEveryRole(t *testing.T) {
 	if _, err := c.RPC().GetSlot(ctx, ""); err != nil {
 		t.Fatal(err)
 	}
-	tx, err := fixtures.SignedTransaction(3)
+	tx, err := fixtures.SignedTransaction(3, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +53,7 @@ func TestNewRoutesEveryRole(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sender.Deliveries(sig.String()) != 1 || reader.Count("sendTransaction") != 0 || reader.Count("getSlot") != 1 {
+	if sender.Deliveries(sig.String()) != 1 || reader.Stats().Calls["sendTransaction"] != 0 || reader.Stats().Calls["getSlot"] != 1 {
 		t.Fatalf("reader %+v, sender %+v", reader.Stats(), sender.Stats())
 	}
 	if attempts := rec.Attempts(); len(attempts) != 2 || attempts[0].Endpoint != "reader" || attempts[1].Endpoint != "sender" {

@@ -18,10 +18,11 @@ import (
 	"github.com/solroute/solroute"
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/internal/fixturedata"
 	"github.com/solroute/solroute/transport"
 )
 
-var somePubkey = solana.MustPublicKeyFromBase58(fixtures.RecordedTokenOwner)
+var somePubkey = solana.MustPublicKeyFromBase58(fixturedata.RecordedTokenOwner)
 
 // excluded is a slog handler that closes its channel at the first record
 // whose message names an exclusion: an event to wait on.
@@ -48,10 +49,7 @@ func (h *excluded) WithGroup(string) slog.Handler      { return h }
 func TestNoCallReachesAWrongClusterEndpoint(t *testing.T) {
 	good := fakeEndpoint("good")
 	defer good.Close()
-	devnet, err := fixtures.StartServer(fixtures.Options{Name: "devnet", Cluster: "devnet"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	devnet := fixtures.NewServer(fixtures.Options{Name: "devnet", Cluster: "devnet"})
 	defer devnet.Close()
 	ts := transport.DefaultSettings()
 	ts.HedgeAfter = time.Millisecond // every read hedges, when it can
@@ -83,7 +81,7 @@ func TestNoCallReachesAWrongClusterEndpoint(t *testing.T) {
 		if err := c.CallWithCallback(ctx, "getVersion", nil, func(*http.Request, *http.Response) error { return nil }); err != nil {
 			t.Fatal(err)
 		}
-		tx, err := fixtures.SignedTransaction(1)
+		tx, err := fixtures.SignedTransaction(1, "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -125,7 +123,7 @@ func TestReadsNeverGoBackInTimeOnEveryEntryPoint(t *testing.T) {
 	for i := range members {
 		members[i].Options.Clock = clock
 		members[i].Options.Slots = &fixtures.SlotOptions{}
-		members[i].Roles = map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: {}}
+		members[i].Read, members[i].Send = &endpoint.Limits{}, nil
 	}
 	members[2].Options.Slots.Lag = 100
 	cl := fixtures.NewCluster(members)
@@ -133,11 +131,7 @@ func TestReadsNeverGoBackInTimeOnEveryEntryPoint(t *testing.T) {
 	for _, hedge := range []time.Duration{0, time.Nanosecond} {
 		ts := transport.DefaultSettings()
 		ts.HedgeAfter = hedge
-		var eps []solroute.Endpoint
-		for _, s := range cl.Specs {
-			eps = append(eps, solroute.Endpoint{Name: s.Name, URL: s.URL.Reveal(), Read: &endpoint.Limits{}})
-		}
-		c, err := solroute.New(solroute.Options{Endpoints: eps, Transport: &ts})
+		c, err := solroute.New(solroute.Options{Endpoints: cl.Endpoints(), Transport: &ts})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -15,6 +15,7 @@ import (
 	"github.com/solroute/solroute"
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/internal/fixturedata"
 )
 
 // The README's quick start: open a document, use solana-go's client over
@@ -51,7 +52,7 @@ url = "${PROVIDER_URL}"
 	} else if err != nil {
 		log.Printf("getSlot failed: %+v", err) // every attempt: endpoint, cause, decision
 	}
-	fmt.Println(slot == fixtures.RecordedSlot)
+	fmt.Println(slot == fixturedata.RecordedSlot)
 	// Output: true
 }
 
@@ -95,15 +96,12 @@ func ExampleWithSession() {
 	members := []fixtures.Member{{Name: "a"}, {Name: "b"}, {Name: "behind"}}
 	for i := range members {
 		members[i].Options = fixtures.Options{Clock: clock, Slots: &fixtures.SlotOptions{}}
+		members[i].Read = &endpoint.Limits{} // reads only
 	}
 	members[2].Options.Slots.Lag = 100
 	cluster := fixtures.NewCluster(members)
 	defer cluster.Close()
-	var eps []solroute.Endpoint
-	for _, s := range cluster.Specs {
-		eps = append(eps, solroute.Endpoint{Name: s.Name, URL: s.URL.Reveal(), Read: &endpoint.Limits{}})
-	}
-	c, err := solroute.New(solroute.Options{Endpoints: eps})
+	c, err := solroute.New(solroute.Options{Endpoints: cluster.Endpoints()})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -113,7 +111,7 @@ func ExampleWithSession() {
 	var last uint64
 	backwards := 0
 	for range 12 {
-		out, err := c.RPC().GetBalance(worker, solana.MustPublicKeyFromBase58(fixtures.RecordedTokenOwner), rpc.CommitmentConfirmed)
+		out, err := c.RPC().GetBalance(worker, solana.MustPublicKeyFromBase58(fixturedata.RecordedTokenOwner), rpc.CommitmentConfirmed)
 		if err != nil {
 			log.Fatal(err)
 		}

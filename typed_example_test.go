@@ -6,7 +6,6 @@ import (
 
 	"github.com/gagliardetto/solana-go/rpc"
 	"github.com/solroute/solroute"
-	"github.com/solroute/solroute/config"
 	"github.com/solroute/solroute/fixtures"
 )
 
@@ -14,7 +13,7 @@ import (
 func Example_typedCalls() {
 	cluster := fixtures.NewCluster([]fixtures.Member{{Name: "local"}})
 	defer cluster.Close()
-	c, err := solroute.FromDocument(&config.Document{Endpoints: cluster.Specs}, solroute.Hooks{})
+	c, err := solroute.New(solroute.Options{Endpoints: cluster.Endpoints()})
 	if err != nil {
 		panic(err)
 	}
@@ -47,7 +46,7 @@ func ExampleParsePubkey() {
 func ExampleClient_RPC() {
 	cluster := fixtures.NewCluster([]fixtures.Member{{Name: "local"}})
 	defer cluster.Close()
-	c, _ := solroute.FromDocument(&config.Document{Endpoints: cluster.Specs}, solroute.Hooks{})
+	c, _ := solroute.New(solroute.Options{Endpoints: cluster.Endpoints()})
 	defer c.Close()
 
 	slot, err := c.RPC().GetSlot(context.Background(), rpc.CommitmentFinalized)

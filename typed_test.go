@@ -18,6 +18,7 @@ import (
 	"github.com/solroute/solroute/config"
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/internal/fixturedata"
 	"github.com/solroute/solroute/retrypolicy"
 	"github.com/solroute/solroute/transport"
 )
@@ -36,8 +37,8 @@ func newClient(t *testing.T, scripts ...fixtures.Script) (*solroute.Client, *fix
 	cl := fixtures.NewCluster(members)
 	ts := transport.DefaultSettings()
 	ts.Retry = retrySettings()
-	c, err := solroute.FromDocument(&config.Document{Endpoints: cl.Specs, Transport: &ts},
-		solroute.Hooks{Clock: clockwork.NewFakeClockAt(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))})
+	c, err := solroute.New(solroute.Options{Endpoints: cl.Endpoints(), Transport: &ts,
+		Hooks: solroute.Hooks{Clock: clockwork.NewFakeClockAt(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))}})
 	if err != nil {
 		cl.Close()
 		t.Fatal(err)
@@ -56,27 +57,27 @@ func TestTypedMethodsDecodeRecorded(t *testing.T) {
 		t.Fatalf("GetHealth: %v", err)
 	}
 	v, err := c.GetVersion(ctx)
-	if err != nil || v.SolanaCore != fixtures.RecordedSolanaCore || v.FeatureSet != fixtures.RecordedFeatureSet {
+	if err != nil || v.SolanaCore != fixturedata.RecordedSolanaCore || v.FeatureSet != fixturedata.RecordedFeatureSet {
 		t.Fatalf("GetVersion %+v, %v", v, err)
 	}
 	h, err := c.GetGenesisHash(ctx)
-	if err != nil || h.String() != fixtures.GenesisMainnetBeta {
+	if err != nil || h.String() != fixturedata.GenesisMainnetBeta {
 		t.Fatalf("GetGenesisHash %s, %v", h, err)
 	}
 	b, err := c.GetBalance(ctx, owner, solroute.BalanceOptions{})
-	if err != nil || b.Value != fixtures.RecordedBalance || b.Context.Slot != fixtures.RecordedSlot {
+	if err != nil || b.Value != fixturedata.RecordedBalance || b.Context.Slot != fixturedata.RecordedSlot {
 		t.Fatalf("GetBalance %+v, %v", b, err)
 	}
 }
 
 func TestGetBalanceSendsOptions(t *testing.T) {
 	c, cl := newClient(t, nil)
-	slot := uint64(fixtures.RecordedSlot - 10)
+	slot := uint64(fixturedata.RecordedSlot - 10)
 	if _, err := c.GetBalance(context.Background(), solana.PublicKey{}, solroute.BalanceOptions{
 		Commitment: rpc.CommitmentConfirmed, MinContextSlot: &slot}); err != nil {
 		t.Fatal(err)
 	}
-	reqs := cl.Servers["a"].Requests()
+	reqs := cl.Server("a").Requests()
 	want := `["11111111111111111111111111111111",{"commitment":"confirmed","minContextSlot":345678891}]`
 	if len(reqs) != 1 || string(reqs[0].Params) != want {
 		t.Fatalf("params %s, want %s", reqs[0].Params, want)
@@ -86,12 +87,12 @@ func TestGetBalanceSendsOptions(t *testing.T) {
 func TestGetBalanceMinContextSlotFailsOver(t *testing.T) {
 	behind := fixtures.Always(fixtures.Fault{Kind: fixtures.RPCError, RPCCode: -32016})
 	c, cl := newClient(t, behind, nil)
-	slot := uint64(fixtures.RecordedSlot)
+	slot := uint64(fixturedata.RecordedSlot)
 	b, err := c.GetBalance(context.Background(), owner, solroute.BalanceOptions{MinContextSlot: &slot})
-	if err != nil || b.Value != fixtures.RecordedBalance {
+	if err != nil || b.Value != fixturedata.RecordedBalance {
 		t.Fatalf("%+v, %v", b, err)
 	}
-	if len(cl.Servers["a"].Requests()) != 1 || len(cl.Servers["b"].Requests()) != 1 {
+	if len(cl.Server("a").Requests()) != 1 || len(cl.Server("b").Requests()) != 1 {
 		t.Fatal("did not fail over from a to b")
 	}
 }
@@ -103,7 +104,7 @@ func TestInvalidInputSendsNothing(t *testing.T) {
 	if !errors.Is(err, solroute.ErrInvalidInput) || !errors.As(err, &ie) || ie.Field != "commitment" {
 		t.Fatalf("error %v", err)
 	}
-	if n := len(cl.Servers["a"].Requests()); n != 0 {
+	if n := len(cl.Server("a").Requests()); n != 0 {
 		t.Fatalf("%d requests sent", n)
 	}
 }
@@ -136,14 +137,14 @@ func TestGetHealthUnhealthy(t *testing.T) {
 	err := c.GetHealth(context.Background())
 	var ue *solroute.UnhealthyError
 	if !errors.Is(err, solroute.ErrUnhealthy) || !errors.As(err, &ue) ||
-		ue.NumSlotsBehind == nil || *ue.NumSlotsBehind != fixtures.RecordedSlotsBehind {
+		ue.NumSlotsBehind == nil || *ue.NumSlotsBehind != fixturedata.RecordedSlotsBehind {
 		t.Fatalf("error %v", err)
 	}
 	var ce *transport.CallError
 	if !errors.As(err, &ce) || len(ce.Attempts) < 2 {
 		t.Fatalf("not failed over: %v", err)
 	}
-	if len(cl.Servers["b"].Requests()) == 0 {
+	if len(cl.Server("b").Requests()) == 0 {
 		t.Fatal("b never asked")
 	}
 	// One healthy endpoint is enough.

@@ -4,16 +4,53 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"maps"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"slices"
+	"sync"
 	"testing"
 
 	"github.com/solroute/solroute/endpoint"
-	"github.com/solroute/solroute/fixtures"
 	"github.com/solroute/solroute/methods"
 	"github.com/solroute/solroute/retrypolicy"
 )
+
+// unavailableServer answers every request HTTP 503 and counts the
+// JSON-RPC methods it was asked. (package config's tests cannot use
+// fixtures, which imports the root, which imports config.)
+type unavailableServer struct {
+	*httptest.Server
+	mu    sync.Mutex
+	calls map[string]int
+}
+
+func newUnavailableServer(t *testing.T) *unavailableServer {
+	t.Helper()
+	s := &unavailableServer{calls: make(map[string]int)}
+	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			Method string `json:"method"`
+		}
+		body, _ := io.ReadAll(r.Body)
+		_ = json.Unmarshal(body, &req)
+		s.mu.Lock()
+		s.calls[req.Method]++
+		s.mu.Unlock()
+		http.Error(w, "503 Service Temporarily Unavailable", http.StatusServiceUnavailable)
+	}))
+	t.Cleanup(s.Close)
+	return s
+}
+
+// count returns how many calls of method the server was asked.
+func (s *unavailableServer) count(method string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.calls[method]
+}
 
 // twoTierDoc is a document of two endpoints serving role, the first always
 // answering through primary, the second through backup, and extra (TOML
@@ -49,10 +86,9 @@ func TestDeclaredReadFailsOver(t *testing.T) {
 		{"declared not-applicable", "[methods.getWidget]\nrole = \"read\"\nclass = \"not-applicable\"\n", false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			primary := fixtures.NewServer(fixtures.Options{Name: "primary", Script: fixtures.Always(fixtures.Status(503, ""))})
-			defer primary.Close()
+			primary := newUnavailableServer(t)
 			backup := newRPCServer(t, `{"id":"asset-1"}`)
-			d, err := Parse(twoTierDoc(primary.URL(), backup.URL, "read", tt.extra), ParseOptions{})
+			d, err := Parse(twoTierDoc(primary.URL, backup.URL, "read", tt.extra), ParseOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -64,7 +100,7 @@ func TestDeclaredReadFailsOver(t *testing.T) {
 			backup.mu.Lock()
 			atBackup := len(backup.auths)
 			backup.mu.Unlock()
-			if got := primary.Count("getWidget"); got != 1 {
+			if got := primary.count("getWidget"); got != 1 {
 				t.Errorf("the primary got getWidget %d times, want 1", got)
 			}
 			if tt.retried {
@@ -83,10 +119,9 @@ func TestDeclaredReadFailsOver(t *testing.T) {
 // TestDeclaredSendRoutesToSenders: a declared send method goes to
 // endpoints serving send only, and is never resent after a 503.
 func TestDeclaredSendRoutesToSenders(t *testing.T) {
-	primary := fixtures.NewServer(fixtures.Options{Name: "primary", Script: fixtures.Always(fixtures.Status(503, ""))})
-	defer primary.Close()
+	primary := newUnavailableServer(t)
 	backup := newRPCServer(t, `"bundle-id"`)
-	d, err := Parse(twoTierDoc(primary.URL(), backup.URL, "send",
+	d, err := Parse(twoTierDoc(primary.URL, backup.URL, "send",
 		"[methods.sendBundle]\nrole = \"send\"\nclass = \"never-after-dispatch\"\n"), ParseOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -104,9 +139,9 @@ func TestDeclaredSendRoutesToSenders(t *testing.T) {
 	}
 	backup.mu.Lock()
 	defer backup.mu.Unlock()
-	if primary.Count("sendBundle") != 1 || len(backup.auths) != 0 {
+	if primary.count("sendBundle") != 1 || len(backup.auths) != 0 {
 		t.Errorf("sendBundle reached the primary %d times and the backup %d times, want once and never",
-			primary.Count("sendBundle"), len(backup.auths))
+			primary.count("sendBundle"), len(backup.auths))
 	}
 }
 

@@ -18,6 +18,7 @@ import (
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
 	"github.com/solroute/solroute/internal/engine"
+	"github.com/solroute/solroute/internal/fixturedata"
 	"github.com/solroute/solroute/metrics"
 	"github.com/solroute/solroute/retrypolicy"
 	"github.com/solroute/solroute/transport"
@@ -169,14 +170,14 @@ func TestMaxMethodsBoundsKnownMethods(t *testing.T) {
 }
 
 // marker is the secret planted in the endpoints' URLs and headers; no
-// scrape may show it in any form fixtures.FindSecret can undo.
+// scrape may show it in any form fixturedata.FindSecret can undo.
 const marker = "SeCrEtMaRkEr"
 
 // placements are fixtures' secret placements, less the unresolvable host
 // (these tests need endpoints that answer).
-func placements() []fixtures.SecretPlacement {
-	var out []fixtures.SecretPlacement
-	for _, pl := range fixtures.SecretPlacements(marker) {
+func placements() []fixturedata.SecretPlacement {
+	var out []fixturedata.SecretPlacement
+	for _, pl := range fixturedata.SecretPlacements(marker) {
 		if !pl.DNSOnly {
 			out = append(out, pl)
 		}
@@ -190,7 +191,7 @@ func placements() []fixtures.SecretPlacement {
 // request back in its errors) and of one that answers, reads, sends and
 // unknown methods succeed and fail, and no scrape shows the marker.
 func TestNoSecretInMetrics(t *testing.T) {
-	echo := httptest.NewServer(fixtures.EchoHandler())
+	echo := httptest.NewServer(fixturedata.EchoHandler())
 	t.Cleanup(echo.Close)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -224,7 +225,7 @@ func TestNoSecretInMetrics(t *testing.T) {
 			}
 
 			body, s := e.scrape()
-			if form, leaked := fixtures.FindSecret(body, marker); leaked {
+			if form, leaked := fixturedata.FindSecret(body, marker); leaked {
 				t.Fatalf("the scrape shows the secret (%s):\n%s", form, body)
 			}
 			if len(s.matching("solroute_calls_total", "outcome=ok")) == 0 || len(s.matching("solroute_calls_total")) < 2 {
@@ -244,7 +245,7 @@ func TestNoSecretInMetrics(t *testing.T) {
 			for k, v := range reqs[0].Header {
 				seen += "\n" + k + ": " + strings.Join(v, ", ")
 			}
-			if _, used := fixtures.FindSecret(seen, marker); !used {
+			if _, used := fixturedata.FindSecret(seen, marker); !used {
 				t.Errorf("the good endpoint's request carries no secret:\n%s", seen)
 			}
 		})

@@ -11,9 +11,10 @@ import (
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
 	"github.com/solroute/solroute/internal/engine"
+	"github.com/solroute/solroute/internal/fixturedata"
 )
 
-var somePubkey = solana.MustPublicKeyFromBase58(fixtures.RecordedTokenOwner)
+var somePubkey = solana.MustPublicKeyFromBase58(fixturedata.RecordedTokenOwner)
 
 // getBalance makes one typed getBalance through e's client.
 func (e *env) getBalance(ctx context.Context) error {
@@ -97,7 +98,7 @@ func TestRateLimitSeries(t *testing.T) {
 // to tier 1.
 func TestRefusalSeries(t *testing.T) {
 	limited := member("limited", 0, "read")
-	limited.Roles[endpoint.RoleRead] = endpoint.Limits{RequestTimeout: time.Second, RequestsPerSecond: 1, BurstCapacity: 1}
+	limited.Read = &endpoint.Limits{RequestTimeout: time.Second, RequestsPerSecond: 1, BurstCapacity: 1}
 	e := newEnv(t, []fixtures.Member{limited, member("spare", 1, "read")})
 	for range 2 {
 		if err := e.getBalance(context.Background()); err != nil {

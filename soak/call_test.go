@@ -16,7 +16,7 @@ import (
 // only the goroutine making send k calls it during the run.
 func (s *soak) tx(k int) string {
 	if s.txs[k] == "" {
-		tx, err := fixtures.SignedTransaction(s.seed<<20 + uint64(k))
+		tx, err := fixtures.SignedTransaction(s.seed<<20+uint64(k), "")
 		if err != nil {
 			panic(err) // a fixed seed and a fixed key: cannot fail
 		}

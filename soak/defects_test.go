@@ -14,6 +14,7 @@ import (
 	"github.com/solroute/solroute/fixtures"
 	"github.com/solroute/solroute/internal/admission"
 	"github.com/solroute/solroute/internal/engine"
+	"github.com/solroute/solroute/internal/fixturespec"
 	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/transport"
 )
@@ -26,7 +27,7 @@ import (
 // readClient is a pool and a client on the cluster's specs.
 func readClient(t *testing.T, c *fixtures.Cluster) *engine.Engine {
 	t.Helper()
-	p, err := admission.New(c.Specs, pool.DefaultSettings(), admission.Options{Seed: 1})
+	p, err := admission.New(fixturespec.Specs(c), pool.DefaultSettings(), admission.Options{Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +108,7 @@ func TestReadsServedOnDriftingEndpoints(t *testing.T) {
 	limits := endpoint.Limits{RequestsPerSecond: 120, BurstCapacity: 20, MaxConcurrentRequests: 8, RequestTimeout: 2 * time.Second}
 	var ms []fixtures.Member
 	for i, name := range []string{"a", "b", "c"} {
-		ms = append(ms, fixtures.Member{Name: name, Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: limits},
+		ms = append(ms, fixtures.Member{Name: name, Read: &limits,
 			Options: fixtures.Options{Slots: &fixtures.SlotOptions{Drift: &fixtures.Drift{Seed: uint64(i + 1)}}}})
 	}
 	c := fixtures.NewCluster(ms)

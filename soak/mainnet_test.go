@@ -17,6 +17,8 @@ import (
 	"github.com/solroute/solroute/fixtures"
 	"github.com/solroute/solroute/internal/admission"
 	"github.com/solroute/solroute/internal/engine"
+	"github.com/solroute/solroute/internal/fixturedata"
+	"github.com/solroute/solroute/internal/fixturespec"
 	"github.com/solroute/solroute/internal/slots"
 	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/transport"
@@ -80,13 +82,13 @@ type mainnetSoak struct {
 }
 
 func newMainnetSoak(t *testing.T, seed uint64) *mainnetSoak {
-	st := fixtures.MainnetStalls(mix(seed, 0x57a11))
+	st := &fixtures.Stalls{First: fixturedata.MainnetStallFirst, Every: fixturedata.MainnetStallEvery, For: fixturedata.MainnetStallFor, Seed: mix(seed, 0x57a11)}
 	st.First, st.Every = mainnetStallFirst, soakStallEvery
 	c := fixtures.NewCluster(fixtures.Mainnet(fixtures.MainnetOptions{Seed: seed, Stalls: st}))
 	t.Cleanup(c.Close)
 	s := &soak{t: t, seed: seed, cluster: c}
-	s.stalls = c.Server(fixtures.MainnetHonestA).StallWindows(time.Now().Add(time.Hour))
-	p, err := admission.New(c.Specs, pool.DefaultSettings(), admission.Options{Seed: seed})
+	s.stalls = c.Server(fixturedata.MainnetHonestA).StallWindows(time.Now().Add(time.Hour))
+	p, err := admission.New(fixturespec.Specs(c), pool.DefaultSettings(), admission.Options{Seed: seed})
 	if err != nil {
 		t.Fatalf("admission.New: %v", err)
 	}
@@ -142,7 +144,7 @@ func (m *mainnetSoak) call(w *caller, i int) {
 	}
 	params, commitment := withCommitment(params, commitments[(h>>8)%uint64(len(commitments))])
 	before := m.s.slots.before(w, commitment, method)
-	tip := m.s.cluster.Server(fixtures.MainnetHonestA).TipSlot(commitment.String())
+	tip := m.s.cluster.Server(fixturedata.MainnetHonestA).TipSlot(commitment.String())
 	start := time.Now()
 	var out json.RawMessage
 	err := m.client.CallForInto(ctx, &out, method, params)
@@ -182,7 +184,7 @@ func (m *mainnetSoak) readFailed(i int, method string, err error) {
 
 // send sends a fresh signed transaction once.
 func (m *mainnetSoak) send(ctx context.Context, i int) {
-	tx, err := fixtures.SignedTransaction(m.s.seed<<24 + uint64(i))
+	tx, err := fixtures.SignedTransaction(m.s.seed<<24+uint64(i), "")
 	if err != nil {
 		m.s.bad.add("send %d: %v", i, err)
 		return
@@ -232,7 +234,8 @@ func (m *mainnetSoak) check() {
 // on at most once over the cluster, and exactly once when it succeeded.
 func (m *mainnetSoak) checkSends() {
 	forwards := map[string]int{}
-	for _, srv := range m.s.cluster.Servers {
+	for _, ep := range m.s.cluster.Endpoints() {
+		_, srv := ep.Name, m.s.cluster.Server(ep.Name)
 		for _, r := range srv.Requests() {
 			if r.Method == "sendTransaction" && r.Forwarded() {
 				forwards[r.Signature]++

@@ -22,6 +22,7 @@ import (
 	"github.com/solroute/solroute/fixtures"
 	"github.com/solroute/solroute/internal/admission"
 	"github.com/solroute/solroute/internal/engine"
+	"github.com/solroute/solroute/internal/fixturespec"
 	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/tracing"
 	"github.com/solroute/solroute/transport"
@@ -41,7 +42,7 @@ var somePubkey = solana.MustPublicKeyFromBase58("9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsG
 func member(name string, tier int) fixtures.Member {
 	l := endpoint.Limits{RequestTimeout: time.Second}
 	return fixtures.Member{Name: name, Tier: tier,
-		Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: l, endpoint.RoleSend: l}}
+		Read: &l, Send: &l}
 }
 
 // conf is what a test sets of a client; the zero value takes
@@ -93,10 +94,11 @@ func newClient(tb testing.TB, members []fixtures.Member, c conf) (*fixtures.Clus
 	}
 	cl := fixtures.NewCluster(members)
 	tb.Cleanup(cl.Close)
+	specs := fixturespec.Specs(cl)
 	if c.Edit != nil {
-		c.Edit(cl.Specs)
+		c.Edit(specs)
 	}
-	p, err := admission.New(cl.Specs, pool.DefaultSettings(), admission.Options{Clock: clock})
+	p, err := admission.New(specs, pool.DefaultSettings(), admission.Options{Clock: clock})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -124,7 +126,7 @@ func recordingProvider(t testing.TB) (*sdktrace.TracerProvider, *tracetest.InMem
 	return tp, spans, order
 }
 
-func (e *env) server(name string) *fixtures.Server { return e.cluster.Servers[name] }
+func (e *env) server(name string) *fixtures.Server { return e.cluster.Server(name) }
 
 // caller starts the caller's own span, the parent the call's must have.
 func (e *env) caller() (context.Context, trace.Span) {
@@ -295,7 +297,7 @@ func getBalance(ctx context.Context, c *engine.Engine) error {
 // sendParams returns a signed transaction's sendTransaction params.
 func sendParams(t testing.TB, seed uint64) []any {
 	t.Helper()
-	tx, err := fixtures.SignedTransaction(seed)
+	tx, err := fixtures.SignedTransaction(seed, "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -157,7 +157,7 @@ func TestAmbiguousSendSpans(t *testing.T) {
 	if ev["exception.type"].AsString() != "*transport.CallError" || ev["exception.message"].AsString() != err.Error() {
 		t.Fatalf("exception %v, want the *CallError's text", ev)
 	}
-	if n := e.server("good").Count("sendTransaction"); n != 0 {
+	if n := e.server("good").Stats().Calls["sendTransaction"]; n != 0 {
 		t.Fatalf("the send was resent (%d)", n)
 	}
 }
@@ -250,7 +250,7 @@ func TestBackgroundRequestsAreNotTraced(t *testing.T) {
 		case <-time.After(time.Millisecond): // polling another goroutine's work, not a measurement
 		}
 	}
-	if n := e.server("a").Count("getGenesisHash"); n != 1 {
+	if n := e.server("a").Stats().Calls["getGenesisHash"]; n != 1 {
 		t.Fatalf("the guard sent %d getGenesisHash, want 1", n)
 	}
 	e.tree().wantLabels("call getBalance", "attempt getBalance #1 a")

@@ -33,7 +33,7 @@ func postSend(s *fixtures.Server, wire string) {
 }
 
 func TestDemoResultCountsDuplicates(t *testing.T) {
-	tx, err := fixtures.SignedTransaction(99)
+	tx, err := fixtures.SignedTransaction(99, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +61,8 @@ func TestDemoResultCountsDuplicates(t *testing.T) {
 			}
 			c := fixtures.NewCluster(members)
 			defer c.Close()
-			for _, s := range c.Servers {
+			for _, ep := range c.Endpoints() {
+				_, s := ep.Name, c.Server(ep.Name)
 				postSend(s, wire)
 			}
 			stats := newDemoStats()

@@ -74,7 +74,7 @@ func demoOperations() []operation {
 // returns the signature even when the send failed: the transaction may
 // have reached an endpoint all the same.
 func (w *workload) send(ctx context.Context) (string, error) {
-	tx, err := fixtures.SignedTransaction(w.seed<<32 | w.txSeq.Add(1))
+	tx, err := fixtures.SignedTransaction(w.seed<<32|w.txSeq.Add(1), "")
 	if err != nil {
 		return "", err
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/jonboulle/clockwork"
 	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/internal/fixturedata"
 	"github.com/solroute/solroute/internal/redistest"
 )
 
@@ -44,7 +45,7 @@ func TestCallWithSharedLimits(t *testing.T) {
 	s := startServer(t, fixtures.Options{})
 	r := runCmd(t, "call", "--config", limitsConfig(t, srv.URL(), s), "getSlot")
 	r.wantCode(t, exitOK)
-	if strings.TrimSpace(r.stdout) != fmt.Sprint(fixtures.RecordedSlot) {
+	if strings.TrimSpace(r.stdout) != fmt.Sprint(fixturedata.RecordedSlot) {
 		t.Errorf("stdout %q, want the slot", r.stdout)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)

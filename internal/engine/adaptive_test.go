@@ -27,7 +27,7 @@ const (
 func longMember(name string, tier int) fixtures.Member {
 	m := member(name, tier)
 	l := endpoint.Limits{RequestTimeout: longBudget}
-	m.Roles = map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: l, endpoint.RoleSend: l}
+	m.Read, m.Send = &l, &l
 	return m
 }
 
@@ -95,7 +95,7 @@ func TestAdaptiveTimeoutFailsOverAtThePeersPace(t *testing.T) {
 		t.Fatal(err)
 	}
 	pendingAfter(t, e, done, 1, timeout-time.Millisecond)
-	if n := e.server("b").Count("getBalance"); n != 0 {
+	if n := e.server("b").Stats().Calls["getBalance"]; n != 0 {
 		t.Fatalf("b got %d requests before a timed out", n)
 	}
 	e.clock.Advance(time.Millisecond)
@@ -115,7 +115,7 @@ func TestAdaptiveTimeoutSparesASlowHealthyEndpoint(t *testing.T) {
 	// (c is alone in tier 0, so that every call goes there first.)
 	rec := newRecorder()
 	c := longMember("c", 0)
-	c.Options.Script = fixtures.Always(fixtures.Latency(300 * time.Millisecond))
+	c.Options.Script = fixtures.Always(fixtures.Fault{Delay: 300 * time.Millisecond})
 	e := newEnvOneClock(t, []fixtures.Member{longMember("a", 1), longMember("b", 1), c}, conf{OnAttempt: rec.on})
 	seed(t, e, "a", 30, 5*time.Millisecond)
 	seed(t, e, "b", 30, 5*time.Millisecond)
@@ -124,7 +124,7 @@ func TestAdaptiveTimeoutSparesASlowHealthyEndpoint(t *testing.T) {
 	}
 	answer := func() {
 		t.Helper()
-		n := e.server("c").Count("getBalance")
+		n := e.server("c").Stats().Calls["getBalance"]
 		done := async(func() error { _, err := getBalance(context.Background(), e.client); return err })
 		if err := e.server("c").WaitRequests(guardCtx(t), n+1); err != nil {
 			t.Fatal(err)
@@ -159,7 +159,7 @@ func TestAdaptiveTimeoutDoesNotCutAnEndpointThatTurnsSlow(t *testing.T) {
 	a := longMember("a", 0)
 	e := newEnvOneClock(t, []fixtures.Member{a}, conf{OnAttempt: rec.on})
 	seed(t, e, "a", 40, 5*time.Millisecond)
-	e.server("a").SetScript(fixtures.Always(fixtures.Latency(300 * time.Millisecond)))
+	e.server("a").SetScript(fixtures.Always(fixtures.Fault{Delay: 300 * time.Millisecond}))
 	for i := range 3 {
 		done := async(func() error { _, err := getBalance(context.Background(), e.client); return err })
 		if err := e.server("a").WaitRequests(guardCtx(t), i+1); err != nil {
@@ -371,7 +371,7 @@ func TestHedgeAutoFiresAtTheP95(t *testing.T) {
 		t.Fatal(err)
 	}
 	pendingAfter(t, e, done, 2, l.P95-time.Millisecond)
-	if n := e.server("b").Count("getBalance"); n != 0 {
+	if n := e.server("b").Stats().Calls["getBalance"]; n != 0 {
 		t.Fatalf("b got %d requests before the p95", n)
 	}
 	e.clock.Advance(time.Millisecond)
@@ -404,7 +404,7 @@ func TestHedgeAutoWithNothingKnown(t *testing.T) {
 		t.Fatal(err)
 	}
 	pendingAfter(t, e, done, 2, engine.HedgeAutoCold-time.Millisecond)
-	if n := e.server("b").Count("getBalance"); n != 0 {
+	if n := e.server("b").Stats().Calls["getBalance"]; n != 0 {
 		t.Fatalf("b got a hedge before %v", engine.HedgeAutoCold)
 	}
 	e.clock.Advance(time.Millisecond)

@@ -17,6 +17,7 @@ import (
 	"github.com/solroute/solroute/fixtures"
 	"github.com/solroute/solroute/internal/admission"
 	"github.com/solroute/solroute/internal/engine"
+	"github.com/solroute/solroute/internal/fixturedata"
 	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/retrypolicy"
 	"github.com/solroute/solroute/transport"
@@ -55,7 +56,7 @@ func TestSharedDeadlineBoundsTheCall(t *testing.T) {
 	// is the pool's default, 1 s, and bounds a's attempt as well.
 	a, b := member("a", 0), member("b", 1)
 	slow := endpoint.Limits{RequestTimeout: 3 * time.Second}
-	a.Roles = map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: slow}
+	a.Read, a.Send = &slow, nil
 	a.Options.Script = fixtures.Always(fixtures.Fault{Kind: fixtures.Hang})
 	b.Options.Script = fixtures.Always(fixtures.Fault{Kind: fixtures.Hang})
 	rec := newRecorder()
@@ -237,7 +238,7 @@ func TestCallWithCallback(t *testing.T) {
 		slot = r.Result
 		return nil
 	})
-	if err != nil || slot != fixtures.RecordedSlot {
+	if err != nil || slot != fixturedata.RecordedSlot {
 		t.Fatalf("slot %d, err %v", slot, err)
 	}
 	sentinel := errors.New("callback says no")
@@ -262,11 +263,11 @@ func TestCallBatch(t *testing.T) {
 	}
 	byID := resps.AsMap()
 	var slot uint64
-	if err := json.Unmarshal(byID[0].Result, &slot); err != nil || slot != fixtures.RecordedSlot {
+	if err := json.Unmarshal(byID[0].Result, &slot); err != nil || slot != fixturedata.RecordedSlot {
 		t.Fatalf("slot %d, %v", slot, err)
 	}
 	var bal rpc.GetBalanceResult
-	if err := json.Unmarshal(byID[1].Result, &bal); err != nil || bal.Value != fixtures.RecordedBalance {
+	if err := json.Unmarshal(byID[1].Result, &bal); err != nil || bal.Value != fixturedata.RecordedBalance {
 		t.Fatalf("balance %+v, %v", bal, err)
 	}
 	got := e.server("a").Requests()
@@ -296,7 +297,7 @@ func TestCallBatchWithSendIsNeverResent(t *testing.T) {
 
 func TestNoEndpointForTheRole(t *testing.T) {
 	a := member("a", 0)
-	a.Roles = map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: {}}
+	a.Read, a.Send = &endpoint.Limits{}, nil
 	e := newEnv(t, []fixtures.Member{a}, conf{}, nil)
 	params, _ := signedTx(t, 1)
 	err := e.client.CallForInto(context.Background(), nil, "sendTransaction", params)

@@ -17,6 +17,7 @@ import (
 	"github.com/solroute/solroute/fixtures"
 	"github.com/solroute/solroute/internal/admission"
 	"github.com/solroute/solroute/internal/engine"
+	"github.com/solroute/solroute/internal/fixturespec"
 	"github.com/solroute/solroute/methods"
 	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/retrypolicy"
@@ -226,7 +227,7 @@ func strictCallback(out any) func(*http.Request, *http.Response) error {
 // invoke makes one call of class c through path p. sig is the
 // transaction's signature for a call that sends one.
 func invoke(ctx context.Context, t *testing.T, c *engine.Engine, cl class, p path, seed uint64) (sig string, err error) {
-	tx, err := fixtures.SignedTransaction(seed)
+	tx, err := fixtures.SignedTransaction(seed, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -353,13 +354,13 @@ func TestContractMatrix(t *testing.T) {
 			a.Options.Script = fixtures.Always(b.fault)
 			cluster := fixtures.NewCluster([]fixtures.Member{a, bb})
 			t.Cleanup(cluster.Close)
-			sa, sb := cluster.Servers["a"], cluster.Servers["b"]
+			sa, sb := cluster.Server("a"), cluster.Server("b")
 			for _, cl := range classes {
 				for _, p := range cl.paths() {
 					seed++
 					cases++
 					name := cl.name + "/" + p.String()
-					c, clock := matrixClient(t, cluster.Specs, p == hedgedRead)
+					c, clock := matrixClient(t, fixturespec.Specs(cluster), p == hedgedRead)
 					beforeA, beforeB := requestsOf(sa), requestsOf(sb)
 					numberA := sa.Stats().Requests
 					ctx := guardCtx(t)

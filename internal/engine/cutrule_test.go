@@ -51,7 +51,7 @@ func TestNoCutThatNothingCanFollow(t *testing.T) {
 	for _, method := range []string{"getBalance", "sendTransaction"} {
 		t.Run(method, func(t *testing.T) {
 			a := member("a", 0)
-			a.Options.Script = fixtures.Always(fixtures.Latency(slowAnswer))
+			a.Options.Script = fixtures.Always(fixtures.Fault{Delay: slowAnswer})
 			rec := newRecorder()
 			e := newEnvOneClock(t, []fixtures.Member{a}, conf{OnAttempt: rec.on})
 			// The context's timer, the attempt's and the server's latency.
@@ -61,7 +61,7 @@ func TestNoCutThatNothingCanFollow(t *testing.T) {
 			if err := wait(t, done); err != nil {
 				t.Fatalf("%s answered at %v under a %v deadline: %v", method, slowAnswer, cutBudget, err)
 			}
-			if n := e.server("a").Count(method); n != 1 {
+			if n := e.server("a").Stats().Calls[method]; n != 1 {
 				t.Fatalf("sent %d times", n)
 			}
 			if as := rec.drain(); len(as) != 1 || as[0].Duration != slowAnswer || as[0].Timeout != cutBudget {
@@ -78,7 +78,7 @@ func TestNoCutThatNothingCanFollow(t *testing.T) {
 func TestCutWhenAnotherEndpointCanTakeIt(t *testing.T) {
 	t.Run("read", func(t *testing.T) {
 		a := member("a", 0)
-		a.Options.Script = fixtures.Always(fixtures.Latency(slowAnswer))
+		a.Options.Script = fixtures.Always(fixtures.Fault{Delay: slowAnswer})
 		rec := newRecorder()
 		e := newEnvOneClock(t, []fixtures.Member{a, member("b", 1)}, conf{OnAttempt: rec.on})
 		done, _ := slowCall(t, e, "getBalance", "a", 3)
@@ -93,7 +93,7 @@ func TestCutWhenAnotherEndpointCanTakeIt(t *testing.T) {
 	})
 	t.Run("send", func(t *testing.T) {
 		a := member("a", 0)
-		a.Options.Script = fixtures.Always(fixtures.Latency(slowAnswer))
+		a.Options.Script = fixtures.Always(fixtures.Fault{Delay: slowAnswer})
 		rec := newRecorder()
 		e := newEnvOneClock(t, []fixtures.Member{a, member("b", 1)}, conf{OnAttempt: rec.on})
 		done, sig := slowCall(t, e, "sendTransaction", "a", 3)
@@ -109,7 +109,7 @@ func TestCutWhenAnotherEndpointCanTakeIt(t *testing.T) {
 		if err != nil || sig.IsZero() || errors.Is(err, engine.ErrAmbiguousDispatch) {
 			t.Fatalf("send answered at %v: %v (signature %s)", slowAnswer, err, sig)
 		}
-		if n := e.server("a").Count("sendTransaction") + e.server("b").Count("sendTransaction"); n != 1 {
+		if n := e.server("a").Stats().Calls["sendTransaction"] + e.server("b").Stats().Calls["sendTransaction"]; n != 1 {
 			t.Fatalf("delivered %d times", n)
 		}
 		if as := rec.drain(); len(as) != 1 || as[0].Duration != slowAnswer || as[0].Timeout != cutBudget {
@@ -128,7 +128,7 @@ func TestCutWhenAnotherEndpointCanTakeIt(t *testing.T) {
 		if !errors.Is(err, engine.ErrAmbiguousDispatch) || !errors.Is(err, context.DeadlineExceeded) {
 			t.Fatalf("err %v: want ambiguous at the caller's deadline", err)
 		}
-		if n := e.server("b").Count("sendTransaction"); n != 0 {
+		if n := e.server("b").Stats().Calls["sendTransaction"]; n != 0 {
 			t.Fatalf("b got the send %d times", n)
 		}
 	})

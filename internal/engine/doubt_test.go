@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/gagliardetto/solana-go"
-	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
 	"github.com/solroute/solroute/internal/engine"
 	"github.com/solroute/solroute/pool"
@@ -47,7 +46,7 @@ func TestSendsGoElsewhereWhileAnEndpointIsInDoubt(t *testing.T) {
 			t.Fatalf("send %d: signature %s, deliveries to b %d", i, got, e.server("b").Deliveries(sig))
 		}
 	}
-	if n := e.server("a").Count("sendTransaction"); n != 0 {
+	if n := e.server("a").Stats().Calls["sendTransaction"]; n != 0 {
 		t.Fatalf("a received %d sends while in doubt", n)
 	}
 	// Reads are not steered by doubt, but by balancing: a's reset left a
@@ -136,9 +135,9 @@ func hasAttemptOn(as []transport.Attempt, name string) bool {
 func TestSendWaitsItsPatienceBeforeAnEndpointInDoubt(t *testing.T) {
 	rec := newRecorder()
 	b := member("b", 0)
-	l := b.Roles[endpoint.RoleSend]
+	l := *b.Send
 	l.MaxConcurrentRequests = 1
-	b.Roles[endpoint.RoleSend] = l
+	b.Send = &l
 	e := newEnv(t, []fixtures.Member{member("a", 0), b}, conf{OnAttempt: rec.on}, nil)
 	e.server("a").SetFault(fixtures.Fault{Kind: fixtures.ResetAfterRead})
 	if _, err := getBalance(context.Background(), e.client); err != nil {
@@ -147,7 +146,7 @@ func TestSendWaitsItsPatienceBeforeAnEndpointInDoubt(t *testing.T) {
 	e.server("a").SetFault(fixtures.Fault{})
 	// b never answers (the servers' clock never moves): the first send
 	// holds b's only send slot.
-	e.server("b").SetFault(fixtures.Latency(time.Hour))
+	e.server("b").SetFault(fixtures.Fault{Delay: time.Hour})
 	params1, _ := signedTx(t, 800)
 	first := async(func() error {
 		var got solana.Signature
@@ -171,7 +170,7 @@ func TestSendWaitsItsPatienceBeforeAnEndpointInDoubt(t *testing.T) {
 	if err := e.clock.BlockUntilContext(ctx, 2); err != nil {
 		t.Fatal(err)
 	}
-	if n := e.server("a").Count("sendTransaction"); n != 0 {
+	if n := e.server("a").Stats().Calls["sendTransaction"]; n != 0 {
 		t.Fatalf("a got %d sends before the patience ran out", n)
 	}
 	e.clock.Advance(time.Millisecond)

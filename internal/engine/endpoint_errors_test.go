@@ -27,7 +27,7 @@ func TestFastEndpointErrorsLoseTheDraws(t *testing.T) {
 		code := tc.code
 		t.Run(fmt.Sprintf("%d/gap=%v", code, tc.gap), func(t *testing.T) {
 			good, bad := member("good", 0), member("bad", 0)
-			good.Options.Script = fixtures.Always(fixtures.Latency(3 * time.Millisecond))
+			good.Options.Script = fixtures.Always(fixtures.Fault{Delay: 3 * time.Millisecond})
 			bad.Options.Script = fixtures.Always(fixtures.RPC(code))
 			e := newEnvOneClock(t, []fixtures.Member{good, bad}, conf{})
 			failed := 0
@@ -40,10 +40,10 @@ func TestFastEndpointErrorsLoseTheDraws(t *testing.T) {
 				}
 				e.clock.Advance(tc.gap)
 			}
-			drawn := e.server("bad").Count("getBalance")
-			share := float64(drawn) / float64(drawn+e.server("good").Count("getBalance"))
+			drawn := e.server("bad").Stats().Calls["getBalance"]
+			share := float64(drawn) / float64(drawn+e.server("good").Stats().Calls["getBalance"])
 			t.Logf("code %d, %v between calls: the failing peer drew %d of %d attempts (%.2f %%); %d of %d calls failed",
-				code, tc.gap, drawn, drawn+e.server("good").Count("getBalance"), 100*share, failed, calls)
+				code, tc.gap, drawn, drawn+e.server("good").Stats().Calls["getBalance"], 100*share, failed, calls)
 			if share > 0.02 {
 				t.Errorf("the failing peer drew %.2f %% of the reads, want at most 2 %%", 100*share)
 			}

@@ -243,10 +243,10 @@ func TestNullMemberBesideTheOther(t *testing.T) {
 	})
 }
 
-// rawTx is the wire form of fixtures.SignedTransaction(seed).
+// rawTx is the wire form of fixtures.SignedTransaction(seed, "").
 func rawTx(t *testing.T, seed uint64) []byte {
 	t.Helper()
-	tx, err := fixtures.SignedTransaction(seed)
+	tx, err := fixtures.SignedTransaction(seed, "")
 	if err != nil {
 		t.Fatal(err)
 	}

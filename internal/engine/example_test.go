@@ -10,6 +10,7 @@ import (
 	"github.com/solroute/solroute/fixtures"
 	"github.com/solroute/solroute/internal/admission"
 	"github.com/solroute/solroute/internal/engine"
+	"github.com/solroute/solroute/internal/fixturespec"
 	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/transport"
 )
@@ -23,7 +24,7 @@ func Example_solanaGo() {
 		{Name: "backup", Tier: 1},
 	})
 	defer cluster.Close()
-	p, err := admission.New(cluster.Specs, pool.DefaultSettings(), admission.Options{})
+	p, err := admission.New(fixturespec.Specs(cluster), pool.DefaultSettings(), admission.Options{})
 	if err != nil {
 		panic(err)
 	}
@@ -59,17 +60,17 @@ func ExampleErrAmbiguousDispatch() {
 		{Name: "backup", Tier: 1},
 	})
 	defer cluster.Close()
-	p, _ := admission.New(cluster.Specs, pool.DefaultSettings(), admission.Options{})
+	p, _ := admission.New(fixturespec.Specs(cluster), pool.DefaultSettings(), admission.Options{})
 	client, _ := engine.New(p, transport.DefaultSettings(), engine.Options{})
 	defer client.Close()
 
-	tx, _ := fixtures.SignedTransaction(1)
+	tx, _ := fixtures.SignedTransaction(1, "")
 	_, err := rpc.NewWithCustomRPCClient(client).SendTransaction(context.Background(), tx)
 	if errors.Is(err, engine.ErrAmbiguousDispatch) {
 		fmt.Println("may have been sent: poll getSignatureStatuses for", "the signature")
 	}
 	sig := tx.Signatures[0].String()
-	fmt.Println("deliveries:", cluster.Servers["primary"].Deliveries(sig)+cluster.Servers["backup"].Deliveries(sig))
+	fmt.Println("deliveries:", cluster.Server("primary").Deliveries(sig)+cluster.Server("backup").Deliveries(sig))
 	// Output:
 	// may have been sent: poll getSignatureStatuses for the signature
 	// deliveries: 1

@@ -9,7 +9,7 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/solroute/solroute"
-	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/internal/fixturedata"
 	"github.com/solroute/solroute/retrypolicy"
 	"github.com/solroute/solroute/transport"
 )
@@ -24,8 +24,8 @@ var fuzzMethods = [...]string{"getHealth", "getVersion", "getGenesisHash", "getB
 // and a failure is a classified *transport.CallError (or the methods
 // package's *UnhealthyError for getHealth) that never shows the URL.
 func FuzzResponse(f *testing.F) {
-	for _, name := range fixtures.RecordedNames() {
-		if body, err := fixtures.Recorded(name); err == nil {
+	for _, name := range fixturedata.RecordedNames() {
+		if body, err := fixturedata.Recorded(name); err == nil {
 			f.Add(uint8(0), []byte(strings.Replace(string(body), `"id":1`, `"id":`+idToken, 1)))
 		}
 	}

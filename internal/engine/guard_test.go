@@ -103,7 +103,7 @@ func TestClusterGuardHoldsCallsUntilVerified(t *testing.T) {
 	a := member("a", 0)
 	a.Options.Script = fixtures.FirstN(1, fixtures.Fault{Kind: fixtures.ResetOnAccept})
 	// The call's deadline (5 s) outlasts the checker's first backoff (1 s).
-	a.Roles[endpoint.RoleRead] = endpoint.Limits{RequestTimeout: 5 * time.Second}
+	a.Read = &endpoint.Limits{RequestTimeout: 5 * time.Second}
 	e := newEnv(t, []fixtures.Member{a}, conf{Genesis: endpoint.MainnetBetaGenesis}, nil)
 	done := async(func() error { _, err := getBalance(context.Background(), e.client); return err })
 	// The first check failed (a is degraded by it); the checker then waits
@@ -138,7 +138,7 @@ func TestSlotProbeIsPaidFromTheEndpointsLimits(t *testing.T) {
 	a, b := slotted("a", 0), slotted("b", 0)
 	// b has one token and no refill to speak of: the probe cannot take it
 	// once a read has.
-	b.Roles[endpoint.RoleRead] = endpoint.Limits{RequestTimeout: time.Second, RequestsPerSecond: 0.001, BurstCapacity: 1}
+	b.Read = &endpoint.Limits{RequestTimeout: time.Second, RequestsPerSecond: 0.001, BurstCapacity: 1}
 	e := newEnv(t, []fixtures.Member{a, b}, conf{SlotProbe: 2 * time.Second}, nil)
 	ctx := context.Background()
 	// Spend b's token.

@@ -61,7 +61,7 @@ func TestHedgeOvertakesABlackhole(t *testing.T) {
 	if err := e.clock.BlockUntilContext(g, 2); err != nil {
 		t.Fatal(err)
 	}
-	if n := e.server("b").Count("getBalance"); n != 0 {
+	if n := e.server("b").Stats().Calls["getBalance"]; n != 0 {
 		t.Fatalf("b got %d requests before HedgeAfter", n)
 	}
 	e.clock.Advance(time.Millisecond)
@@ -94,7 +94,7 @@ func TestNoHedgeWhenTheAttemptAnswers(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if a, b := e.server("a").Count("getBalance"), e.server("b").Count("getBalance"); a != 2 || b != 2 {
+	if a, b := e.server("a").Stats().Calls["getBalance"], e.server("b").Stats().Calls["getBalance"]; a != 2 || b != 2 {
 		t.Fatalf("requests a %d, b %d; want 2 each (no hedge)", a, b)
 	}
 }
@@ -134,11 +134,11 @@ func TestNoHedgeForSendsOrWithoutAnotherEndpoint(t *testing.T) {
 			// with no retry allowed, no cut could buy another attempt.
 			e.expire(e.server("a"), 1, time.Second-hedgeAfter)
 			err := wait(t, done)
-			if n := e.server("a").Count(tc.method); n != 1 {
+			if n := e.server("a").Stats().Calls[tc.method]; n != 1 {
 				t.Fatalf("a got %d %s, want the one attempt", n, tc.method)
 			}
-			if b := e.cluster.Servers["b"]; b != nil {
-				if n := b.Count(tc.method); n != 0 {
+			if b := e.cluster.Server("b"); b != nil {
+				if n := b.Stats().Calls[tc.method]; n != 0 {
 					t.Fatalf("b got %d %s: a hedge", n, tc.method)
 				}
 			}

@@ -11,6 +11,7 @@ import (
 	"github.com/solroute/solroute/fixtures"
 	"github.com/solroute/solroute/internal/admission"
 	"github.com/solroute/solroute/internal/engine"
+	"github.com/solroute/solroute/internal/fixturespec"
 	"github.com/solroute/solroute/methods"
 	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/retrypolicy"
@@ -41,7 +42,7 @@ type env struct {
 func member(name string, tier int) fixtures.Member {
 	l := endpoint.Limits{RequestTimeout: time.Second}
 	return fixtures.Member{Name: name, Tier: tier,
-		Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: l, endpoint.RoleSend: l}}
+		Read: &l, Send: &l}
 }
 
 // conf is what a test sets of a client: a zero field takes the default
@@ -132,7 +133,7 @@ func newEnvClocks(t *testing.T, members []fixtures.Member, s conf, ps pool.Setti
 		members[i].Options.Clock = serverClock
 	}
 	cl := fixtures.NewCluster(members)
-	specs := cl.Specs
+	specs := fixturespec.Specs(cl)
 	if edit != nil {
 		edit(specs)
 	}
@@ -160,7 +161,7 @@ func newEnvClocks(t *testing.T, members []fixtures.Member, s conf, ps pool.Setti
 	return e
 }
 
-func (e *env) server(name string) *fixtures.Server { return e.cluster.Servers[name] }
+func (e *env) server(name string) *fixtures.Server { return e.cluster.Server(name) }
 
 // async runs f on its own goroutine.
 func async(f func() error) <-chan error {

@@ -167,7 +167,7 @@ func TestMethodTimeoutOverrides(t *testing.T) {
 // request_timeout.
 func TestHeavyMethodThroughFixtures(t *testing.T) {
 	a := longMember("a", 0)
-	a.Options.Script = fixtures.Always(fixtures.Latency(30 * time.Second))
+	a.Options.Script = fixtures.Always(fixtures.Fault{Delay: 30 * time.Second})
 	e := newEnvOneClock(t, []fixtures.Member{a}, conf{})
 	done := async(func() error {
 		var out rpc.GetMultipleAccountsResult

@@ -268,9 +268,9 @@ func TestCallRecordKeepsFailedCallsAndIsACopy(t *testing.T) {
 
 func TestAttemptWaitIsTheAdmissionWait(t *testing.T) {
 	m := member("a", 0)
-	l := m.Roles[endpoint.RoleRead]
+	l := *m.Read
 	l.RequestsPerSecond, l.BurstCapacity = 2, 1
-	m.Roles[endpoint.RoleRead] = l
+	m.Read = &l
 	rec := newRecorder()
 	e := newEnv(t, []fixtures.Member{m}, conf{OnAttempt: rec.on}, nil)
 	if _, err := getBalance(context.Background(), e.client); err != nil {

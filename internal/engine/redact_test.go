@@ -12,7 +12,7 @@ import (
 	"unicode/utf16"
 
 	"github.com/solroute/solroute/endpoint"
-	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/internal/fixturedata"
 	"github.com/solroute/solroute/transport"
 )
 
@@ -60,7 +60,7 @@ func echoForms(v string) map[string]string {
 
 // TestRedactEveryForm plants a secret in each part of a URL and each form
 // of header, and checks that every form of it a server may echo leaves no
-// trace after redaction (fixtures.FindSecret decodes what it can).
+// trace after redaction (fixturedata.FindSecret decodes what it can).
 func TestRedactEveryForm(t *testing.T) {
 	const m = redactMarker
 	basicOf := func(s string) string { return base64.StdEncoding.EncodeToString([]byte(s)) }
@@ -108,7 +108,7 @@ func TestRedactEveryForm(t *testing.T) {
 			for _, v := range tc.echoes {
 				for form, echo := range echoForms(v) {
 					msg := `server says: "` + echo + `" (bad key)`
-					if found, ok := fixtures.FindSecret(ep.redact(msg), m); ok {
+					if found, ok := fixturedata.FindSecret(ep.redact(msg), m); ok {
 						t.Errorf("%s of %q shows through (%s): %s", form, v, found, ep.redact(msg))
 					}
 				}
@@ -156,7 +156,7 @@ func TestRedactedErrorsKeepTheirType(t *testing.T) {
 	if !errors.As(got, &de) || !de.IsNotFound || !errors.As(got, &oe) || oe.Op != "dial" {
 		t.Fatalf("wrapErr(DNS error) = %#v, want a *net.OpError holding a *net.DNSError", got.err)
 	}
-	if _, leaked := fixtures.FindSecret(got.Error()+de.Name+oe.Error(), redactMarker); leaked || !strings.Contains(got.Error(), "no such host") {
+	if _, leaked := fixturedata.FindSecret(got.Error()+de.Name+oe.Error(), redactMarker); leaked || !strings.Contains(got.Error(), "no such host") {
 		t.Errorf("DNS error: %v", got)
 	}
 
@@ -167,7 +167,7 @@ func TestRedactedErrorsKeepTheirType(t *testing.T) {
 	if !errors.As(got, &gre) || gre.Code != -32602 || !json.Valid(gre.Data) {
 		t.Fatalf("wrapErr(RPC error) = %#v, want a *RPCError with valid data", got.err)
 	}
-	if form, leaked := fixtures.FindSecret(gre.Message+string(gre.Data)+got.Error(), redactMarker); leaked {
+	if form, leaked := fixturedata.FindSecret(gre.Message+string(gre.Data)+got.Error(), redactMarker); leaked {
 		t.Errorf("RPC error shows the secret (%s): %+v %s", form, gre, gre.Data)
 	}
 }

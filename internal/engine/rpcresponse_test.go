@@ -45,7 +45,7 @@ type rpcResponseCall struct {
 
 // rpcResponseCalls has an entry for every listed method.
 func rpcResponseCalls(t *testing.T) map[string]rpcResponseCall {
-	tx, err := fixtures.SignedTransaction(7)
+	tx, err := fixtures.SignedTransaction(7, "")
 	if err != nil {
 		t.Fatal(err)
 	}

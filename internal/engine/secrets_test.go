@@ -26,24 +26,25 @@ import (
 	"github.com/solroute/solroute/fixtures"
 	"github.com/solroute/solroute/internal/admission"
 	"github.com/solroute/solroute/internal/engine"
+	"github.com/solroute/solroute/internal/fixturedata"
 	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/transport"
 )
 
 // marker is the secret planted in URLs and headers. No output may show
-// it in any form fixtures.FindSecret can undo (percent, JSON, hex,
+// it in any form fixturedata.FindSecret can undo (percent, JSON, hex,
 // base64).
 const marker = "SeCrEtMaRkEr"
 
 // placement plants marker in one part of an endpoint's URL or headers.
-type placement = fixtures.SecretPlacement
+type placement = fixturedata.SecretPlacement
 
-func placements() []placement { return fixtures.SecretPlacements(marker) }
+func placements() []placement { return fixturedata.SecretPlacements(marker) }
 
 // server kinds a failure mode runs against.
 const (
 	fixtureServer = iota // fixtures.Server running mode.fault
-	echoServer           // fixtures.EchoHandler
+	echoServer           // fixturedata.EchoHandler
 	downServer           // a fixtures.Server that refuses connections
 	tlsMismatch          // https to a plain fixtures.Server
 	dnsFailure           // a host name that cannot resolve
@@ -113,7 +114,7 @@ func failureModes() []failureMode {
 			var re *transport.RPCError
 			var sg *jsonrpc.RPCError // solana-go's copy, built from the redacted one
 			return slicesContainsFunc(errs, func(err error) bool {
-				return errors.As(err, &re) && re.Code == fixtures.EchoCode && errors.As(err, &sg) && sg.Code == fixtures.EchoCode
+				return errors.As(err, &re) && re.Code == fixturedata.EchoCode && errors.As(err, &sg) && sg.Code == fixturedata.EchoCode
 			})
 		}},
 		failureMode{name: "http 503 as solana-go's", fault: fixtures.Status(503, ""), proof: func(errs []error) bool {
@@ -169,10 +170,10 @@ type secretEnv struct {
 
 func newSecretEnv(t *testing.T, pl placement, m failureMode) *secretEnv {
 	e := &secretEnv{t: t, mode: m, clock: clockwork.NewFakeClockAt(epoch), logs: &syncBuffer{}}
-	scheme, hostport := "http", "nohost-"+fixtures.UnresolvableLabel+".invalid:1"
+	scheme, hostport := "http", "nohost-"+fixturedata.UnresolvableLabel+".invalid:1"
 	switch m.server {
 	case echoServer:
-		srv := httptest.NewServer(fixtures.EchoHandler())
+		srv := httptest.NewServer(fixturedata.EchoHandler())
 		t.Cleanup(srv.Close)
 		hostport = strings.TrimPrefix(srv.URL, "http://")
 	case fixtureServer, downServer, tlsMismatch:
@@ -182,7 +183,7 @@ func newSecretEnv(t *testing.T, pl placement, m failureMode) *secretEnv {
 		}
 		e.fake = fixtures.NewServer(opts)
 		t.Cleanup(e.fake.Close)
-		hostport = e.fake.Addr()
+		hostport = strings.TrimPrefix(e.fake.URL(), "http://")
 		if m.server == downServer {
 			e.fake.SetDown(true)
 		}
@@ -360,7 +361,7 @@ func TestSecretsMatrix(t *testing.T) {
 					}
 					outs := e.outputs(errs)
 					for s, where := range outs {
-						if form, leaked := fixtures.FindSecret(s, marker); leaked {
+						if form, leaked := fixturedata.FindSecret(s, marker); leaked {
 							t.Errorf("%s shows the secret (%s):\n%s", where, form, s)
 						}
 					}
@@ -473,7 +474,7 @@ func TestUserInfoIsSentAsBasicAuth(t *testing.T) {
 			t.Fatal("the callback's error was lost")
 		}
 		for _, s := range texts(err) {
-			if form, leaked := fixtures.FindSecret(s, marker); leaked {
+			if form, leaked := fixturedata.FindSecret(s, marker); leaked {
 				t.Errorf("the credentials show through (%s): %s", form, s)
 			}
 		}

@@ -16,7 +16,7 @@ import (
 // signature.
 func signedTx(t *testing.T, seed uint64) ([]any, string) {
 	t.Helper()
-	tx, err := fixtures.SignedTransaction(seed)
+	tx, err := fixtures.SignedTransaction(seed, "")
 	if err != nil {
 		t.Fatal(err)
 	}

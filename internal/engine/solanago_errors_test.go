@@ -127,7 +127,7 @@ func TestSolanaGoHTTPErrorIsReachable(t *testing.T) {
 // signedSolanaTx is a signed transfer as solana-go builds it.
 func signedSolanaTx(t *testing.T, seed uint64) *solana.Transaction {
 	t.Helper()
-	tx, err := fixtures.SignedTransaction(seed)
+	tx, err := fixtures.SignedTransaction(seed, "")
 	if err != nil {
 		t.Fatal(err)
 	}

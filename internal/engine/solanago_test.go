@@ -9,6 +9,7 @@ import (
 	"github.com/gagliardetto/solana-go/programs/system"
 	"github.com/gagliardetto/solana-go/rpc"
 	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/internal/fixturedata"
 )
 
 func TestSolanaGoClientThroughThePool(t *testing.T) {
@@ -23,19 +24,19 @@ func TestSolanaGoClientThroughThePool(t *testing.T) {
 		t.Fatalf("GetHealth %q, %v", health, err)
 	}
 	ver, err := cl.GetVersion(ctx)
-	if err != nil || ver.SolanaCore != fixtures.RecordedSolanaCore || ver.FeatureSet != fixtures.RecordedFeatureSet {
+	if err != nil || ver.SolanaCore != fixturedata.RecordedSolanaCore || ver.FeatureSet != fixturedata.RecordedFeatureSet {
 		t.Fatalf("GetVersion %+v, %v", ver, err)
 	}
 	hash, err := cl.GetGenesisHash(ctx)
-	if err != nil || hash != solana.MustHashFromBase58(fixtures.GenesisMainnetBeta) {
+	if err != nil || hash != solana.MustHashFromBase58(fixturedata.GenesisMainnetBeta) {
 		t.Fatalf("GetGenesisHash %s, %v", hash, err)
 	}
 	bal, err := cl.GetBalance(ctx, somePubkey, rpc.CommitmentFinalized)
-	if err != nil || bal.Value != fixtures.RecordedBalance {
+	if err != nil || bal.Value != fixturedata.RecordedBalance {
 		t.Fatalf("GetBalance %+v, %v", bal, err)
 	}
 	slot, err := cl.GetSlot(ctx, rpc.CommitmentProcessed)
-	if err != nil || slot != fixtures.RecordedSlot {
+	if err != nil || slot != fixturedata.RecordedSlot {
 		t.Fatalf("GetSlot %d, %v", slot, err)
 	}
 
@@ -43,7 +44,7 @@ func TestSolanaGoClientThroughThePool(t *testing.T) {
 	from, to := solana.NewWallet(), solana.NewWallet()
 	tx, err := solana.NewTransaction([]solana.Instruction{
 		system.NewTransferInstruction(1, from.PublicKey(), to.PublicKey()).Build(),
-	}, solana.MustHashFromBase58(fixtures.RecordedBlockhash), solana.TransactionPayer(from.PublicKey()))
+	}, solana.MustHashFromBase58(fixturedata.RecordedBlockhash), solana.TransactionPayer(from.PublicKey()))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
 	"github.com/solroute/solroute/internal/engine"
+	"github.com/solroute/solroute/internal/fixturedata"
 	"github.com/solroute/solroute/retrypolicy"
 )
 
@@ -27,7 +28,7 @@ func TestCallForIntoDecodesRecorded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if out.Value != fixtures.RecordedBalance || out.Context.Slot != fixtures.RecordedSlot {
+	if out.Value != fixturedata.RecordedBalance || out.Context.Slot != fixturedata.RecordedSlot {
 		t.Fatalf("got %+v", out)
 	}
 	got := e.server("a").Requests()
@@ -127,7 +128,7 @@ func TestFailoverOnEveryRetryableCause(t *testing.T) {
 					if err != nil {
 						t.Fatalf("call failed: %v", err)
 					}
-					if out == nil || out.Value != fixtures.RecordedBalance {
+					if out == nil || out.Value != fixturedata.RecordedBalance {
 						t.Fatalf("result %+v", out)
 					}
 					as := rec.drain()

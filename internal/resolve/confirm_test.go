@@ -15,6 +15,8 @@ import (
 	"github.com/solroute/solroute/fixtures"
 	"github.com/solroute/solroute/internal/admission"
 	"github.com/solroute/solroute/internal/engine"
+	"github.com/solroute/solroute/internal/fixturedata"
+	"github.com/solroute/solroute/internal/fixturespec"
 	"github.com/solroute/solroute/internal/resolve"
 	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/transport"
@@ -45,11 +47,11 @@ type node struct {
 func newChain(t *testing.T, nodes ...node) *chain {
 	t.Helper()
 	clock := clockwork.NewFakeClockAt(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
-	ledger := fixtures.NewLedger(fixtures.LedgerOptions{})
+	ledger := fixtures.NewLedger()
 	var members []fixtures.Member
 	for _, n := range nodes {
 		l := endpoint.Limits{RequestTimeout: 2 * time.Second}
-		m := fixtures.Member{Name: n.name, Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: l, endpoint.RoleSend: l},
+		m := fixtures.Member{Name: n.name, Read: &l, Send: &l,
 			Options: fixtures.Options{Clock: clock, Ledger: ledger, Slots: &fixtures.SlotOptions{Start: 1000, Lag: n.lag}}}
 		if n.fault.Kind != fixtures.None {
 			m.Options.Script = fixtures.ByMethod(map[string]fixtures.Fault{"sendTransaction": n.fault})
@@ -57,12 +59,13 @@ func newChain(t *testing.T, nodes ...node) *chain {
 		members = append(members, m)
 	}
 	c := fixtures.NewCluster(members)
+	specs := fixturespec.Specs(c)
 	for i, n := range nodes {
 		if n.lie != nil {
-			c.Specs[i].URL = endpoint.NewSecret(liar(t, c.Servers[n.name].URL(), n.lie))
+			specs[i].URL = endpoint.NewSecret(liar(t, c.Server(n.name).URL(), n.lie))
 		}
 	}
-	p, err := admission.New(c.Specs, pool.DefaultSettings(), admission.Options{Clock: clock, Seed: 1})
+	p, err := admission.New(specs, pool.DefaultSettings(), admission.Options{Clock: clock, Seed: 1})
 	if err != nil {
 		c.Close()
 		t.Fatal(err)
@@ -86,11 +89,11 @@ func newChain(t *testing.T, nodes ...node) *chain {
 func (ch *chain) tx(seed int, age uint64) (*solana.Transaction, uint64) {
 	ch.t.Helper()
 	_, height := ch.ledger.Tip()
-	tx, err := fixtures.SignedTransactionWith(uint64(seed), fixtures.BlockhashAt(height-age))
+	tx, err := fixtures.SignedTransaction(uint64(seed), fixturedata.BlockhashAt(height-age))
 	if err != nil {
 		ch.t.Fatal(err)
 	}
-	return tx, height - age + fixtures.MaxProcessingAge
+	return tx, height - age + fixturedata.MaxProcessingAge
 }
 
 // drive runs f (a resolution) on its own goroutine and advances the clock
@@ -139,14 +142,15 @@ func (ch *chain) drive(o *confirm.Options, maxPolls int, f func(confirm.Options)
 			}
 			continue // f returned instead of waiting
 		}
-		ch.clock.Advance(fixtures.DefaultSlotTime)
+		ch.clock.Advance(fixturedata.DefaultSlotTime)
 	}
 }
 
 // sends counts the sendTransaction requests every endpoint received.
 func (ch *chain) sends() int {
 	n := 0
-	for _, s := range ch.c.Servers {
+	for _, ep := range ch.c.Endpoints() {
+		_, s := ep.Name, ch.c.Server(ep.Name)
 		for _, r := range s.Requests() {
 			if r.Method == "sendTransaction" {
 				n++
@@ -309,7 +313,7 @@ func TestRebroadcastLandsOnceAndIsCounted(t *testing.T) {
 	sig := tx.Signatures[0].String()
 	ch.ledger.Drop(sig, 2) // the send and the first rebroadcast are lost
 	o := skip
-	o.Rebroadcast = 2 * fixtures.DefaultSlotTime
+	o.Rebroadcast = 2 * fixturedata.DefaultSlotTime
 	r, err := ch.drive(&o, 40, func(o confirm.Options) (confirm.Result, error) {
 		return resolve.SendAndConfirm(context.Background(), ch.tc, tx, lvbh, o)
 	})
@@ -393,7 +397,7 @@ func TestBadInputIsRefusedBeforeAnyRequest(t *testing.T) {
 			t.Errorf("%s: no error", name)
 		}
 	}
-	if n := len(ch.c.Servers["a"].Requests()); n != 0 {
+	if n := len(ch.c.Server("a").Requests()); n != 0 {
 		t.Fatalf("%d requests sent for bad input", n)
 	}
 }
@@ -405,7 +409,8 @@ func sendVia(ch *chain, name string, tx *solana.Transaction) (string, error) {
 		return "", err
 	}
 	var others []string
-	for n := range ch.c.Servers {
+	for _, ep := range ch.c.Endpoints() {
+		n := ep.Name
 		if n != name {
 			others = append(others, n)
 		}

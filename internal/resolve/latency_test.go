@@ -42,7 +42,7 @@ func TestVerdictLatency(t *testing.T) {
 					nodes = append(nodes, node{name: "dead"}, node{name: "liar", lie: lies{"getEpochInfo": heightLie(lie)}})
 				}
 				ch := newChain(t, nodes...)
-				if s := ch.c.Servers["dead"]; s != nil {
+				if s := ch.c.Server("dead"); s != nil {
 					s.SetDown(true)
 				}
 				expired = append(expired, ch.expiry(t, 100+2*i, lie))

@@ -11,7 +11,7 @@ import (
 	"github.com/gagliardetto/solana-go/rpc"
 
 	"github.com/solroute/solroute/confirm"
-	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/internal/fixturedata"
 	"github.com/solroute/solroute/internal/resolve"
 )
 
@@ -19,7 +19,7 @@ import (
 // behind the chain's tip, now.
 func (ch *chain) finalizedHeight(lag uint64) uint64 {
 	_, h := ch.ledger.Tip()
-	return h - lag - fixtures.FinalizedDepth
+	return h - lag - fixturedata.FinalizedDepth
 }
 
 // TestALaggingReaderStillLetsExpiryConclude: two readers, the second 1, 2
@@ -72,7 +72,7 @@ func TestOneEndpointsHeightDoesNotConcludeExpiry(t *testing.T) {
 	sig := tx.Signatures[0].String()
 	ch.ledger.Drop(sig, 1) // the first send is lost: only a rebroadcast lands it
 	o := skip
-	o.Rebroadcast = 2 * fixtures.DefaultSlotTime
+	o.Rebroadcast = 2 * fixturedata.DefaultSlotTime
 	r, err := ch.drive(&o, 40, func(o confirm.Options) (confirm.Result, error) {
 		return resolve.SendAndConfirm(context.Background(), ch.tc, tx, lvbh, o)
 	})
@@ -118,7 +118,7 @@ func TestOneEndpointsHeightDoesNotConcludeExpiry(t *testing.T) {
 // 20 item 3).
 func TestADeadReaderIsNoWitness(t *testing.T) {
 	ch := newChain(t, node{name: "good"}, node{name: "dead"})
-	ch.c.Servers["dead"].SetDown(true)
+	ch.c.Server("dead").SetDown(true)
 	tx, lvbh := ch.tx(40, 140)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()

@@ -80,9 +80,10 @@ func startLocalCluster() *localCluster {
 }
 
 func (l *localCluster) urls() []string {
-	u := make([]string, len(l.c.Specs))
-	for i, s := range l.c.Specs {
-		u[i] = s.URL.Reveal()
+	eps := l.c.Endpoints()
+	u := make([]string, len(eps))
+	for i, e := range eps {
+		u[i] = e.URL
 	}
 	return u
 }
@@ -98,7 +99,8 @@ func (l *localCluster) apply(name string, seed uint64) (applied, error) {
 		l.c.Server(endpointName(0)).SetScript(sc.script(seed))
 	}
 	if sc.everywhere != nil {
-		for _, s := range l.c.Servers {
+		for _, ep := range l.c.Endpoints() {
+			_, s := ep.Name, l.c.Server(ep.Name)
 			s.SetScript(sc.everywhere)
 		}
 	}
@@ -156,7 +158,8 @@ func requestCounts(c *fixtures.Cluster) []int {
 func countDeliveries(c *fixtures.Cluster) serverCounts {
 	var n serverCounts
 	forwarded := make(map[string]int)
-	for _, s := range c.Servers {
+	for _, ep := range c.Endpoints() {
+		_, s := ep.Name, c.Server(ep.Name)
 		for _, r := range s.Requests() {
 			if r.Method != "sendTransaction" || r.Signature == "" {
 				continue

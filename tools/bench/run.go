@@ -139,7 +139,7 @@ func lookUp[T any](names []string, named func(string) (T, error)) ([]T, error) {
 func transactions(n int) ([]string, error) {
 	txs := make([]string, n)
 	for i := range txs {
-		tx, err := fixtures.SignedTransaction(uint64(i) + 1)
+		tx, err := fixtures.SignedTransaction(uint64(i)+1, "")
 		if err != nil {
 			return nil, err
 		}

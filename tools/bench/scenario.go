@@ -45,7 +45,7 @@ func scenarios() []scenario {
 		{
 			name:       "healthy-2ms",
 			title:      "Healthy, with a node's own latency: every endpoint answers after 2 ms",
-			everywhere: fixtures.Always(fixtures.Latency(2 * time.Millisecond)),
+			everywhere: fixtures.Always(fixtures.Fault{Delay: 2 * time.Millisecond}),
 		},
 		{
 			name:  "rate-limited",
@@ -65,7 +65,7 @@ func scenarios() []scenario {
 			name:  "slow-peer",
 			title: "One of three endpoints answers every call after 300 ms",
 			script: func(uint64) fixtures.Script {
-				return fixtures.Always(fixtures.Latency(slowPeerLatency))
+				return fixtures.Always(fixtures.Fault{Delay: slowPeerLatency})
 			},
 		},
 		{

@@ -57,6 +57,11 @@ func (e *exported) family(name string) string {
 // the lagging one: a call that requires it cannot land there.
 const level = "level"
 
+// tokenOwner is the owner of the token account in the fake cluster's
+// recorded data (the library's internal/fixturedata.RecordedTokenOwner,
+// which this module cannot import).
+const tokenOwner = "GE2qjioELXUH79KnRvXtJqqt9VSTMa4DkLb4eaHBRFkv"
+
 // epoch is the fake clocks' start.
 var epoch = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 
@@ -72,14 +77,11 @@ func demoLikeScrape(t *testing.T) *exported {
 	t.Helper()
 	serverClock := clockwork.NewFakeClockAt(epoch)
 	limits := endpoint.Limits{RequestTimeout: time.Second, RequestsPerSecond: 100, BurstCapacity: 10}
-	read := map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: limits}
-	send := map[endpoint.Role]endpoint.Limits{endpoint.RoleSend: limits}
-	both := map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: limits, endpoint.RoleSend: limits}
 	members := []fixtures.Member{
-		{Name: "primary-a", Tier: 0, Roles: both},
-		{Name: "primary-b", Tier: 0, Roles: send},
-		{Name: "primary-c", Tier: 0, Roles: read},
-		{Name: "backup", Tier: 1, Roles: both},
+		{Name: "primary-a", Tier: 0, Read: &limits, Send: &limits},
+		{Name: "primary-b", Tier: 0, Send: &limits},
+		{Name: "primary-c", Tier: 0, Read: &limits},
+		{Name: "backup", Tier: 1, Read: &limits, Send: &limits},
 	}
 	for i := range members {
 		members[i].Options.Clock = serverClock
@@ -92,18 +94,11 @@ func demoLikeScrape(t *testing.T) *exported {
 	ts := transport.DefaultSettings()
 	ts.Retry.Jitter = func(time.Duration) time.Duration { return 0 }
 	o := solroute.Options{Transport: &ts, Hooks: solroute.Hooks{Clock: clockwork.NewFakeClockAt(epoch)}}
-	for i, s := range cluster.Specs {
-		ep := solroute.Endpoint{Name: s.Name, URL: s.URL.Reveal(), Tier: s.Tier}
-		if s.Name != "primary-c" {
-			ep.Capabilities = []string{level} // every endpoint but the lagging one
+	o.Endpoints = cluster.Endpoints()
+	for i := range o.Endpoints {
+		if o.Endpoints[i].Name != "primary-c" {
+			o.Endpoints[i].Capabilities = []string{level} // every endpoint but the lagging one
 		}
-		if l, ok := members[i].Roles[endpoint.RoleRead]; ok {
-			ep.Read = &l
-		}
-		if l, ok := members[i].Roles[endpoint.RoleSend]; ok {
-			ep.Send = &l
-		}
-		o.Endpoints = append(o.Endpoints, ep)
 	}
 	client, err := solroute.New(o)
 	if err != nil {
@@ -116,13 +111,13 @@ func demoLikeScrape(t *testing.T) *exported {
 
 	ctx := context.Background()
 	only := func(name string) context.Context { return solroute.WithEndpoint(ctx, name) }
-	owner := solana.MustPublicKeyFromBase58(fixtures.RecordedTokenOwner)
+	owner := solana.MustPublicKeyFromBase58(tokenOwner)
 	getBalance := func(ctx context.Context) error {
 		_, err := client.GetBalance(ctx, owner, solroute.BalanceOptions{})
 		return err
 	}
 	sendTx := func(ctx context.Context, seed uint64) error {
-		tx, err := fixtures.SignedTransaction(seed)
+		tx, err := fixtures.SignedTransaction(seed, "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -141,18 +136,18 @@ func demoLikeScrape(t *testing.T) *exported {
 		}
 	}
 	// primary-b resets a send after reading it: ambiguous, and in doubt.
-	cluster.Servers["primary-b"].SetFault(fixtures.Fault{Kind: fixtures.ResetAfterRead})
+	cluster.Server("primary-b").SetFault(fixtures.Fault{Kind: fixtures.ResetAfterRead})
 	if err := sendTx(only("primary-b"), 1); !errors.Is(err, solroute.ErrAmbiguousDispatch) {
 		t.Fatalf("send to primary-b: %v, want ErrAmbiguousDispatch", err)
 	}
 	// The next send has primary-b alone: it goes there in doubt.
-	cluster.Servers["primary-b"].SetFault(fixtures.Fault{})
+	cluster.Server("primary-b").SetFault(fixtures.Fault{})
 	if err := sendTx(only("primary-b"), 2); err != nil {
 		t.Fatalf("send to primary-b in doubt: %v", err)
 	}
 	// primary-a answers 429: the read, kept off the lagging primary-c,
 	// fails over to the backup.
-	cluster.Servers["primary-a"].SetFault(fixtures.Status(429, "1"))
+	cluster.Server("primary-a").SetFault(fixtures.Status(429, "1"))
 	if err := getBalance(solroute.WithCapabilities(ctx, level)); err != nil {
 		t.Fatalf("getBalance past a 429: %v", err)
 	}
