@@ -1,28 +1,48 @@
 package wire
 
-import "github.com/gagliardetto/solana-go"
+import (
+	"encoding/binary"
+
+	"github.com/gagliardetto/solana-go"
+)
 
 // base58Alphabet is Bitcoin's, which Solana's public keys use.
 const base58Alphabet = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
 
+// limbBase is 58⁵, the base of appendBase58's limbs: a limb shifted left
+// by 32 bits still fits in a uint64, so the key is taken 4 bytes at a time.
+const limbBase = 58 * 58 * 58 * 58 * 58
+
 // appendBase58 appends k in base58 followed by a closing quote: the text
 // of k.String(), without its two allocations.
 func appendBase58(b []byte, k solana.PublicKey) []byte {
-	// 32 bytes are at most 44 base58 digits, held little-endian here.
-	var digits [44]byte
+	// 2²⁵⁶ < 58⁴⁵: nine limbs of five digits, least significant first.
+	var limbs [9]uint64
 	n := 0
-	for _, c := range k {
-		carry := int(c)
+	for i := 0; i < len(k); i += 4 {
+		carry := uint64(binary.BigEndian.Uint32(k[i:]))
 		for j := 0; j < n; j++ {
-			carry += int(digits[j]) << 8
-			digits[j] = byte(carry % 58)
-			carry /= 58
+			carry += limbs[j] << 32
+			limbs[j] = carry % limbBase
+			carry /= limbBase
 		}
 		for carry > 0 {
-			digits[n] = byte(carry % 58)
+			limbs[n] = carry % limbBase
 			n++
-			carry /= 58
+			carry /= limbBase
 		}
+	}
+	var digits [45]byte // most significant first
+	for j := 0; j < n; j++ {
+		v := limbs[j]
+		for d := range 5 {
+			digits[44-5*j-d] = byte(v % 58)
+			v /= 58
+		}
+	}
+	first := 45 - 5*n
+	for first < 45 && digits[first] == 0 {
+		first++
 	}
 	// Each leading zero byte is a leading '1'.
 	for _, c := range k {
@@ -31,8 +51,8 @@ func appendBase58(b []byte, k solana.PublicKey) []byte {
 		}
 		b = append(b, '1')
 	}
-	for j := n - 1; j >= 0; j-- {
-		b = append(b, base58Alphabet[digits[j]])
+	for _, d := range digits[first:] {
+		b = append(b, base58Alphabet[d])
 	}
 	return append(b, '"')
 }

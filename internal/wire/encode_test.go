@@ -142,3 +142,21 @@ func TestMinContextSlotSplicesInPlace(t *testing.T) {
 		t.Fatalf("%v allocations per request, want 1", n)
 	}
 }
+
+// BenchmarkBase58 is appendBase58 against solana-go's PublicKey.String.
+func BenchmarkBase58(b *testing.B) {
+	k := solana.MustPublicKeyFromBase58("9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM")
+	buf := make([]byte, 0, 64)
+	b.Run("wire", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			buf = appendBase58(buf[:0], k)
+		}
+	})
+	b.Run("solana-go", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			_ = k.String()
+		}
+	})
+}
