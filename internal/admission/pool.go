@@ -114,50 +114,65 @@ func New(specs []endpoint.Spec, s pool.Settings, opts Options) (*Pool, error) {
 	}
 	start := p.clock.Now()
 	for _, i := range order {
-		spec := &p.specs[i]
-		shared := &rolestate.Shared{}
-		p.slots.Add(&shared.Marks)
-		p.byName[spec.Name] = shared
-		var roles []*member
-		for _, role := range endpoint.AllRoles() {
-			if !spec.Serves(role) {
-				continue
-			}
-			rs := p.roles[role]
-			ro := rolestate.Options{OnSlotFreed: rs.wake.broadcast, Ejection: s.Ejection,
-				DoubtWindow: p.doubtWindow, Shared: shared}
-			if opts.NewBucket != nil {
-				ro.Bucket = opts.NewBucket(spec, role)
-			}
-			if p.log != nil {
-				ro.OnStateChange = p.stateLogger(spec.Name, role)
-			}
-			rt, err := rolestate.New(spec, role, start, ro)
-			if err != nil {
-				return nil, err
-			}
-			p.all = append(p.all, rt)
-			m := &member{rt: rt, pool: p, spec: spec, idx: len(rs.ordered), timeout: rt.Limits().RequestTimeout}
-			rs.ordered = append(rs.ordered, m)
-			roles = append(roles, m)
-			if n := len(rs.tiers); n == 0 || rs.tiers[n-1].members[0].spec.Tier != spec.Tier {
-				rs.tiers = append(rs.tiers, &tierGroup{})
-			}
-			g := rs.tiers[len(rs.tiers)-1]
-			g.members = append(g.members, m)
-			if rs.timeout == 0 || m.timeout < rs.timeout {
-				rs.timeout = m.timeout
-			}
-		}
-		all := make([]*rolestate.Runtime, len(roles))
-		for j, m := range roles {
-			all[j] = m.rt
-		}
-		for _, m := range roles {
-			m.endpoint = all
+		if err := p.addEndpoint(&p.specs[i], s, opts, start); err != nil {
+			return nil, err
 		}
 	}
 	return p, nil
+}
+
+// addEndpoint adds spec's members, one per role it serves, to their role
+// sets and tiers, their state starting at start.
+func (p *Pool) addEndpoint(spec *endpoint.Spec, s pool.Settings, opts Options, start time.Time) error {
+	shared := &rolestate.Shared{}
+	p.slots.Add(&shared.Marks)
+	p.byName[spec.Name] = shared
+	var roles []*member
+	for _, role := range endpoint.AllRoles() {
+		if !spec.Serves(role) {
+			continue
+		}
+		rs := p.roles[role]
+		ro := rolestate.Options{OnSlotFreed: rs.wake.broadcast, Ejection: s.Ejection,
+			DoubtWindow: p.doubtWindow, Shared: shared}
+		if opts.NewBucket != nil {
+			ro.Bucket = opts.NewBucket(spec, role)
+		}
+		if p.log != nil {
+			ro.OnStateChange = p.stateLogger(spec.Name, role)
+		}
+		rt, err := rolestate.New(spec, role, start, ro)
+		if err != nil {
+			return err
+		}
+		p.all = append(p.all, rt)
+		m := &member{rt: rt, pool: p, spec: spec, idx: len(rs.ordered), timeout: rt.Limits().RequestTimeout}
+		rs.ordered = append(rs.ordered, m)
+		roles = append(roles, m)
+		rs.addToTier(m)
+	}
+	all := make([]*rolestate.Runtime, len(roles))
+	for j, m := range roles {
+		all[j] = m.rt
+	}
+	for _, m := range roles {
+		m.endpoint = all
+	}
+	return nil
+}
+
+// addToTier adds m to the last tier of rs, or to a new one when m's tier
+// is not the last's (members come sorted by tier), and keeps rs.timeout
+// the shortest RequestTimeout.
+func (rs *roleSet) addToTier(m *member) {
+	if n := len(rs.tiers); n == 0 || rs.tiers[n-1].members[0].spec.Tier != m.spec.Tier {
+		rs.tiers = append(rs.tiers, &tierGroup{})
+	}
+	g := rs.tiers[len(rs.tiers)-1]
+	g.members = append(g.members, m)
+	if rs.timeout == 0 || m.timeout < rs.timeout {
+		rs.timeout = m.timeout
+	}
 }
 
 // stateLogger returns the OnStateChange hook of one (endpoint, role).

@@ -84,37 +84,44 @@ type callState struct {
 	obs      []transport.Observer
 	info     transport.CallInfo
 	attempts int
+	// loop, when set, is room for the call's loop (intoCall); nil: the
+	// loop is allocated on its own.
+	loop *callLoop
 }
 
 // attempt makes one attempt on pm's endpoint under a per-attempt timeout
 // of min(attemptTimeout's bound, time left before the call's deadline),
 // measured on the pool's clock (armAttempt: a request that is not
-// Idempotent, once handed to a connection, runs until the deadline).
-func (c *Engine) attempt(ctx context.Context, cs *callState, pm *admission.Permit) outcome {
+// Idempotent, once handed to a connection, runs until the deadline). It
+// reads the clock once before the attempt and once after: end is when it
+// ended.
+func (c *Engine) attempt(ctx context.Context, cs *callState, pm *admission.Permit) (o outcome, end time.Time) {
 	ep := c.endpoints[pm.Endpoint()]
+	now := c.clock.Now()
 	if ep == nil { // the pool named an endpoint it did not list in Specs
 		return outcome{Outcome: retrypolicy.Outcome{Cause: retrypolicy.Connection, Dispatch: retrypolicy.NotDispatched,
 			Fault: retrypolicy.LocalFault},
-			err: &attemptError{endpoint: pm.Endpoint(), cause: retrypolicy.Connection, msg: "endpoint unknown to the transport"}}
+			err: &attemptError{endpoint: pm.Endpoint(), cause: retrypolicy.Connection, msg: "endpoint unknown to the transport"}}, now
 	}
-	fair, bound, adaptive := c.attemptTimeout(cs, pm)
-	left := cs.deadline.Sub(c.clock.Now())
+	fair, bound, adaptive := c.attemptTimeout(cs, pm, now)
+	left := cs.deadline.Sub(now)
 	timeout := min(bound, left)
 	if timeout <= 0 {
 		return outcome{Outcome: retrypolicy.Outcome{Cause: retrypolicy.Timeout, Dispatch: retrypolicy.NotDispatched,
-			Fault: retrypolicy.LocalFault}, err: ep.wrapErr(retrypolicy.Timeout, errNoTimeLeft), atDeadline: true}
+			Fault: retrypolicy.LocalFault}, err: ep.wrapErr(retrypolicy.Timeout, errNoTimeLeft), atDeadline: true}, now
 	}
-	tracker := newDispatchTracker()
+	timer := c.newAttemptTimer(cs, now, timeout)
 	actx, cancel := context.WithCancelCause(ctx)
-	timer := c.armAttempt(cs, tracker, timeout, cancel)
-	o := c.post(ctx, actx, cs, ep, tracker)
+	timer.arm(cancel)
+	o = c.post(ctx, actx, cs, ep, timer)
 	o.timeout = timer.stop()
 	cancel(nil)
-	c.sawSlot(cs, pm, &o) // the slot it answered or refused at
+	end = c.clock.Now()
+	c.sawSlot(cs, pm, &o, end) // the slot it answered or refused at
 	timedOut := o.Cause == retrypolicy.Timeout && errors.Is(context.Cause(actx), errAttemptTimeout)
-	o.atDeadline = timedOut && !c.clock.Now().Before(cs.deadline)
+	o.atDeadline = timedOut && !end.Before(cs.deadline)
 	if adaptive {
-		c.cuts.add(c.clock.Now(), timedOut && left >= fair)
+		c.cuts.add(end, timedOut && left >= fair)
 	}
 	switch {
 	case timedOut && left < fair:
@@ -122,15 +129,17 @@ func (c *Engine) attempt(ctx context.Context, cs *callState, pm *admission.Permi
 	case o.Cause == retrypolicy.MalformedResponse && errors.Is(o.err, wire.ErrTooLarge):
 		o.Fault = retrypolicy.LocalFault // over our own size limit
 	}
-	return o
+	return o, end
 }
 
 // post sends cs's body to ep under actx (the attempt's context, a
-// child of the caller's ctx), with tracker installed, and builds the
-// attempt's outcome: the one place where it is judged what happened.
-func (c *Engine) post(ctx, actx context.Context, cs *callState, ep *endpointClient, tracker *dispatchTracker) outcome {
+// child of the caller's ctx), with at's tracker installed and its body
+// reader, and builds the attempt's outcome: the one place where it is
+// judged what happened.
+func (c *Engine) post(ctx, actx context.Context, cs *callState, ep *endpointClient, at *attemptTimer) outcome {
+	tracker := &at.tracker
 	req := ep.newRequest(httptrace.WithClientTrace(actx, &tracker.trace), cs.body,
-		cs.class == retrypolicy.Idempotent)
+		cs.class == retrypolicy.Idempotent, &at.body)
 	var o outcome
 	resp, err := ep.tr.RoundTrip(req)
 	if err != nil {
@@ -194,20 +203,23 @@ func (c *Engine) retryAfter(resp *http.Response) time.Duration {
 	return d
 }
 
-// newRequest builds one POST of body from the endpoint's template (one
-// shallow copy: URL and header map are shared read-only). The body is
+// newRequest builds one POST of body, read through rd, from the
+// endpoint's template (one shallow copy: URL and header map are shared
+// read-only). The body is
 // rewindable (GetBody set) only for Idempotent calls: with GetBody nil
 // net/http cannot replay a request on its own once it has started writing
 // it (HTTP/1 replays after "nothing written" and HTTP/2 replays after some
 // stream resets both need GetBody), so every delivery of a
 // NeverAfterDispatch request is one attempt the call loop saw. No
 // Idempotency-Key header is ever set: it would make a POST replayable.
-func (ep *endpointClient) newRequest(ctx context.Context, body []byte, rewindable bool) *http.Request {
+func (ep *endpointClient) newRequest(ctx context.Context, body []byte, rewindable bool, rd *bytes.Reader) *http.Request {
 	req := ep.template.WithContext(ctx)
 	// io.NopCloser over *bytes.Reader is a body net/http recognises as in
 	// memory: headers and body go out in one write. Any other type makes it
-	// flush the headers first (a second packet per request).
-	req.Body = io.NopCloser(bytes.NewReader(body))
+	// flush the headers first (a second packet per request). rd is the
+	// attempt's own (attemptTimer.body): one allocation fewer.
+	rd.Reset(body)
+	req.Body = io.NopCloser(rd)
 	req.ContentLength = int64(len(body))
 	if rewindable {
 		req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }

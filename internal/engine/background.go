@@ -182,7 +182,7 @@ func (c *Engine) ownRequest(name string, role endpoint.Role, method string, para
 	cs := &callState{method: method, body: body, class: retrypolicy.Idempotent, deadline: deadline,
 		slots: plan, x: &intoExchange{id: id, out: out, slots: plan}}
 	start := c.clock.Now()
-	o = c.attempt(ctx, cs, pm)
+	o, _ = c.attempt(ctx, cs, pm)
 	pm.Done(o.Outcome)
 	if c.logger != nil && c.logger.Enabled(ctx, slog.LevelDebug) {
 		c.logger.LogAttrs(ctx, slog.LevelDebug, "transport: own request",

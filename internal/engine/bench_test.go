@@ -87,8 +87,6 @@ func benchTargets(b *testing.B, url string) []benchTarget {
 	rawTr := &http.Transport{MaxIdleConnsPerHost: 256}
 	b.Cleanup(rawTr.CloseIdleConnections)
 	raw := &http.Client{Transport: rawTr}
-	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "getBalance",
-		"params": []any{somePubkey.String()}})
 
 	sg := rpc.New(url)
 	b.Cleanup(func() { _ = sg.Close() })
@@ -115,26 +113,8 @@ func benchTargets(b *testing.B, url string) []benchTarget {
 			}
 			return out.Value, nil
 		}},
-		{"raw", func(ctx context.Context) (uint64, error) {
-			req, _ := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
-			req.Header.Set("Content-Type", "application/json")
-			resp, err := raw.Do(req)
-			if err != nil {
-				return 0, err
-			}
-			defer resp.Body.Close()
-			var env struct {
-				Result rpc.GetBalanceResult `json:"result"`
-			}
-			data, err := io.ReadAll(resp.Body)
-			if err != nil {
-				return 0, err
-			}
-			if err := json.Unmarshal(data, &env); err != nil {
-				return 0, err
-			}
-			return env.Result.Value, nil
-		}},
+		{"raw", rawBalance(raw, url)},
+		{"retryablehttp", retryableBalance(raw, url)},
 		{"solana-go", func(ctx context.Context) (uint64, error) {
 			out, err := sg.GetBalance(ctx, somePubkey, "")
 			if err != nil {
@@ -143,6 +123,59 @@ func benchTargets(b *testing.B, url string) []benchTarget {
 			return out.Value, nil
 		}},
 	}
+}
+
+// rawBalance is a getBalance round trip with net/http alone through
+// client: the floor the others are measured against (its request is
+// encoded once, not per call).
+func rawBalance(client *http.Client, url string) func(ctx context.Context) (uint64, error) {
+	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "getBalance",
+		"params": []any{somePubkey.String()}})
+	return func(ctx context.Context) (uint64, error) {
+		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := client.Do(req)
+		if err != nil {
+			return 0, err
+		}
+		return decodeBalance(resp)
+	}
+}
+
+// retryableBalance is rawBalance through go-retryablehttp over the same
+// client, with its default retry policy and no logger: the comparator
+// plans/003 measured (a client that retries, but knows nothing of
+// JSON-RPC, endpoints or sends).
+func retryableBalance(client *http.Client, url string) func(ctx context.Context) (uint64, error) {
+	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "getBalance",
+		"params": []any{somePubkey.String()}})
+	rc := retryablehttp.NewClient()
+	rc.HTTPClient, rc.Logger = client, nil
+	return func(ctx context.Context) (uint64, error) {
+		req, _ := retryablehttp.NewRequestWithContext(ctx, http.MethodPost, url, body)
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := rc.Do(req)
+		if err != nil {
+			return 0, err
+		}
+		return decodeBalance(resp)
+	}
+}
+
+// decodeBalance reads a getBalance response's value, and closes it.
+func decodeBalance(resp *http.Response) (uint64, error) {
+	defer resp.Body.Close()
+	var env struct {
+		Result rpc.GetBalanceResult `json:"result"`
+	}
+	data, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return 0, err
+	}
+	if err := json.Unmarshal(data, &env); err != nil {
+		return 0, err
+	}
+	return env.Result.Value, nil
 }
 
 // runCallers makes round trips from benchCallers concurrent goroutines.
@@ -160,7 +193,8 @@ func (tg benchTarget) runCallers(b *testing.B, ctx context.Context) {
 }
 
 // BenchmarkGetBalance compares a getBalance round trip through solroute,
-// a raw net/http loop and solana-go's default client, on one loopback
+// a raw net/http loop, go-retryablehttp and solana-go's default client
+// (ratios, plans/015-call-cost.md, only hold within one run), on one loopback
 // handler, sequentially and with 64 concurrent callers.
 func BenchmarkGetBalance(b *testing.B) {
 	srv := httptest.NewServer(http.HandlerFunc(balanceHandler))

@@ -86,6 +86,15 @@ type callLoop struct {
 	failures failures
 	// hedging: the call's reads are hedged (Settings.HedgeAfter).
 	hedging bool
+	// call is what retries points at (retry.Policy.Start).
+	call retry.Call
+}
+
+// intoCall is everything a CallForInto call holds, in one allocation.
+type intoCall struct {
+	cs   callState
+	x    intoExchange
+	loop callLoop
 }
 
 // newLoop sets the call's deadline and attempt bounds and builds its
@@ -112,12 +121,17 @@ func (c *Engine) newLoop(ctx context.Context, cs *callState, role endpoint.Role)
 	timed := read && single
 	cs.adaptive = timed && c.attemptTO == 0
 	avoid, _ := ctx.Value(avoidKey{}).([]string)
-	l := &callLoop{c: c, cs: cs, hedging: read && c.hedgeAfter != 0, failures: failures{method: cs.method},
+	l := cs.loop
+	if l == nil {
+		l = new(callLoop)
+	}
+	*l = callLoop{c: c, cs: cs, hedging: read && c.hedgeAfter != 0, failures: failures{method: cs.method},
 		req: admission.Request{Role: role, Method: cs.method, Capabilities: caps, Deadline: cs.deadline,
 			AvoidDoubt: !read, Timed: cs.adaptive || timed && c.hedgeAfter == transport.HedgeAuto,
 			Avoid: slices.Clip(avoid), Endpoint: only}}
 	l.req.Slot = cs.slots.Need() // an endpoint known to be below the floor would only refuse
-	l.retries = c.policy.Begin()
+	c.policy.Start(&l.call)
+	l.retries = &l.call
 	return l, nil
 }
 
@@ -146,8 +160,7 @@ func (l *callLoop) attempt(ctx context.Context, run *attemptRun, n int) int {
 	// A call that has had its hedge (retry.Call.Hedged) would only take
 	// another endpoint's permit, and a token, to give it back.
 	if !l.hedging || l.retries.Hedged() {
-		run.o = c.attempt(run.ctx, cs, run.pm)
-		run.end = c.clock.Now()
+		run.o, run.end = c.attempt(run.ctx, cs, run.pm)
 		return n
 	}
 	var side *attemptRun

@@ -51,13 +51,18 @@ type dispatchTracker struct {
 // httptrace.WithClientTrace.
 func newDispatchTracker() *dispatchTracker {
 	t := &dispatchTracker{}
+	t.init()
+	return t
+}
+
+// init readies t's trace (t must not move afterwards: its hooks hold t).
+func (t *dispatchTracker) init() {
 	t.trace = httptrace.ClientTrace{
 		GotConn:              func(httptrace.GotConnInfo) { t.marks.Or(markConn) },
 		WroteHeaders:         func() { t.marks.Or(markWrote) },
 		WroteRequest:         func(httptrace.WroteRequestInfo) { t.marks.Or(markWrote) },
 		GotFirstResponseByte: func() { t.marks.Or(markAnswered) },
 	}
-	return t
 }
 
 // state returns what is proven so far.

@@ -148,46 +148,16 @@ func newEndpointClient(spec *endpoint.Spec) (*endpointClient, error) {
 		// Never wrap url.Parse's error: it quotes the URL.
 		return nil, fmt.Errorf("transport: endpoint %q: URL is not an absolute http(s) URL", spec.Name)
 	}
-	header := make(http.Header, 3+len(spec.Headers))
-	header.Set("Content-Type", "application/json")
-	header.Set("Accept", "application/json")
-	secretValues := make([]string, 0, 1+len(spec.Headers))
-	for k, v := range spec.Headers {
-		header.Set(k, v.Reveal())
-		secretValues = append(secretValues, v.Reveal())
-	}
+	header, secretValues := endpointHeader(spec, u)
 	target := u
 	if u.User != nil {
-		// Attempts call RoundTrip, which ignores user info: only
-		// http.Client turns it into Basic authentication. Do what it does,
-		// including letting a configured Authorization header win, and keep
-		// the user info off the request (a callback sees req.URL).
-		if header.Get("Authorization") == "" {
-			basic := "Basic " + basicAuth(u.User)
-			header.Set("Authorization", basic)
-			secretValues = append(secretValues, basic)
-		}
 		target = new(url.URL)
 		*target = *u
 		target.User = nil
 	}
-	idle, maxConns := connLimits(spec)
-	tr := &http.Transport{
-		Proxy: http.ProxyFromEnvironment,
-		DialContext: (&net.Dialer{
-			KeepAlive: tcpKeepAlive,
-		}).DialContext,
-		ForceAttemptHTTP2:   true,
-		MaxIdleConns:        0, // no global cap: one Transport per endpoint
-		MaxIdleConnsPerHost: idle,
-		MaxConnsPerHost:     maxConns,
-		IdleConnTimeout:     idleConnTimeout,
-		// Timeouts are the attempt's context, driven by the pool's clock;
-		// none here runs on the real clock.
-	}
 	ep := &endpointClient{
 		name: spec.Name,
-		tr:   tr,
+		tr:   newHTTPTransport(spec),
 		template: &http.Request{
 			Method:     http.MethodPost,
 			URL:        target,
@@ -204,6 +174,48 @@ func newEndpointClient(spec *endpoint.Spec) (*endpointClient, error) {
 	// would send the body a second time), and http.Client's redirect
 	// bookkeeping costs a header clone per request.
 	return ep, nil
+}
+
+// endpointHeader is the header every POST to spec's endpoint at u
+// carries, and the secret values in it (spec's header values, and the
+// Basic credentials of u's user info).
+func endpointHeader(spec *endpoint.Spec, u *url.URL) (http.Header, []string) {
+	header := make(http.Header, 3+len(spec.Headers))
+	header.Set("Content-Type", "application/json")
+	header.Set("Accept", "application/json")
+	secretValues := make([]string, 0, 1+len(spec.Headers))
+	for k, v := range spec.Headers {
+		header.Set(k, v.Reveal())
+		secretValues = append(secretValues, v.Reveal())
+	}
+	// Attempts call RoundTrip, which ignores user info: only http.Client
+	// turns it into Basic authentication. Do what it does, including
+	// letting a configured Authorization header win, and keep the user
+	// info off the request (newEndpointClient: a callback sees req.URL).
+	if u.User != nil && header.Get("Authorization") == "" {
+		basic := "Basic " + basicAuth(u.User)
+		header.Set("Authorization", basic)
+		secretValues = append(secretValues, basic)
+	}
+	return header, secretValues
+}
+
+// newHTTPTransport is the connection pool of spec's endpoint.
+func newHTTPTransport(spec *endpoint.Spec) *http.Transport {
+	idle, maxConns := connLimits(spec)
+	return &http.Transport{
+		Proxy: http.ProxyFromEnvironment,
+		DialContext: (&net.Dialer{
+			KeepAlive: tcpKeepAlive,
+		}).DialContext,
+		ForceAttemptHTTP2:   true,
+		MaxIdleConns:        0, // no global cap: one Transport per endpoint
+		MaxIdleConnsPerHost: idle,
+		MaxConnsPerHost:     maxConns,
+		IdleConnTimeout:     idleConnTimeout,
+		// Timeouts are the attempt's context, driven by the pool's clock;
+		// none here runs on the real clock.
+	}
 }
 
 // basicAuth is the credentials of a Basic Authorization header for user

@@ -27,26 +27,15 @@ import (
 //
 // The hedge, if any, is the call's attempt number hn.
 func (c *Engine) hedged(ctx context.Context, cs *callState, first attemptRun, req admission.Request, call *retry.Call, hn int) (main attemptRun, side *attemptRun) {
-	x, ok := cs.x.(*intoExchange)
-	var out reflect.Value
-	if ok && x.out != nil {
-		out = reflect.ValueOf(x.out)
-		ok = out.Kind() == reflect.Pointer && !out.IsNil()
-	}
+	x, out, ok := hedgeable(cs)
 	if !ok { // a callback or a batch, or an out nothing can decode into
-		first.o = c.attempt(first.ctx, cs, first.pm)
-		first.end = c.clock.Now()
+		first.o, first.end = c.attempt(first.ctx, cs, first.pm)
 		return first, nil
 	}
 	results := make(chan attemptRun, 2)
-	run := func(ctx context.Context, cs *callState, r attemptRun) {
-		r.o = c.attempt(ctx, cs, r.pm)
-		r.end = c.clock.Now()
-		results <- r
-	}
 	fctx, fcancel := context.WithCancel(first.ctx)
 	defer fcancel()
-	go run(fctx, cs, first)
+	go c.runAttempt(fctx, cs, first, results)
 
 	timer := c.clock.NewTimer(c.hedgeDelay(first.pm))
 	select {
@@ -55,31 +44,11 @@ func (c *Engine) hedged(ctx context.Context, cs *callState, first attemptRun, re
 		return r, nil
 	case <-timer.Chan():
 	}
-	hreq := req
-	hreq.Avoid = append(slices.Clip(req.Avoid), first.pm.Endpoint())
-	hpm := c.pool.TryAcquire(hreq)
-	if hpm != nil && (hpm.Endpoint() == first.pm.Endpoint() || !call.Hedge(cs.class)) {
-		hpm.Release()
-		hpm = nil
-	}
-	if hpm == nil {
+	fresh, hcancel := c.startHedge(ctx, cs, x, out, first, req, call, hn, results)
+	if hcancel == nil {
 		return <-results, nil
 	}
-	hx := &intoExchange{id: x.id, slots: x.slots}
-	var fresh reflect.Value
-	if x.out != nil {
-		fresh = reflect.New(out.Type().Elem())
-		hx.out = fresh.Interface()
-	}
-	hcs := *cs
-	hcs.x = hx
-	hcs.cuttable = c.cuttable(&hcs, hreq, hpm.Endpoint())
-	hrun := attemptRun{pm: hpm, ctx: ctx, start: c.clock.Now(), hedge: true}
-	c.attemptStarted(cs, &hrun, hn)
-	hctx, hcancel := context.WithCancel(hrun.ctx)
 	defer hcancel()
-	go run(hctx, &hcs, hrun)
-
 	a := <-results
 	if !retry.Settles(a.o.Outcome) {
 		b := <-results
@@ -98,6 +67,58 @@ func (c *Engine) hedged(ctx context.Context, cs *callState, first attemptRun, re
 		out.Elem().Set(fresh.Elem())
 	}
 	return main, side
+}
+
+// hedgeable returns cs's exchange and its out when a hedge can decode
+// into a fresh value of out's type: a single call whose out is nil or a
+// non-nil pointer.
+func hedgeable(cs *callState) (*intoExchange, reflect.Value, bool) {
+	x, ok := cs.x.(*intoExchange)
+	var out reflect.Value
+	if ok && x.out != nil {
+		out = reflect.ValueOf(x.out)
+		ok = out.Kind() == reflect.Pointer && !out.IsNil()
+	}
+	return x, out, ok
+}
+
+// runAttempt runs the attempt r of cs under ctx and sends it, finished,
+// to results.
+func (c *Engine) runAttempt(ctx context.Context, cs *callState, r attemptRun, results chan<- attemptRun) {
+	r.o, r.end = c.attempt(ctx, cs, r.pm)
+	results <- r
+}
+
+// startHedge starts the hedge of first, attempt hn of the call, when
+// another endpoint admits it at once and the retry budget pays for it
+// (call.Hedge): its result goes to results, decoded into fresh (a new
+// value of out's type, when out is set). cancel cancels it; nil when no
+// hedge started.
+func (c *Engine) startHedge(ctx context.Context, cs *callState, x *intoExchange, out reflect.Value, first attemptRun,
+	req admission.Request, call *retry.Call, hn int, results chan<- attemptRun) (fresh reflect.Value, cancel context.CancelFunc) {
+	hreq := req
+	hreq.Avoid = append(slices.Clip(req.Avoid), first.pm.Endpoint())
+	hpm := c.pool.TryAcquire(hreq)
+	if hpm != nil && (hpm.Endpoint() == first.pm.Endpoint() || !call.Hedge(cs.class)) {
+		hpm.Release()
+		hpm = nil
+	}
+	if hpm == nil {
+		return reflect.Value{}, nil
+	}
+	hx := &intoExchange{id: x.id, slots: x.slots}
+	if x.out != nil {
+		fresh = reflect.New(out.Type().Elem())
+		hx.out = fresh.Interface()
+	}
+	hcs := *cs
+	hcs.x = hx
+	hcs.cuttable = c.cuttable(&hcs, hreq, hpm.Endpoint())
+	hrun := attemptRun{pm: hpm, ctx: ctx, start: c.clock.Now(), hedge: true}
+	c.attemptStarted(cs, &hrun, hn)
+	hctx, hcancel := context.WithCancel(hrun.ctx)
+	go c.runAttempt(hctx, &hcs, hrun, results)
+	return fresh, hcancel
 }
 
 // settleSide reports the side attempt of a hedged pair to its permit. An

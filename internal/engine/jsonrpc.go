@@ -31,8 +31,10 @@ var _ rpc.JSONRPCClient = (*Engine)(nil)
 func (c *Engine) CallForInto(ctx context.Context, out any, method string, params []any) error {
 	id := c.nextID.Add(1)
 	e, known := c.registry.Lookup(method)
-	cs := &callState{method: method, class: e.Class, known: known, ownTimeout: e.Timeout}
-	x := &intoExchange{id: id, out: out}
+	k := &intoCall{cs: callState{method: method, class: e.Class, known: known, ownTimeout: e.Timeout},
+		x: intoExchange{id: id, out: out}}
+	cs, x := &k.cs, &k.x
+	cs.loop = &k.loop
 	tracked, inject := c.book.Plan(c.clock.Now(), method, params, c.sessionFor(ctx), &cs.plan)
 	if tracked {
 		cs.slots, x.slots = &cs.plan, &cs.plan

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"time"
 
 	"github.com/solroute/solroute/internal/admission"
 	"github.com/solroute/solroute/internal/slots"
@@ -30,16 +31,16 @@ func (c *Engine) sessionFor(ctx context.Context) *slots.Session {
 }
 
 // sawSlot tells the slot book the slot pm's endpoint answered or refused
-// at (o.slot), and marks a refusal a few slots short of the call's floor,
+// at (o.slot) by now, and marks a refusal a few slots short of the call's floor,
 // from an endpoint in step, as not yet (slots.Book.Answered): the
 // client's own bound, not the endpoint's fault, which the retry policy
 // retries uncounted where the slot is (retrypolicy.Outcome.NotYet).
-func (c *Engine) sawSlot(cs *callState, pm *admission.Permit, o *outcome) {
+func (c *Engine) sawSlot(cs *callState, pm *admission.Permit, o *outcome, now time.Time) {
 	if o.slot == 0 || cs.slots == nil {
 		return
 	}
 	refused := o.RPCCode == codeMinContextSlotNotReached
-	if gap := c.book.Answered(c.clock.Now(), pm.Marks(), cs.slots, o.slot, refused); gap > 0 && o.Cause == retrypolicy.NodeBehind {
+	if gap := c.book.Answered(now, pm.Marks(), cs.slots, o.slot, refused); gap > 0 && o.Cause == retrypolicy.NodeBehind {
 		o.NotYet, o.Fault = gap, retrypolicy.LocalFault
 	}
 }

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"slices"
 	"sync"
@@ -49,7 +50,7 @@ const (
 	HedgeAutoCold = AdaptiveFloor
 )
 
-// attemptTimeout returns the bounds of one attempt of cs on pm, before
+// attemptTimeout returns the bounds of one attempt of cs on pm starting at now, before
 // the time left before the call's deadline cuts them: fair is the cut
 // rule's (fairTimeout, and whether the adaptive rule set it), bound the
 // one the attempt runs under. bound is fair when a cut can buy another
@@ -58,9 +59,9 @@ const (
 // and the attempt runs until the call's deadline: a cut that nothing can
 // follow only fails a call that an answer a little later would have
 // served. fair still says whose fault a timeout is (attempt).
-func (c *Engine) attemptTimeout(cs *callState, pm *admission.Permit) (fair, bound time.Duration, adaptive bool) {
+func (c *Engine) attemptTimeout(cs *callState, pm *admission.Permit, now time.Time) (fair, bound time.Duration, adaptive bool) {
 	own := cs.budget(pm.RequestTimeout())
-	fair, adaptive = c.fairTimeout(cs, own, pm)
+	fair, adaptive = c.fairTimeout(cs, own, pm, now)
 	if cs.cuttable || c.attemptTO > 0 {
 		return fair, fair, adaptive
 	}
@@ -84,12 +85,12 @@ func (c *Engine) attemptTimeout(cs *callState, pm *admission.Permit) (fair, boun
 //     costs far more than a slow one (and armAttempt never cuts one that
 //     may have been written before the deadline); and a read's last chance
 //     keeps it (where attemptTimeout does not cut it at all).
-func (c *Engine) fairTimeout(cs *callState, own time.Duration, pm *admission.Permit) (d time.Duration, adaptive bool) {
+func (c *Engine) fairTimeout(cs *callState, own time.Duration, pm *admission.Permit, now time.Time) (d time.Duration, adaptive bool) {
 	fixed := own
 	if cs.attemptMax > 0 {
 		fixed = min(own, cs.attemptMax)
 	}
-	if !cs.adaptive || cs.retries >= c.maxRetries || c.cuts.suspended(c.clock.Now()) {
+	if !cs.adaptive || cs.retries >= c.maxRetries || c.cuts.suspended(now) {
 		return fixed, false
 	}
 	l := pm.Latency()
@@ -146,11 +147,16 @@ func (c *Engine) cuttable(cs *callState, req admission.Request, name string) boo
 	return c.pool.HasAlternative(req.Role, req.Capabilities, append(slices.Clip(req.Avoid), name))
 }
 
-// attemptTimer ends one attempt at its bound (armAttempt). All fields
-// are guarded by mu.
+// attemptTimer ends one attempt at its bound (armAttempt). It carries
+// the attempt's dispatchTracker, so that an attempt's whole set-up is one
+// allocation besides its context and timer. Its fields but tracker are
+// guarded by mu.
 type attemptTimer struct {
-	mu sync.Mutex
-	t  clockwork.Timer
+	tracker dispatchTracker
+	// body reads the request's body (newRequest).
+	body bytes.Reader
+	mu   sync.Mutex
+	t    clockwork.Timer
 	// start is when the attempt started; bound how long it may run.
 	start time.Time
 	bound time.Duration
@@ -158,35 +164,50 @@ type attemptTimer struct {
 	// runs on until the call's deadline.
 	extend  bool
 	stopped bool
+	// c, cs and cancel are what fire needs.
+	c      *Engine
+	cs     *callState
+	cancel context.CancelCauseFunc
 }
 
-// armAttempt starts the timer that cancels an attempt of cs (with
-// errAttemptTimeout) after timeout, on the pool's clock. For a call that
+// newAttemptTimer returns the timer of an attempt of cs starting at now,
+// bounded by timeout, its tracker ready (dispatchTracker.init); armAttempt
+// starts it.
+func (c *Engine) newAttemptTimer(cs *callState, now time.Time, timeout time.Duration) *attemptTimer {
+	at := &attemptTimer{start: now, bound: timeout, c: c, cs: cs,
+		extend: cs.class != retrypolicy.Idempotent && now.Add(timeout).Before(cs.deadline)}
+	at.tracker.init()
+	return at
+}
+
+// arm starts the timer that cancels the attempt (with errAttemptTimeout,
+// through cancel) after its bound, on the pool's clock. For a call that
 // is not Idempotent, a bound before the call's deadline cuts the attempt
-// only while tracker proves nothing was handed to a connection: a send
+// only while the tracker proves nothing was handed to a connection: a send
 // that may have been written cannot be failed over, so a cut would only
 // make it ambiguous sooner, and an answer may still come; it then runs
 // until the deadline.
-func (c *Engine) armAttempt(cs *callState, tracker *dispatchTracker, timeout time.Duration, cancel context.CancelCauseFunc) *attemptTimer {
-	now := c.clock.Now()
-	at := &attemptTimer{start: now, bound: timeout,
-		extend: cs.class != retrypolicy.Idempotent && now.Add(timeout).Before(cs.deadline)}
+func (at *attemptTimer) arm(cancel context.CancelCauseFunc) {
 	at.mu.Lock()
 	defer at.mu.Unlock()
-	at.t = c.clock.AfterFunc(timeout, func() {
-		at.mu.Lock()
-		defer at.mu.Unlock()
-		switch {
-		case at.stopped:
-		case at.extend && tracker.state() != retrypolicy.NotDispatched:
-			at.extend = false
-			at.bound = cs.deadline.Sub(at.start)
-			at.t.Reset(cs.deadline.Sub(c.clock.Now()))
-		default:
-			cancel(errAttemptTimeout)
-		}
-	})
-	return at
+	at.cancel = cancel
+	at.t = at.c.clock.AfterFunc(at.bound, at.fire)
+}
+
+// fire is the timer's function: extend a send that may have been
+// written, cancel anything else.
+func (at *attemptTimer) fire() {
+	at.mu.Lock()
+	defer at.mu.Unlock()
+	switch {
+	case at.stopped:
+	case at.extend && at.tracker.state() != retrypolicy.NotDispatched:
+		at.extend = false
+		at.bound = at.cs.deadline.Sub(at.start)
+		at.t.Reset(at.cs.deadline.Sub(at.c.clock.Now()))
+	default:
+		at.cancel(errAttemptTimeout)
+	}
 }
 
 // stop stops the timer and returns the bound the attempt ran under.

@@ -56,6 +56,15 @@ func (p *Policy) settings() *retrypolicy.Settings { return &p.s }
 // Begin starts one call: it counts as active until End and deposits
 // BudgetRatio of a token in the retry budget.
 func (p *Policy) Begin() *Call {
+	c := new(Call)
+	p.Start(c)
+	return c
+}
+
+// Start is Begin into c, a zero Call the caller keeps (in a larger
+// allocation of its own: one allocation fewer per call).
+func (p *Policy) Start(c *Call) {
+	c.p = p
 	p.calls.Add(1)
 	if r := p.settings().BudgetRatio; r > 0 {
 		deposit := int64(min(r, float64(p.settings().BudgetBurst)) * milli)
@@ -66,7 +75,6 @@ func (p *Policy) Begin() *Call {
 			}
 		}
 	}
-	return &Call{p: p}
 }
 
 // Usage returns the budget's current counters. They are read one by one,

@@ -59,8 +59,8 @@ func ErrorContextSlot(data []byte) (uint64, bool) {
 	return unsigned(data, i)
 }
 
-// WithMinContextSlot returns a copy of body, a request EncodeRequest
-// made, whose params element at index i carries "minContextSlot": slot:
+// WithMinContextSlot returns body, a request EncodeRequest made (and
+// which the caller no longer uses: the result may share its array), whose params element at index i carries "minContextSlot": slot:
 // added to the object there, put in place of a null there, or appended as
 // a new object when params has exactly i elements (params itself added
 // when absent and i is 0). ok is false (and body is returned as is) for
@@ -130,9 +130,18 @@ func appendMinContextSlot(dst []byte, slot uint64) []byte {
 	return strconv.AppendUint(dst, slot, 10)
 }
 
-// splice returns body with body[from:to] replaced by ins, in a new slice.
+// splice returns body with body[from:to] replaced by ins: in body's own
+// array when its capacity allows (EncodeRequest leaves room), in a new
+// slice otherwise.
 func splice(body []byte, from, to int, ins []byte) []byte {
-	out := make([]byte, 0, len(body)-(to-from)+len(ins))
+	n := len(body) - (to - from) + len(ins)
+	if n <= cap(body) {
+		out := body[:n]
+		copy(out[from+len(ins):], body[to:len(body)])
+		copy(out[from:], ins)
+		return out
+	}
+	out := make([]byte, 0, n)
 	out = append(out, body[:from]...)
 	out = append(out, ins...)
 	return append(out, body[to:]...)

@@ -2,6 +2,7 @@ package wire
 
 import (
 	"encoding/json"
+	"fmt"
 	"testing"
 )
 
@@ -75,23 +76,31 @@ func TestWithMinContextSlot(t *testing.T) {
 		{"not an object", []any{"pk", "x"}, 1, ``},
 		{"too short", []any{"pk"}, 2, ``},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			body := enc(tc.params)
-			out, ok := WithMinContextSlot(body, tc.i, 42)
-			if tc.want == "" {
-				if ok || string(out) != string(body) {
+		// The splice works in the request's spare room (EncodeRequest's)
+		// and, in a full array, in a copy.
+		for _, full := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/full=%v", tc.name, full), func(t *testing.T) {
+				body := enc(tc.params)
+				if full {
+					body = body[:len(body):len(body)]
+				}
+				before := string(body)
+				out, ok := WithMinContextSlot(body, tc.i, 42)
+				if tc.want == "" {
+					if ok || string(out) != before {
+						t.Fatalf("ok %v, out %s", ok, out)
+					}
+					return
+				}
+				var got struct {
+					Params json.RawMessage `json:"params"`
+					ID     int
+					Method string
+				}
+				if !ok || json.Unmarshal(out, &got) != nil || string(got.Params) != tc.want || got.ID != 7 || got.Method != "getBalance" {
 					t.Fatalf("ok %v, out %s", ok, out)
 				}
-				return
-			}
-			var got struct {
-				Params json.RawMessage `json:"params"`
-				ID     int
-				Method string
-			}
-			if !ok || json.Unmarshal(out, &got) != nil || string(got.Params) != tc.want || got.ID != 7 || got.Method != "getBalance" {
-				t.Fatalf("ok %v, out %s", ok, out)
-			}
-		})
+			})
+		}
 	}
 }

@@ -28,19 +28,6 @@ var (
 	ErrNoResultOrError = errors.New("response has neither result nor error")
 )
 
-// request is one JSON-RPC 2.0 request object.
-type request struct {
-	JSONRPC string `json:"jsonrpc"`
-	ID      uint64 `json:"id"`
-	Method  string `json:"method"`
-	Params  []any  `json:"params,omitempty"`
-}
-
-// EncodeRequest marshals one request with a numeric id.
-func EncodeRequest(id uint64, method string, params []any) ([]byte, error) {
-	return json.Marshal(request{JSONRPC: "2.0", ID: id, Method: method, Params: params})
-}
-
 // Error is a JSON-RPC error object.
 type Error struct {
 	Code    int             `json:"code"`
