@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -28,10 +29,16 @@ import (
 // directive, so the compiler names the Markdown file and line. All of them
 // are built by one "go build" of a directory under the module whose name
 // starts with "_" (which ./... never matches), removed at the end.
+//
+// It runs under -short too: with the build cache warm the build takes
+// about 1 s (7 s with a cold cache, after the test's own build).
 func TestDocExamplesCompile(t *testing.T) {
 	goTool := goCommand(t)
 	blocks := allGoBlocks(t)
 	dir, err := os.MkdirTemp(".", "_doctest")
+	if errors.Is(err, fs.ErrPermission) {
+		t.Skipf("the module's directory is read-only (a module cache?): %v", err)
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
