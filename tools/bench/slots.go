@@ -5,7 +5,6 @@ import (
 	"slices"
 	"sync/atomic"
 	"time"
-
 )
 
 // Issue 13's figures: what the context slots a client returned say about

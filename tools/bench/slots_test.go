@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
 )
 
 // rd is a made-up read that started at began ms, ended at ended ms and
