@@ -1,7 +1,6 @@
 package solroute
 
 import (
-	"context"
 	"errors"
 	"fmt"
 
@@ -9,10 +8,10 @@ import (
 	"github.com/gagliardetto/solana-go/rpc"
 	"github.com/solroute/solroute/config"
 	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/internal/admission"
+	"github.com/solroute/solroute/internal/engine"
 	"github.com/solroute/solroute/methods"
 	"github.com/solroute/solroute/pool"
-	"github.com/solroute/solroute/redislimit"
-	"github.com/solroute/solroute/registry"
 	"github.com/solroute/solroute/transport"
 )
 
@@ -21,18 +20,11 @@ import (
 // inputs, snapshots of every endpoint's state. It is safe for concurrent
 // use. Build one with New or Open; Close it when done.
 type Client struct {
-	pool      *pool.Pool
-	transport *transport.Client
-	rpc       *rpc.Client
-	methods   *methods.Client
-	cluster   string
-	limiter   *redislimit.Limiter // [limits] backend = "redis" (limits.go); nil: local buckets
+	pool    *admission.Pool
+	engine  *engine.Engine
+	rpc     *rpc.Client
+	cluster string
 }
-
-// ErrAmbiguousDispatch is transport.ErrAmbiguousDispatch: a send (or any
-// call that is not a known read) failed after a server may have acted on
-// it, and was not resent. Check whether it landed before sending again.
-var ErrAmbiguousDispatch = transport.ErrAmbiguousDispatch
 
 // New builds a Client from plain Go options. Every problem with the
 // options (an endpoint without a name or URL, a bad URL, a limit or a
@@ -62,30 +54,7 @@ func New(opts Options) (*Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("solroute: %w", err)
 	}
-	var lim *redislimit.Limiter
-	if opts.Limits != nil {
-		// Everything else is checked before Redis is asked anything.
-		if err := endpoint.Validate(specs); err != nil {
-			return nil, fmt.Errorf("solroute: %w", err)
-		}
-		if err := ps.Validate(); err != nil {
-			return nil, fmt.Errorf("solroute: pool: invalid settings: %w", err)
-		}
-		if err := ts.Validate(); err != nil {
-			return nil, fmt.Errorf("solroute: transport: invalid settings: %w", err)
-		}
-		if err := opts.Limits.Validate(); err != nil {
-			return nil, fmt.Errorf("solroute: Options.Limits: %w", err)
-		}
-		if lim, err = openLimits(*opts.Limits, opts.Hooks); err != nil {
-			return nil, err
-		}
-	}
-	c, err := build(specs, opts.Cluster, ts, ps, reg, opts.Hooks, lim)
-	if err != nil && lim != nil {
-		_ = lim.Close()
-	}
-	return c, err
+	return build(specs, opts.Cluster, ts, ps, reg, opts.Hooks)
 }
 
 // Open builds a Client from the configuration document at path (see
@@ -95,7 +64,8 @@ func New(opts Options) (*Client, error) {
 // value.
 func Open(path string) (*Client, error) { return OpenWith(path, Hooks{}) }
 
-// OpenWith is Open with hooks: a clock, a logger, an attempt observer.
+// OpenWith is Open with hooks: a clock, a logger, Observers, the shared
+// limiter a [limits] backend = "redis" needs (see FromDocument).
 func OpenWith(path string, h Hooks) (*Client, error) {
 	doc, err := config.Load(path)
 	if err != nil {
@@ -104,53 +74,62 @@ func OpenWith(path string, h Hooks) (*Client, error) {
 	return FromDocument(doc, h)
 }
 
-// FromDocument builds a Client from a parsed document (config.Parse,
-// config.Load), with hooks.
+// FromDocument builds a Client from a document (config.Parse,
+// config.Load, or one built by hand: a nil Transport or Pool means its
+// defaults), with hooks. A document whose [limits] backend is "redis"
+// needs the shared limiter in h.Limits (redislimit.New(ctx, doc.Limits,
+// ...)); without it FromDocument fails before any request, with an error
+// that names the import.
 func FromDocument(doc *config.Document, h Hooks) (*Client, error) {
 	reg, err := doc.Registry(nil)
 	if err != nil {
 		return nil, fmt.Errorf("solroute: %w", err)
 	}
-	lim, err := openLimits(doc.Limits, h)
+	lim, err := documentLimiter(doc.Limits, h.Limits)
 	if err != nil {
 		return nil, err
 	}
-	c, err := build(doc.Endpoints, doc.Cluster, doc.Transport, doc.Pool, reg, h, lim)
-	if err != nil && lim != nil {
-		_ = lim.Close()
+	h.Limits = lim
+	ts, ps := transport.DefaultSettings(), pool.DefaultSettings()
+	if doc.Transport != nil {
+		ts = *doc.Transport
 	}
-	return c, err
+	if doc.Pool != nil {
+		ps = *doc.Pool
+	}
+	return build(doc.Endpoints, doc.Cluster, ts, ps, reg, h)
 }
 
-// build is the one constructor behind New and Open. lim, when not nil,
-// supplies the pool's buckets and is the client's to close.
-func build(specs []endpoint.Spec, cluster string, ts transport.Settings, ps pool.Settings, reg *registry.Registry, h Hooks, lim *redislimit.Limiter) (*Client, error) {
-	po := pool.Options{Clock: h.Clock, Logger: h.Logger}
-	if lim != nil {
-		po.NewBucket = lim.NewBucket
+// build is the one constructor behind New and Open. h.Limits, when not
+// nil, supplies the pool's buckets; its owner closes it.
+func build(specs []endpoint.Spec, cluster string, ts transport.Settings, ps pool.Settings, reg *methods.Registry, h Hooks) (*Client, error) {
+	po := admission.Options{Clock: h.Clock, Logger: h.Logger}
+	if h.Limits != nil {
+		po.NewBucket = h.Limits.NewBucket
 	}
-	p, err := pool.New(specs, ps, po)
+	p, err := admission.New(specs, ps, po)
 	if err != nil {
 		return nil, fmt.Errorf("solroute: %w", err)
 	}
-	to := transport.Options{Logger: h.Logger, OnAttempt: h.OnAttempt, Registry: reg}
+	to := engine.Options{Logger: h.Logger, Observers: h.Observers, Registry: reg}
 	if g, ok := endpoint.GenesisOf(cluster); ok {
 		to.Genesis = g.String()
 	}
-	tc, err := transport.New(p, ts, to)
+	tc, err := engine.New(p, ts, to)
 	if err != nil {
 		return nil, fmt.Errorf("solroute: %w", err)
 	}
-	return &Client{pool: p, transport: tc, rpc: rpc.NewWithCustomRPCClient(tc), methods: methods.New(tc), cluster: cluster, limiter: lim}, nil
+	return &Client{pool: p, engine: tc, rpc: rpc.NewWithCustomRPCClient(tc), cluster: cluster}, nil
 }
 
 // RPC returns solana-go's client over the pool: every one of its methods
 // runs through the pool, its failover and its retry rules.
 func (c *Client) RPC() *rpc.Client { return c.rpc }
 
-// Transport returns the JSON-RPC transport, for batches (CallBatch), raw
-// calls and the transport's typed errors.
-func (c *Client) Transport() *transport.Client { return c.transport }
+// Registry returns the method registry the client routes by: the
+// built-in one with Options.Methods (or the document's [methods])
+// declared.
+func (c *Client) Registry() *methods.Registry { return c.engine.Registry() }
 
 // Snapshot copies every (endpoint, role) state at one instant: health,
 // tokens, slots in flight, cooldown, doubt, outcome counters. It holds no
@@ -164,33 +143,7 @@ func (c *Client) Cluster() (string, solana.Hash, bool) {
 	return c.cluster, h, ok
 }
 
-// Close releases idle connections, and closes the shared limiter of a
-// document's [limits] (its buckets then admit at the local fallback
-// share). Calls made after Close dial again.
-func (c *Client) Close() error { return errors.Join(c.transport.Close(), c.closeLimits()) }
-
-// GetHealth asks an endpoint whether it is healthy: nil, or a
-// *methods.UnhealthyError (errors.Is(err, methods.ErrUnhealthy)) with how
-// far behind it is, or the transport's error.
-func (c *Client) GetHealth(ctx context.Context) error { return c.methods.GetHealth(ctx) }
-
-// GetVersion returns the solana-core version and feature set of the node
-// that answered.
-func (c *Client) GetVersion(ctx context.Context) (*rpc.GetVersionResult, error) {
-	return c.methods.GetVersion(ctx)
-}
-
-// GetGenesisHash returns the cluster's genesis hash.
-func (c *Client) GetGenesisHash(ctx context.Context) (solana.Hash, error) {
-	return c.methods.GetGenesisHash(ctx)
-}
-
-// GetBalance returns the lamports of pubkey with the slot the answer was
-// evaluated at; opts add a commitment and a minimum context slot.
-func (c *Client) GetBalance(ctx context.Context, pubkey solana.PublicKey, opts BalanceOptions) (*rpc.GetBalanceResult, error) {
-	return c.methods.GetBalance(ctx, pubkey, opts)
-}
-
-// BalanceOptions tune GetBalance: a commitment and a minimum context slot.
-// The zero value asks with the node's default commitment.
-type BalanceOptions = methods.BalanceOptions
+// Close releases idle connections. Calls made after Close dial again. A
+// shared limiter passed in Hooks.Limits is its owner's to close, after
+// this.
+func (c *Client) Close() error { return c.engine.Close() }

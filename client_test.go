@@ -13,8 +13,8 @@ import (
 	"github.com/solroute/solroute"
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/methods"
 	"github.com/solroute/solroute/pool"
-	"github.com/solroute/solroute/registry"
 	"github.com/solroute/solroute/retrypolicy"
 	"github.com/solroute/solroute/transport"
 	"go.uber.org/goleak"
@@ -28,14 +28,14 @@ func TestNewRoutesEveryRole(t *testing.T) {
 	reader, sender := fakeEndpoint("reader"), fakeEndpoint("sender")
 	defer reader.Close()
 	defer sender.Close()
-	var attempts []transport.Attempt
+	var rec solroute.CallRecord
 	c, err := solroute.New(solroute.Options{
 		Endpoints: []solroute.Endpoint{
-			{Name: "reader", URL: reader.URL(), Read: &solroute.Limits{}},
-			{Name: "sender", URL: sender.URL(), Tier: 1, Send: &solroute.Limits{}},
+			{Name: "reader", URL: reader.URL(), Read: &endpoint.Limits{}},
+			{Name: "sender", URL: sender.URL(), Tier: 1, Send: &endpoint.Limits{}},
 		},
 		Cluster: "mainnet-beta",
-		Hooks:   solroute.Hooks{OnAttempt: func(_ context.Context, _ string, a transport.Attempt) { attempts = append(attempts, a) }},
+		Hooks:   solroute.Hooks{Observers: []transport.Observer{&rec}},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -45,7 +45,7 @@ func TestNewRoutesEveryRole(t *testing.T) {
 	if _, err := c.RPC().GetSlot(ctx, ""); err != nil {
 		t.Fatal(err)
 	}
-	tx, err := fixtures.SignedTransaction(3)
+	tx, err := fixtures.SignedTransaction(3, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,11 +53,11 @@ func TestNewRoutesEveryRole(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sender.Deliveries(sig.String()) != 1 || reader.Count("sendTransaction") != 0 || reader.Count("getSlot") != 1 {
+	if sender.Deliveries(sig.String()) != 1 || reader.Stats().Calls["sendTransaction"] != 0 || reader.Stats().Calls["getSlot"] != 1 {
 		t.Fatalf("reader %+v, sender %+v", reader.Stats(), sender.Stats())
 	}
-	if len(attempts) != 2 || attempts[0].Endpoint != "reader" || attempts[1].Endpoint != "sender" {
-		t.Fatalf("attempts %+v", attempts)
+	if attempts := rec.Attempts(); len(attempts) != 2 || attempts[0].Endpoint != "reader" || attempts[1].Endpoint != "sender" {
+		t.Fatalf("attempts %+v", rec.Attempts())
 	}
 	if name, h, ok := c.Cluster(); name != "mainnet-beta" || !ok || h.String() != "5eykt4UsFv8P8NJdTREpY1vzqKqZKvdpKuc147dw2N9d" {
 		t.Fatalf("Cluster() = %s %s %v", name, h, ok)
@@ -73,7 +73,7 @@ func TestNewRejectsBadOptionsBeforeAnyRequest(t *testing.T) {
 	s := fakeEndpoint("s")
 	defer s.Close()
 	const secret = "SECRETKEY123"
-	good := solroute.Endpoint{Name: "a", URL: s.URL() + "/?api-key=" + secret, Read: &solroute.Limits{}}
+	good := solroute.Endpoint{Name: "a", URL: s.URL() + "/?api-key=" + secret, Read: &endpoint.Limits{}}
 	bad := transport.DefaultSettings()
 	bad.Retry.MaxRetries = -1
 	badPool := pool.DefaultSettings()
@@ -81,13 +81,13 @@ func TestNewRejectsBadOptionsBeforeAnyRequest(t *testing.T) {
 	for name, opts := range map[string]solroute.Options{
 		"no endpoints":  {},
 		"no role":       {Endpoints: []solroute.Endpoint{{Name: "a", URL: s.URL() + "/" + secret}}},
-		"bad url":       {Endpoints: []solroute.Endpoint{{Name: "a", URL: "ftp://" + secret, Read: &solroute.Limits{}}}},
-		"no name":       {Endpoints: []solroute.Endpoint{{URL: s.URL(), Read: &solroute.Limits{}}}},
+		"bad url":       {Endpoints: []solroute.Endpoint{{Name: "a", URL: "ftp://" + secret, Read: &endpoint.Limits{}}}},
+		"no name":       {Endpoints: []solroute.Endpoint{{URL: s.URL(), Read: &endpoint.Limits{}}}},
 		"bad cluster":   {Endpoints: []solroute.Endpoint{good}, Cluster: "https://" + secret},
 		"bad transport": {Endpoints: []solroute.Endpoint{good}, Transport: &bad},
 		"bad pool":      {Endpoints: []solroute.Endpoint{good}, Pool: &badPool},
-		"bad limits":    {Endpoints: []solroute.Endpoint{{Name: "a", URL: s.URL(), Read: &solroute.Limits{RequestsPerSecond: -1}}}},
-		"weakened send": {Endpoints: []solroute.Endpoint{good}, Methods: []solroute.Method{
+		"bad limits":    {Endpoints: []solroute.Endpoint{{Name: "a", URL: s.URL(), Read: &endpoint.Limits{RequestsPerSecond: -1}}}},
+		"weakened send": {Endpoints: []solroute.Endpoint{good}, Methods: []methods.Method{
 			{Name: "sendTransaction", Role: endpoint.RoleSend, Class: retrypolicy.Idempotent}}},
 	} {
 		c, err := solroute.New(opts)
@@ -103,9 +103,9 @@ func TestNewRejectsBadOptionsBeforeAnyRequest(t *testing.T) {
 	if n := s.Stats().Requests; n != 0 {
 		t.Fatalf("%d requests before the options were accepted", n)
 	}
-	var de *registry.DeclareError
+	var de *methods.DeclareError
 	_, err := solroute.New(solroute.Options{Endpoints: []solroute.Endpoint{good},
-		Methods: []solroute.Method{{Name: "sendBundle", Role: endpoint.RoleRead, Class: retrypolicy.Idempotent}}})
+		Methods: []methods.Method{{Name: "sendBundle", Role: endpoint.RoleRead, Class: retrypolicy.Idempotent}}})
 	if !errors.As(err, &de) || de.Method != "sendBundle" {
 		t.Fatalf("weakening a built-in send: %v", err)
 	}
@@ -120,13 +120,13 @@ func TestDeclaredMethodIsRetried(t *testing.T) {
 	backup := fixtures.NewServer(fixtures.Options{Name: "backup", Results: results})
 	defer backup.Close()
 	endpoints := []solroute.Endpoint{
-		{Name: "flaky", URL: flaky.URL(), Read: &solroute.Limits{}},
-		{Name: "backup", URL: backup.URL(), Tier: 1, Read: &solroute.Limits{}},
+		{Name: "flaky", URL: flaky.URL(), Read: &endpoint.Limits{}},
+		{Name: "backup", URL: backup.URL(), Tier: 1, Read: &endpoint.Limits{}},
 	}
 	for _, declared := range []bool{false, true} {
 		opts := solroute.Options{Endpoints: endpoints}
 		if declared {
-			opts.Methods = []solroute.Method{{Name: "getWidget", Role: endpoint.RoleRead, Class: retrypolicy.Idempotent}}
+			opts.Methods = []methods.Method{{Name: "getWidget", Role: endpoint.RoleRead, Class: retrypolicy.Idempotent}}
 		}
 		c, err := solroute.New(opts)
 		if err != nil {
@@ -146,7 +146,7 @@ func TestDeclaredMethodIsRetried(t *testing.T) {
 func TestEndpointNeverPrintsSecrets(t *testing.T) {
 	const secret = "SECRETKEY123"
 	e := solroute.Endpoint{Name: "provider-a", URL: "https://u:" + secret + "@x.example/" + secret + "?k=" + secret,
-		Headers: map[string]string{"Authorization": "Bearer " + secret}, Read: &solroute.Limits{}}
+		Headers: map[string]string{"Authorization": "Bearer " + secret}, Read: &endpoint.Limits{}}
 	opts := solroute.Options{Endpoints: []solroute.Endpoint{e}}
 	var out []string
 	for _, v := range []any{e, &e, opts, &opts, []solroute.Endpoint{e}} {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/solroute/solroute/confirm"
+	"github.com/solroute/solroute/internal/resolve"
 )
 
 // SendAndConfirm sends a signed transaction through the pool and waits
@@ -16,12 +17,12 @@ import (
 // failure) or bad input. lastValidBlockHeight comes with the blockhash
 // from getLatestBlockhash. See the confirm package and docs/sending.md.
 func (c *Client) SendAndConfirm(ctx context.Context, tx *solana.Transaction, lastValidBlockHeight uint64, o confirm.Options) (confirm.Result, error) {
-	return confirm.SendAndConfirm(ctx, c.transport, tx, lastValidBlockHeight, o)
+	return resolve.SendAndConfirm(ctx, c.engine, tx, lastValidBlockHeight, o)
 }
 
 // Resolve finds out what became of a transaction already sent, by its
 // signature and its blockhash's lastValidBlockHeight, without sending
 // anything: for a send that failed ambiguously, or one sent elsewhere.
 func (c *Client) Resolve(ctx context.Context, sig solana.Signature, lastValidBlockHeight uint64, o confirm.Options) (confirm.Result, error) {
-	return confirm.Resolve(ctx, c.transport, sig, lastValidBlockHeight, o)
+	return resolve.Resolve(ctx, c.engine, sig, lastValidBlockHeight, o)
 }

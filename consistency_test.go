@@ -18,10 +18,11 @@ import (
 	"github.com/solroute/solroute"
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/internal/fixturedata"
 	"github.com/solroute/solroute/transport"
 )
 
-var somePubkey = solana.MustPublicKeyFromBase58(fixtures.RecordedTokenOwner)
+var somePubkey = solana.MustPublicKeyFromBase58(fixturedata.RecordedTokenOwner)
 
 // excluded is a slog handler that closes its channel at the first record
 // whose message names an exclusion: an event to wait on.
@@ -48,18 +49,15 @@ func (h *excluded) WithGroup(string) slog.Handler      { return h }
 func TestNoCallReachesAWrongClusterEndpoint(t *testing.T) {
 	good := fakeEndpoint("good")
 	defer good.Close()
-	devnet, err := fixtures.StartServer(fixtures.Options{Name: "devnet", Cluster: "devnet"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	devnet := fixtures.NewServer(fixtures.Options{Name: "devnet", Cluster: "devnet"})
 	defer devnet.Close()
 	ts := transport.DefaultSettings()
 	ts.HedgeAfter = time.Millisecond // every read hedges, when it can
 	ex := &excluded{ch: make(chan struct{})}
 	c, err := solroute.New(solroute.Options{
 		Endpoints: []solroute.Endpoint{
-			{Name: "good", URL: good.URL(), Read: &solroute.Limits{}, Send: &solroute.Limits{}},
-			{Name: "devnet", URL: devnet.URL(), Read: &solroute.Limits{}, Send: &solroute.Limits{}},
+			{Name: "good", URL: good.URL(), Read: &endpoint.Limits{}, Send: &endpoint.Limits{}},
+			{Name: "devnet", URL: devnet.URL(), Read: &endpoint.Limits{}, Send: &endpoint.Limits{}},
 		},
 		Cluster:   "mainnet-beta",
 		Transport: &ts,
@@ -77,13 +75,13 @@ func TestNoCallReachesAWrongClusterEndpoint(t *testing.T) {
 		if _, err := c.RPC().GetSlot(ctx, rpc.CommitmentConfirmed); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := c.Transport().CallBatch(ctx, jsonrpc.RPCRequests{{Method: "getHealth"}, {Method: "getSlot"}}); err != nil {
+		if _, err := c.CallBatch(ctx, jsonrpc.RPCRequests{{Method: "getHealth"}, {Method: "getSlot"}}); err != nil {
 			t.Fatal(err)
 		}
-		if err := c.Transport().CallWithCallback(ctx, "getVersion", nil, func(*http.Request, *http.Response) error { return nil }); err != nil {
+		if err := c.CallWithCallback(ctx, "getVersion", nil, func(*http.Request, *http.Response) error { return nil }); err != nil {
 			t.Fatal(err)
 		}
-		tx, err := fixtures.SignedTransaction(1)
+		tx, err := fixtures.SignedTransaction(1, "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -125,7 +123,7 @@ func TestReadsNeverGoBackInTimeOnEveryEntryPoint(t *testing.T) {
 	for i := range members {
 		members[i].Options.Clock = clock
 		members[i].Options.Slots = &fixtures.SlotOptions{}
-		members[i].Roles = map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: {}}
+		members[i].Read, members[i].Send = &endpoint.Limits{}, nil
 	}
 	members[2].Options.Slots.Lag = 100
 	cl := fixtures.NewCluster(members)
@@ -133,11 +131,7 @@ func TestReadsNeverGoBackInTimeOnEveryEntryPoint(t *testing.T) {
 	for _, hedge := range []time.Duration{0, time.Nanosecond} {
 		ts := transport.DefaultSettings()
 		ts.HedgeAfter = hedge
-		var eps []solroute.Endpoint
-		for _, s := range cl.Specs {
-			eps = append(eps, solroute.Endpoint{Name: s.Name, URL: s.URL.Reveal(), Read: &solroute.Limits{}})
-		}
-		c, err := solroute.New(solroute.Options{Endpoints: eps, Transport: &ts})
+		c, err := solroute.New(solroute.Options{Endpoints: cl.Endpoints(), Transport: &ts})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -164,7 +158,7 @@ func TestReadsNeverGoBackInTimeOnEveryEntryPoint(t *testing.T) {
 				check("solana-go getAccountInfo", endpoint.Confirmed, acc.Context.Slot)
 			}
 			var raw json.RawMessage
-			if err := c.Transport().CallForInto(ctx, &raw, "getBalance", []any{somePubkey}); err != nil {
+			if err := c.CallForInto(ctx, &raw, "getBalance", []any{somePubkey}); err != nil {
 				t.Fatal(err)
 			}
 			var fin struct{ Context struct{ Slot uint64 } }

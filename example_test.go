@@ -13,7 +13,9 @@ import (
 	"github.com/gagliardetto/solana-go/rpc"
 	"github.com/jonboulle/clockwork"
 	"github.com/solroute/solroute"
+	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/internal/fixturedata"
 )
 
 // The README's quick start: open a document, use solana-go's client over
@@ -50,7 +52,7 @@ url = "${PROVIDER_URL}"
 	} else if err != nil {
 		log.Printf("getSlot failed: %+v", err) // every attempt: endpoint, cause, decision
 	}
-	fmt.Println(slot == fixtures.RecordedSlot)
+	fmt.Println(slot == fixturedata.RecordedSlot)
 	// Output: true
 }
 
@@ -63,9 +65,9 @@ func ExampleNew() {
 	defer public.Close()
 
 	c, err := solroute.New(solroute.Options{Endpoints: []solroute.Endpoint{
-		{Name: "provider-a", URL: a.URL(), Read: &solroute.Limits{RequestsPerSecond: 50}, Send: &solroute.Limits{RequestsPerSecond: 5}},
-		{Name: "provider-b", URL: b.URL(), Read: &solroute.Limits{RequestsPerSecond: 25}, Send: &solroute.Limits{}},
-		{Name: "public", URL: public.URL(), Tier: 1, Read: &solroute.Limits{RequestsPerSecond: 4, MaxConcurrentRequests: 4}},
+		{Name: "provider-a", URL: a.URL(), Read: &endpoint.Limits{RequestsPerSecond: 50}, Send: &endpoint.Limits{RequestsPerSecond: 5}},
+		{Name: "provider-b", URL: b.URL(), Read: &endpoint.Limits{RequestsPerSecond: 25}, Send: &endpoint.Limits{}},
+		{Name: "public", URL: public.URL(), Tier: 1, Read: &endpoint.Limits{RequestsPerSecond: 4, MaxConcurrentRequests: 4}},
 	}})
 	if err != nil {
 		log.Fatal(err)
@@ -94,15 +96,12 @@ func ExampleWithSession() {
 	members := []fixtures.Member{{Name: "a"}, {Name: "b"}, {Name: "behind"}}
 	for i := range members {
 		members[i].Options = fixtures.Options{Clock: clock, Slots: &fixtures.SlotOptions{}}
+		members[i].Read = &endpoint.Limits{} // reads only
 	}
 	members[2].Options.Slots.Lag = 100
 	cluster := fixtures.NewCluster(members)
 	defer cluster.Close()
-	var eps []solroute.Endpoint
-	for _, s := range cluster.Specs {
-		eps = append(eps, solroute.Endpoint{Name: s.Name, URL: s.URL.Reveal(), Read: &solroute.Limits{}})
-	}
-	c, err := solroute.New(solroute.Options{Endpoints: eps})
+	c, err := solroute.New(solroute.Options{Endpoints: cluster.Endpoints()})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -112,7 +111,7 @@ func ExampleWithSession() {
 	var last uint64
 	backwards := 0
 	for range 12 {
-		out, err := c.RPC().GetBalance(worker, solana.MustPublicKeyFromBase58(fixtures.RecordedTokenOwner), rpc.CommitmentConfirmed)
+		out, err := c.RPC().GetBalance(worker, solana.MustPublicKeyFromBase58(fixturedata.RecordedTokenOwner), rpc.CommitmentConfirmed)
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -135,14 +134,14 @@ func ExampleWithSession() {
 // Which endpoints one call tried, and why each attempt stopped: the first
 // provider answers 503, the call fails over to the backup and succeeds,
 // and the record shows both attempts.
-func ExampleWithCallRecord() {
+func ExampleCallRecord() {
 	primary, backup := fakeEndpoint("primary"), fakeEndpoint("backup")
 	defer primary.Close()
 	defer backup.Close()
 	primary.SetFault(fixtures.Fault{Kind: fixtures.HTTPStatus, Status: 503})
 	c, err := solroute.New(solroute.Options{Endpoints: []solroute.Endpoint{
-		{Name: "primary", URL: primary.URL(), Read: &solroute.Limits{}},
-		{Name: "backup", URL: backup.URL(), Tier: 1, Read: &solroute.Limits{}},
+		{Name: "primary", URL: primary.URL(), Read: &endpoint.Limits{}},
+		{Name: "backup", URL: backup.URL(), Tier: 1, Read: &endpoint.Limits{}},
 	}})
 	if err != nil {
 		log.Fatal(err)
@@ -150,7 +149,7 @@ func ExampleWithCallRecord() {
 	defer c.Close()
 
 	var rec solroute.CallRecord
-	ctx := solroute.WithCallRecord(context.Background(), &rec)
+	ctx := solroute.WithObserver(context.Background(), &rec)
 	if _, err := c.RPC().GetSlot(ctx, rpc.CommitmentConfirmed); err != nil {
 		log.Fatal(err)
 	}

@@ -1,7 +1,6 @@
 package solroute
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"log/slog"
@@ -10,10 +9,8 @@ import (
 
 	"github.com/jonboulle/clockwork"
 	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/methods"
 	"github.com/solroute/solroute/pool"
-	"github.com/solroute/solroute/redislimit"
-	"github.com/solroute/solroute/registry"
-	"github.com/solroute/solroute/retrypolicy"
 	"github.com/solroute/solroute/transport"
 )
 
@@ -33,22 +30,18 @@ type Options struct {
 	// doubt. Nil means pool.DefaultSettings(); a non-nil value is taken as
 	// written.
 	Pool *pool.Settings
-	// Limits, when set, shares every endpoint's rate limit with the other
-	// processes that use the same Redis and endpoint names
-	// (redislimit.Settings: Backend BackendRedis, URL, KeyPrefix,
-	// Replicas, FailClosed; plans/013-shared-limits.md). Nil, or a Backend
-	// of BackendLocal, means each process its own buckets.
-	Limits *redislimit.Settings
 	// Methods declares JSON-RPC methods the built-in registry does not
-	// know (a provider's own), with their role and retry class. A built-in
-	// send cannot be declared otherwise.
-	Methods []Method
-	// Hooks are time, logging and the attempt observer.
+	// know (a provider's own), with their role, retry class and budget
+	// (methods.Method; see methods.Registry.Declare). A built-in send
+	// cannot be declared otherwise.
+	Methods []methods.Method
+	// Hooks are time, logging and Observers.
 	Hooks Hooks `json:"-"`
 }
 
 // Hooks carry what a configuration document cannot: the one place for a
-// client's clock, logger and attempt observer. The zero value is valid.
+// client's clock, logger, Observers and shared limiter. The zero value is
+// valid.
 type Hooks struct {
 	// Clock is the source of time for buckets, cooldowns, deadlines and
 	// backoffs. Nil means the real clock.
@@ -56,9 +49,20 @@ type Hooks struct {
 	// Logger receives the pool's and the transport's structured lines,
 	// which name endpoints only by their Name. Nil discards.
 	Logger *slog.Logger
-	// OnAttempt, when set, is called after every attempt of every call,
-	// from the calling goroutine.
-	OnAttempt func(ctx context.Context, method string, a transport.Attempt)
+	// Observers see every call and every attempt of it, from the first
+	// call on (transport.Observer; see Client.Observe, and WithObserver
+	// for the calls under one context).
+	Observers []transport.Observer
+	// Limits, when set, supplies every (endpoint, role)'s token bucket in
+	// place of the in-process one: redislimit.New builds a limiter that
+	// shares each endpoint's rate limit with every other process using
+	// the same Redis, key prefix and endpoint names
+	// (plans/013-shared-limits.md). The program that built it closes it,
+	// after the clients that use it; Client.Close does not. A document
+	// whose [limits] backend is "redis" needs one (build it from
+	// doc.Limits); one whose backend is "local" refuses one. Nil means
+	// each process its own buckets.
+	Limits pool.Limiter
 }
 
 // Endpoint is one RPC endpoint, in plain Go. Printing an Endpoint (any fmt
@@ -76,31 +80,14 @@ type Endpoint struct {
 	// Tier orders endpoints by preference: 0 is tried first, then 1, and
 	// so on.
 	Tier int
-	// Capabilities are tags a call may require (transport.WithCapabilities),
+	// Capabilities are tags a call may require (WithCapabilities),
 	// such as "archive". Nil means none.
 	Capabilities []string
 	// Read and Send are the endpoint's limits for reads and for sends; nil
 	// means the endpoint does not serve that role. At least one is
 	// required. A zero Limits is valid: no rate limit, no concurrency cap,
 	// default timeouts.
-	Read, Send *Limits
-}
-
-// Limits are one role's limits on one endpoint: rate, burst, concurrency,
-// call timeout, pause after a rate limit. See endpoint.Limits.
-type Limits = endpoint.Limits
-
-// Method declares a JSON-RPC method with the role an endpoint must serve
-// to answer it and how a call of it may be retried.
-type Method struct {
-	// Name is the method's name on the wire ("getCompressedAccount").
-	Name string
-	// Role is endpoint.RoleRead or endpoint.RoleSend.
-	Role endpoint.Role
-	// Class is retrypolicy.Idempotent (retried and hedged like any read),
-	// retrypolicy.NeverAfterDispatch (like a send) or
-	// retrypolicy.NotApplicable (never retried).
-	Class retrypolicy.Class
+	Read, Send *endpoint.Limits
 }
 
 // redacted is what a secret prints as.
@@ -132,8 +119,8 @@ func (e Endpoint) MarshalJSON() ([]byte, error) {
 		Headers      map[string]string `json:"headers,omitempty"`
 		Tier         int               `json:"tier"`
 		Capabilities []string          `json:"capabilities,omitempty"`
-		Read         *Limits           `json:"read,omitempty"`
-		Send         *Limits           `json:"send,omitempty"`
+		Read         *endpoint.Limits  `json:"read,omitempty"`
+		Send         *endpoint.Limits  `json:"send,omitempty"`
 	}
 	s := shown{Name: e.Name, URL: redacted, Tier: e.Tier, Capabilities: e.Capabilities, Read: e.Read, Send: e.Send}
 	if len(e.Headers) > 0 {
@@ -169,12 +156,12 @@ func (e *Endpoint) spec() endpoint.Spec {
 	return s
 }
 
-// registry returns the built-in registry with methods declared.
-func declare(methods []Method) (*registry.Registry, error) {
-	r := registry.Default()
-	for _, m := range methods {
+// declare returns the built-in registry with ms declared.
+func declare(ms []methods.Method) (*methods.Registry, error) {
+	r := methods.Default()
+	for _, m := range ms {
 		var err error
-		if r, err = r.Declare(m.Name, registry.Entry{Role: m.Role, Class: m.Class}); err != nil {
+		if r, err = r.Declare(m); err != nil {
 			return nil, err
 		}
 	}

@@ -11,9 +11,9 @@ import (
 
 	"github.com/jonboulle/clockwork"
 	"github.com/solroute/solroute/endpoint"
-	"github.com/solroute/solroute/pool"
+	"github.com/solroute/solroute/internal/admission"
+	"github.com/solroute/solroute/internal/engine"
 	"github.com/solroute/solroute/retrypolicy"
-	"github.com/solroute/solroute/transport"
 )
 
 // The Document is what the constructors take: these tests build the pool
@@ -21,17 +21,17 @@ import (
 // each setting arrives. config itself builds nothing.
 
 // newClient builds a transport client from d and its declared methods.
-func newClient(t *testing.T, d *Document, clock clockwork.Clock) *transport.Client {
+func newClient(t *testing.T, d *Document, clock clockwork.Clock) *engine.Engine {
 	t.Helper()
 	reg, err := d.Registry(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := pool.New(d.Endpoints, d.Pool, pool.Options{Clock: clock})
+	p, err := admission.New(d.Endpoints, *d.Pool, admission.Options{Clock: clock})
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := transport.New(p, d.Transport, transport.Options{Registry: reg})
+	c, err := engine.New(p, *d.Transport, engine.Options{Registry: reg})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,12 +100,12 @@ func TestPoolTakesEjection(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := pool.New(d.Endpoints, d.Pool, pool.Options{Clock: clockwork.NewFakeClock()})
+	p, err := admission.New(d.Endpoints, *d.Pool, admission.Options{Clock: clockwork.NewFakeClock()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i := range 2 {
-		pm, err := p.Acquire(context.Background(), pool.Request{Role: endpoint.RoleRead, Method: "getSlot"})
+		pm, err := p.Acquire(context.Background(), admission.Request{Role: endpoint.RoleRead, Method: "getSlot"})
 		if err != nil {
 			t.Fatalf("acquire %d: %v", i, err)
 		}

@@ -4,12 +4,11 @@
 // The model: a document is the settings types written out. Parse (or Load)
 // decodes it into a Document — endpoint.Spec for each [[endpoints]] table,
 // transport.Settings for [transport] with retrypolicy.Settings for [retry],
-// pool.Settings for [pool] and [pool.ejection], registry.Entry for each
-// [methods.NAME] table, redislimit.Settings for [limits] — and the key
-// names are those types' toml tags. Decoding starts from
-// transport.DefaultSettings, pool.DefaultSettings and
-// redislimit.DefaultSettings and takes every value the document sets as
-// written: an explicit 0 means 0 (no retries, no backoff, no doubt window,
+// pool.Settings for [pool] and [pool.ejection], methods.Method for each
+// [methods.NAME] table, Limits for [limits] — and the key names are
+// those types' toml tags. Decoding starts from transport.DefaultSettings,
+// pool.DefaultSettings and DefaultLimits and takes every value the
+// document sets as written: an explicit 0 means 0 (no retries, no backoff, no doubt window,
 // never eject). Where a
 // settings type would read a zero as its default instead (a response size
 // limit, a timeout), the document refuses the zero: leave the key out.

@@ -3,27 +3,29 @@ package config
 import (
 	"github.com/gagliardetto/solana-go"
 	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/methods"
 	"github.com/solroute/solroute/pool"
-	"github.com/solroute/solroute/redislimit"
-	"github.com/solroute/solroute/registry"
 	"github.com/solroute/solroute/retrypolicy"
 	"github.com/solroute/solroute/transport"
 )
 
 // Document is a configuration document, parsed and checked: the settings of every package.
 //
-// Parse and Load fill it starting from the defaults (transport.DefaultSettings,
-// pool.DefaultSettings), with every key the document sets taken as written.
-// It is plain data: code may build or change one. Printing a Document with
-// any fmt verb, log/slog or encoding/json never shows a URL or a header
-// value: those are endpoint.Secrets.
+// Parse and Load fill every field, starting from the defaults
+// (transport.DefaultSettings, pool.DefaultSettings, DefaultLimits), with
+// every key the document sets taken as written. It is plain data: code may
+// build or change one. A Document written by hand gets the same defaults
+// as a parsed one: a nil Transport or Pool means its DefaultSettings, as
+// in solroute.Options, and the zero Limits is local buckets. Printing a
+// Document with any fmt verb, log/slog or encoding/json never shows a URL
+// or a header value: those are endpoint.Secrets.
 type Document struct {
 	Cluster   string                    // "" (not checked), mainnet-beta, devnet, testnet, or a base58 genesis hash
 	Endpoints []endpoint.Spec           // [[endpoints]], in document order, secrets ${VAR}-expanded
-	Transport transport.Settings        // [transport]; its Retry is the [retry] table
-	Pool      pool.Settings             // [pool] and [pool.ejection]
-	Methods   map[string]registry.Entry // [methods.NAME] (nil: none)
-	Limits    redislimit.Settings       // [limits]: local buckets, or shared through Redis
+	Transport *transport.Settings       // [transport]; its Retry is the [retry] table. Nil: transport.DefaultSettings()
+	Pool      *pool.Settings            // [pool] and [pool.ejection]. Nil: pool.DefaultSettings()
+	Methods   map[string]methods.Method // [methods.NAME] (nil: none)
+	Limits    Limits                    // [limits]: local buckets (the zero value), or shared through Redis
 }
 
 // layout is the document's top level: each key and the settings it fills.
@@ -36,18 +38,19 @@ type layout struct {
 	Retry     *retrypolicy.Settings      `toml:"retry"`
 	Transport *transport.Settings        `toml:"transport"`
 	Pool      *pool.Settings             `toml:"pool"`
-	Methods   *map[string]registry.Entry `toml:"methods"`
+	Methods   *map[string]methods.Method `toml:"methods"`
 	Endpoints *[]endpoint.Spec           `toml:"endpoints"`
-	Limits    *redislimit.Settings       `toml:"limits"`
+	Limits    *Limits                    `toml:"limits"`
 }
 
-// layoutOf points a layout at d's fields.
+// layoutOf points a layout at d's fields; d.Transport and d.Pool must not
+// be nil.
 func layoutOf(d *Document) *layout {
 	return &layout{
 		Cluster:   &d.Cluster,
 		Retry:     &d.Transport.Retry,
-		Transport: &d.Transport,
-		Pool:      &d.Pool,
+		Transport: d.Transport,
+		Pool:      d.Pool,
 		Methods:   &d.Methods,
 		Endpoints: &d.Endpoints,
 		Limits:    &d.Limits,

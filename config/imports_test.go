@@ -53,21 +53,24 @@ func TestImportDirection(t *testing.T) {
 
 // libraries are the library packages, less the opt-in metrics and
 // tracing.
-var libraries = []string{"endpoint", "pool", "pool/internal/rolestate", "retrypolicy", "transport", "transport/internal/wire", "methods", "registry", "confirm"}
+var libraries = []string{"endpoint", "pool", "internal/rolestate", "internal/admission", "internal/slots", "retrypolicy", "internal/retry", "transport", "internal/engine", "internal/wire", "methods", "confirm", "internal/resolve"}
 
-// optIn are what only a program that imports package metrics or tracing
-// may link (plan 000, plan 012): those packages and their dependencies.
-var optIn = []string{module + "metrics", module + "tracing", "github.com/prometheus/", "go.opentelemetry.io/"}
+// optIn are what only a program that imports package metrics, tracing or
+// redislimit may link (plan 000, plan 012, plan 013): those packages and
+// their dependencies.
+var optIn = []string{module + "metrics", module + "tracing", "github.com/prometheus/", "go.opentelemetry.io/",
+	module + "redislimit", "github.com/redis/go-redis/"}
 
 // TestOptInPackagesStayOptIn: neither the root package nor any library
-// package links client_golang or OpenTelemetry, so that a program that
-// does not import package metrics or tracing links neither.
+// package (config among them) links client_golang, OpenTelemetry or
+// go-redis, so that a program that does not import package metrics,
+// tracing or redislimit links none of them.
 func TestOptInPackagesStayOptIn(t *testing.T) {
 	gobin, err := exec.LookPath("go")
 	if err != nil {
 		t.Skip("the go tool is not on PATH: cannot run go list -deps")
 	}
-	for _, lib := range append([]string{""}, libraries...) {
+	for _, lib := range append([]string{"", "config"}, libraries...) {
 		path := strings.TrimSuffix(module+lib, "/")
 		out, err := exec.Command(gobin, "list", "-deps", path).Output()
 		if err != nil {
@@ -123,7 +126,7 @@ func TestForbiddenDep(t *testing.T) {
 // TestConfigBuildsNothing: config decodes into the settings types and
 // builds no pool, transport or client (the root package does): its
 // non-test files call no constructor of pool or transport and import no
-// client package.
+// client package (solana-go's rpc, the pool's machinery).
 func TestConfigBuildsNothing(t *testing.T) {
 	files, err := filepath.Glob("*.go")
 	if err != nil {
@@ -139,7 +142,7 @@ func TestConfigBuildsNothing(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, imp := range f.Imports {
-			if p := strings.Trim(imp.Path.Value, `"`); p == "github.com/gagliardetto/solana-go/rpc" || p == module+"methods" {
+			if p := strings.Trim(imp.Path.Value, `"`); p == "github.com/gagliardetto/solana-go/rpc" || strings.HasPrefix(p, module+"internal/") {
 				t.Errorf("%s imports %s", name, p)
 			}
 		}

@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/internal/engine"
 	"github.com/solroute/solroute/pool"
-	"github.com/solroute/solroute/redislimit"
 	"github.com/solroute/solroute/retrypolicy"
 	"github.com/solroute/solroute/transport"
 )
@@ -110,11 +110,12 @@ func TestKnownKeys(t *testing.T) {
 }
 
 // TestEveryKnobHasAKey: every exported field of the settings a document
-// fills has a toml key, but the two the document cannot hold (a function)
-// or holds elsewhere (transport.Settings.Retry is the [retry] table): a
-// new field is reachable from TOML or fails here.
+// fills has a toml key, but the three the document cannot hold (a function)
+// or holds elsewhere (transport.Settings.Retry is the [retry] table, a
+// declared method's Name the key of its [methods.NAME] table): a new field
+// is reachable from TOML or fails here.
 func TestEveryKnobHasAKey(tt *testing.T) {
-	elsewhere := map[string]bool{"retrypolicy.Settings.Jitter": true, "transport.Settings.Retry": true}
+	elsewhere := map[string]bool{"retrypolicy.Settings.Jitter": true, "transport.Settings.Retry": true, "methods.Method.Name": true}
 	seen := map[reflect.Type]bool{}
 	var walk func(t reflect.Type)
 	walk = func(t reflect.Type) {
@@ -138,7 +139,7 @@ func TestEveryKnobHasAKey(tt *testing.T) {
 	walk(reflect.TypeFor[layout]())
 	for _, want := range []reflect.Type{reflect.TypeFor[retrypolicy.Settings](), reflect.TypeFor[transport.Settings](),
 		reflect.TypeFor[pool.Settings](), reflect.TypeFor[endpoint.Ejection](), reflect.TypeFor[endpoint.Spec](),
-		reflect.TypeFor[endpoint.Limits](), reflect.TypeFor[redislimit.Settings]()} {
+		reflect.TypeFor[endpoint.Limits](), reflect.TypeFor[Limits]()} {
 		if !seen[want] {
 			tt.Errorf("the layout does not reach %s", want)
 		}
@@ -206,9 +207,9 @@ func TestPathOf(t *testing.T) {
 		reflect.TypeFor[pool.Settings]():        "pool",
 		reflect.TypeFor[endpoint.Ejection]():    "pool.ejection",
 		reflect.TypeFor[[]endpoint.Spec]():      "endpoints",
-		reflect.TypeFor[redislimit.Settings]():  "limits",
+		reflect.TypeFor[Limits]():               "limits",
 		reflect.TypeFor[map[string]struct{}]():  "",
-		reflect.TypeFor[transport.Options]():    "",
+		reflect.TypeFor[engine.Options]():       "",
 	} {
 		if got := pathOf(typ); got != want {
 			t.Errorf("pathOf(%s) = %q, want %q", typ, got, want)

@@ -7,7 +7,7 @@ import (
 	"unicode"
 
 	"github.com/solroute/solroute/endpoint"
-	"github.com/solroute/solroute/registry"
+	"github.com/solroute/solroute/methods"
 	"github.com/solroute/solroute/retrypolicy"
 )
 
@@ -20,13 +20,13 @@ import (
 // of the endpoints' request_timeout. A declared method replaces an entry
 // of the same name in the base registry, with two exceptions: a method
 // the base holds as NeverAfterDispatch (sendTransaction and
-// requestAirdrop in registry.Default) cannot be declared with another
+// requestAirdrop in methods.Default) cannot be declared with another
 // role or class, so that no document can make a send retryable by
 // mistake; and a timeout left out (or 0s) keeps the base's
-// (registry.DefaultHeavyTimeout for registry.HeavyMethods).
+// (two minutes for the heavy methods of methods.Default).
 
 // Registry returns the registry a client built from d routes by: base, or
-// registry.Default() when base is nil, plus every method of d.Methods,
+// methods.Default() when base is nil, plus every method of d.Methods,
 // each replacing the base's entry of the same name. base itself is not
 // changed. A method name must be non-empty, without spaces or control
 // characters; its role read or send; its class idempotent,
@@ -35,11 +35,11 @@ import (
 // declared with another role or class. The error, when not nil, is a
 // *ValidationError whose problems name each method as "methods.NAME"
 // (Line 0).
-func (d *Document) Registry(base *registry.Registry) (*registry.Registry, error) {
+func (d *Document) Registry(base *methods.Registry) (*methods.Registry, error) {
 	if base == nil {
-		base = registry.Default()
+		base = methods.Default()
 	}
-	table := pathOf(reflect.TypeFor[map[string]registry.Entry]())
+	table := pathOf(reflect.TypeFor[map[string]methods.Method]())
 	var ps problems
 	out := base
 	for _, name := range slices.Sorted(maps.Keys(d.Methods)) {
@@ -50,13 +50,13 @@ func (d *Document) Registry(base *registry.Registry) (*registry.Registry, error)
 			ps.add(path, methodNameRule)
 		}
 		if e.Role != endpoint.RoleRead && e.Role != endpoint.RoleSend {
-			ps.add(join(path, fieldKeyOf[registry.Entry]("Role")), methodRoleRule())
+			ps.add(join(path, fieldKeyOf[methods.Method]("Role")), methodRoleRule())
 		}
 		if !validClass(e.Class) {
-			ps.add(join(path, fieldKeyOf[registry.Entry]("Class")), methodClassRule())
+			ps.add(join(path, fieldKeyOf[methods.Method]("Class")), methodClassRule())
 		}
 		if e.Timeout < 0 || e.Timeout > MaxDuration {
-			ps.add(join(path, fieldKeyOf[registry.Entry]("Timeout")), "must be between 0s and 1h (0s: the built-in default)")
+			ps.add(join(path, fieldKeyOf[methods.Method]("Timeout")), "must be between 0s and 1h (0s: the built-in default)")
 		}
 		if e.Timeout == 0 {
 			held, _ := base.Lookup(name)
@@ -68,7 +68,13 @@ func (d *Document) Registry(base *registry.Registry) (*registry.Registry, error)
 			}
 		}
 		if len(ps.list) == n {
-			out = out.With(name, e)
+			e.Name = name
+			next, err := out.Declare(e)
+			if err != nil { // checked above: cannot happen
+				ps.add(path, err.Error())
+				continue
+			}
+			out = next
 		}
 	}
 	if len(ps.list) > 0 {
@@ -116,7 +122,7 @@ func validClass(c retrypolicy.Class) bool { return slices.Contains(validClasses(
 
 // weakensSend reports whether declaring name as e would change a method
 // base holds as NeverAfterDispatch, and the message saying so.
-func weakensSend(base *registry.Registry, name string, e registry.Entry) (string, bool) {
+func weakensSend(base *methods.Registry, name string, e methods.Method) (string, bool) {
 	b, ok := base.Lookup(name)
 	if !ok || b.Class != retrypolicy.NeverAfterDispatch || e.Role == b.Role && e.Class == b.Class {
 		return "", false
@@ -125,14 +131,14 @@ func weakensSend(base *registry.Registry, name string, e registry.Entry) (string
 		" (never-after-dispatch): it cannot be declared otherwise; leave this table out", true
 }
 
-// checkMethods checks the [methods] tables against registry.Default(),
+// checkMethods checks the [methods] tables against methods.Default(),
 // the base a client uses unless it is given another (then Registry checks
 // again): a method name, a role and a class (both required; "unknown" is
 // no class), and no built-in send declared otherwise.
 func (p *parser) checkMethods(d *Document) {
-	table := pathOf(reflect.TypeFor[map[string]registry.Entry]())
-	roleKey, classKey := fieldKeyOf[registry.Entry]("Role"), fieldKeyOf[registry.Entry]("Class")
-	base := registry.Default()
+	table := pathOf(reflect.TypeFor[map[string]methods.Method]())
+	roleKey, classKey := fieldKeyOf[methods.Method]("Role"), fieldKeyOf[methods.Method]("Class")
+	base := methods.Default()
 	for _, name := range slices.Sorted(maps.Keys(d.Methods)) {
 		path := join(table, name)
 		e := d.Methods[name]

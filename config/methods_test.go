@@ -4,16 +4,53 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"maps"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"slices"
+	"sync"
 	"testing"
 
 	"github.com/solroute/solroute/endpoint"
-	"github.com/solroute/solroute/fixtures"
-	"github.com/solroute/solroute/registry"
+	"github.com/solroute/solroute/methods"
 	"github.com/solroute/solroute/retrypolicy"
 )
+
+// unavailableServer answers every request HTTP 503 and counts the
+// JSON-RPC methods it was asked. (package config's tests cannot use
+// fixtures, which imports the root, which imports config.)
+type unavailableServer struct {
+	*httptest.Server
+	mu    sync.Mutex
+	calls map[string]int
+}
+
+func newUnavailableServer(t *testing.T) *unavailableServer {
+	t.Helper()
+	s := &unavailableServer{calls: make(map[string]int)}
+	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			Method string `json:"method"`
+		}
+		body, _ := io.ReadAll(r.Body)
+		_ = json.Unmarshal(body, &req)
+		s.mu.Lock()
+		s.calls[req.Method]++
+		s.mu.Unlock()
+		http.Error(w, "503 Service Temporarily Unavailable", http.StatusServiceUnavailable)
+	}))
+	t.Cleanup(s.Close)
+	return s
+}
+
+// count returns how many calls of method the server was asked.
+func (s *unavailableServer) count(method string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.calls[method]
+}
 
 // twoTierDoc is a document of two endpoints serving role, the first always
 // answering through primary, the second through backup, and extra (TOML
@@ -49,10 +86,9 @@ func TestDeclaredReadFailsOver(t *testing.T) {
 		{"declared not-applicable", "[methods.getWidget]\nrole = \"read\"\nclass = \"not-applicable\"\n", false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			primary := fixtures.NewServer(fixtures.Options{Name: "primary", Script: fixtures.Always(fixtures.Status(503, ""))})
-			defer primary.Close()
+			primary := newUnavailableServer(t)
 			backup := newRPCServer(t, `{"id":"asset-1"}`)
-			d, err := Parse(twoTierDoc(primary.URL(), backup.URL, "read", tt.extra), ParseOptions{})
+			d, err := Parse(twoTierDoc(primary.URL, backup.URL, "read", tt.extra), ParseOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -64,7 +100,7 @@ func TestDeclaredReadFailsOver(t *testing.T) {
 			backup.mu.Lock()
 			atBackup := len(backup.auths)
 			backup.mu.Unlock()
-			if got := primary.Count("getWidget"); got != 1 {
+			if got := primary.count("getWidget"); got != 1 {
 				t.Errorf("the primary got getWidget %d times, want 1", got)
 			}
 			if tt.retried {
@@ -83,16 +119,15 @@ func TestDeclaredReadFailsOver(t *testing.T) {
 // TestDeclaredSendRoutesToSenders: a declared send method goes to
 // endpoints serving send only, and is never resent after a 503.
 func TestDeclaredSendRoutesToSenders(t *testing.T) {
-	primary := fixtures.NewServer(fixtures.Options{Name: "primary", Script: fixtures.Always(fixtures.Status(503, ""))})
-	defer primary.Close()
+	primary := newUnavailableServer(t)
 	backup := newRPCServer(t, `"bundle-id"`)
-	d, err := Parse(twoTierDoc(primary.URL(), backup.URL, "send",
+	d, err := Parse(twoTierDoc(primary.URL, backup.URL, "send",
 		"[methods.sendBundle]\nrole = \"send\"\nclass = \"never-after-dispatch\"\n"), ParseOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	c := newClient(t, d, nil)
-	if e, ok := c.Registry().Lookup("sendBundle"); !ok || e != (registry.Entry{Role: endpoint.RoleSend, Class: retrypolicy.NeverAfterDispatch}) {
+	if e, ok := c.Registry().Lookup("sendBundle"); !ok || e != (methods.Method{Name: "sendBundle", Role: endpoint.RoleSend, Class: retrypolicy.NeverAfterDispatch}) {
 		t.Fatalf("the client's registry has sendBundle = %+v, %v", e, ok)
 	}
 	if _, ok := c.Registry().Lookup("getBalance"); !ok {
@@ -104,9 +139,9 @@ func TestDeclaredSendRoutesToSenders(t *testing.T) {
 	}
 	backup.mu.Lock()
 	defer backup.mu.Unlock()
-	if primary.Count("sendBundle") != 1 || len(backup.auths) != 0 {
+	if primary.count("sendBundle") != 1 || len(backup.auths) != 0 {
 		t.Errorf("sendBundle reached the primary %d times and the backup %d times, want once and never",
-			primary.Count("sendBundle"), len(backup.auths))
+			primary.count("sendBundle"), len(backup.auths))
 	}
 }
 
@@ -132,7 +167,7 @@ class = "idempotent"
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]registry.Entry{
+	want := map[string]methods.Method{
 		"getAsset":                {Role: endpoint.RoleRead, Class: retrypolicy.Idempotent},
 		"sendBundle":              {Role: endpoint.RoleSend, Class: retrypolicy.NeverAfterDispatch},
 		"sendTransaction":         {Role: endpoint.RoleSend, Class: retrypolicy.NeverAfterDispatch},
@@ -190,29 +225,32 @@ class = "Idempotent"
 // TestRegistry: the registry a Document's client routes by, on either
 // base, and the same refusals for a Document built in code.
 func TestRegistry(t *testing.T) {
-	getAsset := registry.Entry{Role: endpoint.RoleRead, Class: retrypolicy.Idempotent}
-	d := &Document{Methods: map[string]registry.Entry{"getWidget": getAsset}}
+	getAsset := methods.Method{Role: endpoint.RoleRead, Class: retrypolicy.Idempotent}
+	d := &Document{Methods: map[string]methods.Method{"getWidget": getAsset}}
 	reg, err := d.Registry(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if e, ok := reg.Lookup("getWidget"); !ok || e != getAsset {
+	if e, ok := reg.Lookup("getWidget"); !ok || e != named("getWidget", getAsset) {
 		t.Errorf("getWidget = %+v, %v", e, ok)
 	}
-	if reg.Len() != registry.Default().Len()+1 {
-		t.Errorf("Len = %d, want the default's and one", reg.Len())
+	if len(reg.Names()) != len(methods.Default().Names())+1 {
+		t.Errorf("Len = %d, want the default's and one", len(reg.Names()))
 	}
 	// A caller's base replaces Default, and is left unchanged.
-	base := (&registry.Registry{}).With("sendBundle", registry.Entry{Role: endpoint.RoleSend, Class: retrypolicy.NeverAfterDispatch})
+	base, err := (&methods.Registry{}).Declare(methods.Method{Name: "sendBundle", Role: endpoint.RoleSend, Class: retrypolicy.NeverAfterDispatch})
+	if err != nil {
+		t.Fatal(err)
+	}
 	reg, err = d.Registry(base)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := reg.Lookup("getBalance"); ok || reg.Len() != 2 || base.Len() != 1 {
-		t.Errorf("on a base of one method: Len %d (base %d), getBalance known %v", reg.Len(), base.Len(), ok)
+	if _, ok := reg.Lookup("getBalance"); ok || len(reg.Names()) != 2 || len(base.Names()) != 1 {
+		t.Errorf("on a base of one method: Len %d (base %d), getBalance known %v", len(reg.Names()), len(base.Names()), ok)
 	}
 	// The base's own never-after-dispatch methods are protected too.
-	weak := &Document{Methods: map[string]registry.Entry{"sendBundle": getAsset}}
+	weak := &Document{Methods: map[string]methods.Method{"sendBundle": getAsset}}
 	_, err = weak.Registry(base)
 	var verr *ValidationError
 	if !errors.As(err, &verr) || len(verr.Problems) != 1 || verr.Problems[0].Path != "methods.sendBundle" {
@@ -222,7 +260,7 @@ func TestRegistry(t *testing.T) {
 		t.Errorf("sendBundle is built into Default as a send: %v", err)
 	}
 
-	bad := &Document{Methods: map[string]registry.Entry{
+	bad := &Document{Methods: map[string]methods.Method{
 		"sendTransaction": {Role: endpoint.RoleSend, Class: retrypolicy.Idempotent},
 		"requestAirdrop":  {Role: endpoint.RoleRead, Class: retrypolicy.NeverAfterDispatch},
 		"a b":             getAsset,
@@ -261,8 +299,8 @@ func TestSchemaProtectsTheBuiltInSends(t *testing.T) {
 		t.Fatal(err)
 	}
 	var want []string
-	def := registry.Default()
-	for _, m := range registry.Methods() {
+	def := methods.Default()
+	for _, m := range methods.Default().Names() {
 		if e, _ := def.Lookup(m); e.Class == retrypolicy.NeverAfterDispatch {
 			want = append(want, m)
 		}
@@ -270,4 +308,10 @@ func TestSchemaProtectsTheBuiltInSends(t *testing.T) {
 	if got := slices.Sorted(maps.Keys(s.Properties.Methods.Properties)); !slices.Equal(got, want) {
 		t.Errorf("schema.json protects %q, the registry's sends are %q", got, want)
 	}
+}
+
+// named is m declared as name.
+func named(name string, m methods.Method) methods.Method {
+	m.Name = name
+	return m
 }

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/solroute/solroute/endpoint"
-	"github.com/solroute/solroute/registry"
+	"github.com/solroute/solroute/methods"
 	"github.com/solroute/solroute/retrypolicy"
 )
 
@@ -44,11 +44,12 @@ timeout = "45s"
 	if err != nil {
 		t.Fatal(err)
 	}
+	heavy, _ := methods.Default().Lookup("getTransaction") // a heavy method's own budget
 	for name, want := range map[string]time.Duration{
 		"getProgramAccounts":      5 * time.Minute,
 		"getBlock":                20 * time.Second,
-		"getTransaction":          registry.DefaultHeavyTimeout, // declared without one
-		"getSignaturesForAddress": registry.DefaultHeavyTimeout, // not declared
+		"getTransaction":          heavy.Timeout, // declared without one
+		"getSignaturesForAddress": heavy.Timeout, // not declared
 		"getBalance":              30 * time.Second,
 		"getSlot":                 0,
 		"sendTransaction":         45 * time.Second,
@@ -66,7 +67,7 @@ timeout = "45s"
 	if !errors.As(err, &verr) || len(verr.Problems) != 1 || verr.Problems[0].Path != "methods.getBlock.timeout" {
 		t.Fatalf("timeout 2h: %v", err)
 	}
-	long := &Document{Methods: map[string]registry.Entry{
+	long := &Document{Methods: map[string]methods.Method{
 		"getBlock": {Role: endpoint.RoleRead, Class: retrypolicy.Idempotent, Timeout: 2 * time.Hour}}}
 	if _, err := long.Registry(nil); !errors.As(err, &verr) || verr.Problems[0].Path != "methods.getBlock.timeout" {
 		t.Fatalf("Registry with a 2h timeout: %v", err)

@@ -9,7 +9,6 @@ import (
 
 	"github.com/pelletier/go-toml/v2"
 	"github.com/solroute/solroute/pool"
-	"github.com/solroute/solroute/redislimit"
 	"github.com/solroute/solroute/transport"
 )
 
@@ -35,8 +34,8 @@ func Load(path string) (*Document, error) {
 
 // Parse decodes a TOML document into the settings of every package and
 // checks all of it. Decoding starts from the defaults
-// (transport.DefaultSettings, pool.DefaultSettings,
-// redislimit.DefaultSettings) and sets the keys the
+// (transport.DefaultSettings, pool.DefaultSettings, DefaultLimits) and
+// sets the keys the
 // document has, as written. Parse returns a *ValidationError listing every
 // problem at once — unknown keys (with the key meant, when one is close,
 // or where a key of an earlier layout moved), values of the wrong type,
@@ -46,7 +45,7 @@ func Load(path string) (*Document, error) {
 // defined twice, a table where a value belongs, ...) stops the check
 // early, as the only problem. A Document returned passes
 // endpoint.Validate, transport.Settings.Validate, pool.Settings.Validate,
-// redislimit.Settings.Validate and Registry(nil).
+// Limits.Validate and Registry(nil); its Transport and Pool are not nil.
 func Parse(data []byte, opts ParseOptions) (*Document, error) {
 	lookup := opts.LookupEnv
 	if lookup == nil {
@@ -62,7 +61,8 @@ func Parse(data []byte, opts ParseOptions) (*Document, error) {
 		return nil, &ValidationError{File: opts.Filename, Problems: []Problem{decodeProblem(pos, decode)}}
 	}
 
-	d := &Document{Transport: transport.DefaultSettings(), Pool: pool.DefaultSettings(), Limits: redislimit.DefaultSettings()}
+	ts, ps := transport.DefaultSettings(), pool.DefaultSettings()
+	d := &Document{Transport: &ts, Pool: &ps, Limits: DefaultLimits()}
 	p := &parser{problems: problems{pos: pos}, lookup: lookup, present: map[string]bool{},
 		root: reflect.ValueOf(layoutOf(d)).Elem()}
 	p.value("", tree, p.root)

@@ -10,9 +10,8 @@ import (
 	"time"
 
 	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/methods"
 	"github.com/solroute/solroute/pool"
-	"github.com/solroute/solroute/redislimit"
-	"github.com/solroute/solroute/registry"
 	"github.com/solroute/solroute/retrypolicy"
 	"github.com/solroute/solroute/transport"
 )
@@ -88,7 +87,7 @@ tier = 2
 	}
 	want := &Document{
 		Cluster: "devnet",
-		Transport: transport.Settings{
+		Transport: &transport.Settings{
 			Retry: retrypolicy.Settings{
 				MaxRetries:         0, // as written: no retries
 				TransparentRetries: 8, // absent: the default
@@ -104,14 +103,14 @@ tier = 2
 			HedgeAfter:        300 * time.Millisecond,
 			SlotProbeInterval: 2 * time.Second,
 		},
-		Pool: pool.Settings{
+		Pool: &pool.Settings{
 			Ejection:      endpoint.Ejection{After: 0, Base: time.Second, Max: 30 * time.Second},
 			DoubtWindow:   10 * time.Second,
 			DoubtPatience: 0,
 			MaxSlotLag:    32,
 		},
-		Methods: map[string]registry.Entry{"getAsset": {Role: endpoint.RoleRead, Class: retrypolicy.Idempotent}},
-		Limits: redislimit.Settings{Backend: redislimit.BackendRedis, URL: endpoint.NewSecret("redis://:t@redis.example:6379/2"),
+		Methods: map[string]methods.Method{"getAsset": {Role: endpoint.RoleRead, Class: retrypolicy.Idempotent}},
+		Limits: Limits{Backend: BackendRedis, URL: endpoint.NewSecret("redis://:t@redis.example:6379/2"),
 			KeyPrefix: "bots:", Replicas: 10, FailClosed: true},
 		Endpoints: []endpoint.Spec{{
 			Name:         "primary-a",
@@ -153,7 +152,7 @@ func TestParseDefaults(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !reflect.DeepEqual(d.Transport, transport.DefaultSettings()) || d.Pool != pool.DefaultSettings() ||
+		if !reflect.DeepEqual(*d.Transport, transport.DefaultSettings()) || *d.Pool != pool.DefaultSettings() ||
 			d.Cluster != "" || d.Methods != nil {
 			t.Errorf("%q: %+v, want the defaults", doc, d)
 		}
@@ -198,8 +197,8 @@ max_time = "0s"
 	want := transport.DefaultSettings()
 	want.Retry = retrypolicy.Settings{}
 	want.MonotonicReads = false
-	if !reflect.DeepEqual(d.Transport, want) || d.Pool != (pool.Settings{}) {
-		t.Errorf("got %+v and %+v, want zeros", d.Transport, d.Pool)
+	if !reflect.DeepEqual(*d.Transport, want) || *d.Pool != (pool.Settings{}) {
+		t.Errorf("got %+v and %+v, want zeros", *d.Transport, *d.Pool)
 	}
 }
 
@@ -709,7 +708,9 @@ func TestParseEjection(t *testing.T) {
 }
 
 // TestParseLimitsProblems: [limits] problems name their key and line and
-// quote nothing of the URL (here a password from the environment).
+// quote nothing of the URL (here a password from the environment). The
+// URL's query options are go-redis's, checked by redislimit.New
+// (TestNewRefusesUnknownQueryOption): config links no Redis client.
 func TestParseLimitsProblems(t *testing.T) {
 	lookup := env(map[string]string{"KEY": marker})
 	for _, tt := range []struct {
@@ -733,9 +734,6 @@ func TestParseLimitsProblems(t *testing.T) {
 	}, {
 		doc:  "[limits]\nbackend = \"redis\"\nurl = \"redis://:${KEY}@redis.example:" + marker + "/0\"\n",
 		want: []problemWant{{3, "limits.url", "is not a valid URL"}},
-	}, {
-		doc:  "[limits]\nbackend = \"redis\"\nurl = \"redis://:${KEY}@redis.example/0?" + marker + "=1\"\n",
-		want: []problemWant{{3, "limits.url", "query option"}},
 	}} {
 		_, err := Parse([]byte(tt.doc+oneEndpoint), ParseOptions{LookupEnv: lookup})
 		checkProblems(t, err, tt.want)

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/solroute/solroute/endpoint"
-	"github.com/solroute/solroute/redislimit"
 	"github.com/solroute/solroute/retrypolicy"
 	"github.com/solroute/solroute/transport"
 )
@@ -46,7 +45,7 @@ func zeroMeansDefaultFields() []struct {
 		{reflect.TypeFor[transport.Settings](), "AttemptTimeout"},   // 0: adaptive for reads, half the call's budget otherwise
 		{reflect.TypeFor[endpoint.Limits](), "RequestTimeout"},      // 0: endpoint.DefaultRequestTimeout
 		{reflect.TypeFor[endpoint.Limits](), "PauseAfterRateLimit"}, // 0: endpoint.DefaultPauseAfterRateLimit
-		{reflect.TypeFor[redislimit.Settings](), "Replicas"},        // 0: one replica
+		{reflect.TypeFor[Limits](), "Replicas"},                     // 0: one replica
 	}
 }
 
@@ -94,8 +93,8 @@ func textChoices(t reflect.Type) []string {
 		for _, c := range validClasses() {
 			names = append(names, c.String())
 		}
-	case reflect.TypeFor[redislimit.Backend]():
-		for _, b := range redislimit.AllBackends() {
+	case reflect.TypeFor[Backend]():
+		for _, b := range allBackends() {
 			names = append(names, b.String())
 		}
 	}

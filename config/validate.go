@@ -9,14 +9,13 @@ import (
 
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/pool"
-	"github.com/solroute/solroute/redislimit"
 	"github.com/solroute/solroute/retrypolicy"
 	"github.com/solroute/solroute/transport"
 )
 
 // The settings check their own ranges: transport.Settings.Validate (with
 // the retry settings), pool.Settings.Validate (with the ejection),
-// redislimit.Settings.Validate and endpoint.Validate. Their problems name fields by TOML key within their
+// Limits.Validate and endpoint.Validate. Their problems name fields by TOML key within their
 // table; here each becomes a Problem at its document path and line.
 
 // checkSettings maps every problem the settings' Validate methods find.
@@ -49,11 +48,11 @@ func (p *parser) checkSettings(d *Document) {
 			p.settingProblem(pl, err.Error())
 		}
 	}
-	lim := pathOf(reflect.TypeFor[redislimit.Settings]())
+	lim := pathOf(reflect.TypeFor[Limits]())
 	for _, err := range leaves(d.Limits.Validate()) {
 		var ep *endpoint.Problem
 		switch {
-		case errors.As(err, &ep) && ep.Path == fieldKeyOf[redislimit.Settings]("URL") && p.hasAtOrBelow(join(lim, fieldKeyOf[redislimit.Settings]("Backend"))):
+		case errors.As(err, &ep) && ep.Path == fieldKeyOf[Limits]("URL") && p.hasAtOrBelow(join(lim, fieldKeyOf[Limits]("Backend"))):
 			// Whether a url belongs depends on the backend refused.
 		case errors.As(err, &ep):
 			p.settingProblem(lim+"."+ep.Path, ep.Message)

@@ -1,35 +1,22 @@
-// Package confirm finds out what became of a sent transaction, and sends
-// one and waits for that answer: landed (with its slot, and its on-chain
-// error if it failed), expired (it can never land: re-signing is safe), or
-// unknown (the context ended first), never an error to interpret.
+// Package confirm is the vocabulary of a sent transaction's fate:
+// solroute.Client.SendAndConfirm sends one and waits for it,
+// solroute.Client.Resolve finds out what became of one already sent. The
+// answer is a [Result], never an error to interpret: [Landed] (with its
+// slot), [Failed] (landed with an on-chain error), [Expired] (it can never
+// land: re-signing is safe), or [Unknown] (the context ended first).
 //
-// Resolve never sends anything. Each poll asks getSignatureStatuses
-// through the pool (paced by the slot time, within every endpoint's
-// limits) and reads one read endpoint's finalized block height
-// (getEpochInfo), each endpoint in turn. Once some endpoint reports a
-// finalized block height past the blockhash's lastValidBlockHeight, every
-// poll also asks each read endpoint that has not vouched yet, pinned to it
-// and outside any session's floor (transport.WithEndpoint), for its own
-// finalized height and slot and, when that height is past
-// lastValidBlockHeight, for the signature with history search. An endpoint
-// vouches for expiry when it does not know the signature in an answer at
-// or past its own finalized slot. "Expired" needs Options.Quorum vouches
-// (default 2, or 1 with one read endpoint) and no status found by any
-// endpoint: one endpoint that lies about its height, lags, missed the
-// transaction or does not answer cannot make a transaction that may still
-// land look expired. Short of a quorum the resolution goes on until ctx
-// ends (Unknown), and Result.Reason and Result.Witnesses say who vouched
-// and why the others did not.
+// Resolving never sends anything. It polls getSignatureStatuses through
+// the pool, and concludes Expired only when [Options].Quorum read
+// endpoints (default 2, or 1 with one read endpoint) have each vouched, on
+// their own answers, that the blockhash's lastValidBlockHeight is past and
+// the signature unknown at or past their finalized slot: one endpoint that
+// lies about its height, lags, missed the transaction or does not answer
+// cannot make a transaction that may still land look expired. Each
+// [Witness] says who vouched and why the others did not.
 //
-// SendAndConfirm sends through the pool, under the transport's rules (a
-// send is never resent once a server may have acted on it), and resolves:
-// an ambiguous send (transport.ErrAmbiguousDispatch) goes straight into
-// resolution. With Options.Rebroadcast it also re-sends the identical
-// signed bytes at that interval while the transaction is unconfirmed and
-// no quorum of endpoints has reported its blockhash expired: the chain deduplicates by signature, so this can
-// land the transaction once, never twice, and it is counted in the
-// result. It is not a transport resend: those are decided per attempt, on
-// proof that nothing was delivered; a rebroadcast is a new send of bytes
-// that may already have landed, which only a signature-deduplicating
-// chain makes harmless. See plans/011-confirmation.md.
+// An ambiguous send (solroute.ErrAmbiguousDispatch) goes straight into
+// resolution. With Options.Rebroadcast the identical signed bytes are
+// re-sent while the transaction is unconfirmed and its blockhash may be
+// valid: the chain deduplicates by signature, so this can land it once,
+// never twice. See docs/sending.md and plans/011-confirmation.md.
 package confirm

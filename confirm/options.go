@@ -1,13 +1,13 @@
 package confirm
 
 import (
-	"errors"
 	"time"
 
 	"github.com/gagliardetto/solana-go/rpc"
 )
 
-// Options tune Resolve and SendAndConfirm. The zero value is valid.
+// Options tune solroute.Client.Resolve and SendAndConfirm. The zero value
+// is valid.
 type Options struct {
 	// Commitment is the commitment a transaction must reach to count as
 	// landed: processed, confirmed or finalized. "" means confirmed.
@@ -51,39 +51,3 @@ type Options struct {
 
 // DefaultPollInterval is Options.PollInterval's default: one slot.
 const DefaultPollInterval = 400 * time.Millisecond
-
-// normalized returns o with its defaults filled in, or an error naming
-// the first bad field.
-func (o Options) normalized() (Options, error) {
-	switch o.Commitment {
-	case "":
-		o.Commitment = rpc.CommitmentConfirmed
-	case rpc.CommitmentProcessed, rpc.CommitmentConfirmed, rpc.CommitmentFinalized:
-	default:
-		return o, errors.New("confirm: Options.Commitment must be processed, confirmed or finalized")
-	}
-	if o.PollInterval < 0 || o.Rebroadcast < 0 {
-		return o, errors.New("confirm: Options.PollInterval and Rebroadcast must not be negative")
-	}
-	if o.Quorum < 0 {
-		return o, errors.New("confirm: Options.Quorum must not be negative")
-	}
-	if o.PollInterval == 0 {
-		o.PollInterval = DefaultPollInterval
-	}
-	return o, nil
-}
-
-// rank orders confirmation statuses: processed 1, confirmed 2, finalized
-// 3; anything else 0.
-func rank(s string) int {
-	switch s {
-	case "processed":
-		return 1
-	case "confirmed":
-		return 2
-	case "finalized":
-		return 3
-	}
-	return 0
-}

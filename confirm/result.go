@@ -42,7 +42,7 @@ func (s Status) String() string {
 	return fmt.Sprintf("status(%d)", uint8(s))
 }
 
-// Result is what Resolve and SendAndConfirm found.
+// Result is what solroute.Client.Resolve and SendAndConfirm found.
 type Result struct {
 	// Signature is the transaction's first signature.
 	Signature solana.Signature
@@ -80,7 +80,7 @@ type Result struct {
 	// identical signed bytes (Options.Rebroadcast).
 	Polls, Rebroadcasts int
 	// SendErr is, for SendAndConfirm, the send's error when it left the
-	// send ambiguous (errors.Is(SendErr, transport.ErrAmbiguousDispatch)):
+	// send ambiguous (errors.Is(SendErr, solroute.ErrAmbiguousDispatch)):
 	// resolution then said what happened. Nil when the send was answered.
 	SendErr error
 	// LastErr is the last error a poll met (every endpoint down, the pool

@@ -67,6 +67,25 @@ func New(src Source, o Options) *Collector {
 		panic(err)
 	}
 	o = o.normalized()
+	c := newEventSeries(o)
+	c.src, c.maxMethods = src, o.MaxMethods
+	c.other = newMethodSeries(OtherMethod)
+	c.methods.Store(&map[string]*methodSeries{})
+	eps := map[endpointKey]*endpointSeries{}
+	for _, s := range src.Snapshot() {
+		k := endpointKey{s.Name, s.Role}
+		if eps[k] == nil {
+			eps[k] = c.newEndpointSeries(k)
+		}
+	}
+	c.endpoints.Store(&eps)
+	src.Observe(observer{c})
+	return c
+}
+
+// newEventSeries returns a Collector holding the event series (and the
+// state series' descriptions) under o's namespace and buckets.
+func newEventSeries(o Options) *Collector {
 	ns := o.Namespace
 	counter := func(name, help string, labels ...string) *prometheus.CounterVec {
 		return prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Name: name, Help: help}, labels)
@@ -75,9 +94,7 @@ func New(src Source, o Options) *Collector {
 		return prometheus.NewHistogramVec(prometheus.HistogramOpts{Namespace: ns, Name: name, Help: help,
 			Buckets: slices.Clone(buckets)}, labels)
 	}
-	c := &Collector{
-		src:        src,
-		maxMethods: o.MaxMethods,
+	return &Collector{
 		calls: counter("calls_total",
 			"Calls made through the pool, by method, role and outcome: ok, the cause of the last failed attempt, or no-endpoint when no endpoint could serve the call.",
 			"method", "role", "outcome"),
@@ -110,18 +127,6 @@ func New(src Source, o Options) *Collector {
 			"endpoint"),
 		state: newStateDescs(ns),
 	}
-	c.other = newMethodSeries(OtherMethod)
-	c.methods.Store(&map[string]*methodSeries{})
-	eps := map[endpointKey]*endpointSeries{}
-	for _, s := range src.Snapshot() {
-		k := endpointKey{s.Name, s.Role}
-		if eps[k] == nil {
-			eps[k] = c.newEndpointSeries(k)
-		}
-	}
-	c.endpoints.Store(&eps)
-	src.Observe(observer{c})
-	return c
 }
 
 // vecs are the event series.

@@ -12,6 +12,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/solroute/solroute"
+	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
 	"github.com/solroute/solroute/metrics"
 )
@@ -22,7 +23,7 @@ func ExampleNew() {
 	provider := fixtures.NewServer(fixtures.Options{Name: "provider"}) // a fake endpoint on loopback
 	defer provider.Close()
 	c, err := solroute.New(solroute.Options{Endpoints: []solroute.Endpoint{
-		{Name: "primary", URL: provider.URL(), Read: &solroute.Limits{RequestsPerSecond: 50}},
+		{Name: "primary", URL: provider.URL(), Read: &endpoint.Limits{RequestsPerSecond: 50}},
 	}})
 	if err != nil {
 		log.Fatal(err)

@@ -50,13 +50,18 @@ func member(name string, tier int, roles ...string) fixtures.Member {
 	if len(roles) == 0 {
 		roles = []string{"read", "send"}
 	}
-	m := fixtures.Member{Name: name, Tier: tier, Roles: map[endpoint.Role]endpoint.Limits{}}
+	m := fixtures.Member{Name: name, Tier: tier}
 	for _, r := range roles {
 		var role endpoint.Role
 		if err := role.UnmarshalText([]byte(r)); err != nil {
 			panic(err)
 		}
-		m.Roles[role] = endpoint.Limits{RequestTimeout: time.Second}
+		l := &endpoint.Limits{RequestTimeout: time.Second}
+		if role == endpoint.RoleRead {
+			m.Read = l
+		} else {
+			m.Send = l
+		}
 	}
 	return m
 }
@@ -87,16 +92,7 @@ func newEnvWith(t *testing.T, members []fixtures.Member, mo metrics.Options, edi
 	ts := transport.DefaultSettings()
 	ts.Retry.Jitter = func(time.Duration) time.Duration { return 0 }
 	o := solroute.Options{Transport: &ts, Hooks: solroute.Hooks{Clock: e.clock}}
-	for i, s := range e.cluster.Specs {
-		ep := solroute.Endpoint{Name: s.Name, URL: s.URL.Reveal(), Tier: s.Tier}
-		if l, ok := members[i].Roles[endpoint.RoleRead]; ok {
-			ep.Read = &l
-		}
-		if l, ok := members[i].Roles[endpoint.RoleSend]; ok {
-			ep.Send = &l
-		}
-		o.Endpoints = append(o.Endpoints, ep)
-	}
+	o.Endpoints = e.cluster.Endpoints()
 	for _, edit := range edits {
 		edit(&o)
 	}
@@ -124,7 +120,7 @@ func (e *env) serve(col *metrics.Collector) {
 	e.url = srv.URL + "/metrics"
 }
 
-func (e *env) server(name string) *fixtures.Server { return e.cluster.Servers[name] }
+func (e *env) server(name string) *fixtures.Server { return e.cluster.Server(name) }
 
 // scrape GETs /metrics over HTTP in the text format and returns the body
 // and its parse.
@@ -265,7 +261,7 @@ func (s scraped) matching(name string, pairs ...string) []string {
 // transaction.
 func signedTx(t testing.TB, seed uint64) []any {
 	t.Helper()
-	tx, err := fixtures.SignedTransaction(seed)
+	tx, err := fixtures.SignedTransaction(seed, "")
 	if err != nil {
 		t.Fatal(err)
 	}

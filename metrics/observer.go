@@ -21,7 +21,7 @@ func (o observer) CallStarted(ctx context.Context, _ transport.CallInfo) context
 
 // AttemptStarted returns ctx: an attempt is counted when it ends, with
 // its wait and whether it was a hedge.
-func (o observer) AttemptStarted(ctx context.Context, _ transport.CallInfo, _ transport.AttemptStart) context.Context {
+func (o observer) AttemptStarted(ctx context.Context, _ transport.CallInfo, _ transport.Attempt) context.Context {
 	return ctx
 }
 

@@ -17,6 +17,8 @@ import (
 	"github.com/solroute/solroute"
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/internal/engine"
+	"github.com/solroute/solroute/internal/fixturedata"
 	"github.com/solroute/solroute/metrics"
 	"github.com/solroute/solroute/retrypolicy"
 	"github.com/solroute/solroute/transport"
@@ -35,13 +37,13 @@ func exercise(t *testing.T, ctx context.Context, e *env, failing, limited, reset
 		_ = e.getBalance(ctx)
 	}
 	var sig solana.Signature
-	err := e.client.Transport().CallForInto(transport.WithAvoid(ctx, failing, limited, good), &sig, "sendTransaction", signedTx(t, 7))
-	if !errors.Is(err, transport.ErrAmbiguousDispatch) {
+	err := e.client.CallForInto(engine.WithAvoid(ctx, failing, limited, good), &sig, "sendTransaction", signedTx(t, 7))
+	if !errors.Is(err, engine.ErrAmbiguousDispatch) {
 		t.Errorf("a send to %s: %v, want ErrAmbiguousDispatch", resetting, err)
 	}
 	var raw json.RawMessage
-	_ = e.client.Transport().CallForInto(ctx, &raw, "getBalance", []any{"not a key"})
-	_ = e.client.Transport().CallForInto(ctx, &raw, "getNothingAtAll", nil)
+	_ = e.client.CallForInto(ctx, &raw, "getBalance", []any{"not a key"})
+	_ = e.client.CallForInto(ctx, &raw, "getNothingAtAll", nil)
 }
 
 // TestMetricsPassLint: every series the collector makes, once each has a
@@ -100,7 +102,7 @@ func TestUnknownMethodsMakeBoundedSeries(t *testing.T) {
 			wg.Go(func() {
 				for i := from + w; i < to; i += workers {
 					var raw json.RawMessage
-					err := e.client.Transport().CallForInto(context.Background(), &raw, fmt.Sprintf("unknownMethod%05d", i), nil)
+					err := e.client.CallForInto(context.Background(), &raw, fmt.Sprintf("unknownMethod%05d", i), nil)
 					if err == nil {
 						errs <- fmt.Errorf("unknownMethod%05d succeeded", i)
 						return
@@ -168,14 +170,14 @@ func TestMaxMethodsBoundsKnownMethods(t *testing.T) {
 }
 
 // marker is the secret planted in the endpoints' URLs and headers; no
-// scrape may show it in any form fixtures.FindSecret can undo.
+// scrape may show it in any form fixturedata.FindSecret can undo.
 const marker = "SeCrEtMaRkEr"
 
 // placements are fixtures' secret placements, less the unresolvable host
 // (these tests need endpoints that answer).
-func placements() []fixtures.SecretPlacement {
-	var out []fixtures.SecretPlacement
-	for _, pl := range fixtures.SecretPlacements(marker) {
+func placements() []fixturedata.SecretPlacement {
+	var out []fixturedata.SecretPlacement
+	for _, pl := range fixturedata.SecretPlacements(marker) {
 		if !pl.DNSOnly {
 			out = append(out, pl)
 		}
@@ -189,7 +191,7 @@ func placements() []fixtures.SecretPlacement {
 // request back in its errors) and of one that answers, reads, sends and
 // unknown methods succeed and fail, and no scrape shows the marker.
 func TestNoSecretInMetrics(t *testing.T) {
-	echo := httptest.NewServer(fixtures.EchoHandler())
+	echo := httptest.NewServer(fixturedata.EchoHandler())
 	t.Cleanup(echo.Close)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -206,24 +208,24 @@ func TestNoSecretInMetrics(t *testing.T) {
 					ep.URL = pl.URL("http", strings.TrimPrefix(ep.URL, "http://"))
 					ep.Headers = pl.Headers
 				}
-				l := &solroute.Limits{}
+				l := &endpoint.Limits{}
 				o.Endpoints = append(o.Endpoints,
 					solroute.Endpoint{Name: "echo", URL: pl.URL("http", strings.TrimPrefix(echo.URL, "http://")), Headers: pl.Headers, Read: l, Send: l},
 					solroute.Endpoint{Name: "refused", URL: pl.URL("http", refused), Headers: pl.Headers, Read: l, Send: l})
 			})
 			// The echo endpoint answers every call with a JSON-RPC error,
 			// which stops it: it takes the calls of its own.
-			exercise(t, transport.WithAvoid(context.Background(), "echo"), e, "failing", "limited", "resetting", "good")
-			echoOnly := transport.WithAvoid(context.Background(), "failing", "limited", "resetting", "good", "refused")
+			exercise(t, engine.WithAvoid(context.Background(), "echo"), e, "failing", "limited", "resetting", "good")
+			echoOnly := engine.WithAvoid(context.Background(), "failing", "limited", "resetting", "good", "refused")
 			var raw json.RawMessage
 			for _, ctx := range []context.Context{context.Background(), echoOnly} {
-				_ = e.client.Transport().CallForInto(ctx, &raw, "get"+marker, []any{marker})
+				_ = e.client.CallForInto(ctx, &raw, "get"+marker, []any{marker})
 				_, _ = e.client.RPC().GetSlot(ctx, rpc.CommitmentFinalized)
 				_ = e.getBalance(ctx)
 			}
 
 			body, s := e.scrape()
-			if form, leaked := fixtures.FindSecret(body, marker); leaked {
+			if form, leaked := fixturedata.FindSecret(body, marker); leaked {
 				t.Fatalf("the scrape shows the secret (%s):\n%s", form, body)
 			}
 			if len(s.matching("solroute_calls_total", "outcome=ok")) == 0 || len(s.matching("solroute_calls_total")) < 2 {
@@ -243,7 +245,7 @@ func TestNoSecretInMetrics(t *testing.T) {
 			for k, v := range reqs[0].Header {
 				seen += "\n" + k + ": " + strings.Join(v, ", ")
 			}
-			if _, used := fixtures.FindSecret(seen, marker); !used {
+			if _, used := fixturedata.FindSecret(seen, marker); !used {
 				t.Errorf("the good endpoint's request carries no secret:\n%s", seen)
 			}
 		})
@@ -312,7 +314,7 @@ func TestScrapesDuringCalls(t *testing.T) {
 		wg.Go(func() {
 			for range perCaller {
 				var raw json.RawMessage
-				if err := e.client.Transport().CallForInto(context.Background(), &raw, m, nil); err != nil {
+				if err := e.client.CallForInto(context.Background(), &raw, m, nil); err != nil {
 					t.Error(err)
 					return
 				}

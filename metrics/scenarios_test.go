@@ -10,10 +10,11 @@ import (
 	"github.com/solroute/solroute"
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
-	"github.com/solroute/solroute/transport"
+	"github.com/solroute/solroute/internal/engine"
+	"github.com/solroute/solroute/internal/fixturedata"
 )
 
-var somePubkey = solana.MustPublicKeyFromBase58(fixtures.RecordedTokenOwner)
+var somePubkey = solana.MustPublicKeyFromBase58(fixturedata.RecordedTokenOwner)
 
 // getBalance makes one typed getBalance through e's client.
 func (e *env) getBalance(ctx context.Context) error {
@@ -97,7 +98,7 @@ func TestRateLimitSeries(t *testing.T) {
 // to tier 1.
 func TestRefusalSeries(t *testing.T) {
 	limited := member("limited", 0, "read")
-	limited.Roles[endpoint.RoleRead] = endpoint.Limits{RequestTimeout: time.Second, RequestsPerSecond: 1, BurstCapacity: 1}
+	limited.Read = &endpoint.Limits{RequestTimeout: time.Second, RequestsPerSecond: 1, BurstCapacity: 1}
 	e := newEnv(t, []fixtures.Member{limited, member("spare", 1, "read")})
 	for range 2 {
 		if err := e.getBalance(context.Background()); err != nil {
@@ -124,8 +125,8 @@ func TestAmbiguousSendSeries(t *testing.T) {
 	e := newEnv(t, []fixtures.Member{member("bad", 0, "send"), member("good", 1, "send")})
 	e.server("bad").SetFault(fixtures.Fault{Kind: fixtures.ResetAfterRead})
 	var sig solana.Signature
-	err := e.client.Transport().CallForInto(context.Background(), &sig, "sendTransaction", signedTx(t, 900))
-	if !errors.Is(err, transport.ErrAmbiguousDispatch) {
+	err := e.client.CallForInto(context.Background(), &sig, "sendTransaction", signedTx(t, 900))
+	if !errors.Is(err, engine.ErrAmbiguousDispatch) {
 		t.Fatalf("error %v, want ErrAmbiguousDispatch", err)
 	}
 	body, s := e.scrape()
@@ -149,11 +150,11 @@ func TestInDoubtSendSeries(t *testing.T) {
 	e := newEnv(t, []fixtures.Member{member("only", 0, "send")})
 	e.server("only").SetFault(fixtures.Fault{Kind: fixtures.ResetAfterRead})
 	var sig solana.Signature
-	if err := e.client.Transport().CallForInto(context.Background(), &sig, "sendTransaction", signedTx(t, 901)); !errors.Is(err, transport.ErrAmbiguousDispatch) {
+	if err := e.client.CallForInto(context.Background(), &sig, "sendTransaction", signedTx(t, 901)); !errors.Is(err, engine.ErrAmbiguousDispatch) {
 		t.Fatalf("error %v, want ErrAmbiguousDispatch", err)
 	}
 	e.server("only").SetFault(fixtures.Fault{})
-	if err := e.client.Transport().CallForInto(context.Background(), &sig, "sendTransaction", signedTx(t, 902)); err != nil {
+	if err := e.client.CallForInto(context.Background(), &sig, "sendTransaction", signedTx(t, 902)); err != nil {
 		t.Fatal(err)
 	}
 	body, s := e.scrape()
@@ -230,7 +231,7 @@ func TestLaggingEndpointSeries(t *testing.T) {
 				avoid = append(avoid, m.Name)
 			}
 		}
-		if err := e.getBalance(transport.WithAvoid(context.Background(), avoid...)); err != nil {
+		if err := e.getBalance(engine.WithAvoid(context.Background(), avoid...)); err != nil {
 			t.Fatal(err)
 		}
 	}

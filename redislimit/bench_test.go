@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/jonboulle/clockwork"
+	"github.com/solroute/solroute/config"
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/internal/redistest"
 )
@@ -15,7 +16,7 @@ import (
 func BenchmarkTakeAt(b *testing.B) {
 	srv := redistest.Start(b, redistest.Options{})
 	clock := clockwork.NewRealClock()
-	l, err := New(b.Context(), Settings{Backend: BackendRedis, URL: endpoint.NewSecret(srv.URL()), KeyPrefix: "bench:", Replicas: 1}, Options{Clock: clock})
+	l, err := New(b.Context(), config.Limits{Backend: config.BackendRedis, URL: endpoint.NewSecret(srv.URL()), KeyPrefix: "bench:", Replicas: 1}, Options{Clock: clock})
 	if err != nil {
 		b.Fatal(err)
 	}

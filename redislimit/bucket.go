@@ -220,7 +220,7 @@ func (b *bucket) advance(t time.Time) time.Time {
 	}
 	if b.inflight && t.Sub(b.cur.at) >= b.l.opTimeout {
 		b.inflight = false
-		b.l.fail(t, KindTimeout)
+		b.l.fail(t, kindTimeout)
 		b.keepReturning(t)
 	}
 	return t
@@ -323,7 +323,7 @@ func (b *bucket) apply(r request, g grant, err error, now time.Time) {
 	case !current:
 		b.applyLate(r, g, err, now)
 	case err != nil:
-		if kind := classify(err); kind != KindClosed {
+		if kind := classify(err); kind != kindClosed {
 			b.l.fail(now, kind)
 		}
 	default:

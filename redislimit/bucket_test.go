@@ -9,6 +9,7 @@ import (
 
 	"github.com/jonboulle/clockwork"
 	"github.com/redis/go-redis/v9"
+	"github.com/solroute/solroute/config"
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/internal/redistest"
 )
@@ -29,7 +30,7 @@ func checkCumulative(t *testing.T, at []time.Time, start time.Time, rate float64
 // admissions follow rate and burst exactly (a full burst, then one per
 // interval) and none comes early.
 func TestLeaseAdmitsAtTheQuota(t *testing.T) {
-	r := newRig(t, nil, Settings{KeyPrefix: "t:"}, Options{})
+	r := newRig(t, nil, config.Limits{KeyPrefix: "t:"}, Options{})
 	b := r.bucket("a", 10, 10)
 	var at []time.Time
 	for range 40 {
@@ -58,7 +59,7 @@ func TestLeaseAdmitsAtTheQuota(t *testing.T) {
 func TestReplicasShareOneBucket(t *testing.T) {
 	srv := redistest.Start(t, redistest.Options{})
 	clock := clockwork.NewFakeClockAt(epoch)
-	s := Settings{KeyPrefix: "shared:", Replicas: 2}
+	s := config.Limits{KeyPrefix: "shared:", Replicas: 2}
 	a := newRig(t, srv, s, Options{Clock: clock})
 	b := newRig(t, srv, s, Options{Clock: clock})
 	ba, bb := a.bucket("provider", 10, 10), b.bucket("provider", 10, 10)
@@ -79,7 +80,7 @@ func TestReplicasShareOneBucket(t *testing.T) {
 
 	// Another name, another prefix: full buckets of their own.
 	other := b.bucket("other", 10, 10)
-	c := newRig(t, srv, Settings{KeyPrefix: "elsewhere:", Replicas: 2}, Options{Clock: clock})
+	c := newRig(t, srv, config.Limits{KeyPrefix: "elsewhere:", Replicas: 2}, Options{Clock: clock})
 	third := c.bucket("provider", 10, 10)
 	for _, x := range []struct {
 		r  *rig
@@ -105,7 +106,7 @@ func leased(b *bucket) int {
 // TestKeyIsNameAndRole: the key is the prefix, the endpoint's name and the
 // role, and no key holds anything of the URL.
 func TestKeyIsNameAndRole(t *testing.T) {
-	r := newRig(t, nil, Settings{KeyPrefix: "solroute:"}, Options{})
+	r := newRig(t, nil, config.Limits{KeyPrefix: "solroute:"}, Options{})
 	spec := &endpoint.Spec{Name: "primary-a", URL: endpoint.NewSecret("https://" + marker + ".example/?api-key=" + marker),
 		Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: {RequestsPerSecond: 5}, endpoint.RoleSend: {}}}
 	if r.l.NewBucket(spec, endpoint.RoleSend) != nil {
@@ -130,7 +131,7 @@ func TestKeyIsNameAndRole(t *testing.T) {
 // is the instant the next token comes (plus the round-trip estimate, 50 µs
 // on a fake clock), and a take there succeeds.
 func TestRefusalGivesAnHonestReadyAt(t *testing.T) {
-	r := newRig(t, nil, Settings{KeyPrefix: "t:"}, Options{})
+	r := newRig(t, nil, config.Limits{KeyPrefix: "t:"}, Options{})
 	b := r.bucket("a", 1, 5)
 	for range 5 {
 		r.takeOrWait(b)
@@ -154,7 +155,7 @@ func TestRefusalGivesAnHonestReadyAt(t *testing.T) {
 // TestLeaseExpires: tokens leased and not spent within LeaseTTL are
 // dropped and counted.
 func TestLeaseExpires(t *testing.T) {
-	r := newRig(t, nil, Settings{KeyPrefix: "t:"}, Options{LeaseTTL: 200 * time.Millisecond})
+	r := newRig(t, nil, config.Limits{KeyPrefix: "t:"}, Options{LeaseTTL: 200 * time.Millisecond})
 	b := r.bucket("a", 1000, 1000)
 	// A demand of thousands per second: leases of the cap (32).
 	for range 100 {
@@ -179,7 +180,7 @@ func TestLeaseExpires(t *testing.T) {
 func TestSecondReplicaWaitsItsTurn(t *testing.T) {
 	srv := redistest.Start(t, redistest.Options{})
 	clock := clockwork.NewFakeClockAt(epoch)
-	s := Settings{KeyPrefix: "t:", Replicas: 2}
+	s := config.Limits{KeyPrefix: "t:", Replicas: 2}
 	a := newRig(t, srv, s, Options{Clock: clock})
 	b := newRig(t, srv, s, Options{Clock: clock})
 	ba, bb := a.bucket("p", 10, 10), b.bucket("p", 10, 10)
@@ -212,7 +213,7 @@ func TestDownAtStartFallsBackToTheShare(t *testing.T) {
 	srv := redistest.Start(t, redistest.Options{})
 	srv.Kill()
 	url := "redis://u" + marker + ":p" + marker + "@" + srv.Addr() + "/0"
-	r := newRig(t, srv, Settings{URL: endpoint.NewSecret(url), Replicas: 4}, Options{})
+	r := newRig(t, srv, config.Limits{URL: endpoint.NewSecret(url), Replicas: 4}, Options{})
 	st := r.l.Stats()
 	if !st.Down || st.Fallbacks != 1 {
 		t.Fatalf("stats %+v: want down, one fallback", st)
@@ -247,7 +248,7 @@ func TestDownAtStartFallsBackToTheShare(t *testing.T) {
 // (no TakeAt waits); restarted, the next probe (RetryInterval later) brings
 // the limiter back and admissions come from leases again.
 func TestKilledThenRestarted(t *testing.T) {
-	r := newRig(t, nil, Settings{KeyPrefix: "t:", Replicas: 2}, Options{})
+	r := newRig(t, nil, config.Limits{KeyPrefix: "t:", Replicas: 2}, Options{})
 	b := r.bucket("a", 100, 100)
 	for range 50 {
 		r.takeOrWait(b)
@@ -278,7 +279,7 @@ func TestKilledThenRestarted(t *testing.T) {
 		t.Errorf("25 admissions on the fallback took %v, want 500ms (50 per second)", d)
 	}
 	r.srv.Restart()
-	r.advance(DefaultRetryInterval)
+	r.advance(defaultRetryInterval)
 	deadline = r.clock.Now().Add(time.Minute)
 	for r.l.Stats().Down {
 		if r.clock.Now().After(deadline) {
@@ -304,7 +305,7 @@ func TestKilledThenRestarted(t *testing.T) {
 // bucket admits from its share, and the limiter comes back once the
 // server answers a probe.
 func TestSlowRedisIsAbandoned(t *testing.T) {
-	r := newRig(t, nil, Settings{KeyPrefix: "t:", Replicas: 2}, Options{OpTimeout: time.Second})
+	r := newRig(t, nil, config.Limits{KeyPrefix: "t:", Replicas: 2}, Options{OpTimeout: time.Second})
 	b := r.bucket("a", 10, 10)
 	r.takeOrWait(b)
 	r.srv.Pause()
@@ -342,7 +343,7 @@ func TestSlowRedisIsAbandoned(t *testing.T) {
 	r.answered(1)
 	r.srv.Resume()
 	resumed = true
-	r.advance(DefaultRetryInterval)
+	r.advance(defaultRetryInterval)
 	deadline := r.clock.Now().Add(time.Minute)
 	for r.l.Stats().Down {
 		if r.clock.Now().After(deadline) {
@@ -359,7 +360,7 @@ func TestSlowRedisIsAbandoned(t *testing.T) {
 // down; ReadyAt is the next probe; once the server is back, admissions
 // resume from leases.
 func TestFailClosed(t *testing.T) {
-	r := newRig(t, nil, Settings{KeyPrefix: "t:", FailClosed: true}, Options{})
+	r := newRig(t, nil, config.Limits{KeyPrefix: "t:", FailClosed: true}, Options{})
 	b := r.bucket("a", 10, 10)
 	r.takeOrWait(b)
 	r.srv.Kill()
@@ -374,8 +375,8 @@ func TestFailClosed(t *testing.T) {
 			t.Fatal("admitted while down, failing closed")
 		}
 	}
-	if ready := b.ReadyAt(now); !ready.After(now) || ready.After(now.Add(DefaultRetryInterval+time.Millisecond)) {
-		t.Errorf("ReadyAt = +%v failing closed: want the next probe (within %v)", ready.Sub(now), DefaultRetryInterval)
+	if ready := b.ReadyAt(now); !ready.After(now) || ready.After(now.Add(defaultRetryInterval+time.Millisecond)) {
+		t.Errorf("ReadyAt = +%v failing closed: want the next probe (within %v)", ready.Sub(now), defaultRetryInterval)
 	}
 	if st := r.l.Stats(); st.FallbackTaken != 0 || st.FallbackRefused < 10 {
 		t.Errorf("stats %+v: want refusals, no fallback admissions", st)
@@ -384,7 +385,7 @@ func TestFailClosed(t *testing.T) {
 		t.Errorf("the fallback line does not say it fails closed:\n%s", logs)
 	}
 	r.srv.Restart()
-	r.advance(DefaultRetryInterval)
+	r.advance(defaultRetryInterval)
 	r.takeOrWait(b)
 	if st := r.l.Stats(); st.Down || st.FallbackTaken != 0 {
 		t.Errorf("stats %+v: want up again, every admission from Redis", st)
@@ -402,7 +403,7 @@ func TestSetupErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	open := func(url string) error {
-		l, err := New(context.Background(), Settings{Backend: BackendRedis, URL: endpoint.NewSecret(url), Replicas: 1}, Options{})
+		l, err := New(context.Background(), config.Limits{Backend: config.BackendRedis, URL: endpoint.NewSecret(url), Replicas: 1}, Options{})
 		if err == nil {
 			return l.Close()
 		}
@@ -445,7 +446,7 @@ func TestSetupErrors(t *testing.T) {
 // without starting requests.
 func TestCloseEndsRequestsInFlight(t *testing.T) {
 	srv := redistest.Start(t, redistest.Options{})
-	r := newRig(t, srv, Settings{KeyPrefix: "t:"}, Options{OpTimeout: time.Hour})
+	r := newRig(t, srv, config.Limits{KeyPrefix: "t:"}, Options{OpTimeout: time.Hour})
 	b := r.bucket("a", 10, 10)
 	r.takeOrWait(b)
 	srv.Pause()
@@ -474,7 +475,7 @@ func TestCloseEndsRequestsInFlight(t *testing.T) {
 // token that expires; a busy one asks ahead and its callers rarely find
 // the lease empty.
 func TestLowDemandWastesNothing(t *testing.T) {
-	r := newRig(t, nil, Settings{KeyPrefix: "t:"}, Options{})
+	r := newRig(t, nil, config.Limits{KeyPrefix: "t:"}, Options{})
 	b := r.bucket("a", 100, 100)
 	for range 20 {
 		r.takeOrWait(b)

@@ -4,8 +4,13 @@
 //
 // # The model
 //
-// A [Limiter] holds one go-redis client. Its [Limiter.NewBucket] is
-// pool.Options.NewBucket: each (endpoint, role) with a rate gets a bucket
+// A [Limiter] holds one go-redis client. [New] builds it from a
+// document's [limits] table (config.Limits: doc.Limits, or
+// config.DefaultLimits in plain Go), and the program passes it to the
+// client in solroute.Hooks.Limits: it is a pool.Limiter, and only a
+// program that imports this package links go-redis (the root does not).
+// The program closes it, after the clients that use it. Through
+// [Limiter.NewBucket] each (endpoint, role) with a rate gets a bucket
 // whose state lives in Redis under the key KeyPrefix + name + ":" + role
 // (the endpoint's name, never its URL). The state is GCRA's one number,
 // the theoretical arrival time, moved by one Lua script that runs
@@ -56,7 +61,7 @@
 // leases: across the outage the replicas together stay within the bound
 // above. Every request carries the TAT its bucket last saw, so a server
 // restarted without its data gets the buckets back instead of granting
-// each burst again. With Settings.FailClosed the fallback admits nothing:
+// each burst again. With config.Limits.FailClosed the fallback admits nothing:
 // calls wait for Redis until their own deadlines. The conditions (clocks,
 // the Replicas hint, a replica cut off alone) are in
 // plans/013-shared-limits.md.

@@ -14,11 +14,11 @@ import (
 type Kind uint8
 
 const (
-	// KindTimeout: no answer in time (Options.OpTimeout, or a socket
+	// kindTimeout: no answer in time (Options.OpTimeout, or a socket
 	// timeout).
-	KindTimeout Kind = iota + 1
-	// KindUnreachable: no connection (refused, reset, DNS, TLS).
-	KindUnreachable
+	kindTimeout Kind = iota + 1
+	// kindUnreachable: no connection (refused, reset, DNS, TLS).
+	kindUnreachable
 	// KindAuth: the server refused the user or password (WRONGPASS,
 	// NOAUTH).
 	KindAuth
@@ -27,22 +27,22 @@ const (
 	KindPermission
 	// KindDatabase: the server has no database of the URL's number.
 	KindDatabase
-	// KindServer: any other error answer (the server is loading, is a
+	// kindServer: any other error answer (the server is loading, is a
 	// read-only replica, is out of memory, the reply was not understood).
-	KindServer
-	// KindClosed: the Limiter was closed.
-	KindClosed
+	kindServer
+	// kindClosed: the Limiter was closed.
+	kindClosed
 )
 
 // kindNames are the kinds' spellings in logs.
 var kindNames = [...]string{
-	KindTimeout:     "timeout",
-	KindUnreachable: "unreachable",
+	kindTimeout:     "timeout",
+	kindUnreachable: "unreachable",
 	KindAuth:        "auth",
 	KindPermission:  "permission",
 	KindDatabase:    "database",
-	KindServer:      "server error",
-	KindClosed:      "closed",
+	kindServer:      "server error",
+	kindClosed:      "closed",
 }
 
 // String names the kind in one or two words.
@@ -62,9 +62,9 @@ func classify(err error) Kind {
 	var ne net.Error
 	switch {
 	case errors.Is(err, errClosed), errors.Is(err, redis.ErrClosed), errors.Is(err, context.Canceled):
-		return KindClosed
+		return kindClosed
 	case errors.Is(err, errAbandoned), errors.Is(err, context.DeadlineExceeded), errors.Is(err, redis.ErrPoolTimeout):
-		return KindTimeout
+		return kindTimeout
 	case redis.HasErrorPrefix(err, "WRONGPASS"), redis.HasErrorPrefix(err, "NOAUTH"),
 		redis.HasErrorPrefix(err, "invalid password"), redis.HasErrorPrefix(err, "AUTH"):
 		return KindAuth
@@ -73,11 +73,11 @@ func classify(err error) Kind {
 	case redis.HasErrorPrefix(err, "DB index is out of range"), redis.HasErrorPrefix(err, "invalid DB index"):
 		return KindDatabase
 	case isRedisError(err), errors.Is(err, errReply):
-		return KindServer
+		return kindServer
 	case errors.As(err, &ne) && ne.Timeout():
-		return KindTimeout
+		return kindTimeout
 	}
-	return KindUnreachable
+	return kindUnreachable
 }
 
 // isRedisError reports whether err is an error answer of the server.

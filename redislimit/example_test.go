@@ -2,44 +2,59 @@ package redislimit_test
 
 import (
 	"context"
-	"fmt"
 	"log"
 
+	"github.com/solroute/solroute"
+	"github.com/solroute/solroute/config"
 	"github.com/solroute/solroute/endpoint"
-	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/redislimit"
 )
 
-// A pool whose buckets every replica shares through one Redis. (A
-// document does the same with a [limits] table: solroute.Open builds the
-// limiter and closes it with the client.)
+// A document's [limits] table asks for shared limits; the program builds
+// the limiter from it and passes it in solroute.Hooks.Limits (the root
+// package links no Redis client: only a program that imports redislimit
+// does).
 func Example() {
-	s := redislimit.DefaultSettings()
-	s.Backend = redislimit.BackendRedis
-	s.URL = endpoint.NewSecret("redis://:password@redis.internal:6379/0")
-	s.Replicas = 10 // while Redis is down, each replica runs at a tenth
-	l, err := redislimit.New(context.Background(), s, redislimit.Options{})
-	if err != nil {
-		log.Fatal(err) // credentials or database refused; quotes nothing of the URL
-	}
-	defer l.Close() // after the pool's last call
-
-	specs := []endpoint.Spec{{Name: "provider-a", URL: endpoint.NewSecret("https://rpc.provider-a.example/?api-key=KEY"),
-		Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: {RequestsPerSecond: 50}}}}
-	p, err := pool.New(specs, pool.DefaultSettings(), pool.Options{NewBucket: l.NewBucket})
+	doc, err := config.Load("rpc.toml") // [limits] backend = "redis", url, replicas = 10
 	if err != nil {
 		log.Fatal(err)
 	}
-	_ = p // Acquire as usual: 50 requests/s for provider-a across all ten replicas
+	var hooks solroute.Hooks
+	if doc.Limits.Backend == config.BackendRedis {
+		lim, err := redislimit.New(context.Background(), doc.Limits, redislimit.Options{})
+		if err != nil {
+			log.Fatal(err) // credentials or database refused; quotes nothing of the URL
+		}
+		defer lim.Close() // after the client's
+		hooks.Limits = lim
+	}
+	c, err := solroute.FromDocument(doc, hooks)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer c.Close()
+	_ = c // every endpoint's rate is now one quota across all ten replicas
 }
 
-// Settings.Validate names the key at fault and never quotes the URL,
-// which may hold a password.
-func ExampleSettings_Validate() {
-	s := redislimit.Settings{Backend: redislimit.BackendRedis, URL: endpoint.NewSecret("https://:hunter2@redis.internal/0"), Replicas: 3}
-	fmt.Println(s.Validate())
-	fmt.Println(s)
-	// Output:
-	// endpoint: url: must start with redis://, rediss:// or unix://
-	// {redis [redacted]  3 false}
+// In plain Go: start from config.DefaultLimits, so that the keys are
+// those of the replicas configured by a document.
+func ExampleNew() {
+	s := config.DefaultLimits()
+	s.Backend = config.BackendRedis
+	s.URL = endpoint.NewSecret("redis://:password@redis.internal:6379/0")
+	s.Replicas = 10 // while Redis is down, each replica runs at a tenth
+	lim, err := redislimit.New(context.Background(), s, redislimit.Options{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer lim.Close()
+	c, err := solroute.New(solroute.Options{
+		Endpoints: []solroute.Endpoint{{Name: "provider-a", URL: "https://rpc.provider-a.example/?api-key=KEY",
+			Read: &endpoint.Limits{RequestsPerSecond: 50}}},
+		Hooks: solroute.Hooks{Limits: lim},
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer c.Close()
 }

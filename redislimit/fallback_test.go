@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/jonboulle/clockwork"
+	"github.com/solroute/solroute/config"
 )
 
 // downAt spends b's lease (its first one) after the server is killed until
@@ -36,7 +37,7 @@ func (r *rig) toGrid() {
 // (all within the last burst / rate = 4 s), and the key's TAT stands that
 // many intervals past the probe's instant.
 func TestShareChargedAtReturn(t *testing.T) {
-	r := newRig(t, nil, Settings{KeyPrefix: "t:", Replicas: 4}, Options{})
+	r := newRig(t, nil, config.Limits{KeyPrefix: "t:", Replicas: 4}, Options{})
 	b := r.bucket("a", 10, 40) // share: 2.5/s, burst 10
 	r.takeOrWait(b)
 	r.srv.Kill()
@@ -78,7 +79,7 @@ func tatOf(t *testing.T, r *rig, key string) float64 {
 // admits nothing more from its share, though the share holds tokens: the
 // next admission is a lease, no earlier than the settle after the answer.
 func TestNoShareOnceRedisAnswers(t *testing.T) {
-	r := newRig(t, nil, Settings{KeyPrefix: "t:", Replicas: 4}, Options{})
+	r := newRig(t, nil, config.Limits{KeyPrefix: "t:", Replicas: 4}, Options{})
 	b := r.bucket("a", 10, 40)
 	r.takeOrWait(b)
 	r.srv.Kill()
@@ -111,8 +112,8 @@ func TestNoShareOnceRedisAnswers(t *testing.T) {
 // (+300 ms and +700 ms) both ask again at the next whole second, and come
 // back together there.
 func TestProbesOnTheGrid(t *testing.T) {
-	r := newRig(t, nil, Settings{KeyPrefix: "t:", Replicas: 2}, Options{Clock: clockwork.NewFakeClockAt(epoch)})
-	s := newRig(t, r.srv, Settings{KeyPrefix: "t:", Replicas: 2}, Options{Clock: r.clock})
+	r := newRig(t, nil, config.Limits{KeyPrefix: "t:", Replicas: 2}, Options{Clock: clockwork.NewFakeClockAt(epoch)})
+	s := newRig(t, r.srv, config.Limits{KeyPrefix: "t:", Replicas: 2}, Options{Clock: r.clock})
 	ba, bs := r.bucket("a", 10, 10), s.bucket("a", 10, 10)
 	r.takeOrWait(ba)
 	s.takeOrWait(bs)

@@ -193,7 +193,7 @@ func runFault(t *testing.T, f fault, rng *rand.Rand) faultResult {
 	a := &arrivals{clock: clock}
 	ep := fixtures.NewServer(fixtures.Options{Name: "provider", Script: a.script})
 	defer ep.Close()
-	cs := openReplicas(t, faultReplicas, faultDoc(srv, ep.URL()))
+	cs, ls := openReplicas(t, faultReplicas, faultDoc(srv, ep.URL()))
 	var o outcomes
 	var wg sync.WaitGroup
 	ctx, cancel := context.WithCancel(context.Background())
@@ -218,7 +218,7 @@ func runFault(t *testing.T, f fault, rng *rand.Rand) faultResult {
 	}
 	res.deadline = o.deadline.Load()
 	res.longest, res.longestAt = longest.d, longest.start
-	st := limiterStats(cs)
+	st := limiterStats(ls)
 	res.fallbacks, res.fallbackOK, res.charged = st.Fallbacks, st.FallbackTaken, st.Charged
 	for _, c := range cs {
 		if err := c.Close(); err != nil {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/jonboulle/clockwork"
+	"github.com/solroute/solroute/config"
 	"github.com/solroute/solroute/internal/redistest"
 )
 
@@ -72,7 +73,7 @@ type fleet struct {
 func newFleet(t *testing.T, rate float64, burst int, demand [][]seg) *fleet {
 	t.Helper()
 	f := &fleet{t: t, srv: redistest.Start(t, redistest.Options{}), demand: demand}
-	s := Settings{KeyPrefix: "fleet:", Replicas: len(demand)}
+	s := config.Limits{KeyPrefix: "fleet:", Replicas: len(demand)}
 	for i := range demand {
 		r := newRig(t, f.srv, s, Options{Clock: clockwork.NewFakeClockAt(epoch), Seed: uint64(i + 1)})
 		f.rigs = append(f.rigs, r)

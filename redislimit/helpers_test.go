@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/jonboulle/clockwork"
+	"github.com/solroute/solroute/config"
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/internal/redistest"
 )
@@ -49,6 +50,10 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
+// marker is a secret planted in Redis URLs; no error, log line or printed
+// value may show it.
+const marker = "ReDiSmArKeR"
+
 // epoch is the fake clock's start: any instant works, the script takes
 // the caller's.
 var epoch = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
@@ -56,7 +61,7 @@ var epoch = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 // newRig starts a server (unless srv is given) and a Limiter on it with s
 // (Backend, URL and Replicas filled in when left out) and opts (Logger
 // filled in; a fake clock unless opts.Clock is one).
-func newRig(t *testing.T, srv *redistest.Server, s Settings, opts Options) *rig {
+func newRig(t *testing.T, srv *redistest.Server, s config.Limits, opts Options) *rig {
 	t.Helper()
 	if srv == nil {
 		srv = redistest.Start(t, redistest.Options{})
@@ -66,7 +71,7 @@ func newRig(t *testing.T, srv *redistest.Server, s Settings, opts Options) *rig 
 		clock = clockwork.NewFakeClockAt(epoch)
 	}
 	r := &rig{t: t, srv: srv, clock: clock, answers: make(chan struct{}, 1024), logs: &syncBuffer{}}
-	s.Backend = BackendRedis
+	s.Backend = config.BackendRedis
 	if s.URL.IsZero() {
 		s.URL = endpoint.NewSecret(srv.URL())
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/jonboulle/clockwork"
 	"github.com/redis/go-redis/v9"
 	"github.com/redis/go-redis/v9/maintnotifications"
+	"github.com/solroute/solroute/config"
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/pool"
 )
@@ -23,7 +24,7 @@ import (
 type Options struct {
 	// Clock is the source of every instant the limiter sends to Redis and
 	// of its lease lifetimes, timeouts and retries. Nil means the real
-	// clock. It must be the pool's clock (pool.Options.Clock).
+	// clock. It must be the client's clock (solroute.Hooks.Clock).
 	Clock clockwork.Clock
 	// Logger receives one line when Redis stops answering and one when it
 	// answers again, naming no address. Nil discards.
@@ -57,15 +58,15 @@ type Options struct {
 
 // Defaults of Options.
 const (
-	DefaultOpTimeout      = 250 * time.Millisecond
-	DefaultLeaseTTL       = 500 * time.Millisecond
-	DefaultMaxLease       = 1024
-	DefaultRetryInterval  = time.Second
-	DefaultStartupTimeout = 2 * time.Second
+	defaultOpTimeout      = 250 * time.Millisecond
+	defaultLeaseTTL       = 500 * time.Millisecond
+	defaultMaxLease       = 1024
+	defaultRetryInterval  = time.Second
+	defaultStartupTimeout = 2 * time.Second
 )
 
 // Limiter shares the token buckets of a pool's (endpoint, role)s between
-// processes through one Redis. Its NewBucket is pool.Options.NewBucket.
+// processes through one Redis: a pool.Limiter, for solroute.Hooks.Limits.
 // It is safe for concurrent use; Close it when done (after the pool's
 // last call).
 type Limiter struct {
@@ -189,36 +190,39 @@ func (l *Limiter) Stats() Stats {
 	}
 }
 
-// New checks s (Settings.Validate; s.Backend must be BackendRedis),
-// connects to the Redis of s.URL and checks, within
-// Options.StartupTimeout, that it takes the URL's credentials and
-// database: a *SetupError when it does not. A server that cannot be
-// reached is no error: the limiter starts on its fallback and logs it.
-// ctx bounds that check too.
-func New(ctx context.Context, s Settings, opts Options) (*Limiter, error) {
+// New checks s (config.Limits.Validate, and the URL's query options;
+// s.Backend must be config.BackendRedis), connects to the Redis of s.URL
+// and checks, within Options.StartupTimeout, that it takes the URL's
+// credentials and database: a *SetupError when it does not. A server that
+// cannot be reached is no error: the limiter starts on its fallback and
+// logs it. ctx bounds that check too. Pass the Limiter in
+// solroute.Hooks.Limits; Close it after the clients that use it.
+func New(ctx context.Context, s config.Limits, opts Options) (*Limiter, error) {
 	if err := s.Validate(); err != nil {
-		return nil, fmt.Errorf("redislimit: invalid settings: %w", err)
+		return nil, fmt.Errorf("redislimit: invalid [limits]: %w", err)
 	}
-	if s.Backend != BackendRedis {
-		return nil, fmt.Errorf("redislimit: backend is %s, not redis", s.Backend)
+	if s.Backend != config.BackendRedis {
+		return nil, fmt.Errorf(`redislimit: [limits] backend is %q: set backend = "redis" (config.BackendRedis) and its url`, s.Backend)
 	}
 	ro, err := redis.ParseURL(s.URL.Reveal())
 	if err != nil {
-		// Validate accepted it; go-redis's error quotes it.
-		return nil, &endpoint.Problem{Path: "url", Message: "is not a valid Redis URL"}
+		// Validate accepted its scheme, host and database; go-redis's
+		// error quotes the URL.
+		return nil, fmt.Errorf("redislimit: invalid [limits]: %w",
+			&endpoint.Problem{Path: "url", Message: "has a query option go-redis does not know, or a value it cannot read"})
 	}
 	l := &Limiter{
 		clock: opts.Clock, log: opts.Logger,
-		prefix: s.KeyPrefix, replicas: s.replicas(), failClosed: s.FailClosed,
-		opTimeout: orDefault(opts.OpTimeout, DefaultOpTimeout), leaseTTL: orDefault(opts.LeaseTTL, DefaultLeaseTTL),
-		maxLease: opts.MaxLease, retry: orDefault(opts.RetryInterval, DefaultRetryInterval), seed: opts.Seed,
+		prefix: s.KeyPrefix, replicas: max(s.Replicas, 1), failClosed: s.FailClosed,
+		opTimeout: orDefault(opts.OpTimeout, defaultOpTimeout), leaseTTL: orDefault(opts.LeaseTTL, defaultLeaseTTL),
+		maxLease: opts.MaxLease, retry: orDefault(opts.RetryInterval, defaultRetryInterval), seed: opts.Seed,
 	}
 	l.settle = l.opTimeout / 5
 	if l.clock == nil {
 		l.clock = clockwork.NewRealClock()
 	}
 	if l.maxLease <= 0 {
-		l.maxLease = DefaultMaxLease
+		l.maxLease = defaultMaxLease
 	}
 	if l.seed == 0 {
 		l.seed = rand.Uint64()
@@ -226,7 +230,7 @@ func New(ctx context.Context, s Settings, opts Options) (*Limiter, error) {
 	configure(ro, l.opTimeout)
 	l.client = redis.NewClient(ro)
 	l.ctx, l.cancel = context.WithCancel(context.Background())
-	if err := l.checkSetup(ctx, orDefault(opts.StartupTimeout, DefaultStartupTimeout)); err != nil {
+	if err := l.checkSetup(ctx, orDefault(opts.StartupTimeout, defaultStartupTimeout)); err != nil {
 		l.cancel()
 		_ = l.client.Close()
 		return nil, err
@@ -257,7 +261,7 @@ func (l *Limiter) checkSetup(ctx context.Context, timeout time.Duration) error {
 	}
 	kind := classify(err)
 	if errors.Is(context.Cause(check), errAbandoned) {
-		kind = KindTimeout
+		kind = kindTimeout
 	}
 	switch {
 	case ctx.Err() != nil:
@@ -310,8 +314,7 @@ func orDefault(d, def time.Duration) time.Duration {
 	return d
 }
 
-// NewBucket returns the shared bucket of spec's role, for
-// pool.Options.NewBucket; nil (the pool's unlimited bucket) when the role
+// NewBucket returns the shared bucket of spec's role (pool.Limiter); nil (the pool's unlimited bucket) when the role
 // has no rate. Its key is KeyPrefix + spec.Name + ":" + role: never the
 // URL.
 func (l *Limiter) NewBucket(spec *endpoint.Spec, role endpoint.Role) pool.Bucket {

@@ -64,7 +64,7 @@ func (l *Limiter) probe() {
 	now := l.clock.Now()
 	if err == nil {
 		l.ok(now)
-	} else if kind := classify(err); kind != KindClosed {
+	} else if kind := classify(err); kind != kindClosed {
 		l.fail(now, kind)
 	}
 	l.answered(now)

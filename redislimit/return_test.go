@@ -17,7 +17,7 @@ const fleetReplicas = 8
 
 // bound returns rate × W + burst + rate × LeaseTTL, for W of one second.
 func bound(rate float64, burst int) int {
-	return int(rate*1 + float64(burst) + rate*DefaultLeaseTTL.Seconds())
+	return int(rate*1 + float64(burst) + rate*defaultLeaseTTL.Seconds())
 }
 
 // replicasWith returns fleetReplicas demands, each made by f(i).

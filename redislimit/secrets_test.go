@@ -11,8 +11,9 @@ import (
 	"time"
 
 	"github.com/jonboulle/clockwork"
+	"github.com/solroute/solroute/config"
 	"github.com/solroute/solroute/endpoint"
-	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/internal/fixturedata"
 	"github.com/solroute/solroute/internal/redistest"
 )
 
@@ -22,7 +23,7 @@ import (
 // a host that does not resolve, credentials the server refuses, a server
 // that stops answering, a healthy run. No error, log line (text or JSON),
 // go-redis log line, printed Settings or Stats shows the marker in any
-// form fixtures.FindSecret undoes, nor the server's address.
+// form fixturedata.FindSecret undoes, nor the server's address.
 func TestSecretsNeverShown(t *testing.T) {
 	srv := redistest.Start(t, redistest.Options{Password: "pw" + marker})
 	dead := redistest.Start(t, redistest.Options{})
@@ -52,7 +53,7 @@ func TestSecretsNeverShown(t *testing.T) {
 			logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 			jlogger := slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 			clock := clockwork.NewFakeClockAt(epoch)
-			s := Settings{Backend: BackendRedis, URL: endpoint.NewSecret(m.url), KeyPrefix: "s:", Replicas: 2}
+			s := config.Limits{Backend: config.BackendRedis, URL: endpoint.NewSecret(m.url), KeyPrefix: "s:", Replicas: 2}
 			var outs []string
 			outs = append(outs, fmt.Sprintf("%v %+v %#v", s, s, s))
 			if j, err := json.Marshal(s); err == nil {
@@ -95,7 +96,7 @@ func TestSecretsNeverShown(t *testing.T) {
 			}
 			outs = append(outs, logs.String())
 			for _, o := range outs {
-				if form, found := fixtures.FindSecret(o, marker); found {
+				if form, found := fixturedata.FindSecret(o, marker); found {
 					t.Errorf("the marker shows (%s) in:\n%s", form, o)
 				}
 				for _, addr := range []string{srv.Addr(), dead.Addr()} {
@@ -108,7 +109,7 @@ func TestSecretsNeverShown(t *testing.T) {
 	}
 	// go-redis's own log (failed dials) over every test so far.
 	log := goRedisLog.String()
-	if form, found := fixtures.FindSecret(log, marker); found {
+	if form, found := fixturedata.FindSecret(log, marker); found {
 		t.Errorf("the marker shows (%s) in go-redis's log:\n%s", form, log)
 	}
 	for _, addr := range []string{srv.Addr(), dead.Addr()} {

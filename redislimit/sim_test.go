@@ -15,8 +15,8 @@ import (
 	"github.com/solroute/solroute"
 	"github.com/solroute/solroute/config"
 	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/internal/admission"
 	"github.com/solroute/solroute/internal/redistest"
-	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/redislimit"
 )
 
@@ -87,23 +87,37 @@ func sharedLimits(srv *redistest.Server, prefix string) string {
 	return fmt.Sprintf("[limits]\nbackend = \"redis\"\nurl = %q\nkey_prefix = %q\nreplicas = %d\n", srv.URL(), prefix, simReplicas)
 }
 
-// openReplicas builds n clients from one document each.
-func openReplicas(t testing.TB, n int, doc string) []*solroute.Client {
+// openReplicas builds n clients from one document each, each with the
+// shared limiter its [limits] asks for (built from the document, as a
+// program does: plans/013), and returns the limiters in the same order (a
+// nil one for local buckets). Cleanup closes each client, then its
+// limiter.
+func openReplicas(t testing.TB, n int, doc string) ([]*solroute.Client, []*redislimit.Limiter) {
 	t.Helper()
 	var cs []*solroute.Client
+	var ls []*redislimit.Limiter
 	for range n {
 		d, err := config.Parse([]byte(doc), config.ParseOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		c, err := solroute.FromDocument(d, solroute.Hooks{})
+		var h solroute.Hooks
+		var lim *redislimit.Limiter
+		if d.Limits.Backend == config.BackendRedis {
+			if lim, err = redislimit.New(context.Background(), d.Limits, redislimit.Options{}); err != nil {
+				t.Fatal(err)
+			}
+			h.Limits = lim
+			t.Cleanup(func() { _ = lim.Close() })
+		}
+		c, err := solroute.FromDocument(d, h)
 		if err != nil {
 			t.Fatal(err)
 		}
-		cs = append(cs, c)
+		cs, ls = append(cs, c), append(ls, lim)
 		t.Cleanup(func() { _ = c.Close() })
 	}
-	return cs
+	return cs, ls
 }
 
 // outcomes counts the calls of a run.
@@ -120,7 +134,7 @@ func (o *outcomes) call(ctx context.Context, c *solroute.Client) bool {
 		o.ok.Add(1)
 		return true
 	case ctx.Err() != nil:
-	case errors.Is(err, pool.ErrDeadline), errors.Is(err, context.DeadlineExceeded):
+	case errors.Is(err, admission.ErrDeadline), errors.Is(err, context.DeadlineExceeded):
 		o.deadline.Add(1)
 	default:
 		o.other.Add(1)
@@ -167,11 +181,11 @@ func pace(ctx context.Context, wg *sync.WaitGroup, clock clockwork.Clock, cs []*
 	}
 }
 
-// limiterStats sums the stats of the clients' limiters.
-func limiterStats(cs []*solroute.Client) redislimit.Stats {
+// limiterStats sums the stats of the replicas' limiters.
+func limiterStats(ls []*redislimit.Limiter) redislimit.Stats {
 	var s redislimit.Stats
-	for _, c := range cs {
-		if l := c.Limiter(); l != nil {
+	for _, l := range ls {
+		if l != nil {
 			x := l.Stats()
 			s.Ops += x.Ops
 			s.Requests += x.Requests
@@ -207,7 +221,7 @@ func runSaturated(t *testing.T, limits func(url string) string, d time.Duration)
 	w := &windows{clock: clock}
 	ep := fixtures.NewServer(fixtures.Options{Name: "provider", Script: w.script})
 	defer ep.Close()
-	cs := openReplicas(t, simReplicas, replicaDoc(ep.URL(), limits(ep.URL())))
+	cs, ls := openReplicas(t, simReplicas, replicaDoc(ep.URL(), limits(ep.URL())))
 	var o outcomes
 	var wg sync.WaitGroup
 	ctx, cancel := context.WithCancel(context.Background())
@@ -220,7 +234,7 @@ func runSaturated(t *testing.T, limits func(url string) string, d time.Duration)
 	if n := o.deadline.Load() + o.other.Load(); n > 0 {
 		t.Errorf("%d calls failed (%d past their deadline)", n, o.deadline.Load())
 	}
-	return simRun{windows: w.full(end), ok: o.ok.Load(), stats: limiterStats(cs)}
+	return simRun{windows: w.full(end), ok: o.ok.Load(), stats: limiterStats(ls)}
 }
 
 // maxOf returns the largest of xs.
@@ -289,7 +303,7 @@ func TestRedisFaults(t *testing.T) {
 	w := &windows{clock: clock}
 	ep := fixtures.NewServer(fixtures.Options{Name: "provider", Script: w.script})
 	defer ep.Close()
-	cs := openReplicas(t, simReplicas, replicaDoc(ep.URL(), sharedLimits(srv, "faults:")))
+	cs, ls := openReplicas(t, simReplicas, replicaDoc(ep.URL(), sharedLimits(srv, "faults:")))
 
 	var o outcomes
 	var wg sync.WaitGroup
@@ -307,15 +321,15 @@ func TestRedisFaults(t *testing.T) {
 	}
 	var events []event
 	mark := func(what string) {
-		events = append(events, event{what, clock.Since(w.start), o.ok.Load(), limiterStats(cs)})
+		events = append(events, event{what, clock.Since(w.start), o.ok.Load(), limiterStats(ls)})
 	}
 	// waitUp waits (polling, bounded) for every replica to be back on
 	// Redis: each probes once per RetryInterval.
 	waitUp := func() {
 		deadline := clock.Now().Add(10 * time.Second)
-		for limiterStats(cs).Down {
+		for limiterStats(ls).Down {
 			if clock.Now().After(deadline) {
-				t.Fatalf("a replica is still down 10 s after Redis came back: %+v", limiterStats(cs))
+				t.Fatalf("a replica is still down 10 s after Redis came back: %+v", limiterStats(ls))
 			}
 			<-clock.After(20 * time.Millisecond)
 		}
@@ -352,7 +366,7 @@ func TestRedisFaults(t *testing.T) {
 	wg.Wait()
 	soloRate := float64(perClient[0].Load()) / clock.Since(soloStart).Seconds()
 	end := clock.Now()
-	after := limiterStats(cs)
+	after := limiterStats(ls)
 
 	if n := o.deadline.Load() + solo.deadline.Load(); n > 0 {
 		t.Errorf("%d calls past their deadline", n)
@@ -402,6 +416,7 @@ func BenchmarkGoodput(b *testing.B) {
 	srv := redistest.Start(b, redistest.Options{})
 	type variant struct {
 		c       *solroute.Client
+		lim     *redislimit.Limiter
 		elapsed time.Duration
 	}
 	open := func(limits string) *variant {
@@ -409,7 +424,8 @@ func BenchmarkGoodput(b *testing.B) {
 		b.Cleanup(ep.Close)
 		doc := strings.Replace(replicaDoc(ep.URL(), limits), "requests_per_second = 100\n", "requests_per_second = 100000\n", 1)
 		doc = strings.Replace(doc, "burst_capacity = 100\n", "burst_capacity = 1000\n", 1)
-		return &variant{c: openReplicas(b, 1, doc)[0]}
+		cs, ls := openReplicas(b, 1, doc)
+		return &variant{c: cs[0], lim: ls[0]}
 	}
 	local := open("")
 	shared := open(fmt.Sprintf("[limits]\nbackend = \"redis\"\nurl = %q\nkey_prefix = \"bench:%d:\"\n", srv.URL(), time.Now().UnixNano()))
@@ -442,7 +458,7 @@ func BenchmarkGoodput(b *testing.B) {
 		b.Fatalf("%d calls failed", n)
 	}
 	lr, sr := float64(b.N)/local.elapsed.Seconds(), float64(b.N)/shared.elapsed.Seconds()
-	st := shared.c.Limiter().Stats()
+	st := shared.lim.Stats()
 	b.ReportMetric(lr, "local-calls/s")
 	b.ReportMetric(sr, "redis-calls/s")
 	b.ReportMetric(sr/lr, "redis/local")

@@ -1,39 +1,25 @@
-// Package retrypolicy decides, for one failed attempt of one JSON-RPC call,
-// whether to try again, after how long, and where.
+// Package retrypolicy is the vocabulary of one attempt and of the retry
+// decision that follows it, and the retry policy's settings.
 //
-// Every decision is a function of one attempt's [Outcome] (built by the
-// transport: the [Cause], the proven [DispatchState], the answer's status
-// and code, whose [Fault] it was), the operation's [Class], the retries already made,
-// the provider's requested delay, the time left before the call's deadline
-// and a retry budget shared by all calls of one client. The package imports
-// nothing of solroute's and sends nothing.
+// An attempt's [Outcome] is built once, by the call that made it: its
+// [Cause] (why it failed; 0 on success), the proven [DispatchState] (did
+// the request reach a server?), the answer's HTTP status and JSON-RPC
+// code, the provider's delay, and whose [Fault] a failure was. One rule
+// decides whether a server may have acted on it, [Outcome.MayHaveActed]:
+// a call whose [Class] is not [Idempotent] (a send, an airdrop, a method
+// nobody declared) is never resent once it may have, and fails with
+// solroute.ErrAmbiguousDispatch instead. Every attempt's [Decision] names
+// the [Rule] that made it (retry, transparent retry, max retries, budget,
+// never after dispatch, ...), so code can branch on it without reading its
+// Reason. Each enum prints, and marshals as text, by its kebab-case name.
 //
-// The model has three layers:
+// [Settings] tune the decision (retries, transparent retries, backoff, the
+// provider's Retry-After, the retry budget shared by a client's calls);
+// they are a configuration document's [retry] table, taken as written
+// ([DefaultSettings] gives the defaults). [Usage] is the budget's state
+// (solroute.Client.RetryBudget).
 //
-//   - [Decide] is the whole rule set as one pure function of (settings,
-//     attempt, retries so far): ordered checks, each with its reason,
-//     defaulting to stop. It is what the exhaustive tests pin down.
-//   - A [Policy] holds [Settings] (taken as written; [DefaultSettings]
-//     gives the defaults) and the retry budget (an
-//     account of tokens: each call deposits ratio of a token, each retry
-//     above a floor of concurrent retries spends one). One Policy serves
-//     one client and is safe for concurrent use.
-//   - A [Call] is one call's state: [Policy.Begin] starts it, [Call.Next]
-//     decides after each failed attempt (Decide, then the budget), and
-//     [Call.End] releases it. A Call is used by one goroutine at a time.
-//
-// Retries that provably never left the client (a connection error with
-// [NotDispatched]) are transparent, as in gRPC (gRFC A6): immediate,
-// uncounted against MaxRetries, outside the budget, and bounded by the
-// deadline and by Settings.TransparentRetries. An operation that is not
-// [Idempotent] is never resent once a server may have acted on it
-// ([Outcome.MayHaveActed], [Attempt.Ambiguous]): the one rule of
-// never-after-dispatch, owned here. A counted
-// retry that fails over to an endpoint the call has not failed on
-// (Attempt.ElsewhereAvailable) waits neither backoff nor provider delay.
-//
-// Time enters only as durations (Outcome.ProviderDelay, Attempt.TimeLeft)
-// and as the now passed to [ParseRetryAfter]: the package
-// reads no clock and sleeps nowhere; the caller waits Decision.Delay on its
-// own clock. Randomness (full jitter) comes from Settings.Jitter.
+// The rules themselves, their order and their sources are in
+// plans/002-retry-policy.md and docs/errors.md; the machinery that applies
+// them is the client's.
 package retrypolicy

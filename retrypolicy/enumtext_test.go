@@ -92,7 +92,7 @@ func TestEnumJSON(t *testing.T) {
 		Class    Class
 		Decision Decision
 		Unknown  Cause
-	}{RateLimited, Answered, NeverAfterDispatch, stop(RuleBudget), 200}
+	}{RateLimited, Answered, NeverAfterDispatch, Decision{Rule: RuleBudget, Reason: "retry budget spent: too many calls are retrying"}, 200}
 	b, err := json.Marshal(v)
 	if err != nil {
 		t.Fatal(err)

@@ -129,44 +129,6 @@ func (o Outcome) MayHaveActed() bool {
 	return true
 }
 
-// Endpoint reports whether the attempt failed by its endpoint's doing, so
-// that it counts against the endpoint's health.
-func (o Outcome) Endpoint() bool { return o.Failed() && o.Fault == EndpointFault }
-
-// Doubtful reports whether the attempt ended, by its endpoint's doing, the
-// way that would leave a call that must never be sent twice ambiguous: the
-// endpoint failed and a server may have acted. Such an attempt, of any
-// method, puts its endpoint in doubt (see the pool's AvoidDoubt). One
-// exception: an endpoint's JSON-RPC error that says only that the node
-// does not keep what was asked (transaction history, a cleaned-up block,
-// a secondary index; docs/errors.md) is no sign that it fails sends.
-func (o Outcome) Doubtful() bool {
-	return o.Endpoint() && o.MayHaveActed() && !(o.Cause == RPCEndpoint && rpcGap(o.RPCCode))
-}
-
-// Settles reports whether the outcome decides its call whatever another
-// endpoint would say: a success, or a failure any endpoint would repeat
-// (an HTTP 4xx that is the request's, a JSON-RPC application error, a
-// result that does not decode). A hedged pair takes the first outcome that
-// settles.
-func (o Outcome) Settles() bool {
-	switch o.Cause {
-	case 0, Request, RPCApplication, InvalidResponse:
-		return true
-	}
-	return false
-}
-
-// Pause reports whether the provider asked the endpoint to pause (a rate
-// limit, or a 503 with Retry-After), for how long at least (0: the
-// endpoint's own pause).
-func (o Outcome) Pause() (time.Duration, bool) {
-	if o.Cause == RateLimited || (o.Cause == TemporaryHTTP && o.ProviderDelay > 0) {
-		return o.ProviderDelay, true
-	}
-	return 0, false
-}
-
 // rejectedStatus reports whether an HTTP 4xx of cause [Request] proves the
 // request was refused as a whole before processing (RFC 9110 §15.5): a
 // malformed request (400), missing length (411), content or URI or header

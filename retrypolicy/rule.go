@@ -76,46 +76,6 @@ var ruleNames = []string{
 	RuleNotYet:               "not-yet",
 }
 
-// stopReasons are the Decision.Reason of every stopping rule.
-var stopReasons = [...]string{
-	RuleCanceled:             "canceled: the caller's context ended",
-	RuleNotApplicable:        "not applicable: the method is never retried automatically",
-	RuleRequestError:         "request error: the same request fails anywhere",
-	RuleRPCApplication:       "rpc application error: any endpoint would answer the same",
-	RuleInvalidResponse:      "invalid response: the result would not decode anywhere",
-	RuleUnknownInput:         "unknown cause, dispatch state or class: not retried",
-	RuleMaybeDispatched:      "never after dispatch: may have reached the server",
-	RuleAnsweredMayHaveActed: "never after dispatch: the server answered and may have acted",
-	RuleMaxRetries:           "max retries reached",
-	RuleDeadline:             "deadline: the retry could not start in time",
-	RuleBudget:               "retry budget spent: too many calls are retrying",
-	RuleCallEnded:            "call already ended",
-	RuleSuperseded:           "superseded: another attempt of this call, run at the same time, decided its outcome",
-	RuleRefused:              "refused by this endpoint, and no other endpoint can take the call",
-}
-
-// retryReasons are the Decision.Reason of a counted retry, by cause.
-var retryReasons = [...]string{
-	Connection:        "connection failed; retry elsewhere",
-	Timeout:           "timed out; retry elsewhere",
-	RateLimited:       "rate limited; retry elsewhere",
-	TemporaryHTTP:     "temporary http error; retry elsewhere",
-	NodeBehind:        "node behind; retry elsewhere",
-	MalformedResponse: "malformed response; retry elsewhere",
-	Refused:           "refused by the endpoint; retry elsewhere",
-	RPCEndpoint:       "endpoint's json-rpc error; retry elsewhere",
-}
-
-const transparentReason = "never sent; retry elsewhere at once, uncounted"
-
-// Stop returns the Decision of a stopping rule r, with its reason: for a
-// caller that records a stop it decided itself (the transport's
-// never-after-dispatch guard, an attempt overtaken by a hedge).
-func (r Rule) Stop() Decision { return stop(r) }
-
-// Retrying reports whether the rule is one of the retry rules.
-func (r Rule) Retrying() bool { return r == RuleTransparentRetry || r == RuleRetry || r == RuleNotYet }
-
 // String returns the rule's kebab-case name ("max-retries"), "none" for
 // the zero Rule and "rule(N)" for an unknown value.
 func (r Rule) String() string { return enumName("rule", ruleNames, r) }

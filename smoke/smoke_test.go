@@ -16,7 +16,6 @@ import (
 	"github.com/gagliardetto/solana-go/rpc"
 	"github.com/solroute/solroute"
 	"github.com/solroute/solroute/config"
-	"github.com/solroute/solroute/methods"
 )
 
 // configEnv names the configuration document the smoke tests use.
@@ -49,14 +48,14 @@ func loadConfig(t *testing.T) *config.Document {
 
 // clients builds the pool's typed and solana-go clients, closed with the
 // test.
-func clients(t *testing.T, cfg *config.Document) (*methods.Client, *rpc.Client) {
+func clients(t *testing.T, cfg *config.Document) (*solroute.Client, *rpc.Client) {
 	t.Helper()
 	c, err := solroute.FromDocument(cfg, solroute.Hooks{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = c.Close() })
-	return methods.New(c.Transport()), c.RPC()
+	return c, c.RPC()
 }
 
 func testContext(t *testing.T) context.Context {
@@ -104,7 +103,7 @@ func TestCanaries(t *testing.T) {
 		}
 	})
 	t.Run("getBalance", func(t *testing.T) {
-		b, err := mc.GetBalance(ctx, solana.SystemProgramID, methods.BalanceOptions{})
+		b, err := mc.GetBalance(ctx, solana.SystemProgramID, solroute.BalanceOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

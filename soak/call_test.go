@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/internal/engine"
 	"github.com/solroute/solroute/transport"
 )
 
@@ -15,7 +16,7 @@ import (
 // only the goroutine making send k calls it during the run.
 func (s *soak) tx(k int) string {
 	if s.txs[k] == "" {
-		tx, err := fixtures.SignedTransaction(s.seed<<20 + uint64(k))
+		tx, err := fixtures.SignedTransaction(s.seed<<20+uint64(k), "")
 		if err != nil {
 			panic(err) // a fixed seed and a fixed key: cannot fail
 		}
@@ -32,7 +33,7 @@ func (s *soak) tx(k int) string {
 func callContext(w *caller, h uint64) (context.Context, context.CancelFunc) {
 	ctx := context.Background()
 	if w.session != nil {
-		ctx = transport.WithSession(ctx, w.session)
+		ctx = engine.WithSession(ctx, w.session)
 	}
 	switch h % 10 {
 	case 0, 1:

@@ -13,6 +13,8 @@ import (
 	"github.com/solroute/solroute/confirm"
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/internal/engine"
+	"github.com/solroute/solroute/internal/slots"
 	"github.com/solroute/solroute/retrypolicy"
 	"github.com/solroute/solroute/transport"
 )
@@ -265,7 +267,7 @@ func TestThreadTimes(t *testing.T) {
 func TestSlotCheckCatchesBackwards(t *testing.T) {
 	var sc slotCheck
 	var bad violations
-	own := &caller{id: 2, session: transport.NewSession()}
+	own := &caller{id: 2, session: new(slots.Session)}
 	wide1, wide2 := &caller{id: 1}, &caller{id: 3}
 	const tip = 1000
 	sc.check(&bad, own, returned{slot: 1003, call: 9, method: "getSlot", caller: 2}, endpoint.Confirmed, nil, tip, lagKnown)
@@ -306,7 +308,7 @@ func TestSlotCheckCatchesBackwards(t *testing.T) {
 func TestCheckSessionsCatchesMismatch(t *testing.T) {
 	var sc slotCheck
 	var bad violations
-	w := &caller{id: 4, session: transport.NewSession()}
+	w := &caller{id: 4, session: new(slots.Session)}
 	w.last[endpoint.Processed] = returned{slot: 1234, call: 1, method: "getSlot", caller: 4}
 	sc.checkSessions(&bad, []*caller{w, {id: 5}})
 	if bad.n != 1 || !strings.Contains(bad.first[0], "caller 4 (own session): its session's mark at processed is 0, but the highest slot returned to it is 1234") {
@@ -436,7 +438,7 @@ func TestCheckCallsCatchesResend(t *testing.T) {
 	first := maybe
 	first.Decision = retrypolicy.Decision{}
 	s = &resolveSend{sig: "sig", plan: resolvePlan{rebroadcast: true}, calls: [][]transport.Attempt{{first}, {ok}, {ok}},
-		res: confirm.Result{Rebroadcasts: 2}, truth: fixtures.LedgerTx{Arrivals: 3, Forwarded: 3}, sendErr: transport.ErrAmbiguousDispatch}
+		res: confirm.Result{Rebroadcasts: 2}, truth: fixtures.LedgerTx{Arrivals: 3, Forwarded: 3}, sendErr: engine.ErrAmbiguousDispatch}
 	r.checkCalls(0, s, s.truth)
 	if r.bad.n != 0 {
 		t.Errorf("checkCalls flagged a send and two rebroadcasts: %q", r.bad.first)

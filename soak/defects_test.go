@@ -12,6 +12,9 @@ import (
 
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/internal/admission"
+	"github.com/solroute/solroute/internal/engine"
+	"github.com/solroute/solroute/internal/fixturespec"
 	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/transport"
 )
@@ -22,13 +25,13 @@ import (
 // served.
 
 // readClient is a pool and a client on the cluster's specs.
-func readClient(t *testing.T, c *fixtures.Cluster) *transport.Client {
+func readClient(t *testing.T, c *fixtures.Cluster) *engine.Engine {
 	t.Helper()
-	p, err := pool.New(c.Specs, pool.DefaultSettings(), pool.Options{Seed: 1})
+	p, err := admission.New(fixturespec.Specs(c), pool.DefaultSettings(), admission.Options{Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	tc, err := transport.New(p, transport.DefaultSettings(), transport.Options{})
+	tc, err := engine.New(p, transport.DefaultSettings(), engine.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +40,7 @@ func readClient(t *testing.T, c *fixtures.Cluster) *transport.Client {
 }
 
 // confirmedRead reads getSlot or getBalance at confirmed.
-func confirmedRead(ctx context.Context, tc *transport.Client, method string) error {
+func confirmedRead(ctx context.Context, tc *engine.Engine, method string) error {
 	params := []any{map[string]any{"commitment": "confirmed"}}
 	if method == "getBalance" {
 		params = append([]any{"11111111111111111111111111111111"}, params...)
@@ -66,11 +69,11 @@ func TestReadsServedAfterOneEndpointAnsweredAhead(t *testing.T) {
 	t.Cleanup(c.Close)
 	tc := readClient(t, c)
 	var fromAhead atomic.Bool
-	observe := transport.WithAttemptObserver(context.Background(), func(_ context.Context, _ string, a transport.Attempt) {
+	observe := engine.WithObserver(context.Background(), engine.AttemptFunc(func(_ context.Context, _ string, a transport.Attempt) {
 		if a.Endpoint == "ahead" && !a.Failed() {
 			fromAhead.Store(true)
 		}
-	})
+	}))
 	for i := 0; !fromAhead.Load(); i++ {
 		if i == 100 {
 			t.Fatal("100 getSlot calls and none served by the endpoint ahead")
@@ -105,7 +108,7 @@ func TestReadsServedOnDriftingEndpoints(t *testing.T) {
 	limits := endpoint.Limits{RequestsPerSecond: 120, BurstCapacity: 20, MaxConcurrentRequests: 8, RequestTimeout: 2 * time.Second}
 	var ms []fixtures.Member
 	for i, name := range []string{"a", "b", "c"} {
-		ms = append(ms, fixtures.Member{Name: name, Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: limits},
+		ms = append(ms, fixtures.Member{Name: name, Read: &limits,
 			Options: fixtures.Options{Slots: &fixtures.SlotOptions{Drift: &fixtures.Drift{Seed: uint64(i + 1)}}}})
 	}
 	c := fixtures.NewCluster(ms)

@@ -9,7 +9,8 @@ import (
 	"sync"
 
 	"github.com/solroute/solroute/endpoint"
-	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/internal/engine"
+	"github.com/solroute/solroute/internal/fixturedata"
 	"github.com/solroute/solroute/retrypolicy"
 	"github.com/solroute/solroute/transport"
 )
@@ -27,7 +28,7 @@ type mainnetFigures struct {
 
 // observe returns ctx with an attempt observer that feeds f.
 func (f *mainnetFigures) observe(ctx context.Context) context.Context {
-	return transport.WithAttemptObserver(ctx, func(_ context.Context, method string, a transport.Attempt) {
+	return engine.WithObserver(ctx, engine.AttemptFunc(func(_ context.Context, method string, a transport.Attempt) {
 		if method == "sendTransaction" {
 			return
 		}
@@ -39,7 +40,7 @@ func (f *mainnetFigures) observe(ctx context.Context) context.Context {
 		if a.Failed() {
 			f.decisions[a.Decision.Rule]++
 		}
-	})
+	}))
 }
 
 // log reports the figures of m's run.
@@ -53,8 +54,8 @@ func (f *mainnetFigures) log(m *mainnetSoak) {
 	}
 	reads := max(m.reads.Load(), 1)
 	var shares []string
-	for _, name := range []string{fixtures.MainnetDead, fixtures.MainnetFlaky, fixtures.MainnetGarbled, fixtures.MainnetLiar,
-		fixtures.MainnetHonestA, fixtures.MainnetHonestB, fixtures.MainnetHonestC} {
+	for _, name := range []string{fixturedata.MainnetDead, fixturedata.MainnetFlaky, fixturedata.MainnetGarbled, fixturedata.MainnetLiar,
+		fixturedata.MainnetHonestA, fixturedata.MainnetHonestB, fixturedata.MainnetHonestC} {
 		shares = append(shares, fmt.Sprintf("%s %d (%.1f%%)", name, admitted[name], 100*float64(admitted[name])/float64(max(total, 1))))
 	}
 	f.mu.Lock()

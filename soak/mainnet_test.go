@@ -15,6 +15,11 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/internal/admission"
+	"github.com/solroute/solroute/internal/engine"
+	"github.com/solroute/solroute/internal/fixturedata"
+	"github.com/solroute/solroute/internal/fixturespec"
+	"github.com/solroute/solroute/internal/slots"
 	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/transport"
 )
@@ -64,8 +69,8 @@ func TestSoakMainnet(t *testing.T) {
 // checks shared with TestSoak.
 type mainnetSoak struct {
 	s       *soak
-	client  *transport.Client
-	pool    *pool.Pool
+	client  *engine.Engine
+	pool    *admission.Pool
 	limiter *rate.Limiter
 
 	calls, reads, failed atomic.Int64
@@ -77,19 +82,19 @@ type mainnetSoak struct {
 }
 
 func newMainnetSoak(t *testing.T, seed uint64) *mainnetSoak {
-	st := fixtures.MainnetStalls(mix(seed, 0x57a11))
+	st := &fixtures.Stalls{First: fixturedata.MainnetStallFirst, Every: fixturedata.MainnetStallEvery, For: fixturedata.MainnetStallFor, Seed: mix(seed, 0x57a11)}
 	st.First, st.Every = mainnetStallFirst, soakStallEvery
 	c := fixtures.NewCluster(fixtures.Mainnet(fixtures.MainnetOptions{Seed: seed, Stalls: st}))
 	t.Cleanup(c.Close)
 	s := &soak{t: t, seed: seed, cluster: c}
-	s.stalls = c.Server(fixtures.MainnetHonestA).StallWindows(time.Now().Add(time.Hour))
-	p, err := pool.New(c.Specs, pool.DefaultSettings(), pool.Options{Seed: seed})
+	s.stalls = c.Server(fixturedata.MainnetHonestA).StallWindows(time.Now().Add(time.Hour))
+	p, err := admission.New(fixturespec.Specs(c), pool.DefaultSettings(), admission.Options{Seed: seed})
 	if err != nil {
-		t.Fatalf("pool.New: %v", err)
+		t.Fatalf("admission.New: %v", err)
 	}
-	tc, err := transport.New(p, transport.DefaultSettings(), transport.Options{})
+	tc, err := engine.New(p, transport.DefaultSettings(), engine.Options{})
 	if err != nil {
-		t.Fatalf("transport.New: %v", err)
+		t.Fatalf("engine.New: %v", err)
 	}
 	t.Cleanup(func() { _ = tc.Close() })
 	return &mainnetSoak{s: s, client: tc, pool: p, limiter: rate.NewLimiter(mainnetRate, mainnetRate/10),
@@ -107,7 +112,7 @@ func (m *mainnetSoak) run(callers int, until time.Time) {
 	for id := range m.s.workers {
 		w := &caller{id: id}
 		if id%2 == 0 {
-			w.session = transport.NewSession()
+			w.session = new(slots.Session)
 		}
 		m.s.workers[id] = w
 		wg.Go(func() {
@@ -126,7 +131,7 @@ func (m *mainnetSoak) call(w *caller, i int) {
 	ctx, cancel := context.WithTimeout(m.figures.observe(context.Background()), mainnetCallTimeout)
 	defer cancel()
 	if w.session != nil {
-		ctx = transport.WithSession(ctx, w.session)
+		ctx = engine.WithSession(ctx, w.session)
 	}
 	if i%mainnetSendEvery == mainnetSendEvery-1 {
 		m.send(ctx, i)
@@ -139,7 +144,7 @@ func (m *mainnetSoak) call(w *caller, i int) {
 	}
 	params, commitment := withCommitment(params, commitments[(h>>8)%uint64(len(commitments))])
 	before := m.s.slots.before(w, commitment, method)
-	tip := m.s.cluster.Server(fixtures.MainnetHonestA).TipSlot(commitment.String())
+	tip := m.s.cluster.Server(fixturedata.MainnetHonestA).TipSlot(commitment.String())
 	start := time.Now()
 	var out json.RawMessage
 	err := m.client.CallForInto(ctx, &out, method, params)
@@ -179,7 +184,7 @@ func (m *mainnetSoak) readFailed(i int, method string, err error) {
 
 // send sends a fresh signed transaction once.
 func (m *mainnetSoak) send(ctx context.Context, i int) {
-	tx, err := fixtures.SignedTransaction(m.s.seed<<24 + uint64(i))
+	tx, err := fixtures.SignedTransaction(m.s.seed<<24+uint64(i), "")
 	if err != nil {
 		m.s.bad.add("send %d: %v", i, err)
 		return
@@ -229,7 +234,8 @@ func (m *mainnetSoak) check() {
 // on at most once over the cluster, and exactly once when it succeeded.
 func (m *mainnetSoak) checkSends() {
 	forwards := map[string]int{}
-	for _, srv := range m.s.cluster.Servers {
+	for _, ep := range m.s.cluster.Endpoints() {
+		_, srv := ep.Name, m.s.cluster.Server(ep.Name)
 		for _, r := range srv.Requests() {
 			if r.Method == "sendTransaction" && r.Forwarded() {
 				forwards[r.Signature]++

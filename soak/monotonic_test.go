@@ -7,14 +7,14 @@ import (
 	"sync/atomic"
 
 	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/internal/slots"
 	"github.com/solroute/solroute/pool"
-	"github.com/solroute/solroute/transport"
 )
 
 // Monotonic reads (issue 13): no caller ever sees its context slot go
 // backwards. A caller is one goroutine of the soak's workload: it makes
 // one call at a time. One caller in two keeps its marks in a
-// transport.Session of its own (WithSession); the others share the
+// slots.Session of its own (WithSession); the others share the
 // client's (Settings.MonotonicReads). Every slot-bearing read is checked
 // as it returns, per commitment:
 //
@@ -73,7 +73,7 @@ func answerSlot(method string, out json.RawMessage) (uint64, bool) {
 // caller is one goroutine of the soak's workload.
 type caller struct {
 	id      int
-	session *transport.Session // nil: the client's own mark
+	session *slots.Session // nil: the client's own mark
 	// last is the highest slot returned to this caller per commitment,
 	// and banked the highest context slot (getSlot's answers left out);
 	// only its goroutine touches them until the run ends.

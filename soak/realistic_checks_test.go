@@ -10,6 +10,7 @@ import (
 	"github.com/jonboulle/clockwork"
 	"github.com/solroute/solroute/confirm"
 	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/internal/fixturedata"
 	"github.com/solroute/solroute/retrypolicy"
 	"github.com/solroute/solroute/transport"
 )
@@ -47,7 +48,7 @@ func TestCheckFloorsCatchesFloorPastTheTip(t *testing.T) {
 		}
 		_ = resp.Body.Close()
 	}
-	confirmed := 5000 - fixtures.ConfirmedDepth
+	confirmed := 5000 - fixturedata.ConfirmedDepth
 	post(uint64(confirmed) + liarSlotAhead)
 	post(uint64(confirmed) + liarSlotAhead + 1)
 	http.DefaultClient.CloseIdleConnections()
@@ -92,7 +93,7 @@ func TestCheckEndpointErrorCatchesNoFailover(t *testing.T) {
 // one at or after it is not, nor a landing.
 func TestJudgeTimingCatchesEarlyExpiry(t *testing.T) {
 	clock := clockwork.NewFakeClock()
-	l := fixtures.NewLedger(fixtures.LedgerOptions{})
+	l := fixtures.NewLedger()
 	c := fixtures.NewCluster([]fixtures.Member{{Name: "x", Options: fixtures.Options{Clock: clock, Ledger: l, Slots: &fixtures.SlotOptions{Start: 5000}}}})
 	t.Cleanup(c.Close)
 	r := &resolveSoak{t: t, ledger: l}
@@ -118,7 +119,7 @@ func TestJudgeTimingCatchesEarlyExpiry(t *testing.T) {
 // TestCheckMixCatchesVacuousMix: a resolve soak whose mix endpoints never
 // served and whose chain never stalled is reported.
 func TestCheckMixCatchesVacuousMix(t *testing.T) {
-	l := fixtures.NewLedger(fixtures.LedgerOptions{})
+	l := fixtures.NewLedger()
 	var ms []fixtures.Member
 	for _, name := range []string{"r0-liar", "r0-flaky", "r1-dead", "r1-garble"} {
 		ms = append(ms, fixtures.Member{Name: name, Options: fixtures.Options{Ledger: l, Slots: &fixtures.SlotOptions{}}})

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/internal/fixturedata"
 	"github.com/solroute/solroute/retrypolicy"
 	"github.com/solroute/solroute/transport"
 )
@@ -133,9 +134,9 @@ func tipAt(tip uint64, c string) uint64 {
 	case "processed":
 		return tip
 	case "confirmed":
-		return tip - min(tip, fixtures.ConfirmedDepth)
+		return tip - min(tip, fixturedata.ConfirmedDepth)
 	}
-	return tip - min(tip, fixtures.FinalizedDepth)
+	return tip - min(tip, fixturedata.FinalizedDepth)
 }
 
 // checkFloors checks, from what the servers recorded, that no request
@@ -147,8 +148,8 @@ func tipAt(tip uint64, c string) uint64 {
 // it.
 func (s *soak) checkFloors() {
 	checked, above := 0, 0
-	for _, srv := range s.cluster.Servers {
-		for _, r := range srv.Requests() {
+	for _, e := range s.cluster.Endpoints() {
+		for _, r := range s.cluster.Server(e.Name).Requests() {
 			if r.MinContextSlot == 0 || r.Tip == 0 {
 				continue
 			}
@@ -159,7 +160,7 @@ func (s *soak) checkFloors() {
 			}
 			above++
 			s.bad.addAs("a minContextSlot past every endpoint's slot", "%s: request %d (%s, %s) asked for minContextSlot %d, %d past the highest slot any endpoint could report (%d; tip %d)%s",
-				srv.Name(), r.N, r.Method, r.Commitment, r.MinContextSlot, r.MinContextSlot-bound, bound, r.Tip, s.stallNote(r.At))
+				e.Name, r.N, r.Method, r.Commitment, r.MinContextSlot, r.MinContextSlot-bound, bound, r.Tip, s.stallNote(r.At))
 		}
 	}
 	if checked == 0 {

@@ -8,6 +8,7 @@ import (
 	"github.com/gagliardetto/solana-go/rpc"
 	"github.com/solroute/solroute/confirm"
 	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/internal/fixturedata"
 )
 
 // The resolve soak's provider mix (issue 20): every endpoint drifts 0 to
@@ -69,7 +70,7 @@ func (r *resolveSoak) judgeTiming(s *resolveSend) string {
 func (r *resolveSoak) verdictLatency(s *resolveSend) (time.Duration, bool) {
 	switch s.res.Status {
 	case confirm.Landed, confirm.Failed:
-		depth := map[rpc.CommitmentType]uint64{rpc.CommitmentConfirmed: fixtures.ConfirmedDepth, rpc.CommitmentFinalized: fixtures.FinalizedDepth}[s.plan.commitment]
+		depth := map[rpc.CommitmentType]uint64{rpc.CommitmentConfirmed: fixturedata.ConfirmedDepth, rpc.CommitmentFinalized: fixturedata.FinalizedDepth}[s.plan.commitment]
 		return s.at.Sub(r.ledger.TipReached(s.truth.Slot + depth)), true
 	case confirm.Expired:
 		return s.at.Sub(r.ledger.FinalizedPast(s.lvbh)), true
@@ -109,7 +110,7 @@ func (r *resolveSoak) latencies() string {
 // before the run ended, the liar and the dead reader were asked, the
 // flaky endpoint answered node errors, and garbles were applied.
 func (r *resolveSoak) checkMix() {
-	if ws := r.ledger.StallWindows(time.Now()); len(ws) == 0 || time.Now().Before(ws[0].Until) {
+	if ws := r.stallWindows(time.Now()); len(ws) == 0 || time.Now().Before(ws[0].Until) {
 		r.bad.add("the run ended before the chain's first stall did: %v", ws)
 	}
 	kinds := map[fixtures.FaultKind]int{}
@@ -127,5 +128,12 @@ func (r *resolveSoak) checkMix() {
 			r.bad.add("the provider mix never applied %s", k)
 		}
 	}
-	r.t.Logf("provider mix: faults applied by the liar, the flaky, the dead and the garbling endpoints %v; stalls %v", kinds, r.ledger.StallWindows(time.Now()))
+	r.t.Logf("provider mix: faults applied by the liar, the flaky, the dead and the garbling endpoints %v; stalls %v", kinds, r.stallWindows(time.Now()))
+}
+
+// stallWindows lists the stalls of the cluster's chain that begin before
+// until: every member shares the schedule (resolveStalls), so any
+// member's server tells them.
+func (r *resolveSoak) stallWindows(until time.Time) []fixtures.Window {
+	return r.cluster.Server(r.cluster.Endpoints()[0].Name).StallWindows(until)
 }

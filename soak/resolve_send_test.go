@@ -4,6 +4,7 @@ import (
 	"github.com/gagliardetto/solana-go"
 	"github.com/solroute/solroute/confirm"
 	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/internal/fixturedata"
 )
 
 // prepare signs send i's transaction on a blockhash of its plan's age,
@@ -13,8 +14,8 @@ func (r *resolveSoak) prepare(i int, s *resolveSend) (*solana.Transaction, confi
 	p := s.plan
 	_, height := r.ledger.Tip()
 	issued := height - p.age
-	s.lvbh = issued + fixtures.MaxProcessingAge
-	tx, err := fixtures.SignedTransactionWith(r.seed<<20+uint64(i), fixtures.BlockhashAt(issued))
+	s.lvbh = issued + fixturedata.MaxProcessingAge
+	tx, err := fixtures.SignedTransaction(r.seed<<20+uint64(i), fixturedata.BlockhashAt(issued))
 	if err != nil {
 		return nil, confirm.Options{}, err
 	}

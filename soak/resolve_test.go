@@ -22,6 +22,11 @@ import (
 	"github.com/solroute/solroute/confirm"
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/internal/admission"
+	"github.com/solroute/solroute/internal/engine"
+	"github.com/solroute/solroute/internal/fixturedata"
+	"github.com/solroute/solroute/internal/fixturespec"
+	"github.com/solroute/solroute/internal/resolve"
 	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/retrypolicy"
 	"github.com/solroute/solroute/transport"
@@ -90,14 +95,14 @@ func resolveMembers(seed uint64) []resolveMember {
 	return append([]resolveMember{
 		{name: "r0-act", tier: 0, sendRate: 0.4, readRate: 0.05,
 			sendFaults: []fixtures.Fault{{Kind: fixtures.ResetAfterRead}, {Kind: fixtures.Hang}, {Kind: fixtures.ResetOnAccept}, fixtures.Status(503, "")},
-			readFaults: []fixtures.Fault{fixtures.Status(429, ""), fixtures.Status(503, ""), fixtures.Latency(5 * time.Millisecond)}},
+			readFaults: []fixtures.Fault{fixtures.Status(429, ""), fixtures.Status(503, ""), fixtures.Fault{Delay: 5 * time.Millisecond}}},
 		{name: "r0-refuse", tier: 0, sendRate: 0.4, readRate: 0.05,
 			sendFaults: []fixtures.Fault{fixtures.Status(429, ""), fixtures.Status(500, ""), fixtures.Status(502, ""), fixtures.RPC(-32005), {Kind: fixtures.ResetOnAccept}},
 			readFaults: []fixtures.Fault{{Kind: fixtures.Hang}, fixtures.Status(500, ""), {Kind: fixtures.ResetAfterRead}}},
 		{name: "r0-lag", tier: 0, lag: resolveLag, sendRate: 0.2,
 			sendFaults: []fixtures.Fault{{Kind: fixtures.ResetAfterRead}, fixtures.Status(429, "")}},
 		{name: "r1-garble", tier: 1, sendRate: 0.4, readRate: 0.1,
-			sendFaults: []fixtures.Fault{{Kind: fixtures.Truncated}, {Kind: fixtures.Malformed}, fixtures.Latency(time.Second), {Kind: fixtures.Hang},
+			sendFaults: []fixtures.Fault{{Kind: fixtures.Truncated}, {Kind: fixtures.Malformed}, fixtures.Fault{Delay: time.Second}, {Kind: fixtures.Hang},
 				{Kind: fixtures.ResultAndError, RPCCode: 429}, {Kind: fixtures.ResultAndError, RPCCode: -32005}},
 			readFaults: []fixtures.Fault{{Kind: fixtures.Truncated}, {Kind: fixtures.ResetOnAccept}, fixtures.Status(502, ""),
 				{Kind: fixtures.DuplicateContext}, {Kind: fixtures.CaseVariantKeys}}},
@@ -137,7 +142,7 @@ type sendKind int
 const (
 	// kindPlain: a recent blockhash, sent once through SendAndConfirm.
 	kindPlain sendKind = iota
-	// kindRaw: sent once through the transport, then confirm.Resolve.
+	// kindRaw: sent once through the transport, then resolve.Resolve.
 	kindRaw
 	// kindFail: fails on chain (Ledger.Fail), half of them failing their
 	// preflight too.
@@ -239,7 +244,7 @@ type resolveSend struct {
 }
 
 // attemptTrace collects the sendTransaction attempts of one send's
-// context (transport.WithAttemptObserver), split into calls.
+// context (an engine.AttemptFunc observer), split into calls.
 type attemptTrace struct {
 	mu    sync.Mutex
 	calls [][]transport.Attempt
@@ -300,8 +305,8 @@ type resolveSoak struct {
 	members []resolveMember
 	ledger  *fixtures.Ledger
 	cluster *fixtures.Cluster
-	pool    *pool.Pool
-	client  *transport.Client
+	pool    *admission.Pool
+	client  *engine.Engine
 
 	sends   []resolveSend // by index; each sender writes its own
 	bad     violations
@@ -313,7 +318,7 @@ type resolveSoak struct {
 
 func newResolveSoak(t *testing.T, seed uint64, sends, senders int) *resolveSoak {
 	r := &resolveSoak{t: t, seed: seed, senders: senders, members: resolveMembers(seed), sends: make([]resolveSend, sends)}
-	r.ledger = fixtures.NewLedger(fixtures.LedgerOptions{})
+	r.ledger = fixtures.NewLedger()
 	lim := func(rps float64, burst, conc int, timeout time.Duration) endpoint.Limits {
 		return endpoint.Limits{RequestsPerSecond: rps, BurstCapacity: burst, MaxConcurrentRequests: conc,
 			RequestTimeout: timeout, PauseAfterRateLimit: 50 * time.Millisecond}
@@ -330,10 +335,11 @@ func newResolveSoak(t *testing.T, seed uint64, sends, senders int) *resolveSoak 
 		// One chain on the real clock: NewCluster gives the members one
 		// origin, the ledger checks they share it and its stalls; each
 		// drifts on a seed of its own.
-		fm[i] = fixtures.Member{Name: m.name, Tier: m.tier, Roles: roles,
+		fm[i] = fixtures.Member{Name: m.name, Tier: m.tier,
 			Options: fixtures.Options{Script: m.script(mix(seed, uint64(i)+1)), Ledger: r.ledger, Lies: m.lies,
 				Slots: &fixtures.SlotOptions{SlotTime: resolveSlotTime, Lag: m.lag,
 					Drift: &fixtures.Drift{Seed: mix(seed, uint64(i)+0xd41f7)}, Stalls: resolveStalls(seed)}}}
+		fm[i].Read, fm[i].Send = memberLimits(roles)
 	}
 	r.cluster = fixtures.NewCluster(fm)
 	t.Cleanup(r.cluster.Close)
@@ -349,14 +355,14 @@ func newResolveSoak(t *testing.T, seed uint64, sends, senders int) *resolveSoak 
 	// past the finalized slot) are what stand between the lagging
 	// endpoint and a wrong verdict.
 	settings.MaxSlotLag = 0
-	p, err := pool.New(r.cluster.Specs, settings, pool.Options{Seed: seed})
+	p, err := admission.New(fixturespec.Specs(r.cluster), settings, admission.Options{Seed: seed})
 	if err != nil {
-		t.Fatalf("pool.New: %v", err)
+		t.Fatalf("admission.New: %v", err)
 	}
 	r.pool = p
-	c, err := transport.New(p, transport.DefaultSettings(), transport.Options{})
+	c, err := engine.New(p, transport.DefaultSettings(), engine.Options{})
 	if err != nil {
-		t.Fatalf("transport.New: %v", err)
+		t.Fatalf("engine.New: %v", err)
 	}
 	r.client = c
 	t.Cleanup(func() { _ = c.Close() })
@@ -400,7 +406,7 @@ func (r *resolveSoak) send(i int) {
 	s.due = r.ledger.FinalizedPast(s.lvbh).Add(resolveBudget)
 	ctx, cancel := context.WithDeadline(context.Background(), s.due)
 	defer cancel()
-	ctx = transport.WithAttemptObserver(ctx, trace.observe)
+	ctx = engine.WithObserver(ctx, engine.AttemptFunc(trace.observe))
 
 	start := time.Now()
 	var res confirm.Result
@@ -423,15 +429,15 @@ func (r *resolveSoak) send(i int) {
 			r.bad.add("send %d (%s): answered signature %s", i, s.sig, got)
 		}
 		r.sent(i, s)
-		res, err = confirm.Resolve(ctx, r.client, tx.Signatures[0], s.lvbh, o)
+		res, err = resolve.Resolve(ctx, r.client, tx.Signatures[0], s.lvbh, o)
 	} else {
-		res, err = confirm.SendAndConfirm(ctx, r.client, tx, s.lvbh, o)
+		res, err = resolve.SendAndConfirm(ctx, r.client, tx, s.lvbh, o)
 		if err != nil {
 			// Refused: nothing to resolve, says SendAndConfirm. Resolve it
 			// anyway: it must never land, so it must expire.
 			s.sendErr = err
 			r.sent(i, s)
-			res, err = confirm.Resolve(ctx, r.client, tx.Signatures[0], s.lvbh, o)
+			res, err = resolve.Resolve(ctx, r.client, tx.Signatures[0], s.lvbh, o)
 		} else if res.SendErr != nil {
 			s.sendErr = res.SendErr
 			r.sent(i, s)
@@ -465,7 +471,7 @@ func (r *resolveSoak) sent(i int, s *resolveSend) {
 		r.bad.add("send %d (%s): error is not a *transport.CallError: %T %v", i, s.sig, s.sendErr, s.sendErr)
 		return
 	}
-	if s.ambiguous = errors.Is(s.sendErr, transport.ErrAmbiguousDispatch); s.ambiguous {
+	if s.ambiguous = errors.Is(s.sendErr, engine.ErrAmbiguousDispatch); s.ambiguous {
 		return
 	}
 	s.refused = true
@@ -491,7 +497,7 @@ func (r *resolveSoak) truthOf(s *resolveSend) fixtures.LedgerTx {
 	if t.Arrivals == 0 {
 		_, height := r.ledger.Tip()
 		t.LastValidBlockHeight = s.lvbh
-		t.Expired = !t.Landed && height+fixtures.DefaultLandAfter > s.lvbh
+		t.Expired = !t.Landed && height+fixturedata.DefaultLandAfter > s.lvbh
 	}
 	return t
 }
@@ -518,7 +524,7 @@ func judge(s *resolveSend) string {
 		if res.Slot != truth.Slot {
 			return fmt.Sprintf("%s at slot %d, the ledger's is %d", res.Status, res.Slot, truth.Slot)
 		}
-		depth := map[rpc.CommitmentType]uint64{rpc.CommitmentConfirmed: fixtures.ConfirmedDepth, rpc.CommitmentFinalized: fixtures.FinalizedDepth}[s.plan.commitment]
+		depth := map[rpc.CommitmentType]uint64{rpc.CommitmentConfirmed: fixturedata.ConfirmedDepth, rpc.CommitmentFinalized: fixturedata.FinalizedDepth}[s.plan.commitment]
 		if truth.Slot+depth > s.tip {
 			return fmt.Sprintf("%s at %s, but its slot %d is not %s under the tip %d", res.Status, s.plan.commitment, truth.Slot, s.plan.commitment, s.tip)
 		}
@@ -738,7 +744,8 @@ func (r *resolveSoak) figures() resolveFigures {
 		f.slowest = append(f.slowest, fmt.Sprintf("send %d (%s) took %s: %s after %d polls, %d of them failed (last: %v)",
 			i, describePlan(s.plan), s.took.Round(time.Millisecond), s.res.Status, s.res.Polls, s.pollErrs, s.pollErr))
 	}
-	for name, srv := range r.cluster.Servers {
+	for _, ep := range r.cluster.Endpoints() {
+		name, srv := ep.Name, r.cluster.Server(ep.Name)
 		for _, rq := range srv.Requests() {
 			if rq.Method == "sendTransaction" {
 				f.sendFaults[rq.Fault.Kind]++

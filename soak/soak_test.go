@@ -24,6 +24,10 @@ import (
 
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/internal/admission"
+	"github.com/solroute/solroute/internal/engine"
+	"github.com/solroute/solroute/internal/fixturespec"
+	"github.com/solroute/solroute/internal/slots"
 	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/retrypolicy"
 	"github.com/solroute/solroute/transport"
@@ -187,7 +191,7 @@ func faults() []fixtures.Fault {
 		fixtures.RPC(-32016),
 		fixtures.RPC(429),
 		fixtures.RPC(-32002),
-		fixtures.Latency(20 * time.Millisecond),
+		fixtures.Fault{Delay: 20 * time.Millisecond},
 		{Kind: fixtures.SlowBody, Delay: 20 * time.Millisecond},
 		{Kind: fixtures.OversizedBody, Size: 4 * maxBody},
 		{Kind: fixtures.Malformed},
@@ -255,8 +259,8 @@ type soak struct {
 	cluster *fixtures.Cluster
 	scripts map[string]*atomic.Pointer[fixtures.Script] // current fault script per server
 	arrive  *arrivals
-	pool    *pool.Pool
-	client  *transport.Client
+	pool    *admission.Pool
+	client  *engine.Engine
 	logs    *logSink
 	txs     []string // base64 transactions, one per send, signed when sent
 	sigs    []string // their signatures
@@ -335,38 +339,39 @@ func newSoak(t *testing.T, seed uint64, calls, callers int) *soak {
 			slots.Lag = lagSlots
 			s.lag.lag = lagSlots
 		}
-		fm[i] = fixtures.Member{Name: m.name, Tier: m.tier, Roles: m.roles,
+		fm[i] = fixtures.Member{Name: m.name, Tier: m.tier,
 			Options: fixtures.Options{Script: slowed(s.arrive.recorder(m.name, ptr, m.behaviour), m.slow), Slots: slots, Lies: m.lies}}
+		fm[i].Read, fm[i].Send = memberLimits(m.roles)
 	}
 	s.cluster = fixtures.NewCluster(fm)
 	t.Cleanup(s.cluster.Close)
-	specs := slices.Clone(s.cluster.Specs)
+	specs := slices.Clone(fixturespec.Specs(s.cluster))
 	for i := range specs {
 		m := s.members[i]
 		base := s.cluster.Server(m.name).URL()
 		if m.tlsMismatch {
-			base = s.cluster.Server(m.name).TLSMismatchURL()
+			base = "https" + strings.TrimPrefix(base, "http") // a TLS handshake with a plain listener fails before a byte is written
 		}
 		specs[i].URL = endpoint.NewSecret(base + "/" + markPath + "-" + m.name + "?api-key=" + markQuery + "-" + m.name)
 		specs[i].Headers = map[string]endpoint.Secret{"Authorization": endpoint.NewSecret("Bearer " + markHeader + "-" + m.name)}
 	}
 	logger := slog.New(timedHandler{slog.NewJSONHandler(s.logs, &slog.HandlerOptions{Level: slog.LevelDebug}), &s.logWait})
-	p, err := pool.New(specs, pool.DefaultSettings(), pool.Options{Logger: logger})
+	p, err := admission.New(specs, pool.DefaultSettings(), admission.Options{Logger: logger})
 	if err != nil {
-		t.Fatalf("pool.New: %v", err)
+		t.Fatalf("admission.New: %v", err)
 	}
 	s.pool = p
 	ts := transport.DefaultSettings()
 	ts.MaxResponseBytes, ts.HedgeAfter = maxBody, hedgeAfter
-	c, err := transport.New(p, ts, transport.Options{Logger: logger,
-		OnAttempt: func(_ context.Context, method string, a transport.Attempt) {
+	c, err := engine.New(p, ts, engine.Options{Logger: logger,
+		Observers: []transport.Observer{engine.AttemptFunc(func(_ context.Context, method string, a transport.Attempt) {
 			if a.Hedge {
 				s.hedges.Add(1)
 			}
 			s.lag.attempt(method, a)
-		}})
+		})}})
 	if err != nil {
-		t.Fatalf("transport.New: %v", err)
+		t.Fatalf("engine.New: %v", err)
 	}
 	s.client = c
 	t.Cleanup(func() { _ = c.Close() })
@@ -398,7 +403,7 @@ func (s *soak) run() {
 	for id := range s.workers {
 		w := &caller{id: id}
 		if id%2 == 0 {
-			w.session = transport.NewSession()
+			w.session = new(slots.Session)
 		}
 		s.workers[id] = w
 		wg.Go(func() {
@@ -477,7 +482,7 @@ func (s *soak) call(w *caller, i int) {
 			what: fmt.Sprintf("call %d (%s): %v", i, method, err)}
 	}
 	if send {
-		r := sendResult{made: true, ok: err == nil, ambiguous: errors.Is(err, transport.ErrAmbiguousDispatch)}
+		r := sendResult{made: true, ok: err == nil, ambiguous: errors.Is(err, engine.ErrAmbiguousDispatch)}
 		if ce != nil {
 			r.attempts = ce.Attempts
 		}
@@ -823,7 +828,8 @@ func (s *soak) checkSends() {
 	// One pass over the recorded requests: asking every server per
 	// signature would scan them all per send.
 	forwards, deliveries := map[string]int{}, map[string]int{}
-	for _, srv := range s.cluster.Servers {
+	for _, ep := range s.cluster.Endpoints() {
+		_, srv := ep.Name, s.cluster.Server(ep.Name)
 		for _, r := range srv.Requests() {
 			if r.Method == "sendTransaction" && r.Signature != "" {
 				deliveries[r.Signature]++
@@ -909,7 +915,8 @@ func (s *soak) checkLogs() {
 // checkMarkersSent checks that the markers did reach the servers, so that
 // their absence from errors and logs means something.
 func (s *soak) checkMarkersSent() {
-	for _, srv := range s.cluster.Servers {
+	for _, ep := range s.cluster.Endpoints() {
+		_, srv := ep.Name, s.cluster.Server(ep.Name)
 		for _, r := range srv.Requests() {
 			if strings.Contains(r.Target, markPath) && strings.Contains(r.Target, markQuery) &&
 				strings.Contains(r.Header.Get("Authorization"), markHeader) {
@@ -925,7 +932,8 @@ func (s *soak) checkMarkersSent() {
 func (s *soak) summary() {
 	kinds := map[fixtures.FaultKind]int{}
 	requests := 0
-	for _, srv := range s.cluster.Servers {
+	for _, ep := range s.cluster.Endpoints() {
+		_, srv := ep.Name, s.cluster.Server(ep.Name)
 		st := srv.Stats()
 		requests += st.Requests
 		for k, n := range st.Faults {
@@ -984,4 +992,16 @@ func mix(seed, i uint64) uint64 {
 	x ^= x >> 27
 	x *= 0x94d049bb133111eb
 	return x ^ (x >> 31)
+}
+
+// memberLimits are a fixtures.Member's Read and Send for roles: nil for a
+// role roles lacks, and both nil (read and send, unlimited) for nil roles.
+func memberLimits(roles map[endpoint.Role]endpoint.Limits) (read, send *endpoint.Limits) {
+	if l, ok := roles[endpoint.RoleRead]; ok {
+		read = &l
+	}
+	if l, ok := roles[endpoint.RoleSend]; ok {
+		send = &l
+	}
+	return read, send
 }

@@ -70,7 +70,7 @@ func callEndAttributes(r transport.CallResult) []attribute.KeyValue {
 // attemptStartAttributes are an attempt span's attributes known when it
 // starts. The RPC ones are repeated from the call's span: an attempt's
 // span is the client span of one request, which a backend may read alone.
-func attemptStartAttributes(call transport.CallInfo, a transport.AttemptStart) []attribute.KeyValue {
+func attemptStartAttributes(call transport.CallInfo, a transport.Attempt) []attribute.KeyValue {
 	return []attribute.KeyValue{
 		keyRPCSystem.String(rpcSystem),
 		keyRPCMethod.String(call.Method),

@@ -10,6 +10,7 @@ import (
 	"go.opentelemetry.io/otel/trace/noop"
 
 	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/internal/engine"
 	"github.com/solroute/solroute/tracing"
 	"github.com/solroute/solroute/transport"
 )
@@ -54,10 +55,10 @@ func TestNoProviderInstalledRecordsNothing(t *testing.T) {
 	ctx, caller := tp.Tracer("caller").Start(context.Background(), "caller")
 	var seen trace.SpanContext
 	recording := true
-	ctx = transport.WithAttemptObserver(ctx, func(ctx context.Context, _ string, _ transport.Attempt) {
+	ctx = engine.WithObserver(ctx, engine.AttemptFunc(func(ctx context.Context, _ string, _ transport.Attempt) {
 		seen = trace.SpanContextFromContext(ctx)
 		recording = trace.SpanFromContext(ctx).IsRecording()
-	})
+	}))
 	if err := getBalance(ctx, c); err != nil {
 		t.Fatal(err)
 	}
@@ -82,14 +83,14 @@ func TestNoProviderInstalledRecordsNothing(t *testing.T) {
 func BenchmarkCall(b *testing.B) {
 	for _, bc := range []struct {
 		name       string
-		instrument func(b *testing.B, c *transport.Client)
+		instrument func(b *testing.B, c *engine.Engine)
 	}{
-		{"plain", func(*testing.B, *transport.Client) {}},
-		{"global-noop", func(_ *testing.B, c *transport.Client) { tracing.Instrument(c, tracing.Options{}) }},
-		{"noop-provider", func(_ *testing.B, c *transport.Client) {
+		{"plain", func(*testing.B, *engine.Engine) {}},
+		{"global-noop", func(_ *testing.B, c *engine.Engine) { tracing.Instrument(c, tracing.Options{}) }},
+		{"noop-provider", func(_ *testing.B, c *engine.Engine) {
 			tracing.Instrument(c, tracing.Options{TracerProvider: noop.NewTracerProvider()})
 		}},
-		{"recording", func(b *testing.B, c *transport.Client) {
+		{"recording", func(b *testing.B, c *engine.Engine) {
 			tp := sdktrace.NewTracerProvider(sdktrace.WithSampler(sdktrace.AlwaysSample()),
 				sdktrace.WithSyncer(tracetest.NewNoopExporter()))
 			b.Cleanup(func() { _ = tp.Shutdown(context.Background()) })

@@ -14,6 +14,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/solroute/solroute"
+	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
 	"github.com/solroute/solroute/tracing"
 )
@@ -29,8 +30,8 @@ func ExampleInstrument() {
 	defer backup.Close()
 
 	c, err := solroute.New(solroute.Options{Endpoints: []solroute.Endpoint{
-		{Name: "primary", URL: primary.URL(), Read: &solroute.Limits{}},
-		{Name: "backup", URL: backup.URL(), Tier: 1, Read: &solroute.Limits{}},
+		{Name: "primary", URL: primary.URL(), Read: &endpoint.Limits{}},
+		{Name: "backup", URL: backup.URL(), Tier: 1, Read: &endpoint.Limits{}},
 	}})
 	if err != nil {
 		log.Fatal(err)

@@ -20,6 +20,9 @@ import (
 
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/internal/admission"
+	"github.com/solroute/solroute/internal/engine"
+	"github.com/solroute/solroute/internal/fixturespec"
 	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/tracing"
 	"github.com/solroute/solroute/transport"
@@ -39,7 +42,7 @@ var somePubkey = solana.MustPublicKeyFromBase58("9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsG
 func member(name string, tier int) fixtures.Member {
 	l := endpoint.Limits{RequestTimeout: time.Second}
 	return fixtures.Member{Name: name, Tier: tier,
-		Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: l, endpoint.RoleSend: l}}
+		Read: &l, Send: &l}
 }
 
 // conf is what a test sets of a client; the zero value takes
@@ -48,7 +51,7 @@ type conf struct {
 	HedgeAfter     time.Duration
 	AttemptTimeout time.Duration
 	NoRetries      bool
-	// Genesis turns the cluster guard on (transport.Options.Genesis).
+	// Genesis turns the cluster guard on (engine.Options.Genesis).
 	Genesis string
 	// Edit may change the specs (URLs, headers) before the pool is built.
 	Edit func([]endpoint.Spec)
@@ -61,8 +64,8 @@ type conf struct {
 type env struct {
 	t       *testing.T
 	cluster *fixtures.Cluster
-	pool    *pool.Pool
-	client  *transport.Client
+	pool    *admission.Pool
+	client  *engine.Engine
 	clock   *clockwork.FakeClock
 	tp      *sdktrace.TracerProvider
 	spans   *tracetest.InMemoryExporter
@@ -82,7 +85,7 @@ func newEnv(t *testing.T, members []fixtures.Member, c conf) *env {
 
 // newClient starts members and builds a transport client over them on
 // a fake clock, not traced; all of it is closed when tb ends.
-func newClient(tb testing.TB, members []fixtures.Member, c conf) (*fixtures.Cluster, *pool.Pool, *transport.Client, *clockwork.FakeClock) {
+func newClient(tb testing.TB, members []fixtures.Member, c conf) (*fixtures.Cluster, *admission.Pool, *engine.Engine, *clockwork.FakeClock) {
 	tb.Helper()
 	clock := clockwork.NewFakeClockAt(epoch)
 	serverClock := clockwork.NewFakeClockAt(epoch) // never advanced: server delays never end
@@ -91,10 +94,11 @@ func newClient(tb testing.TB, members []fixtures.Member, c conf) (*fixtures.Clus
 	}
 	cl := fixtures.NewCluster(members)
 	tb.Cleanup(cl.Close)
+	specs := fixturespec.Specs(cl)
 	if c.Edit != nil {
-		c.Edit(cl.Specs)
+		c.Edit(specs)
 	}
-	p, err := pool.New(cl.Specs, pool.DefaultSettings(), pool.Options{Clock: clock})
+	p, err := admission.New(specs, pool.DefaultSettings(), admission.Options{Clock: clock})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -104,7 +108,7 @@ func newClient(tb testing.TB, members []fixtures.Member, c conf) (*fixtures.Clus
 		s.Retry.MaxRetries = 0
 	}
 	s.HedgeAfter, s.AttemptTimeout = c.HedgeAfter, c.AttemptTimeout
-	tc, err := transport.New(p, s, transport.Options{Genesis: c.Genesis})
+	tc, err := engine.New(p, s, engine.Options{Genesis: c.Genesis})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -122,7 +126,7 @@ func recordingProvider(t testing.TB) (*sdktrace.TracerProvider, *tracetest.InMem
 	return tp, spans, order
 }
 
-func (e *env) server(name string) *fixtures.Server { return e.cluster.Servers[name] }
+func (e *env) server(name string) *fixtures.Server { return e.cluster.Server(name) }
 
 // caller starts the caller's own span, the parent the call's must have.
 func (e *env) caller() (context.Context, trace.Span) {
@@ -285,7 +289,7 @@ func wantLines(t *testing.T, got []string, want ...string) {
 }
 
 // getBalance calls getBalance through the transport client.
-func getBalance(ctx context.Context, c *transport.Client) error {
+func getBalance(ctx context.Context, c *engine.Engine) error {
 	var out *rpc.GetBalanceResult
 	return c.CallForInto(ctx, &out, "getBalance", []any{somePubkey})
 }
@@ -293,7 +297,7 @@ func getBalance(ctx context.Context, c *transport.Client) error {
 // sendParams returns a signed transaction's sendTransaction params.
 func sendParams(t testing.TB, seed uint64) []any {
 	t.Helper()
-	tx, err := fixtures.SignedTransaction(seed)
+	tx, err := fixtures.SignedTransaction(seed, "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,24 +19,27 @@ import (
 
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/internal/admission"
+	"github.com/solroute/solroute/internal/engine"
+	"github.com/solroute/solroute/internal/fixturedata"
 	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/tracing"
 	"github.com/solroute/solroute/transport"
 )
 
 // marker is the secret planted in URLs and headers. No span may show it
-// in any form fixtures.FindSecret can undo (percent, JSON, hex, base64).
+// in any form fixturedata.FindSecret can undo (percent, JSON, hex, base64).
 const marker = "TrAcEsEcReT"
 
 // placement plants marker in one part of an endpoint's URL or headers.
-type placement = fixtures.SecretPlacement
+type placement = fixturedata.SecretPlacement
 
-func placements() []placement { return fixtures.SecretPlacements(marker) }
+func placements() []placement { return fixturedata.SecretPlacements(marker) }
 
 // server kinds a failure mode runs against.
 const (
 	fixtureServer = iota // a fixtures.Server running the mode's fault
-	echoServer           // fixtures.EchoHandler: quotes the request in its errors
+	echoServer           // fixturedata.EchoHandler: quotes the request in its errors
 	downServer           // a fixtures.Server refusing connections
 	tlsMismatch          // https to a plain fixtures.Server
 	dnsFailure           // a host name that cannot resolve
@@ -92,17 +95,17 @@ type secretEnv struct {
 	mode   failureMode
 	fake   *fixtures.Server // nil for the echo server and DNS
 	clock  *clockwork.FakeClock
-	pool   *pool.Pool
-	client *transport.Client
+	pool   *admission.Pool
+	client *engine.Engine
 	spans  *tracetest.InMemoryExporter
 }
 
 func newSecretEnv(t *testing.T, pl placement, m failureMode) *secretEnv {
 	e := &secretEnv{t: t, mode: m, clock: clockwork.NewFakeClockAt(epoch)}
-	scheme, hostport := "http", "nohost-"+fixtures.UnresolvableLabel+".invalid:1"
+	scheme, hostport := "http", "nohost-"+fixturedata.UnresolvableLabel+".invalid:1"
 	switch m.server {
 	case echoServer:
-		srv := httptest.NewServer(fixtures.EchoHandler())
+		srv := httptest.NewServer(fixturedata.EchoHandler())
 		t.Cleanup(srv.Close)
 		hostport = strings.TrimPrefix(srv.URL, "http://")
 	case fixtureServer, downServer, tlsMismatch:
@@ -112,7 +115,7 @@ func newSecretEnv(t *testing.T, pl placement, m failureMode) *secretEnv {
 		}
 		e.fake = fixtures.NewServer(opts)
 		t.Cleanup(e.fake.Close)
-		hostport = e.fake.Addr()
+		hostport = strings.TrimPrefix(e.fake.URL(), "http://")
 		if m.server == downServer {
 			e.fake.SetDown(true)
 		}
@@ -131,7 +134,7 @@ func newSecretEnv(t *testing.T, pl placement, m failureMode) *secretEnv {
 			spec.Headers[k] = endpoint.NewSecret(v)
 		}
 	}
-	p, err := pool.New([]endpoint.Spec{spec}, pool.Settings{}, pool.Options{Clock: e.clock})
+	p, err := admission.New([]endpoint.Spec{spec}, pool.Settings{}, admission.Options{Clock: e.clock})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +143,7 @@ func newSecretEnv(t *testing.T, pl placement, m failureMode) *secretEnv {
 	if m.limit != 0 {
 		s.MaxResponseBytes = m.limit
 	}
-	c, err := transport.New(p, s, transport.Options{})
+	c, err := engine.New(p, s, engine.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -270,7 +273,7 @@ func TestSpansShowNoSecret(t *testing.T) {
 						t.Errorf("no error message among the span texts: the check would miss the likeliest leak")
 					}
 					for s, where := range texts {
-						if form, leaked := fixtures.FindSecret(s, marker); leaked {
+						if form, leaked := fixturedata.FindSecret(s, marker); leaked {
 							t.Errorf("%s shows the secret (%s):\n%s", where, form, s)
 						}
 					}

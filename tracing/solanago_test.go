@@ -7,6 +7,7 @@ import (
 	"github.com/gagliardetto/solana-go/rpc"
 
 	"github.com/solroute/solroute"
+	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
 	"github.com/solroute/solroute/tracing"
 )
@@ -19,7 +20,7 @@ func TestSolanaGoClientSpans(t *testing.T) {
 	srv := fixtures.NewServer(fixtures.Options{Name: "provider"})
 	t.Cleanup(srv.Close)
 	c, err := solroute.New(solroute.Options{Endpoints: []solroute.Endpoint{
-		{Name: "provider", URL: srv.URL(), Read: &solroute.Limits{}, Send: &solroute.Limits{}},
+		{Name: "provider", URL: srv.URL(), Read: &endpoint.Limits{}, Send: &endpoint.Limits{}},
 	}})
 	if err != nil {
 		t.Fatal(err)
@@ -34,7 +35,7 @@ func TestSolanaGoClientSpans(t *testing.T) {
 			return err
 		},
 		"NewWithCustomRPCClient": func(ctx context.Context) error {
-			_, err := rpc.NewWithCustomRPCClient(c.Transport()).GetBalance(ctx, somePubkey, rpc.CommitmentFinalized)
+			_, err := rpc.NewWithCustomRPCClient(c).GetBalance(ctx, somePubkey, rpc.CommitmentFinalized)
 			return err
 		},
 		"typed": func(ctx context.Context) error {

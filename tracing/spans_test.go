@@ -15,6 +15,7 @@ import (
 
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/internal/engine"
 	"github.com/solroute/solroute/tracing"
 	"github.com/solroute/solroute/transport"
 )
@@ -127,7 +128,7 @@ func TestAmbiguousSendSpans(t *testing.T) {
 	ctx, caller := e.caller()
 	var sig solana.Signature
 	err := e.client.CallForInto(ctx, &sig, "sendTransaction", sendParams(t, 900))
-	if !errors.Is(err, transport.ErrAmbiguousDispatch) {
+	if !errors.Is(err, engine.ErrAmbiguousDispatch) {
 		t.Fatalf("error %v, want ErrAmbiguousDispatch", err)
 	}
 	caller.End()
@@ -156,7 +157,7 @@ func TestAmbiguousSendSpans(t *testing.T) {
 	if ev["exception.type"].AsString() != "*transport.CallError" || ev["exception.message"].AsString() != err.Error() {
 		t.Fatalf("exception %v, want the *CallError's text", ev)
 	}
-	if n := e.server("good").Count("sendTransaction"); n != 0 {
+	if n := e.server("good").Stats().Calls["sendTransaction"]; n != 0 {
 		t.Fatalf("the send was resent (%d)", n)
 	}
 }
@@ -249,7 +250,7 @@ func TestBackgroundRequestsAreNotTraced(t *testing.T) {
 		case <-time.After(time.Millisecond): // polling another goroutine's work, not a measurement
 		}
 	}
-	if n := e.server("a").Count("getGenesisHash"); n != 1 {
+	if n := e.server("a").Stats().Calls["getGenesisHash"]; n != 1 {
 		t.Fatalf("the guard sent %d getGenesisHash, want 1", n)
 	}
 	e.tree().wantLabels("call getBalance", "attempt getBalance #1 a")
@@ -277,7 +278,7 @@ func TestNestedCallNeverEndsTheOuterSpans(t *testing.T) {
 	t.Cleanup(func() { _ = tp.Shutdown(context.Background()) })
 	tracing.Instrument(c, tracing.Options{TracerProvider: tp})
 	nested := 0
-	ctx := transport.WithAttemptObserver(context.Background(), func(ctx context.Context, method string, _ transport.Attempt) {
+	ctx := engine.WithObserver(context.Background(), engine.AttemptFunc(func(ctx context.Context, method string, _ transport.Attempt) {
 		if method != "getBalance" {
 			return
 		}
@@ -287,7 +288,7 @@ func TestNestedCallNeverEndsTheOuterSpans(t *testing.T) {
 		if err := c.CallForInto(ctx, nil, "getNoSuchThing", nil); err == nil {
 			t.Error("getNoSuchThing succeeded")
 		}
-	})
+	}))
 	if err := getBalance(ctx, c); err != nil {
 		t.Fatal(err)
 	}

@@ -27,7 +27,7 @@ type Options struct {
 }
 
 // Observable is what Instrument adds its Observer to: *solroute.Client
-// and *transport.Client.
+// and *call.Client.
 type Observable interface {
 	// Observe adds an Observer to every call that starts from now on.
 	Observe(transport.Observer)
@@ -79,7 +79,7 @@ type observer struct {
 type spanKey struct{ level string }
 
 // CallStarted starts the call's span, a child of ctx's span. A call made
-// under another call's context (from a callback, OnAttempt or an attempt
+// under another call's context (from a callback, an Observer or an attempt
 // observer) must never end that call's spans: this observer's keys are
 // hidden from it first.
 func (o *observer) CallStarted(ctx context.Context, call transport.CallInfo) context.Context {
@@ -106,7 +106,7 @@ func (o *observer) hide(ctx context.Context) context.Context {
 }
 
 // AttemptStarted starts the attempt's span, a child of the call's.
-func (o *observer) AttemptStarted(ctx context.Context, call transport.CallInfo, a transport.AttemptStart) context.Context {
+func (o *observer) AttemptStarted(ctx context.Context, call transport.CallInfo, a transport.Attempt) context.Context {
 	if parent, ok := ctx.Value(o.callKey).(trace.Span); ok {
 		// An Observer added after this one may have made its own span
 		// the context's current one: the attempt is the call's child.

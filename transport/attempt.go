@@ -1,220 +1,79 @@
 package transport
 
 import (
-	"bytes"
-	"context"
-	"errors"
-	"io"
-	"net/http"
-	"net/http/httptrace"
+	"fmt"
 	"strings"
 	"time"
 
-	"github.com/solroute/solroute/transport/internal/wire"
-
-	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/retrypolicy"
 )
 
-// drainLimit is how much of a failure response's body is read to let
-// net/http reuse the connection; larger bodies close it instead.
-const drainLimit = 64 << 10
-
-// outcome is what one attempt proved, and the error that says so.
-type outcome struct {
+// Attempt is one attempt of one call: the one report of it, in a
+// *CallError's Attempts, in a solroute.CallRecord and to an Observer. An
+// Observer's AttemptStarted gets the fields known when the pool admitted
+// it (Endpoint, Tier, Number, Wait, Hedge, InDoubt); AttemptEnded gets
+// them all.
+type Attempt struct {
+	// Endpoint is the endpoint's Name.
+	Endpoint string
+	// Tier is the endpoint's tier.
+	Tier int
+	// Number counts the call's attempts from 1, hedges included.
+	Number int
+	// Outcome is what happened: cause, dispatch state, HTTP status,
+	// JSON-RPC code, the provider's delay and whose fault a failure was.
 	retrypolicy.Outcome
-	err error // secret-free; nil on success
-	// slot is the slot the endpoint answered or refused at, when the call
-	// tracks slots (slotPlan); 0: none.
-	slot uint64
-	// timeout is the attempt's own bound (Attempt.Timeout).
-	timeout time.Duration
-	// atDeadline: the attempt timed out at the call's deadline, or had
-	// no time left before it.
-	atDeadline bool
+	// Duration is the attempt's time on the pool's clock, from the permit
+	// to the outcome.
+	Duration time.Duration
+	// Wait is how long the pool took to admit the attempt (a token, a
+	// free slot, the end of a cooldown), on the pool's clock.
+	Wait time.Duration
+	// Timeout is the attempt's own bound: the adaptive or fixed attempt
+	// timeout when a cut could buy another attempt (or
+	// Settings.AttemptTimeout is set), else the call's budget; cut to the
+	// time the call had left, and for a send that may have been written
+	// by then, the time to the call's deadline. 0 when the attempt was
+	// not made (no time left, or an endpoint unknown to the transport).
+	Timeout time.Duration
+	// Decision is what the call did next; zero on success.
+	Decision retrypolicy.Decision
+	// Hedge is true for an attempt sent as a hedge (Settings.HedgeAfter)
+	// while an earlier attempt of the call was still running.
+	Hedge bool
+	// InDoubt is true for an attempt of a call that avoids doubt (a send)
+	// routed to an endpoint in doubt, as a last resort.
+	InDoubt bool
+	// Err is the attempt's own error, secret-free and naming the endpoint
+	// by its Name; nil on success. (A *CallError unwraps to the last
+	// attempt's.)
+	Err error
 }
 
-// exchange is what one kind of call does with a 2xx response.
-type exchange interface {
-	// handle reads resp (a 2xx) and reports cause, rpcCode, the slot the
-	// endpoint answered (or refused) at when the call tracks slots (0:
-	// none) and a raw error; the attempt classifies transport-level read
-	// errors itself.
-	handle(c *Client, req *http.Request, resp *http.Response) (cause retrypolicy.Cause, rpcCode int, slot uint64, err error)
-}
-
-// callState is one call: what is sent and how it may be retried.
-type callState struct {
-	method   string
-	body     []byte
-	class    retrypolicy.Class
-	deadline time.Time
-	// ctxDeadline: deadline is the caller's context's.
-	ctxDeadline bool
-	// ownTimeout is the method's own budget (registry.Entry.Timeout),
-	// replacing the endpoints' request timeout; minTimeout raises theirs
-	// (a batch's longest member's). 0: none.
-	ownTimeout, minTimeout time.Duration
-	// attemptMax bounds one attempt by the fixed rule (Settings.
-	// AttemptTimeout or half the budget); 0 means no bound of its own.
-	attemptMax time.Duration
-	// cuttable: the attempt about to run may be cut before the call's
-	// deadline (see Client.cuttable).
-	cuttable bool
-	// adaptive marks a call whose attempts the adaptive rule may bound
-	// (attemptTimeout); retries counts the counted retries granted so far,
-	// before the attempt about to run.
-	adaptive bool
-	retries  int
-	x        exchange
-	// slots is what the call does with slots (nil: nothing); when set,
-	// it points at plan.
-	slots *slotPlan
-	plan  slotPlan
-	// batch is the number of requests of a batch; 0 for a single call.
-	// known is set when the registry knows the method (a batch: always).
-	batch int
-	known bool
-	// obs are the Observers the call started with, rec the context's
-	// CallRecord and recorded the attempts kept for it; info describes
-	// the call to them; attempts counts the attempts started. All are
-	// unset (info, recorded) when nobody observes the call.
-	obs      []Observer
-	rec      *CallRecord
-	recorded []Attempt
-	info     CallInfo
-	attempts int
-}
-
-// attempt makes one attempt on pm's endpoint under a per-attempt timeout
-// of min(attemptTimeout's bound, time left before the call's deadline),
-// measured on the pool's clock (armAttempt: a request that is not
-// Idempotent, once handed to a connection, runs until the deadline).
-func (c *Client) attempt(ctx context.Context, cs *callState, pm *pool.Permit) outcome {
-	ep := c.endpoints[pm.Endpoint()]
-	if ep == nil { // the pool named an endpoint it did not list in Specs
-		return outcome{Outcome: retrypolicy.Outcome{Cause: retrypolicy.Connection, Dispatch: retrypolicy.NotDispatched,
-			Fault: retrypolicy.LocalFault},
-			err: &attemptError{endpoint: pm.Endpoint(), cause: retrypolicy.Connection, msg: "endpoint unknown to the transport"}}
+// describe is attempt n on one line.
+func (a *Attempt) describe(n int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "[%d] %s (tier %d", n, a.Endpoint, a.Tier)
+	if a.Hedge {
+		b.WriteString(", hedge")
 	}
-	fair, bound, adaptive := c.attemptTimeout(cs, pm)
-	left := cs.deadline.Sub(c.clock.Now())
-	timeout := min(bound, left)
-	if timeout <= 0 {
-		return outcome{Outcome: retrypolicy.Outcome{Cause: retrypolicy.Timeout, Dispatch: retrypolicy.NotDispatched,
-			Fault: retrypolicy.LocalFault}, err: ep.wrapErr(retrypolicy.Timeout, errNoTimeLeft), atDeadline: true}
+	if a.InDoubt {
+		b.WriteString(", in doubt, as a last resort")
 	}
-	tracker := newDispatchTracker()
-	actx, cancel := context.WithCancelCause(ctx)
-	timer := c.armAttempt(cs, tracker, timeout, cancel)
-	o := c.post(ctx, actx, cs, ep, tracker)
-	o.timeout = timer.stop()
-	cancel(nil)
-	c.sawSlot(cs, pm, &o) // the slot it answered or refused at (slots.go)
-	timedOut := o.Cause == retrypolicy.Timeout && errors.Is(context.Cause(actx), errAttemptTimeout)
-	o.atDeadline = timedOut && !c.clock.Now().Before(cs.deadline)
-	if adaptive {
-		c.cuts.add(c.clock.Now(), timedOut && left >= fair)
+	fmt.Fprintf(&b, "): %s, %s", a.Cause, a.Dispatch)
+	if a.HTTPStatus != 0 {
+		fmt.Fprintf(&b, ", HTTP %d", a.HTTPStatus)
 	}
-	switch {
-	case timedOut && left < fair:
-		o.Fault = retrypolicy.LocalFault // the call's time ran out before the rule's bound: not the endpoint's fault
-	case o.Cause == retrypolicy.MalformedResponse && errors.Is(o.err, wire.ErrTooLarge):
-		o.Fault = retrypolicy.LocalFault // over our own size limit
+	if a.RPCCode != 0 {
+		fmt.Fprintf(&b, ", code %d", a.RPCCode)
 	}
-	return o
-}
-
-// post sends cs's body to ep under actx (the attempt's context, a
-// child of the caller's ctx), with tracker installed, and builds the
-// attempt's outcome: the one place where it is judged what happened.
-func (c *Client) post(ctx, actx context.Context, cs *callState, ep *endpointClient, tracker *dispatchTracker) outcome {
-	req := ep.newRequest(httptrace.WithClientTrace(actx, &tracker.trace), cs.body,
-		cs.class == retrypolicy.Idempotent)
-	var o outcome
-	resp, err := ep.tr.RoundTrip(req)
-	if err != nil {
-		o.Dispatch = tracker.state()
-		o.fail(ep, classifyErr(ctx, actx, err), err)
-		return o
-	}
-	defer resp.Body.Close()
-	o.Dispatch = retrypolicy.Answered
-	o.HTTPStatus = resp.StatusCode
-	if cause := retrypolicy.StatusCause(resp.StatusCode); cause != 0 {
-		if cause == retrypolicy.RateLimited || resp.StatusCode == http.StatusServiceUnavailable {
-			o.ProviderDelay = c.retryAfter(resp)
+	fmt.Fprintf(&b, ", %s", a.Duration)
+	if a.Decision.Reason != "" {
+		b.WriteString(", ")
+		b.WriteString(a.Decision.Reason)
+		if a.Decision.Retry && a.Decision.Delay > 0 {
+			fmt.Fprintf(&b, " after %s", a.Decision.Delay)
 		}
-		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, drainLimit))
-		o.fail(ep, cause, &StatusError{StatusCode: resp.StatusCode, RetryAfter: o.ProviderDelay})
-		return o
 	}
-	cause, code, slot, err := cs.x.handle(c, req, resp)
-	o.RPCCode, o.slot = code, slot
-	if err == nil {
-		return o
-	}
-	if cause == 0 { // a read error: the exchange could not tell why
-		cause = classifyErr(ctx, actx, err)
-	} else if cause == retrypolicy.InvalidResponse && ctx.Err() != nil {
-		cause = retrypolicy.Canceled // a callback that failed because the caller gave up
-	}
-	if cause == retrypolicy.RateLimited {
-		o.ProviderDelay = c.retryAfter(resp)
-	}
-	o.fail(ep, cause, err)
-	return o
+	return b.String()
 }
-
-// fail records a failure of cause with its error, made secret-free, and
-// whose doing it was: the caller's for a cancellation, the request's for
-// an answer any endpoint would repeat, the endpoint's otherwise. (attempt
-// then moves the client's own bounds to LocalFault.)
-func (o *outcome) fail(ep *endpointClient, cause retrypolicy.Cause, err error) {
-	o.Cause = cause
-	switch cause {
-	case retrypolicy.Canceled:
-		o.Fault = retrypolicy.CallerFault
-	case retrypolicy.Request, retrypolicy.RPCApplication, retrypolicy.InvalidResponse:
-		o.Fault = retrypolicy.RequestFault
-	default:
-		o.Fault = retrypolicy.EndpointFault
-	}
-	o.err = ep.wrapErr(cause, err)
-}
-
-// retryAfter parses resp's Retry-After on the pool's clock: 0 when absent
-// or invalid.
-func (c *Client) retryAfter(resp *http.Response) time.Duration {
-	ra := resp.Header.Get("Retry-After")
-	if ra == "" {
-		return 0
-	}
-	d, _ := retrypolicy.ParseRetryAfter(ra, c.clock.Now())
-	return d
-}
-
-// newRequest builds one POST of body from the endpoint's template (one
-// shallow copy: URL and header map are shared read-only). The body is
-// rewindable (GetBody set) only for Idempotent calls: with GetBody nil
-// net/http cannot replay a request on its own once it has started writing
-// it (HTTP/1 replays after "nothing written" and HTTP/2 replays after some
-// stream resets both need GetBody), so every delivery of a
-// NeverAfterDispatch request is one attempt the call loop saw. No
-// Idempotency-Key header is ever set: it would make a POST replayable.
-func (ep *endpointClient) newRequest(ctx context.Context, body []byte, rewindable bool) *http.Request {
-	req := ep.template.WithContext(ctx)
-	// io.NopCloser over *bytes.Reader is a body net/http recognises as in
-	// memory: headers and body go out in one write. Any other type makes it
-	// flush the headers first (a second packet per request).
-	req.Body = io.NopCloser(bytes.NewReader(body))
-	req.ContentLength = int64(len(body))
-	if rewindable {
-		req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
-	}
-	return req
-}
-
-// trimPrefix drops the package prefix of the transport's own error texts
-// when nested in another transport message.
-func trimPrefix(s string) string { return strings.TrimPrefix(s, "transport: ") }

@@ -3,77 +3,25 @@ package transport
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/gagliardetto/solana-go/rpc/jsonrpc"
+	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/retrypolicy"
 )
 
-// ErrAmbiguousDispatch is matched (errors.Is) by a *CallError of a call
-// that is not Idempotent (sendTransaction, requestAirdrop, sendBundle, a
-// method nobody declared, a batch holding one) that stopped because a
-// server may have acted on an attempt: the request was handed to a
-// connection and no answer came, or a server answered with something that
-// does not prove it did not act (a 5xx, a 408, a broken, garbled or HTML
-// body, a result that did not decode, a JSON-RPC error not known to come
-// before execution), or the caller cancelled after the request was
-// handed over. retrypolicy.Outcome.MayHaveActed is the rule.
-//
-// The transport never resends such a call. What the caller does next, for a
-// transaction: poll getSignatureStatuses for the transaction's signature
-// (with searchTransactionHistory when needed) until it is found, or until
-// getBlockHeight passes the lastValidBlockHeight of the blockhash the
-// transaction was signed with. Found: it landed, do not send again. Not
-// found after that height: the transaction can never land, so it is safe
-// to sign a new one with a fresh blockhash. Before that height, re-sending
-// the identical signed bytes is also safe (a signature executes at most
-// once), but re-signing is not.
-var ErrAmbiguousDispatch = errors.New("transport: request may have reached a server; not resent")
-
-// Attempt is one attempt of one call.
-type Attempt struct {
-	// Endpoint is the endpoint's Name.
-	Endpoint string
-	// Tier is the endpoint's tier.
-	Tier int
-	// Outcome is what happened: cause, dispatch state, HTTP status,
-	// JSON-RPC code, the provider's delay and whose fault a failure was.
-	retrypolicy.Outcome
-	// Duration is the attempt's time on the pool's clock, from the permit
-	// to the outcome.
-	Duration time.Duration
-	// Wait is how long the pool took to admit the attempt (a token, a
-	// free slot, the end of a cooldown), on the pool's clock.
-	Wait time.Duration
-	// Timeout is the attempt's own bound: the adaptive or fixed attempt
-	// timeout when a cut could buy another attempt (or
-	// Settings.AttemptTimeout is set), else the call's budget; cut to the
-	// time the call had left, and for a send that may have been written
-	// by then, the time to the call's deadline. 0 when the attempt was
-	// not made (no time left, or an endpoint unknown to the transport).
-	Timeout time.Duration
-	// Decision is what the call did next; zero on success.
-	Decision retrypolicy.Decision
-	// Hedge is true for an attempt sent as a hedge (Settings.HedgeAfter)
-	// while an earlier attempt of the call was still running.
-	Hedge bool
-	// InDoubt is true for an attempt of a call that avoids doubt (a send)
-	// routed to an endpoint in doubt, as a last resort.
-	InDoubt bool
-}
-
 // CallError is a failed call: its method, final cause and every attempt.
-// Its Unwrap reaches the error that ended the call: a *RPCError for a
-// JSON-RPC error, a *StatusError for an HTTP failure status, the
-// connection's typed error (*net.OpError, ...) with its URL removed,
-// pool.ErrNoEndpoint or a *pool.DeadlineError from the pool, the caller's
-// context error, and ErrAmbiguousDispatch when it applies.
+// Its Unwrap reaches the errors that ended the call (Errs): a *RPCError
+// for a JSON-RPC error, a *StatusError for an HTTP failure status, a
+// *StaleError or an *OutlierError for an answer at the wrong slot, the
+// connection's typed error (*net.OpError, ...) with its URL removed, the
+// pool's when no endpoint could be had (matching solroute.ErrNoEndpoint
+// or solroute.ErrDeadline), the caller's context error, and
+// solroute.ErrAmbiguousDispatch when it applies (Ambiguous).
 //
 // solana-go's own error values are reachable too, for code written
 // against its client: errors.As finds a *jsonrpc.RPCError (code, message,
@@ -90,8 +38,15 @@ type CallError struct {
 	Cause retrypolicy.Cause
 	// Attempts lists every attempt, in order.
 	Attempts []Attempt
-
-	errs []error // what Unwrap reaches; each is secret-free
+	// Ambiguous is set when an attempt of a call that is not Idempotent
+	// (a send) may have reached a server and the call was not resent:
+	// check whether it landed before sending it again. The error then
+	// matches solroute.ErrAmbiguousDispatch.
+	Ambiguous bool
+	// Errs are the errors that ended the call, in order, each secret-free:
+	// what Unwrap returns. When Ambiguous, the last is
+	// solroute.ErrAmbiguousDispatch.
+	Errs []error
 }
 
 // Error is one short line: the method, what ended the call, how many
@@ -102,7 +57,7 @@ func (e *CallError) Error() string {
 	var b strings.Builder
 	b.WriteString("transport: ")
 	b.WriteString(e.Method)
-	if e.ambiguous() {
+	if e.Ambiguous {
 		b.WriteString(" may have reached a server and was not resent: check whether it landed before sending it again")
 	} else {
 		b.WriteString(" failed")
@@ -119,9 +74,9 @@ func (e *CallError) Error() string {
 		fmt.Fprintf(&b, ", last on %s", e.Attempts[n-1].Endpoint)
 	}
 	b.WriteByte(')')
-	for _, err := range e.errs {
-		if err == ErrAmbiguousDispatch {
-			continue // said above
+	for i, err := range e.Errs {
+		if e.Ambiguous && i == len(e.Errs)-1 {
+			continue // solroute.ErrAmbiguousDispatch: said above
 		}
 		b.WriteString(": ")
 		b.WriteString(trimPrefix(err.Error()))
@@ -147,41 +102,8 @@ func (e *CallError) Format(f fmt.State, verb rune) {
 	}
 }
 
-// ambiguous reports whether the call ended ambiguous.
-func (e *CallError) ambiguous() bool {
-	return slices.Contains(e.errs, ErrAmbiguousDispatch)
-}
-
-// describe is attempt n on one line.
-func (a *Attempt) describe(n int) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "[%d] %s (tier %d", n, a.Endpoint, a.Tier)
-	if a.Hedge {
-		b.WriteString(", hedge")
-	}
-	if a.InDoubt {
-		b.WriteString(", in doubt, as a last resort")
-	}
-	fmt.Fprintf(&b, "): %s, %s", a.Cause, a.Dispatch)
-	if a.HTTPStatus != 0 {
-		fmt.Fprintf(&b, ", HTTP %d", a.HTTPStatus)
-	}
-	if a.RPCCode != 0 {
-		fmt.Fprintf(&b, ", code %d", a.RPCCode)
-	}
-	fmt.Fprintf(&b, ", %s", a.Duration)
-	if a.Decision.Reason != "" {
-		b.WriteString(", ")
-		b.WriteString(a.Decision.Reason)
-		if a.Decision.Retry && a.Decision.Delay > 0 {
-			fmt.Fprintf(&b, " after %s", a.Decision.Delay)
-		}
-	}
-	return b.String()
-}
-
 // Unwrap returns the errors that ended the call (see CallError).
-func (e *CallError) Unwrap() []error { return e.errs }
+func (e *CallError) Unwrap() []error { return e.Errs }
 
 // RPCError is a JSON-RPC error answered by an endpoint.
 type RPCError struct {
@@ -262,29 +184,45 @@ func (e *StatusError) As(target any) bool {
 	return true
 }
 
-// attemptError is one attempt's failure, naming the endpoint only by Name.
-// err is the underlying error with any *url.Error removed (it embeds the
-// URL); msg is err's text with the endpoint's secrets redacted, computed
-// once so that Error never sees a secret.
-type attemptError struct {
-	endpoint string
-	cause    retrypolicy.Cause
-	msg      string
-	err      error
+// StaleError is an answer older than the least slot the read accepts:
+// one already returned to the same caller (its Session), the
+// minContextSlot it asked for, or the pool's reference slot less the
+// allowed lag. It comes from an endpoint that took no minContextSlot or
+// ignored it. Its cause is node-behind: the call retries it elsewhere
+// while it can.
+type StaleError struct {
+	// Commitment is the commitment the slots are at.
+	Commitment endpoint.Commitment
+	// Slot is the answer's context slot; Floor the slot it had to reach.
+	Slot, Floor uint64
 }
 
-func (e *attemptError) Error() string {
-	return e.endpoint + ": " + e.msg
+// Error reads "stale answer: context slot 940 (confirmed) is below slot
+// 1000, the least this read accepts".
+func (e *StaleError) Error() string {
+	return fmt.Sprintf("stale answer: context slot %d (%s) is below slot %d, the least this read accepts",
+		e.Slot, e.Commitment, e.Floor)
 }
 
-func (e *attemptError) Unwrap() error { return e.err }
+// OutlierError is an answer at a slot further ahead of the slot the
+// endpoints agree on (the pool's reference) than any honest node could
+// be: one endpoint's claim no other corroborates. It is refused, so that
+// it never becomes a caller's mark; its cause is node-behind (this node's
+// state is unusable; another may answer).
+type OutlierError struct {
+	// Commitment is the commitment the slots are at.
+	Commitment endpoint.Commitment
+	// Slot is the answer's slot; Ceiling the highest slot accepted.
+	Slot, Ceiling uint64
+}
 
-// Failures the transport itself detects. Their text is fixed and
-// secret-free.
-var (
-	errAttemptTimeout   = errors.New("attempt timed out")
-	errBatchMismatch    = errors.New("batch response does not match the requests")
-	errEmptyBatch       = errors.New("transport: empty batch")
-	errNoTimeLeft       = errors.New("no time left before the call's deadline")
-	errCallbackRequired = errors.New("transport: nil callback")
-)
+// Error reads "answer at slot 1000000000000 (confirmed) is ahead of what
+// the other endpoints agree on (at most 1032)".
+func (e *OutlierError) Error() string {
+	return fmt.Sprintf("answer at slot %d (%s) is ahead of what the other endpoints agree on (at most %d)",
+		e.Slot, e.Commitment, e.Ceiling)
+}
+
+// trimPrefix drops the package prefix of the call's own error texts when
+// nested in another of its messages.
+func trimPrefix(s string) string { return strings.TrimPrefix(s, "transport: ") }

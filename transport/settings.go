@@ -1,12 +1,9 @@
 package transport
 
 import (
-	"context"
 	"errors"
-	"log/slog"
 	"time"
 
-	"github.com/solroute/solroute/registry"
 	"github.com/solroute/solroute/retrypolicy"
 )
 
@@ -21,7 +18,7 @@ type Settings struct {
 	// DefaultMaxResponseBytes.
 	MaxResponseBytes int64 `toml:"max_response_bytes"`
 	// AttemptTimeout bounds one attempt, on top of the endpoint's
-	// RequestTimeout (or the method's own budget, registry.Entry.Timeout)
+	// RequestTimeout (or the method's own budget, methods.Method.Timeout)
 	// and the time left before the call's deadline, even an attempt that
 	// nothing could follow (to retry a lone endpoint on a new connection).
 	// A value at or above the request timeout lets an attempt use the
@@ -148,23 +145,3 @@ type FieldError struct {
 
 // Error returns "transport: KEY MESSAGE".
 func (e *FieldError) Error() string { return "transport: " + e.Key + " " + e.Message }
-
-// Options carry what code supplies and a document does not. The zero value
-// is valid.
-type Options struct {
-	// Logger receives one structured line per attempt naming endpoints by
-	// Name only. Nil discards.
-	Logger *slog.Logger
-	// OnAttempt, when set, is called after every attempt (success or not),
-	// from the calling goroutine, with the call's context (as its
-	// Observers returned it).
-	OnAttempt func(ctx context.Context, method string, a Attempt)
-	// Registry maps method names to role and class. Nil means
-	// registry.Default().
-	Registry *registry.Registry
-	// Genesis, when set, is the base58 genesis hash every endpoint must
-	// report (the cluster guard): each endpoint is held until one
-	// getGenesisHash through its own limits says so, and excluded for good
-	// when it says otherwise. "" checks nothing.
-	Genesis string
-}

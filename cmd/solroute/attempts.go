@@ -47,7 +47,7 @@ func newAttemptWriter(w io.Writer) *attemptWriter {
 	return &attemptWriter{enc: json.NewEncoder(w), n: make(map[string]int)}
 }
 
-// write is a transport.Settings.OnAttempt hook.
+// write receives each attempt, through onAttempt (an Observer).
 func (w *attemptWriter) write(_ context.Context, method string, a transport.Attempt) {
 	line := attemptLine{
 		Method:     method,

@@ -11,8 +11,7 @@ import (
 	"github.com/jonboulle/clockwork"
 	"github.com/solroute/solroute"
 	"github.com/solroute/solroute/config"
-	"github.com/solroute/solroute/pool"
-	"github.com/solroute/solroute/registry"
+	"github.com/solroute/solroute/methods"
 	"github.com/solroute/solroute/transport"
 )
 
@@ -76,15 +75,15 @@ func runCall(ctx context.Context, e *env, args []string) int {
 	}
 	var hooks solroute.Hooks
 	if *showAttempts {
-		hooks.OnAttempt = newAttemptWriter(e.stderr).write
+		hooks.Observers = []transport.Observer{onAttempt(newAttemptWriter(e.stderr).write)}
 	}
-	c, err := solroute.FromDocument(cfg, hooks)
+	c, err := fromDocument(cfg, hooks)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "solroute call: %v\n", err)
 		return exitUsage
 	}
 	defer c.Close()
-	client := c.Transport()
+	client := c
 	if *timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = clockwork.WithTimeout(ctx, e.clock, *timeout)
@@ -92,7 +91,7 @@ func runCall(ctx context.Context, e *env, args []string) int {
 	}
 	var result json.RawMessage
 	if err := client.CallForInto(ctx, &result, method, params); err != nil {
-		if errors.Is(err, pool.ErrNoEndpoint) {
+		if errors.Is(err, solroute.ErrNoEndpoint) {
 			return e.noEndpoint("call", *cfgPath, method, client.Registry(), err)
 		}
 		return e.callFailed("call", err)
@@ -107,11 +106,11 @@ func runCall(ctx context.Context, e *env, args []string) int {
 // nearMiss returns the known method close to method (see suggest) when
 // method is neither built in nor declared in cfg's [methods]: a typo that
 // would otherwise be sent, and treated like a send (see
-// registry.Registry.Lookup), to be answered "Method not found". A method
+// methods.Registry.Lookup), to be answered "Method not found". A method
 // far from every known one is not a near miss: it may be a provider's
 // own.
 func nearMiss(method string, cfg *config.Document) (string, bool) {
-	known := append(registry.Methods(), slices.Collect(maps.Keys(cfg.Methods))...)
+	known := append(methods.Default().Names(), slices.Collect(maps.Keys(cfg.Methods))...)
 	return suggest(method, known)
 }
 
@@ -145,22 +144,14 @@ func parseParams(s string) ([]any, error) {
 
 // noEndpoint reports, on one line, a configuration that has no endpoint
 // for the method's role, and returns exitUsage: the configuration is wrong,
-// not the call, and no request was sent. err matches pool.ErrNoEndpoint;
-// the role comes from its *pool.NoEndpointError, or from reg when it
-// carries none. The method is the caller's: the pool's error may not name
-// it.
-func (e *env) noEndpoint(cmd, cfgPath, method string, reg *registry.Registry, err error) int {
+// not the call, and no request was sent. err matches solroute.ErrNoEndpoint;
+// the role is the method's (reg; the commands ask for no capability).
+// The method is the caller's: the pool's error may not name it.
+func (e *env) noEndpoint(cmd, cfgPath, method string, reg *methods.Registry, _ error) int {
 	entry, _ := reg.Lookup(method)
-	role, caps := entry.Role, ""
-	var noEP *pool.NoEndpointError
-	if errors.As(err, &noEP) {
-		role = noEP.Role
-		if len(noEP.Capabilities) > 0 {
-			caps = fmt.Sprintf(" with capabilities %q", noEP.Capabilities)
-		}
-	}
-	fmt.Fprintf(e.stderr, "solroute %s: configuration error: %s needs an endpoint that serves role %s%s, and none in %s does "+
-		"(give one an [endpoints.roles.%s] table)\n", cmd, method, role, caps, cfgPath, role)
+	role := entry.Role
+	fmt.Fprintf(e.stderr, "solroute %s: configuration error: %s needs an endpoint that serves role %s, and none in %s does "+
+		"(give one an [endpoints.roles.%s] table)\n", cmd, method, role, cfgPath, role)
 	return exitUsage
 }
 
@@ -168,7 +159,7 @@ func (e *env) noEndpoint(cmd, cfgPath, method string, reg *registry.Registry, er
 // exitAmbiguous when the call may have reached a server and was not resent,
 // exitFailed otherwise. Transport errors name endpoints only by name.
 func (e *env) callFailed(cmd string, err error) int {
-	if errors.Is(err, transport.ErrAmbiguousDispatch) {
+	if errors.Is(err, solroute.ErrAmbiguousDispatch) {
 		// The error itself says to check whether it landed.
 		fmt.Fprintf(e.stderr, "solroute %s: %v\n", cmd, err)
 		return exitAmbiguous

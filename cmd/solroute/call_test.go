@@ -11,6 +11,7 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/internal/fixturedata"
 )
 
 func TestCallPrintsTheResult(t *testing.T) {
@@ -25,8 +26,8 @@ func TestCallPrintsTheResult(t *testing.T) {
 	if err := json.Unmarshal([]byte(r.stdout), &got); err != nil {
 		t.Fatalf("stdout is not the JSON result: %v\n%s", err, r.stdout)
 	}
-	if got.Value != fixtures.RecordedBalance || got.Context.Slot != fixtures.RecordedSlot {
-		t.Fatalf("result %+v, want balance %d at slot %d", got, fixtures.RecordedBalance, fixtures.RecordedSlot)
+	if got.Value != fixturedata.RecordedBalance || got.Context.Slot != fixturedata.RecordedSlot {
+		t.Fatalf("result %+v, want balance %d at slot %d", got, fixturedata.RecordedBalance, fixturedata.RecordedSlot)
 	}
 	if r.stderr != "" {
 		t.Fatalf("stderr without --attempts: %q", r.stderr)
@@ -44,7 +45,7 @@ func TestCallPrintsTheResult(t *testing.T) {
 func TestCallGetAccountInfo(t *testing.T) {
 	s := startServer(t, fixtures.Options{})
 	cfg := writeConfig(t, "", testEndpoint{name: "a", url: s.URL()})
-	params := `["` + fixtures.RecordedTokenAccount + `",{"encoding":"base64"}]`
+	params := `["` + fixturedata.RecordedTokenAccount + `",{"encoding":"base64"}]`
 	r := runCmd(t, "call", "--config", cfg, "getAccountInfo", params)
 	r.wantCode(t, exitOK)
 	var got struct {
@@ -63,12 +64,12 @@ func TestCallGetAccountInfo(t *testing.T) {
 	if err != nil || len(data) != 165 || got.Value.Data[1] != "base64" {
 		t.Fatalf("account data %q (%v)", got.Value.Data, err)
 	}
-	if got.Value.Owner != solana.TokenProgramID.String() || got.Value.Lamports != fixtures.RecordedBalance ||
-		got.Value.Space != 165 || got.Context.Slot != fixtures.RecordedSlot {
+	if got.Value.Owner != solana.TokenProgramID.String() || got.Value.Lamports != fixturedata.RecordedBalance ||
+		got.Value.Space != 165 || got.Context.Slot != fixturedata.RecordedSlot {
 		t.Errorf("result %+v", got)
 	}
-	if amount := binary.LittleEndian.Uint64(data[64:72]); amount != fixtures.RecordedTokenAmount {
-		t.Errorf("token amount %d, want %d", amount, fixtures.RecordedTokenAmount)
+	if amount := binary.LittleEndian.Uint64(data[64:72]); amount != fixturedata.RecordedTokenAmount {
+		t.Errorf("token amount %d, want %d", amount, fixturedata.RecordedTokenAmount)
 	}
 	reqs := s.Requests()
 	if len(reqs) != 1 || reqs[0].Method != "getAccountInfo" || string(reqs[0].Params) != params {
@@ -81,7 +82,7 @@ func TestCallFlagsAfterTheMethod(t *testing.T) {
 	cfg := writeConfig(t, "", testEndpoint{name: "a", url: s.URL()})
 	r := runCmd(t, "call", "getSlot", "--config", cfg, "--timeout", "5s")
 	r.wantCode(t, exitOK)
-	if strings.TrimSpace(r.stdout) != strconv.Itoa(fixtures.RecordedSlot) {
+	if strings.TrimSpace(r.stdout) != strconv.Itoa(fixturedata.RecordedSlot) {
 		t.Fatalf("stdout %q, want the slot", r.stdout)
 	}
 }
@@ -193,7 +194,7 @@ func TestCallAmbiguousSendExitsThree(t *testing.T) {
 			a := startServer(t, fixtures.Options{Script: fixtures.Always(f)})
 			b := startServer(t, fixtures.Options{})
 			cfg := writeConfig(t, "", testEndpoint{name: "a", url: a.URL()}, testEndpoint{name: "b", url: b.URL(), tier: 1})
-			tx, err := fixtures.SignedTransaction(42)
+			tx, err := fixtures.SignedTransaction(42, "")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -289,7 +290,7 @@ func TestCallNearMissIsRefused(t *testing.T) {
 	if strings.Contains(r.stderr, "did you mean") || r.code == exitUsage {
 		t.Errorf("a far name was refused (exit %d): %q", r.code, r.stderr)
 	}
-	if n := s.Count("getCompletelyMadeUp"); n != 1 {
+	if n := s.Stats().Calls["getCompletelyMadeUp"]; n != 1 {
 		t.Errorf("the server received getCompletelyMadeUp %d times, want 1: a provider's own method is called", n)
 	}
 }
@@ -318,7 +319,7 @@ url = "`+s.URL()+`"
 		if strings.Contains(r.stderr, "did you mean") || r.code == exitUsage {
 			t.Errorf("%s, declared, was refused (exit %d): %q", method, r.code, r.stderr)
 		}
-		if n := s.Count(method); n != 1 {
+		if n := s.Stats().Calls[method]; n != 1 {
 			t.Errorf("the server received %s %d times, want 1", method, n)
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/jonboulle/clockwork"
 	"github.com/solroute/solroute/confirm"
 	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/internal/fixturedata"
 )
 
 // chain is fake endpoints on loopback that share a ledger and one fake
@@ -41,7 +42,7 @@ func newChain(t *testing.T, nodes ...chainNode) *chain {
 	// (--timeout) is also one for the real dialer, which must never meet
 	// it.
 	clock := clockwork.NewFakeClockAt(time.Date(2100, 1, 1, 0, 0, 0, 0, time.UTC))
-	ledger := fixtures.NewLedger(fixtures.LedgerOptions{})
+	ledger := fixtures.NewLedger()
 	ch := &chain{t: t, clock: clock, ledger: ledger}
 	var eps []testEndpoint
 	for _, n := range nodes {
@@ -65,8 +66,8 @@ func (ch *chain) tx(seed uint64, age uint64) (tx *solana.Transaction, wire strin
 	_, tip := ch.ledger.Tip()
 	// getLatestBlockhash at confirmed: the preflight, on the confirmed
 	// bank, knows it.
-	height := tip - fixtures.ConfirmedDepth
-	tx, err := fixtures.SignedTransactionWith(seed, fixtures.BlockhashAt(height-age))
+	height := tip - fixturedata.ConfirmedDepth
+	tx, err := fixtures.SignedTransaction(seed, fixturedata.BlockhashAt(height-age))
 	if err != nil {
 		ch.t.Fatal(err)
 	}
@@ -74,7 +75,7 @@ func (ch *chain) tx(seed uint64, age uint64) (tx *solana.Transaction, wire strin
 	if err != nil {
 		ch.t.Fatal(err)
 	}
-	return tx, wire, height - age + fixtures.MaxProcessingAge
+	return tx, wire, height - age + fixturedata.MaxProcessingAge
 }
 
 // sends counts the sendTransaction requests the chain's endpoints
@@ -82,7 +83,7 @@ func (ch *chain) tx(seed uint64, age uint64) (tx *solana.Transaction, wire strin
 func (ch *chain) sends() int {
 	n := 0
 	for _, s := range ch.servers {
-		n += s.Count("sendTransaction")
+		n += s.Stats().Calls["sendTransaction"]
 	}
 	return n
 }
@@ -128,7 +129,7 @@ func (ch *chain) run(timeout time.Duration, maxPolls int, args ...string) result
 			}
 			continue // the command returned instead of waiting
 		}
-		step := min(fixtures.DefaultSlotTime, timeout-elapsed)
+		step := min(fixturedata.DefaultSlotTime, timeout-elapsed)
 		if step <= 0 {
 			ch.t.Fatalf("%v: still polling at its --timeout %v", args, timeout)
 		}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/internal/fixturedata"
 )
 
 func TestConfirmLanded(t *testing.T) {
@@ -151,7 +152,7 @@ func TestConfirmInterrupted(t *testing.T) {
 func TestConfirmUsageErrors(t *testing.T) {
 	s := startServer(t, fixtures.Options{})
 	cfg := writeConfig(t, "", testEndpoint{name: "a", url: s.URL()})
-	tx, err := fixtures.SignedTransaction(1)
+	tx, err := fixtures.SignedTransaction(1, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,7 +196,7 @@ func TestConfirmUsageErrors(t *testing.T) {
 func TestConfirmWithoutAReadEndpointIsAConfigError(t *testing.T) {
 	s := startServer(t, fixtures.Options{})
 	cfg := writeConfig(t, "", testEndpoint{name: "sender", url: s.URL(), roles: "send"})
-	tx, err := fixtures.SignedTransaction(1)
+	tx, err := fixtures.SignedTransaction(1, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -237,7 +238,7 @@ func TestConfirmExpiredWithALaggingReader(t *testing.T) {
 			// b's finalized height passes lvbh at the poll made after
 			// passed slots.
 			_, tip := ch.ledger.Tip()
-			passed := int(lvbh+1+lag+fixtures.FinalizedDepth-tip) + 1
+			passed := int(lvbh+1+lag+fixturedata.FinalizedDepth-tip) + 1
 			r := ch.run(defaultResolveTimeout, passed+2, "confirm", "--config", ch.cfg, "--json", sig, "--last-valid-block-height", fmt.Sprint(lvbh))
 			r.wantCode(t, exitExpired)
 			if rep := decodeReport(t, r.stdout); rep.Status != "expired" || rep.BlockHeight <= lvbh || rep.Polls > passed+2 {
@@ -261,8 +262,8 @@ func TestConfirmUnknownNeverContradictsItself(t *testing.T) {
 	ch.ledger.Drop(sig, math.MaxInt)
 	ch.sendOnce(tx, wire)
 	_, tip := ch.ledger.Tip()
-	aPassed := time.Duration(lvbh+1+fixtures.FinalizedDepth-tip) * fixtures.DefaultSlotTime // a's passing, on the clock
-	timeout := aPassed + 4*fixtures.DefaultSlotTime + fixtures.DefaultSlotTime/4
+	aPassed := time.Duration(lvbh+1+fixturedata.FinalizedDepth-tip) * fixturedata.DefaultSlotTime // a's passing, on the clock
+	timeout := aPassed + 4*fixturedata.DefaultSlotTime + fixturedata.DefaultSlotTime/4
 	r := ch.run(timeout, 100, "confirm", "--config", ch.cfg, "--timeout", timeout.String(), sig, "--last-valid-block-height", fmt.Sprint(lvbh))
 	r.wantCode(t, exitUnknown)
 	height := regexp.MustCompile(`(?m)^block height    (\d+) finalized on 2 endpoints; last valid (\d+)$`).FindStringSubmatch(r.stdout)

@@ -9,7 +9,7 @@ import (
 
 	"github.com/solroute/solroute"
 	"github.com/solroute/solroute/fixtures"
-	"github.com/solroute/solroute/methods"
+	"github.com/solroute/solroute/transport"
 )
 
 const demoAbout = `
@@ -106,7 +106,7 @@ func (d demo) run(ctx context.Context) int {
 	}
 	defer cluster.Close()
 	stats := newDemoStats()
-	c, err := solroute.FromDocument(demoConfig(cluster), solroute.Hooks{Clock: e.clock, OnAttempt: stats.attempt})
+	c, err := solroute.FromDocument(demoConfig(cluster), solroute.Hooks{Clock: e.clock, Observers: []transport.Observer{onAttempt(stats.attempt)}})
 	if err != nil {
 		fmt.Fprintf(e.stderr, "solroute demo: %v\n", err)
 		return exitFailed
@@ -120,8 +120,8 @@ func (d demo) run(ctx context.Context) int {
 		}
 		defer ms.close()
 	}
-	sol, client := c.RPC(), c.Transport()
-	w := &workload{clock: e.clock, typed: methods.New(client), sol: sol, stats: stats, seed: d.seed, ops: demoOperations(),
+	sol := c.RPC()
+	w := &workload{clock: e.clock, typed: c, sol: sol, stats: stats, seed: d.seed, ops: demoOperations(),
 		stalls: cluster.Server(demoPrimaryA).StallWindows(e.clock.Now().Add(d.duration))}
 
 	d.writeHeader(ms)
@@ -135,14 +135,14 @@ func (d demo) run(ctx context.Context) int {
 	for id := range d.callers {
 		wg.Go(func() { w.caller(ctx, id, stop) })
 	}
-	pr := newProgressPrinter(e.stdout, e.clock, client.Pool(), stats, start)
+	pr := newProgressPrinter(e.stdout, e.clock, c, stats, start)
 	pr.loop(ctx, d.duration)
 	close(stop)
 	cancel()
 	wg.Wait()
 	pr.finish()
 
-	res := newDemoResult(stats, cluster, client.Pool().Snapshot(), e.clock.Since(start))
+	res := newDemoResult(stats, cluster, c.Snapshot(), e.clock.Since(start))
 	res.stall = newStallReport(stats, w.stalls, start, res.elapsed)
 	res.write(e.stdout)
 	if ms != nil && e.onMetrics != nil {

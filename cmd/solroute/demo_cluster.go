@@ -8,7 +8,8 @@ import (
 	"github.com/solroute/solroute/config"
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
-	"github.com/solroute/solroute/pool"
+	"github.com/solroute/solroute/internal/fixturedata"
+	"github.com/solroute/solroute/internal/fixturespec"
 	"github.com/solroute/solroute/transport"
 )
 
@@ -51,15 +52,15 @@ const (
 )
 
 // The chain's stalls: the first at demoStallFrom of the run, each
-// fixtures.MainnetStallFor (12 s) long, then about every
-// fixtures.MainnetStallEvery (90 s). A run shorter than the stall ends
+// fixturedata.MainnetStallFor (12 s) long, then about every
+// fixturedata.MainnetStallEvery (90 s). A run shorter than the stall ends
 // inside it.
 const demoStallFrom = 0.30
 
 // demoStalls is the chain's stall schedule for a run of duration.
 func demoStalls(seed uint64, duration time.Duration) *fixtures.Stalls {
 	return &fixtures.Stalls{First: time.Duration(float64(duration) * demoStallFrom),
-		Every: fixtures.MainnetStallEvery, For: fixtures.MainnetStallFor, Seed: seed}
+		Every: fixturedata.MainnetStallEvery, For: fixturedata.MainnetStallFor, Seed: seed}
 }
 
 // The rate-limit window of demoPrimaryA, as fractions of the run.
@@ -94,7 +95,7 @@ func demoMembers(seed uint64, clock clockwork.Clock, duration time.Duration) []f
 	lastRead := read
 	lastRead.RequestsPerSecond, lastRead.BurstCapacity, lastRead.MaxConcurrentRequests = 30, 5, 2
 
-	spikes := fixtures.Chaos(seed, 0.08, fixtures.Latency(120*time.Millisecond), fixtures.Latency(300*time.Millisecond))
+	spikes := fixtures.Chaos(seed, 0.08, fixtures.Fault{Delay: 120 * time.Millisecond}, fixtures.Fault{Delay: 300 * time.Millisecond})
 	ambiguousSends := fixtures.Chaos(seed+1, 0.25, fixtures.Fault{Kind: fixtures.ResetAfterRead}, fixtures.Fault{Kind: fixtures.Hang})
 	garbled := fixtures.Garbled(seed+3, demoGarbleRate)
 	primaryB := func(c fixtures.Call) fixtures.Fault {
@@ -108,13 +109,7 @@ func demoMembers(seed uint64, clock clockwork.Clock, duration time.Duration) []f
 	}
 	resets := fixtures.Chaos(seed+2, 0.15, fixtures.Fault{Kind: fixtures.ResetOnAccept}, fixtures.Fault{Kind: fixtures.ResetAfterRead})
 
-	both := func(r, s endpoint.Limits) map[endpoint.Role]endpoint.Limits {
-		return map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: r, endpoint.RoleSend: s}
-	}
-	readOnly := func(r endpoint.Limits) map[endpoint.Role]endpoint.Limits {
-		return map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: r}
-	}
-	lies := fixtures.MainnetLies()
+	lies := fixtures.Lies{HeightAhead: fixturedata.MainnetHeightAhead, SlotAhead: fixturedata.MainnetSlotAhead, StaleStatuses: fixturedata.MainnetStaleStatuses}
 	n := 0
 	opts := func(script fixtures.Script) fixtures.Options {
 		n++
@@ -122,13 +117,13 @@ func demoMembers(seed uint64, clock clockwork.Clock, duration time.Duration) []f
 			Drift: &fixtures.Drift{Seed: seed<<8 + uint64(n)}, Stalls: demoStalls(seed, duration)}}
 	}
 	ms := []fixtures.Member{
-		{Name: demoPrimaryA, Tier: 0, Roles: both(read, send), Options: opts(nil)},
-		{Name: demoPrimaryB, Tier: 0, Roles: both(read, send), Options: opts(primaryB)},
-		{Name: demoPrimaryC, Tier: 0, Roles: readOnly(read), Options: opts(nil)},
-		{Name: demoPrimaryD, Tier: 0, Roles: readOnly(read), Options: opts(fixtures.EndpointErrors(seed+4, demoNodeErrorRate))},
-		{Name: demoBackup, Tier: 1, Roles: both(backupRead, backupSend), Options: opts(nil)},
-		{Name: demoDead, Tier: 1, Roles: readOnly(backupRead), Options: opts(fixtures.Always(fixtures.Fault{Kind: fixtures.Hang}))},
-		{Name: demoLastResort, Tier: 2, Roles: readOnly(lastRead), Options: opts(resets)},
+		{Name: demoPrimaryA, Tier: 0, Read: &read, Send: &send, Options: opts(nil)},
+		{Name: demoPrimaryB, Tier: 0, Read: &read, Send: &send, Options: opts(primaryB)},
+		{Name: demoPrimaryC, Tier: 0, Read: &read, Options: opts(nil)},
+		{Name: demoPrimaryD, Tier: 0, Read: &read, Options: opts(fixtures.EndpointErrors(seed+4, demoNodeErrorRate))},
+		{Name: demoBackup, Tier: 1, Read: &backupRead, Send: &backupSend, Options: opts(nil)},
+		{Name: demoDead, Tier: 1, Read: &backupRead, Options: opts(fixtures.Always(fixtures.Fault{Kind: fixtures.Hang}))},
+		{Name: demoLastResort, Tier: 2, Read: &lastRead, Options: opts(resets)},
 	}
 	ms[0].Options.Lies = &lies
 	return ms
@@ -156,11 +151,10 @@ func demoLimits() (read, send endpoint.Limits) {
 // same document type config.Load returns, on the defaults but for a
 // shorter backoff.
 func demoConfig(c *fixtures.Cluster) *config.Document {
-	doc := &config.Document{Cluster: "mainnet-beta", Endpoints: c.Specs,
-		Transport: transport.DefaultSettings(), Pool: pool.DefaultSettings()}
-	doc.Transport.Retry.InitialBackoff = 20 * time.Millisecond
-	doc.Transport.Retry.MaxBackoff = 200 * time.Millisecond
-	return doc
+	ts := transport.DefaultSettings()
+	ts.Retry.InitialBackoff = 20 * time.Millisecond
+	ts.Retry.MaxBackoff = 200 * time.Millisecond
+	return &config.Document{Cluster: "mainnet-beta", Endpoints: fixturespec.Specs(c), Transport: &ts} // Pool nil: the defaults
 }
 
 // rateLimitWindow makes demoPrimaryA answer 429 from demoRateLimitFrom to

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/jonboulle/clockwork"
+	"github.com/solroute/solroute"
 	"github.com/solroute/solroute/endpoint"
-	"github.com/solroute/solroute/pool"
 )
 
 // How often the demo's progress is shown.
@@ -29,7 +29,7 @@ type progressPrinter struct {
 	w      io.Writer
 	tty    bool
 	clock  clockwork.Clock
-	pool   *pool.Pool
+	pool   *solroute.Client
 	stats  *demoStats
 	start  time.Time
 	last   progress
@@ -37,7 +37,7 @@ type progressPrinter struct {
 	drawn  bool // a \r line is on screen
 }
 
-func newProgressPrinter(w io.Writer, clock clockwork.Clock, p *pool.Pool, stats *demoStats, start time.Time) *progressPrinter {
+func newProgressPrinter(w io.Writer, clock clockwork.Clock, p *solroute.Client, stats *demoStats, start time.Time) *progressPrinter {
 	return &progressPrinter{w: w, tty: isTerminal(w), clock: clock, pool: p, stats: stats, start: start, lastAt: start}
 }
 

@@ -109,7 +109,8 @@ func newDemoResult(s *demoStats, c *fixtures.Cluster, snaps []endpoint.Snapshot,
 	}
 	for _, sig := range s.signatures {
 		forwarded := 0
-		for _, srv := range c.Servers {
+		for _, ep := range c.Endpoints() {
+			_, srv := ep.Name, c.Server(ep.Name)
 			r.deliveries += srv.Deliveries(sig)
 			forwarded += srv.Forwarded(sig)
 		}

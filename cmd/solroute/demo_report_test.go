@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/jonboulle/clockwork"
+	"github.com/solroute/solroute"
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
 	"github.com/solroute/solroute/transport"
@@ -32,7 +33,7 @@ func postSend(s *fixtures.Server, wire string) {
 }
 
 func TestDemoResultCountsDuplicates(t *testing.T) {
-	tx, err := fixtures.SignedTransaction(99)
+	tx, err := fixtures.SignedTransaction(99, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +61,8 @@ func TestDemoResultCountsDuplicates(t *testing.T) {
 			}
 			c := fixtures.NewCluster(members)
 			defer c.Close()
-			for _, s := range c.Servers {
+			for _, ep := range c.Endpoints() {
+				_, s := ep.Name, c.Server(ep.Name)
 				postSend(s, wire)
 			}
 			stats := newDemoStats()
@@ -85,7 +87,7 @@ func TestDemoResultCountsDuplicates(t *testing.T) {
 // used to drop it from the calls while its send stayed in the
 // transactions, so the summary contradicted itself (issue 11).
 func TestDemoInterruptedTotalsAgree(t *testing.T) {
-	ambiguous := fmt.Errorf("transport: sendTransaction failed: %w", transport.ErrAmbiguousDispatch)
+	ambiguous := fmt.Errorf("transport: sendTransaction failed: %w", solroute.ErrAmbiguousDispatch)
 	type step struct {
 		signature string // "" for a read
 		err       error
@@ -279,7 +281,7 @@ func TestEndpointStates(t *testing.T) {
 // apart in both), every column of the table is named in the legend under
 // it, COST among them, and a column without data reads "-".
 func TestDemoSummaryWording(t *testing.T) {
-	ambiguous := fmt.Errorf("transport: sendTransaction failed: %w", transport.ErrAmbiguousDispatch)
+	ambiguous := fmt.Errorf("transport: sendTransaction failed: %w", solroute.ErrAmbiguousDispatch)
 	stats := newDemoStats()
 	for _, c := range []struct {
 		sig string

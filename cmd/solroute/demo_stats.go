@@ -6,12 +6,13 @@ import (
 	"sync"
 	"time"
 
+	"github.com/solroute/solroute"
 	"github.com/solroute/solroute/retrypolicy"
 	"github.com/solroute/solroute/transport"
 )
 
 // demoStats collects what the demo's workload saw: one record per call
-// from the callers, one per attempt from the transport's OnAttempt hook.
+// from the callers, one per attempt from an Observer (onAttempt).
 // Every call started is recorded once, with one outcome, so the summary's
 // totals add up: calls = ok + failed + interrupted, and the sends are a
 // part of the calls. Safe for concurrent use.
@@ -30,7 +31,7 @@ type demoStats struct {
 
 	sends            int      // sendTransaction calls, a part of calls
 	sendsLanded      int      // answered with the signature
-	sendsAmbiguous   int      // failed with transport.ErrAmbiguousDispatch
+	sendsAmbiguous   int      // failed with solroute.ErrAmbiguousDispatch
 	sendsFailed      int      // failed otherwise
 	sendsInterrupted int      // cut short by the interrupt
 	signatures       []string // of every transaction sent, interrupted ones included
@@ -47,7 +48,7 @@ type outcome int
 const (
 	// outcomeOK: the call succeeded.
 	outcomeOK outcome = iota
-	// outcomeAmbiguous: the call failed with transport.ErrAmbiguousDispatch:
+	// outcomeAmbiguous: the call failed with solroute.ErrAmbiguousDispatch:
 	// it may have reached a server, and was reported, not resent. That is
 	// what the caller was told, interrupted or not.
 	outcomeAmbiguous
@@ -64,7 +65,7 @@ func outcomeOf(err error, interrupted bool) outcome {
 	switch {
 	case err == nil:
 		return outcomeOK
-	case errors.Is(err, transport.ErrAmbiguousDispatch):
+	case errors.Is(err, solroute.ErrAmbiguousDispatch):
 		return outcomeAmbiguous
 	case interrupted:
 		return outcomeInterrupted
@@ -97,7 +98,7 @@ func newDemoStats() *demoStats {
 	return &demoStats{byTier: make(map[int]int), endpoints: make(map[string]*endpointStats)}
 }
 
-// attempt is a transport.Settings.OnAttempt hook.
+// attempt receives each attempt, through onAttempt (an Observer).
 func (s *demoStats) attempt(_ context.Context, method string, a transport.Attempt) {
 	s.mu.Lock()
 	defer s.mu.Unlock()

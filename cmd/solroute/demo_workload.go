@@ -9,8 +9,8 @@ import (
 	"github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"
 	"github.com/jonboulle/clockwork"
+	"github.com/solroute/solroute"
 	"github.com/solroute/solroute/fixtures"
-	"github.com/solroute/solroute/methods"
 )
 
 // workload is the demo's mix of calls: typed reads through methods,
@@ -18,7 +18,7 @@ import (
 // through solana-go — all over the same pool.
 type workload struct {
 	clock clockwork.Clock
-	typed *methods.Client
+	typed *solroute.Client
 	sol   *rpc.Client
 	stats *demoStats
 	seed  uint64
@@ -46,7 +46,7 @@ func read(weight int, call func(ctx context.Context, w *workload) error) operati
 func demoOperations() []operation {
 	return []operation{
 		read(30, func(ctx context.Context, w *workload) error {
-			_, err := w.typed.GetBalance(ctx, solana.SystemProgramID, methods.BalanceOptions{Commitment: rpc.CommitmentConfirmed})
+			_, err := w.typed.GetBalance(ctx, solana.SystemProgramID, solroute.BalanceOptions{Commitment: rpc.CommitmentConfirmed})
 			return err
 		}),
 		read(10, func(ctx context.Context, w *workload) error { return w.typed.GetHealth(ctx) }),
@@ -74,7 +74,7 @@ func demoOperations() []operation {
 // returns the signature even when the send failed: the transaction may
 // have reached an endpoint all the same.
 func (w *workload) send(ctx context.Context) (string, error) {
-	tx, err := fixtures.SignedTransaction(w.seed<<32 | w.txSeq.Add(1))
+	tx, err := fixtures.SignedTransaction(w.seed<<32|w.txSeq.Add(1), "")
 	if err != nil {
 		return "", err
 	}

@@ -8,16 +8,18 @@ import (
 )
 
 // unlinked are import paths the solroute binary must not link (issue 11,
-// item 6): the benchmark harness, in its old and its new home, the
-// comparators only the benchmark measures, and the dashboard's tooling
-// (issue 15: its checks and the renderer of docs/img/dashboard.svg). A
-// path matches itself and every package below it.
+// item 6): the benchmark harness, in each of its homes (the last, the
+// tools module, issue 21), the comparators only the benchmark measures,
+// and the dashboard's tooling (issue 15: its checks and the renderer of
+// docs/img/dashboard.svg). A path matches itself and every package below
+// it.
 var unlinked = []string{
 	"github.com/solroute/solroute/internal/bench",
 	"github.com/solroute/solroute/bench",
 	"github.com/hashicorp/go-retryablehttp",
 	"github.com/solroute/solroute/internal/dashboard",
 	"github.com/solroute/solroute/internal/dashshot",
+	"github.com/solroute/solroute/tools",
 }
 
 // TestBinaryLinksNoBenchmark asks the go command what this command links.

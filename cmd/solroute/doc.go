@@ -44,8 +44,9 @@
 // version prints the module version and VCS revision the binary was built
 // from (runtime/debug.ReadBuildInfo).
 //
-// The benchmark is a separate command, cmd/solroute-bench, so that this
-// one links neither the benchmark harness nor the clients it compares.
+// The benchmark is a separate command, tools/cmd/solroute-bench (in the
+// repository's tools module), so that this one links neither the
+// benchmark harness nor the clients it compares.
 //
 // Exit codes: 0 success; 1 a call, a probe or a send failed; 2 a usage or
 // configuration error; 3 a sendTransaction (or another call that is never

@@ -14,7 +14,7 @@ import (
 	"github.com/solroute/solroute"
 	"github.com/solroute/solroute/config"
 	"github.com/solroute/solroute/endpoint"
-	"github.com/solroute/solroute/methods"
+	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/transport"
 )
 
@@ -58,10 +58,10 @@ func runProbe(ctx context.Context, e *env, args []string) int {
 	if *timeout < 0 {
 		return e.usageError("probe", "--timeout must not be negative")
 	}
-	addr, err := methods.ParsePubkey(*address)
+	addr, err := solroute.ParsePubkey(*address)
 	if err != nil {
 		reason := "not a base-58 encoded 32-byte key"
-		var inputErr *methods.InputError
+		var inputErr *solroute.InputError
 		if errors.As(err, &inputErr) {
 			reason = inputErr.Reason
 		}
@@ -144,19 +144,20 @@ func (p *prober) endpoint(ctx context.Context, ep *endpoint.Spec) endpointReport
 	// own (the getGenesisHash canary is the guard's check, reported); no
 	// monotonic reads, which would add a minContextSlot the endpoint did
 	// not ask for.
-	one := &config.Document{Endpoints: []endpoint.Spec{*ep}, Transport: p.cfg.Transport}
+	ts := *p.cfg.Transport // a copy: the document's stays as written
+	one := &config.Document{Endpoints: []endpoint.Spec{*ep}, Transport: &ts, Pool: &pool.Settings{}}
 	one.Transport.Retry.MaxRetries, one.Transport.Retry.TransparentRetries = 0, 0
 	one.Transport.HedgeAfter, one.Transport.SlotProbeInterval = 0, 0
 	one.Transport.MonotonicReads = false
 	var attempts atomic.Int64 // of the canary running: they run one at a time
 	c, err := solroute.FromDocument(one, solroute.Hooks{Clock: p.env.clock,
-		OnAttempt: func(context.Context, string, transport.Attempt) { attempts.Add(1) }})
+		Observers: []transport.Observer{onAttempt(func(context.Context, string, transport.Attempt) { attempts.Add(1) })}})
 	if err != nil {
 		rep.Problems = append(rep.Problems, err.Error())
 		return rep
 	}
 	defer c.Close()
-	mc := methods.New(c.Transport())
+	mc := c
 	canary := func(method string, call func(context.Context) (string, error)) canaryResult {
 		attempts.Store(0)
 		c := p.canary(ctx, method, call)
@@ -191,7 +192,7 @@ func (p *prober) endpoint(ctx context.Context, ep *endpoint.Spec) endpointReport
 		return describeGenesis(h.String()), nil
 	}))
 	rep.canary(canary("getBalance", func(ctx context.Context) (string, error) {
-		b, err := mc.GetBalance(ctx, p.address, methods.BalanceOptions{})
+		b, err := mc.GetBalance(ctx, p.address, solroute.BalanceOptions{})
 		if err != nil {
 			return "", err
 		}
@@ -204,7 +205,7 @@ func (p *prober) endpoint(ctx context.Context, ep *endpoint.Spec) endpointReport
 	// extrapolates each to the last one.
 	slot := canary("getSlot", func(ctx context.Context) (string, error) {
 		var slot uint64
-		if err := c.Transport().CallForInto(ctx, &slot, "getSlot", []any{map[string]any{"commitment": "confirmed"}}); err != nil {
+		if err := c.CallForInto(ctx, &slot, "getSlot", []any{map[string]any{"commitment": "confirmed"}}); err != nil {
 			return "", err
 		}
 		rep.Slot, rep.SlotCommitment = &slot, endpoint.Confirmed.String()

@@ -8,8 +8,9 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/solroute/solroute"
 	"github.com/solroute/solroute/endpoint"
-	"github.com/solroute/solroute/methods"
+	"github.com/solroute/solroute/internal/slots"
 	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/transport"
 )
@@ -178,7 +179,7 @@ func (r *probeReport) checkSlots(maxLag int) {
 			est[i] = *ep.Slot + uint64(max(last.Sub(ep.slotAt), 0)/probeSlotTime)
 		}
 	}
-	ref, ok := endpoint.ReferenceSlot(est, window) // the pool's own rule
+	ref, ok := slots.ReferenceSlot(est, window) // the pool's own rule
 	if !ok {
 		return
 	}
@@ -322,10 +323,10 @@ func briefError(err error) string {
 	var rpcErr *transport.RPCError
 	var status *transport.StatusError
 	var callErr *transport.CallError
-	var unhealthy *methods.UnhealthyError
+	var unhealthy *solroute.UnhealthyError
 	switch {
 	case errors.As(err, &unhealthy):
-		return strings.TrimPrefix(unhealthy.Error(), "methods: ")
+		return strings.TrimPrefix(unhealthy.Error(), "solroute: ")
 	case errors.As(err, &rpcErr):
 		return fmt.Sprintf("JSON-RPC error %d: %s", rpcErr.Code, rpcErr.Message)
 	case errors.As(err, &status):

@@ -15,6 +15,7 @@ import (
 
 	"github.com/jonboulle/clockwork"
 	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/internal/fixturedata"
 )
 
 func TestProbeAllHealthy(t *testing.T) {
@@ -25,8 +26,8 @@ func TestProbeAllHealthy(t *testing.T) {
 	r.wantCode(t, exitOK)
 	for _, want := range []string{
 		"getHealth", "getVersion", "getGenesisHash", "getBalance",
-		"solana-core " + fixtures.RecordedSolanaCore,
-		fixtures.GenesisMainnetBeta + " (mainnet-beta)",
+		"solana-core " + fixturedata.RecordedSolanaCore,
+		fixturedata.GenesisMainnetBeta + " (mainnet-beta)",
 		"2039280 lamports",
 		"alpha: ok", "beta: ok", "every probed endpoint passed",
 	} {
@@ -37,8 +38,8 @@ func TestProbeAllHealthy(t *testing.T) {
 	// Each endpoint alone: every canary reached each server once.
 	for _, s := range []*fixtures.Server{a, b} {
 		for _, m := range []string{"getHealth", "getVersion", "getGenesisHash", "getBalance", "getSlot"} {
-			if n := s.Count(m); n != 1 {
-				t.Errorf("%s received %s %d times, want 1", s.Name(), m, n)
+			if n := s.Stats().Calls[m]; n != 1 {
+				t.Errorf("%s received %s %d times, want 1", s.URL(), m, n)
 			}
 		}
 	}
@@ -49,13 +50,13 @@ func TestProbeAllHealthy(t *testing.T) {
 // devnet; the document says mainnet-beta", and fails the probe.
 func TestProbeFlagsAnEndpointOnTheWrongCluster(t *testing.T) {
 	right := startServer(t, fixtures.Options{})
-	wrong := startServer(t, fixtures.Options{Cluster: fixtures.ClusterDevnet})
+	wrong := startServer(t, fixtures.Options{Cluster: fixturedata.ClusterDevnet})
 	cfg := writeConfig(t, "mainnet-beta", testEndpoint{name: "main", url: right.URL()}, testEndpoint{name: "backup", url: wrong.URL(), tier: 1})
 
 	r := runCmd(t, "probe", "--config", cfg)
 	r.wantCode(t, exitFailed)
 	for _, want := range []string{
-		fixtures.GenesisDevnet + " (devnet)  MISMATCH: backup serves devnet; the document says mainnet-beta\n",
+		fixturedata.GenesisDevnet + " (devnet)  MISMATCH: backup serves devnet; the document says mainnet-beta\n",
 		"backup: FAILED: wrong cluster: serves devnet; the document says mainnet-beta\n",
 		"main: ok", "1 of 2 endpoint(s) FAILED: backup",
 	} {
@@ -70,19 +71,19 @@ func TestProbeFlagsAnEndpointOnTheWrongCluster(t *testing.T) {
 	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
 		t.Fatalf("--json output: %v\n%s", err, r.stdout)
 	}
-	if rep.OK || rep.ExpectedGenesis != fixtures.GenesisMainnetBeta || len(rep.Endpoints) != 2 {
+	if rep.OK || rep.ExpectedGenesis != fixturedata.GenesisMainnetBeta || len(rep.Endpoints) != 2 {
 		t.Fatalf("report %+v", rep)
 	}
 	m, w := rep.Endpoints[0], rep.Endpoints[1]
 	if !m.OK || m.GenesisMismatch || m.GenesisCluster != "mainnet-beta" || len(m.Canaries) != 5 {
 		t.Errorf("main endpoint %+v", m)
 	}
-	if w.OK || !w.GenesisMismatch || w.GenesisHash != fixtures.GenesisDevnet || w.GenesisCluster != "devnet" ||
+	if w.OK || !w.GenesisMismatch || w.GenesisHash != fixturedata.GenesisDevnet || w.GenesisCluster != "devnet" ||
 		!slices.Equal(w.Problems, []string{"wrong cluster: serves devnet; the document says mainnet-beta"}) ||
 		w.SlotLag != nil || w.SlotStanding != "" { // another chain's slot is compared with nothing
 		t.Errorf("wrong endpoint %+v", w)
 	}
-	if m.BalanceLamports == nil || *m.BalanceLamports != fixtures.RecordedBalance || m.SolanaCore != fixtures.RecordedSolanaCore {
+	if m.BalanceLamports == nil || *m.BalanceLamports != fixturedata.RecordedBalance || m.SolanaCore != fixturedata.RecordedSolanaCore {
 		t.Errorf("main endpoint's balance or version: %+v", m)
 	}
 }
@@ -104,7 +105,7 @@ func TestProbeNamesAnUnknownCluster(t *testing.T) {
 func TestProbeWithoutClusterComparesEndpoints(t *testing.T) {
 	a := startServer(t, fixtures.Options{})
 	b := startServer(t, fixtures.Options{})
-	odd := startServer(t, fixtures.Options{Cluster: fixtures.ClusterTestnet})
+	odd := startServer(t, fixtures.Options{Cluster: fixturedata.ClusterTestnet})
 	cfg := writeConfig(t, "", testEndpoint{name: "a", url: a.URL()}, testEndpoint{name: "odd", url: odd.URL()}, testEndpoint{name: "b", url: b.URL()})
 	r := runCmd(t, "probe", "--config", cfg, "--json")
 	r.wantCode(t, exitFailed)
@@ -139,10 +140,10 @@ func TestProbeFailingEndpoint(t *testing.T) {
 	}
 	// No failover and no retry: the failing server got exactly one
 	// request per canary, the good one never saw another's canaries.
-	if n := down.Count("getHealth"); n != 1 {
+	if n := down.Stats().Calls["getHealth"]; n != 1 {
 		t.Errorf("down received getHealth %d times, want 1 (no retries)", n)
 	}
-	if n := good.Count("getHealth"); n != 1 {
+	if n := good.Stats().Calls["getHealth"]; n != 1 {
 		t.Errorf("good received getHealth %d times, want 1 (no failover)", n)
 	}
 }
@@ -319,7 +320,7 @@ func TestProbeShowsEachEndpointsLag(t *testing.T) {
 			}
 		}
 		if len(params) != 1 || params[0] != `[{"commitment":"confirmed"}]` {
-			t.Errorf("%s: getSlot params %q, want one [{\"commitment\":\"confirmed\"}]", srv.Name(), params)
+			t.Errorf("%s: getSlot params %q, want one [{\"commitment\":\"confirmed\"}]", srv.URL(), params)
 		}
 	}
 

@@ -14,7 +14,6 @@ import (
 	"github.com/solroute/solroute/config"
 	"github.com/solroute/solroute/confirm"
 	"github.com/solroute/solroute/endpoint"
-	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/transport"
 )
 
@@ -54,9 +53,10 @@ const lastValidHelp = "the lastValidBlockHeight getLatestBlockhash returned with
 // openPool builds the client of cmd from the configuration, on the
 // command's clock, and checks that an endpoint serves the role of each of
 // methods: without one the configuration is wrong, whatever the endpoints
-// do, and no request is sent (exit 2). The caller closes the client.
-func (e *env) openPool(cmd, cfgPath string, cfg *config.Document, methods ...string) (*solroute.Client, int) {
-	c, err := solroute.FromDocument(cfg, solroute.Hooks{Clock: e.clock})
+// do, and no request is sent (exit 2). The caller closes the client (and
+// with it the shared limiter of a [limits] backend = "redis").
+func (e *env) openPool(cmd, cfgPath string, cfg *config.Document, methods ...string) (*client, int) {
+	c, err := fromDocument(cfg, solroute.Hooks{Clock: e.clock})
 	if err != nil {
 		fmt.Fprintf(e.stderr, "solroute %s: %v\n", cmd, err)
 		return nil, exitUsage
@@ -65,11 +65,11 @@ func (e *env) openPool(cmd, cfgPath string, cfg *config.Document, methods ...str
 	for _, s := range c.Snapshot() {
 		served[s.Role] = true
 	}
-	reg := c.Transport().Registry()
+	reg := c.Registry()
 	for _, m := range methods {
 		if entry, _ := reg.Lookup(m); !served[entry.Role] {
 			_ = c.Close()
-			return nil, e.noEndpoint(cmd, cfgPath, m, reg, pool.ErrNoEndpoint)
+			return nil, e.noEndpoint(cmd, cfgPath, m, reg, solroute.ErrNoEndpoint)
 		}
 	}
 	return c, exitOK

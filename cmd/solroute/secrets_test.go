@@ -13,11 +13,12 @@ import (
 
 	"github.com/solroute/solroute/config"
 	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/internal/fixturedata"
 )
 
 // marker is a secret: it is put in every part of the endpoints' URLs and
 // in every form of header value, and must appear in no output, in no form
-// fixtures.FindSecret can undo.
+// fixturedata.FindSecret can undo.
 const marker = "S3CRETMARKERx7"
 
 // secretURL puts marker in the user, password, path and query of a URL to
@@ -33,13 +34,13 @@ const secretHeaders = `{ Authorization = "Bearer br/` + marker + `+=", X-Api-Key
 	`X-Keys = "k1=li1` + marker + `, k2=\"li2` + marker + `\"; Token li3` + marker + `" }`
 
 func TestNoSecretInAnyOutput(t *testing.T) {
-	echo := httptest.NewServer(fixtures.EchoHandler())
+	echo := httptest.NewServer(fixturedata.EchoHandler())
 	t.Cleanup(echo.Close)
 	good := startServer(t, fixtures.Options{})
 	failing := startServer(t, fixtures.Options{Script: fixtures.Always(fixtures.Status(503, ""))})
 	resetting := startServer(t, fixtures.Options{Script: fixtures.Always(fixtures.Fault{Kind: fixtures.ResetAfterRead})})
 	plain := startServer(t, fixtures.Options{})
-	devnet := startServer(t, fixtures.Options{Cluster: fixtures.ClusterDevnet})
+	devnet := startServer(t, fixtures.Options{Cluster: fixturedata.ClusterDevnet})
 	// A port nothing listens on: the dial is refused.
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -55,21 +56,21 @@ func TestNoSecretInAnyOutput(t *testing.T) {
 		tier      int
 	}{
 		{"echo", secretURL("http", strings.TrimPrefix(echo.URL, "http://")), 0},
-		{"failing", secretURL("http", failing.Addr()), 0},
-		{"resetting", secretURL("http", resetting.Addr()), 0},
+		{"failing", secretURL("http", strings.TrimPrefix(failing.URL(), "http://")), 0},
+		{"resetting", secretURL("http", strings.TrimPrefix(resetting.URL(), "http://")), 0},
 		{"refused", secretURL("http", refused), 0},
-		{"tls", secretURL("https", plain.Addr()), 0},
+		{"tls", secretURL("https", strings.TrimPrefix(plain.URL(), "http://")), 0},
 		// A label over 63 bytes: the resolver refuses it at once.
 		{"dns", secretURL("http", marker+"-"+strings.Repeat("x", 64)+".invalid:1"), 0},
-		{"devnet", secretURL("http", devnet.Addr()), 1},
-		{"good", secretURL("http", good.Addr()), 2},
+		{"devnet", secretURL("http", strings.TrimPrefix(devnet.URL(), "http://")), 1},
+		{"good", secretURL("http", strings.TrimPrefix(good.URL(), "http://")), 2},
 	} {
 		fmt.Fprintf(&doc, "\n[[endpoints]]\nname = %q\nurl = %q\ntier = %d\nheaders = %s\n", ep.name, ep.url, ep.tier, secretHeaders)
 		doc.WriteString("  [endpoints.roles.read]\n  request_timeout = \"2s\"\n  [endpoints.roles.send]\n  request_timeout = \"2s\"\n")
 	}
 	cfg := writeFile(t, "solroute.toml", doc.String())
 
-	tx, err := fixtures.SignedTransaction(7)
+	tx, err := fixtures.SignedTransaction(7, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,15 +79,15 @@ func TestNoSecretInAnyOutput(t *testing.T) {
 		t.Fatal(err)
 	}
 	sig := tx.Signatures[0].String()
-	lvbh := fmt.Sprint(fixtures.RecordedBlockHeight + fixtures.MaxProcessingAge)
+	lvbh := fmt.Sprint(fixturedata.RecordedBlockHeight + fixturedata.MaxProcessingAge)
 	// Endpoints that only fail, one of them echoing the request back in its
 	// error, and no cluster guard to hold them: every poll of a
 	// resolution fails, and its report shows the last error.
 	var failDoc strings.Builder
 	for _, ep := range []struct{ name, url string }{
 		{"echo", secretURL("http", strings.TrimPrefix(echo.URL, "http://"))},
-		{"failing", secretURL("http", failing.Addr())},
-		{"resetting", secretURL("http", resetting.Addr())},
+		{"failing", secretURL("http", strings.TrimPrefix(failing.URL(), "http://"))},
+		{"resetting", secretURL("http", strings.TrimPrefix(resetting.URL(), "http://"))},
 	} {
 		fmt.Fprintf(&failDoc, "[[endpoints]]\nname = %q\nurl = %q\nheaders = %s\n", ep.name, ep.url, secretHeaders)
 		failDoc.WriteString("  [endpoints.roles.read]\n  request_timeout = \"2s\"\n  [endpoints.roles.send]\n  request_timeout = \"2s\"\n")
@@ -112,7 +113,7 @@ func TestNoSecretInAnyOutput(t *testing.T) {
 	for _, args := range runs {
 		r := runCmd(t, args...)
 		for name, out := range map[string]string{"stdout": r.stdout, "stderr": r.stderr} {
-			if form, leaked := fixtures.FindSecret(out, marker); leaked {
+			if form, leaked := fixturedata.FindSecret(out, marker); leaked {
 				t.Errorf("%v: %s shows the secret (%s):\n%s", args, name, form, out)
 			}
 		}
@@ -152,7 +153,7 @@ func TestNoSecretInAnyOutput(t *testing.T) {
 		Debug("config", "config", c, "endpoints", c.Endpoints, "endpoint", c.Endpoints[0])
 	outs = append(outs, logs.String())
 	for _, out := range outs {
-		if form, leaked := fixtures.FindSecret(out, marker); leaked {
+		if form, leaked := fixturedata.FindSecret(out, marker); leaked {
 			t.Errorf("the configuration shows the secret (%s):\n%s", form, out)
 		}
 	}
@@ -178,7 +179,7 @@ headers = { Authorization = "Bearer `+marker+`
 `)
 	r := runCmd(t, "call", "--config", cfg, "getSlot")
 	r.wantCode(t, exitUsage)
-	if form, leaked := fixtures.FindSecret(r.stdout+r.stderr, marker); leaked {
+	if form, leaked := fixturedata.FindSecret(r.stdout+r.stderr, marker); leaked {
 		t.Fatalf("the secret marker leaked (%s):\n%s", form, r.stderr)
 	}
 	cfg = writeFile(t, "bad2.toml", `
@@ -189,7 +190,7 @@ headers = { Authorization = "Bearer `+marker+`" }
   [endpoints.roles.read]
   burst_capacity = -1
 `)
-	tx, err := fixtures.SignedTransaction(7)
+	tx, err := fixtures.SignedTransaction(7, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -204,7 +205,7 @@ headers = { Authorization = "Bearer `+marker+`" }
 	} {
 		r = runCmd(t, args...)
 		r.wantCode(t, exitUsage)
-		if form, leaked := fixtures.FindSecret(r.stdout+r.stderr, marker); leaked {
+		if form, leaked := fixturedata.FindSecret(r.stdout+r.stderr, marker); leaked {
 			t.Fatalf("%s: the secret marker leaked (%s):\n%s", args[0], form, r.stderr)
 		}
 	}

@@ -7,8 +7,7 @@ import (
 	"flag"
 	"fmt"
 
-	"github.com/solroute/solroute/pool"
-	"github.com/solroute/solroute/transport"
+	"github.com/solroute/solroute"
 )
 
 const sendAbout = `
@@ -123,7 +122,7 @@ func runSend(ctx context.Context, e *env, args []string) int {
 			params = map[string]any{"encoding": "base64", "skipPreflight": true}
 		}
 		var answered string
-		if err := c.Transport().CallForInto(ctx, &answered, "sendTransaction", []any{wire, params}); err != nil {
+		if err := c.CallForInto(ctx, &answered, "sendTransaction", []any{wire, params}); err != nil {
 			return e.sendFailed(err, *cfgPath, sig, *lvbh)
 		}
 		if *asJSON {
@@ -157,7 +156,7 @@ func runSend(ctx context.Context, e *env, args []string) int {
 // before, so not expected); exitFailed otherwise.
 func (e *env) sendFailed(err error, cfgPath, sig string, lvbh uint64) int {
 	switch {
-	case errors.Is(err, transport.ErrAmbiguousDispatch):
+	case errors.Is(err, solroute.ErrAmbiguousDispatch):
 		n, what := "N", " (N: "+lastValidHelp+")"
 		if lvbh > 0 {
 			n, what = fmt.Sprint(lvbh), ""
@@ -165,7 +164,7 @@ func (e *env) sendFailed(err error, cfgPath, sig string, lvbh uint64) int {
 		fmt.Fprintf(e.stderr, "solroute send: %v; find out whether it landed with: solroute confirm --config %s %s --last-valid-block-height %s%s\n",
 			err, cfgPath, sig, n, what)
 		return exitAmbiguous
-	case errors.Is(err, pool.ErrNoEndpoint):
+	case errors.Is(err, solroute.ErrNoEndpoint):
 		fmt.Fprintf(e.stderr, "solroute send: %v\n", err)
 		return exitUsage
 	}

@@ -82,7 +82,7 @@ func TestSendAmbiguousExitsThree(t *testing.T) {
 	a := startServer(t, fixtures.Options{Script: fixtures.ByMethod(map[string]fixtures.Fault{"sendTransaction": {Kind: fixtures.ResetAfterRead}})})
 	b := startServer(t, fixtures.Options{})
 	cfg := writeConfig(t, "", testEndpoint{name: "a", url: a.URL()}, testEndpoint{name: "b", url: b.URL(), tier: 1})
-	tx, err := fixtures.SignedTransaction(42)
+	tx, err := fixtures.SignedTransaction(42, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -271,7 +271,7 @@ func TestSendConfirmAmbiguousIsResolved(t *testing.T) {
 // change.
 func transactionVariant(t *testing.T, seed uint64, change func(tx *solana.Transaction, raw []byte) []byte) string {
 	t.Helper()
-	tx, err := fixtures.SignedTransaction(seed)
+	tx, err := fixtures.SignedTransaction(seed, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -296,7 +296,7 @@ func reencode(t *testing.T, tx *solana.Transaction) []byte {
 func TestSendUsageErrors(t *testing.T) {
 	s := startServer(t, fixtures.Options{})
 	cfg := writeConfig(t, "", testEndpoint{name: "a", url: s.URL()})
-	tx, err := fixtures.SignedTransaction(1)
+	tx, err := fixtures.SignedTransaction(1, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -366,7 +366,7 @@ func TestSendWithoutTheRoleIsAConfigError(t *testing.T) {
 	s := startServer(t, fixtures.Options{})
 	readOnly := writeConfig(t, "", testEndpoint{name: "reader", url: s.URL(), roles: "read"})
 	sendOnly := writeConfig(t, "", testEndpoint{name: "sender", url: s.URL(), roles: "send"})
-	tx, err := fixtures.SignedTransaction(1)
+	tx, err := fixtures.SignedTransaction(1, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -404,7 +404,7 @@ func TestSendWithoutTheRoleIsAConfigError(t *testing.T) {
 func TestSendNotAWholeTransaction(t *testing.T) {
 	s := startServer(t, fixtures.Options{})
 	cfg := writeConfig(t, "", testEndpoint{name: "a", url: s.URL()})
-	tx, err := fixtures.SignedTransaction(1)
+	tx, err := fixtures.SignedTransaction(1, "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/internal/fixturespec"
 )
 
 const serveFakeAbout = `
@@ -66,7 +67,7 @@ func runServeFake(ctx context.Context, e *env, args []string) int {
 			return exitFailed
 		}
 		fmt.Fprintf(e.stdout, "solroute serve-fake: %d fake endpoints on loopback; the document is in %s\n%s\n",
-			len(fake.cluster.Specs), *out, serveFakeReady)
+			len(fixturespec.Specs(fake.cluster)), *out, serveFakeReady)
 	}
 	<-ctx.Done()
 	return exitOK
@@ -85,7 +86,7 @@ type fakeCluster struct {
 // startFake starts the Mainnet preset of seed on e's clock, with a
 // ledger, and the transaction URL's server.
 func startFake(seed uint64, e *env) (*fakeCluster, error) {
-	ledger := fixtures.NewLedger(fixtures.LedgerOptions{})
+	ledger := fixtures.NewLedger()
 	cluster, err := startCluster(fixtures.Mainnet(fixtures.MainnetOptions{Seed: seed, Clock: e.clock, Ledger: ledger}))
 	if err != nil {
 		return nil, err

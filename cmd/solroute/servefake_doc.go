@@ -8,20 +8,22 @@ import (
 
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/internal/fixturedata"
+	"github.com/solroute/solroute/internal/fixturespec"
 )
 
 // fakeRoles says what each member of the Mainnet preset does, for the
 // document's comments.
 var fakeRoles = map[string]string{
-	fixtures.MainnetHonestA: "answers truthfully, drifting 0 to 5 slots behind the tip",
-	fixtures.MainnetHonestB: "answers truthfully, drifting 0 to 5 slots behind the tip",
-	fixtures.MainnetHonestC: "answers truthfully (a backup)",
-	fixtures.MainnetLiar:    "lies: getSlot 3 slots ahead, block heights 40 ahead, a stale status cache",
-	fixtures.MainnetFlaky: fmt.Sprintf("answers %.0f%% of its reads at once with the node's own errors (-32603, ...)",
-		100*fixtures.MainnetEndpointErrorRate),
-	fixtures.MainnetGarbled: fmt.Sprintf("garbles %.0f%% of its answers (a result and an error in one envelope, ...)",
-		100*fixtures.MainnetGarbleRate),
-	fixtures.MainnetDead: "reads only; reads every request and never answers",
+	fixturedata.MainnetHonestA: "answers truthfully, drifting 0 to 5 slots behind the tip",
+	fixturedata.MainnetHonestB: "answers truthfully, drifting 0 to 5 slots behind the tip",
+	fixturedata.MainnetHonestC: "answers truthfully (a backup)",
+	fixturedata.MainnetLiar:    "lies: getSlot 3 slots ahead, block heights 40 ahead, a stale status cache",
+	fixturedata.MainnetFlaky: fmt.Sprintf("answers %.0f%% of its reads at once with the node's own errors (-32603, ...)",
+		100*fixturedata.MainnetEndpointErrorRate),
+	fixturedata.MainnetGarbled: fmt.Sprintf("garbles %.0f%% of its answers (a result and an error in one envelope, ...)",
+		100*fixturedata.MainnetGarbleRate),
+	fixturedata.MainnetDead: "reads only; reads every request and never answers",
 }
 
 // fakeRequestTimeout is every role's request_timeout in the document: a
@@ -35,14 +37,14 @@ const fakeRequestTimeout = "2s"
 func (fc *fakeCluster) document(seed uint64) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# solroute serve-fake --seed %d: %d fake endpoints on loopback (package fixtures' Mainnet preset),\n",
-		seed, len(fc.cluster.Specs))
+		seed, len(fixturespec.Specs(fc.cluster)))
 	b.WriteString("# a fake mainnet-beta with a ledger, served until solroute serve-fake is interrupted. Nothing\n")
 	b.WriteString("# here is a real provider; the ports change on every run.\n#\n")
-	for _, s := range fc.cluster.Specs {
+	for _, s := range fixturespec.Specs(fc.cluster) {
 		fmt.Fprintf(&b, "#   %-9s tier %d  %s\n", s.Name, s.Tier, fakeRoles[s.Name])
 	}
 	fmt.Fprintf(&b, "#   the chain stalls (no new slot anywhere) for %s from %s after the start, then about every %s\n#\n",
-		short(fixtures.MainnetStallFor), short(fixtures.MainnetStallFirst), short(fixtures.MainnetStallEvery))
+		short(fixturedata.MainnetStallFor), short(fixturedata.MainnetStallFirst), short(fixturedata.MainnetStallEvery))
 	b.WriteString("# Try, with this document saved as fake.toml:\n")
 	b.WriteString("#   solroute probe --config fake.toml\n")
 	b.WriteString("#   solroute call --config fake.toml getSlot '[{\"commitment\":\"confirmed\"}]'\n")
@@ -52,7 +54,7 @@ func (fc *fakeCluster) document(seed uint64) string {
 	b.WriteString("#   solroute send --config fake.toml \"$tx\"   # prints the signature SIG; then:\n")
 	b.WriteString("#   solroute confirm --config fake.toml SIG --last-valid-block-height \"$lvbh\"\n\n")
 	b.WriteString("cluster = \"mainnet-beta\"\n")
-	for _, s := range fc.cluster.Specs {
+	for _, s := range fixturespec.Specs(fc.cluster) {
 		fmt.Fprintf(&b, "\n[[endpoints]]\nname = %q\nurl = %q\ntier = %d\n", s.Name, s.URL.Reveal(), s.Tier)
 		for _, role := range []endpoint.Role{endpoint.RoleRead, endpoint.RoleSend} {
 			if _, ok := s.Roles[role]; ok {
@@ -84,8 +86,8 @@ func (s *fakeSigner) serve(w http.ResponseWriter, _ *http.Request) {
 	s.next++
 	s.mu.Unlock()
 	_, tip := s.ledger.Tip()
-	height := tip - min(tip, fixtures.ConfirmedDepth+fakeSignedAge)
-	tx, err := fixtures.SignedTransactionWith(seed, fixtures.BlockhashAt(height))
+	height := tip - min(tip, fixturedata.ConfirmedDepth+fakeSignedAge)
+	tx, err := fixtures.SignedTransaction(seed, fixturedata.BlockhashAt(height))
 	var wire string
 	if err == nil {
 		wire, err = fixtures.EncodeTransaction(tx)
@@ -95,5 +97,5 @@ func (s *fakeSigner) serve(w http.ResponseWriter, _ *http.Request) {
 		return
 	}
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-	fmt.Fprintf(w, "%s %d\n", wire, height+fixtures.MaxProcessingAge)
+	fmt.Fprintf(w, "%s %d\n", wire, height+fixturedata.MaxProcessingAge)
 }

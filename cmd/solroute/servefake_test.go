@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/jonboulle/clockwork"
-	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/internal/fixturedata"
 )
 
 // fakeRun is one "solroute serve-fake" running in the test: its fake
@@ -94,7 +94,7 @@ func TestServeFake(t *testing.T) {
 	for _, ep := range rep.Endpoints {
 		status[ep.Name] = ep.OK
 	}
-	if len(status) != 7 || !status[fixtures.MainnetHonestA] || !status[fixtures.MainnetHonestB] || status[fixtures.MainnetDead] {
+	if len(status) != 7 || !status[fixturedata.MainnetHonestA] || !status[fixturedata.MainnetHonestB] || status[fixturedata.MainnetDead] {
 		t.Errorf("probe: %v, want the 7 endpoints, the honest ones ok, the dead one failed:\n%s", status, r.stdout)
 	}
 
@@ -109,7 +109,7 @@ func TestServeFake(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f.clock.Advance(20 * fixtures.DefaultSlotTime)
+	f.clock.Advance(20 * fixturedata.DefaultSlotTime)
 	r = runCmd(t, "confirm", "--config", cfg, parsed.Signatures[0].String(), "--last-valid-block-height", lvbh, "--timeout", "20s")
 	r.wantCode(t, exitOK)
 	if !strings.Contains(r.stdout, "status          landed") {

@@ -7,9 +7,9 @@
 #      second into a temporary folder;
 #   2. runs `solroute demo --duration $DURATION --seed $SEED --metrics
 #      127.0.0.1:$DEMO_PORT`;
-#   3. runs internal/dashshot, which evaluates every panel's own query
-#      through that Prometheus's HTTP API over the demo's run and draws
-#      the panels as one SVG.
+#   3. runs tools/dashshot (in the tools module, tools/go.mod), which
+#      evaluates every panel's own query through that Prometheus's HTTP
+#      API over the demo's run and draws the panels as one SVG.
 #
 # It is not a Grafana screenshot, and it is a manual command: it needs
 # Prometheus and takes a minute, so neither `go test ./...` nor .ci/run
@@ -18,9 +18,11 @@
 #   bash docs/grafana/regenerate.sh
 #
 # Environment: DURATION (60s), SEED (1), DEMO_PORT (19464), PROM_PORT
-# (19090), OUT (docs/img/dashboard.svg).
+# (19090), OUT (docs/img/dashboard.svg; a relative path is from the
+# repository's root).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+root=$PWD
 
 duration=${DURATION:-60s}
 seed=${SEED:-1}
@@ -81,6 +83,8 @@ done < <(grep -E '^  (primary|backup|last-resort)' "$tmp/demo.txt")
 summary=$(grep -E '^(calls|transactions|duplicates delivered):' "$tmp/demo.txt" | sed 's/ (transactions acted on.*//' | paste -sd';' - | sed 's/;/; /g')
 notes+=(--note "The demo's summary: $summary.")
 
-go run ./internal/dashshot/cmd/dashshot --prometheus "http://127.0.0.1:$prom_port" \
-	--start "$start" --end "$end" --out "$out" "${notes[@]}"
+case $out in /*) ;; *) out="$root/$out" ;; esac
+(cd tools && go run ./dashshot/cmd/dashshot --prometheus "http://127.0.0.1:$prom_port" \
+	--dashboard "$root/docs/grafana/solroute-dashboard.json" \
+	--start "$start" --end "$end" --out "$out" "${notes[@]}")
 echo "regenerate.sh: wrote $out ($(wc -c <"$out") bytes)"

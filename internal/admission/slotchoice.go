@@ -1,0 +1,56 @@
+package admission
+
+import (
+	"slices"
+
+	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/internal/slots"
+)
+
+// SawSlot records that the permit's endpoint answered at slot, commitment
+// c (a response's context.slot, getSlot's result, or the contextSlot of a
+// -32016). It may be called before or after Done.
+func (pm *Permit) SawSlot(c endpoint.Commitment, slot uint64) {
+	pm.m.pool.slots.SawSlot(pm.m.pool.clock.Now(), &pm.m.rt.Shared().Marks, c, slot)
+}
+
+// SawBank records that a bank of the permit's endpoint at commitment c
+// served the request at slot (an answer's context slot) or refused it
+// there (the contextSlot of a -32016): what SawSlot records, and the
+// reading the slot-aware choice judges the endpoint's banks by
+// (Request.MinSlot). It may be called before or after Done.
+func (pm *Permit) SawBank(c endpoint.Commitment, slot uint64) {
+	pm.m.pool.slots.SawBank(pm.m.pool.clock.Now(), &pm.m.rt.Shared().Marks, c, slot)
+}
+
+// SlotElsewhere reports whether an endpoint outside avoid can take req
+// (HasAlternative's rule: compatible, and let through by the cluster
+// guard), is in step with the others, and is not known to be short of
+// req.Slot.Floor (the slot-aware choice's rule): where a read refused a few slots
+// short of its floor can be retried at once. With no floor, or
+// lag-aware routing off, it is HasAlternative. Like it, it does not look
+// at who is free now.
+func (p *Pool) SlotElsewhere(req Request, avoid []string) bool {
+	var sel selection
+	if !p.selection(&sel, &Request{Role: req.Role, Capabilities: req.Capabilities, Endpoint: req.Endpoint}) {
+		return false
+	}
+	aware, now := req.Slot.Floor > 0 && p.slots.MaxLag() > 0, p.clock.Now()
+	for _, m := range sel.rs.ordered {
+		if _, ok := sel.takes(m); !ok || slices.Contains(avoid, m.spec.Name) {
+			continue
+		}
+		if sh := m.rt.Shared(); !aware || !sh.Off() && !p.slots.Short(&sh.Marks, now, req.Slot) {
+			return true
+		}
+	}
+	return false
+}
+
+// Slots returns the pool's slot book: where each endpoint is on the chain,
+// the reference, and the floors reads are held to (package slots).
+func (p *Pool) Slots() *slots.Book { return p.slots }
+
+// Marks returns where the permit's endpoint is on the chain, to record
+// what its answer says (slots.Book.Answered).
+func (pm *Permit) Marks() *slots.Marks { return &pm.m.rt.Shared().Marks }

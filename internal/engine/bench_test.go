@@ -1,0 +1,341 @@
+package engine_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/gagliardetto/solana-go/rpc"
+	"github.com/hashicorp/go-retryablehttp"
+	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/internal/admission"
+	"github.com/solroute/solroute/internal/engine"
+	"github.com/solroute/solroute/pool"
+	"github.com/solroute/solroute/transport"
+)
+
+// benchCallers is the number of concurrent callers of the parallel cases.
+const benchCallers = 64
+
+// balanceHandler answers every request with the recorded getBalance
+// result and the request's id, like a node would.
+func balanceHandler(w http.ResponseWriter, r *http.Request) {
+	var req struct{ ID json.RawMessage }
+	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+		http.Error(w, "bad request", http.StatusBadRequest)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	var b bytes.Buffer
+	b.WriteString(`{"jsonrpc":"2.0","result":{"context":{"apiVersion":"2.2.14","slot":345678901},"value":2039280},"id":`)
+	b.Write(req.ID)
+	b.WriteByte('}')
+	_, _ = w.Write(b.Bytes())
+}
+
+// benchTarget is one way of making a getBalance round trip.
+type benchTarget struct {
+	name string
+	call func(ctx context.Context) (uint64, error)
+}
+
+func benchTargets(b *testing.B, url string) []benchTarget {
+	b.Helper()
+	p, err := admission.New([]endpoint.Spec{{Name: "bench", URL: endpoint.NewSecret(url),
+		Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: {}}}}, pool.DefaultSettings(), admission.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	sr, err := engine.New(p, transport.DefaultSettings(), engine.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = sr.Close() })
+	// The same with slot tracking off (plan 009): the baseline of what
+	// tracking costs.
+	offSettings := pool.DefaultSettings()
+	offSettings.MaxSlotLag = 0
+	po, err := admission.New([]endpoint.Spec{{Name: "bench", URL: endpoint.NewSecret(url),
+		Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: {}}}}, offSettings, admission.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ts := transport.DefaultSettings()
+	ts.MonotonicReads = false
+	untracked, err := engine.New(po, ts, engine.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = untracked.Close() })
+	// solroute-fixed: a fixed AttemptTimeout, so reads are not timed (no
+	// latency histogram, no adaptive rule): the adaptive rule's cost is
+	// solroute's time over this one's, in the same run.
+	fixed := transport.DefaultSettings()
+	fixed.AttemptTimeout = 5 * time.Second
+	sf, err := engine.New(p, fixed, engine.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = sf.Close() })
+
+	rawTr := &http.Transport{MaxIdleConnsPerHost: 256}
+	b.Cleanup(rawTr.CloseIdleConnections)
+	raw := &http.Client{Transport: rawTr}
+
+	sg := rpc.New(url)
+	b.Cleanup(func() { _ = sg.Close() })
+
+	return []benchTarget{
+		{"solroute", func(ctx context.Context) (uint64, error) {
+			out, err := getBalance(ctx, sr)
+			if err != nil {
+				return 0, err
+			}
+			return out.Value, nil
+		}},
+		{"solroute-untracked", func(ctx context.Context) (uint64, error) {
+			out, err := getBalance(ctx, untracked)
+			if err != nil {
+				return 0, err
+			}
+			return out.Value, nil
+		}},
+		{"solroute-fixed", func(ctx context.Context) (uint64, error) {
+			out, err := getBalance(ctx, sf)
+			if err != nil {
+				return 0, err
+			}
+			return out.Value, nil
+		}},
+		{"raw", rawBalance(raw, url)},
+		{"retryablehttp", retryableBalance(raw, url)},
+		{"solana-go", func(ctx context.Context) (uint64, error) {
+			out, err := sg.GetBalance(ctx, somePubkey, "")
+			if err != nil {
+				return 0, err
+			}
+			return out.Value, nil
+		}},
+	}
+}
+
+// rawBalance is a getBalance round trip with net/http alone through
+// client: the floor the others are measured against (its request is
+// encoded once, not per call).
+func rawBalance(client *http.Client, url string) func(ctx context.Context) (uint64, error) {
+	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "getBalance",
+		"params": []any{somePubkey.String()}})
+	return func(ctx context.Context) (uint64, error) {
+		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := client.Do(req)
+		if err != nil {
+			return 0, err
+		}
+		return decodeBalance(resp)
+	}
+}
+
+// retryableBalance is rawBalance through go-retryablehttp over the same
+// client, with its default retry policy and no logger: the comparator
+// plans/003 measured (a client that retries, but knows nothing of
+// JSON-RPC, endpoints or sends).
+func retryableBalance(client *http.Client, url string) func(ctx context.Context) (uint64, error) {
+	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "getBalance",
+		"params": []any{somePubkey.String()}})
+	rc := retryablehttp.NewClient()
+	rc.HTTPClient, rc.Logger = client, nil
+	return func(ctx context.Context) (uint64, error) {
+		req, _ := retryablehttp.NewRequestWithContext(ctx, http.MethodPost, url, body)
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := rc.Do(req)
+		if err != nil {
+			return 0, err
+		}
+		return decodeBalance(resp)
+	}
+}
+
+// decodeBalance reads a getBalance response's value, and closes it.
+func decodeBalance(resp *http.Response) (uint64, error) {
+	defer resp.Body.Close()
+	var env struct {
+		Result rpc.GetBalanceResult `json:"result"`
+	}
+	data, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return 0, err
+	}
+	if err := json.Unmarshal(data, &env); err != nil {
+		return 0, err
+	}
+	return env.Result.Value, nil
+}
+
+// runCallers makes round trips from benchCallers concurrent goroutines.
+func (tg benchTarget) runCallers(b *testing.B, ctx context.Context) {
+	b.ReportAllocs()
+	b.SetParallelism((benchCallers + runtime.GOMAXPROCS(0) - 1) / runtime.GOMAXPROCS(0))
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			if v, err := tg.call(ctx); err != nil || v != 2039280 {
+				b.Error(v, err)
+				return
+			}
+		}
+	})
+}
+
+// BenchmarkGetBalance compares a getBalance round trip through solroute,
+// a raw net/http loop, go-retryablehttp and solana-go's default client
+// (ratios, plans/015-call-cost.md, only hold within one run), on one loopback
+// handler, sequentially and with 64 concurrent callers.
+func BenchmarkGetBalance(b *testing.B) {
+	srv := httptest.NewServer(http.HandlerFunc(balanceHandler))
+	defer srv.Close()
+	ctx := context.Background()
+	for _, tg := range benchTargets(b, srv.URL) {
+		b.Run(tg.name+"/sequential", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if v, err := tg.call(ctx); err != nil || v != 2039280 {
+					b.Fatal(v, err)
+				}
+			}
+		})
+		b.Run(tg.name+"/64-callers", func(b *testing.B) { tg.runCallers(b, ctx) })
+	}
+}
+
+// nodeLatency is the service time of BenchmarkGetBalanceWithLatency's
+// handler: a real node takes milliseconds, which is where a cap on
+// connections per host (solana-go's default client: 9) limits throughput.
+const nodeLatency = 2 * time.Millisecond
+
+// BenchmarkGetBalanceWithLatency is BenchmarkGetBalance against a handler
+// that takes nodeLatency per request (a simulated node, not a test wait),
+// with 64 concurrent callers.
+func BenchmarkGetBalanceWithLatency(b *testing.B) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		t := time.NewTimer(nodeLatency)
+		defer t.Stop()
+		select {
+		case <-t.C:
+		case <-r.Context().Done():
+			return
+		}
+		balanceHandler(w, r)
+	}))
+	defer srv.Close()
+	ctx := context.Background()
+	for _, tg := range benchTargets(b, srv.URL) {
+		b.Run(tg.name+"/64-callers", func(b *testing.B) { tg.runCallers(b, ctx) })
+	}
+}
+
+// BenchmarkAttemptExecutor measures one POST with net/http directly (what
+// the transport does) against go-retryablehttp configured as a pure
+// single-attempt executor (RetryMax 0, no logger, passthrough errors,
+// never-retry CheckRetry): the evidence for plans/003's decision.
+func BenchmarkAttemptExecutor(b *testing.B) {
+	srv := httptest.NewServer(http.HandlerFunc(balanceHandler))
+	defer srv.Close()
+	tr := &http.Transport{MaxIdleConnsPerHost: 64}
+	defer tr.CloseIdleConnections()
+	hc := &http.Client{Transport: tr}
+	body := []byte(`{"jsonrpc":"2.0","id":1,"method":"getBalance","params":["9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM"]}`)
+	drain := func(resp *http.Response, err error) {
+		if err != nil {
+			b.Fatal(err)
+		}
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+	}
+	b.Run("net-http", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			req, _ := http.NewRequest(http.MethodPost, srv.URL, bytes.NewReader(body))
+			drain(hc.Do(req))
+		}
+	})
+	b.Run("retryablehttp", func(b *testing.B) {
+		rc := &retryablehttp.Client{
+			HTTPClient:   hc,
+			RetryMax:     0,
+			Logger:       nil,
+			CheckRetry:   func(context.Context, *http.Response, error) (bool, error) { return false, nil },
+			Backoff:      retryablehttp.DefaultBackoff,
+			ErrorHandler: retryablehttp.PassthroughErrorHandler,
+		}
+		b.ReportAllocs()
+		for b.Loop() {
+			req, _ := retryablehttp.NewRequest(http.MethodPost, srv.URL, body)
+			drain(rc.Do(req))
+		}
+	})
+}
+
+// benchHedgeAfter is the fixed hedge delay of the hedged row: far above a
+// loopback answer, so that no hedge starts and the row measures what
+// being ready to hedge costs a call.
+const benchHedgeAfter = 100 * time.Millisecond
+
+// twoEndpoints returns an engine over two endpoints of one server (a
+// hedge needs another endpoint) with settings s, on a pool of its own.
+func twoEndpoints(b testing.TB, url string, s transport.Settings) *engine.Engine {
+	b.Helper()
+	read := map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: {}}
+	p, err := admission.New([]endpoint.Spec{
+		{Name: "a", URL: endpoint.NewSecret(url), Roles: read},
+		{Name: "b", URL: endpoint.NewSecret(url), Roles: read},
+	}, pool.DefaultSettings(), admission.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	e, err := engine.New(p, s, engine.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = e.Close() })
+	return e
+}
+
+// BenchmarkGetBalanceHedged compares plain reads with hedged ones (a
+// fixed HedgeAfter, and HedgeAuto), each on two endpoints of one
+// loopback handler, sequentially and with 64 callers: issue 22 holds the
+// hedged and auto rows to 1.05× plain's time (plans/015-call-cost.md).
+func BenchmarkGetBalanceHedged(b *testing.B) {
+	srv := httptest.NewServer(http.HandlerFunc(balanceHandler))
+	defer srv.Close()
+	ctx := context.Background()
+	hedged, auto := transport.DefaultSettings(), transport.DefaultSettings()
+	hedged.HedgeAfter, auto.HedgeAfter = benchHedgeAfter, transport.HedgeAuto
+	for _, row := range []struct {
+		name string
+		s    transport.Settings
+	}{{"plain", transport.DefaultSettings()}, {"hedged", hedged}, {"auto", auto}} {
+		e := twoEndpoints(b, srv.URL, row.s)
+		tg := benchTarget{row.name, func(ctx context.Context) (uint64, error) {
+			out, err := getBalance(ctx, e)
+			if err != nil {
+				return 0, err
+			}
+			return out.Value, nil
+		}}
+		b.Run(row.name+"/sequential", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if v, err := tg.call(ctx); err != nil || v != 2039280 {
+					b.Fatal(v, err)
+				}
+			}
+		})
+		b.Run(row.name+"/64-callers", func(b *testing.B) { tg.runCallers(b, ctx) })
+	}
+}

@@ -1,0 +1,241 @@
+package resolve
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/gagliardetto/solana-go"
+	"github.com/gagliardetto/solana-go/rpc"
+	"github.com/jonboulle/clockwork"
+	"github.com/solroute/solroute/confirm"
+	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/internal/engine"
+	"github.com/solroute/solroute/transport"
+)
+
+// Resolve finds out what became of the transaction whose first signature
+// is sig and whose blockhash's lastValidBlockHeight is
+// lastValidBlockHeight (from the getLatestBlockhash that gave the
+// blockhash), through tc's pool, polling until it has landed or expired,
+// or ctx ends (Unknown). It never sends anything. Its error is only for
+// bad input, reported before any request: the outcome, Unknown included,
+// is in the Result.
+func Resolve(ctx context.Context, tc *engine.Engine, sig solana.Signature, lastValidBlockHeight uint64, o confirm.Options) (confirm.Result, error) {
+	r, err := newResolver(tc, sig, lastValidBlockHeight, o)
+	if err != nil {
+		return confirm.Result{Signature: sig, LastValidBlockHeight: lastValidBlockHeight}, err
+	}
+	return r.run(ctx, nil), nil
+}
+
+// resolver is one resolution.
+type resolver struct {
+	tc    *engine.Engine
+	clock clockwork.Clock
+	o     confirm.Options
+	res   confirm.Result
+	// readers are the pool's read endpoints, in configuration order: the
+	// witnesses an expiry needs.
+	readers []*reader
+	// watching is set once some endpoint has reported a finalized block
+	// height past lastValidBlockHeight: from then on every poll asks each
+	// reader that has not vouched (witness.go). Before, one poll is one
+	// status and one height read through the pool.
+	watching bool
+	// turn picks the reader whose height the next poll reads, before the
+	// watch.
+	turn int
+}
+
+// newResolver checks the input and starts a Result.
+func newResolver(tc *engine.Engine, sig solana.Signature, lvbh uint64, o confirm.Options) (*resolver, error) {
+	if tc == nil {
+		return nil, errors.New("confirm: nil transport client")
+	}
+	if sig.IsZero() {
+		return nil, errors.New("confirm: zero signature")
+	}
+	if lvbh == 0 {
+		return nil, errors.New("confirm: lastValidBlockHeight is 0: pass the one getLatestBlockhash returned with the transaction's blockhash")
+	}
+	o, err := normalized(o)
+	if err != nil {
+		return nil, err
+	}
+	r := &resolver{tc: tc, clock: tc.Pool().Clock(), o: o, res: confirm.Result{Signature: sig, LastValidBlockHeight: lvbh}}
+	for _, s := range tc.Pool().Specs() {
+		if s.Serves(endpoint.RoleRead) {
+			r.readers = append(r.readers, &reader{Witness: confirm.Witness{Endpoint: s.Name}})
+		}
+	}
+	q := o.Quorum
+	if q == 0 {
+		q = min(2, len(r.readers))
+	}
+	switch {
+	case len(r.readers) == 0:
+		return nil, errors.New("confirm: no endpoint of the pool serves reads: getSignatureStatuses and getEpochInfo need one")
+	case q > len(r.readers):
+		return nil, fmt.Errorf("confirm: Options.Quorum %d exceeds the pool's %d read endpoints: expired could never be concluded", q, len(r.readers))
+	}
+	r.res.Quorum = q
+	r.update()
+	return r, nil
+}
+
+// run polls until a verdict or ctx's end. between, when not nil, runs
+// before every wait (SendAndConfirm's rebroadcast).
+func (r *resolver) run(ctx context.Context, between func(context.Context)) confirm.Result {
+	for {
+		if ctx.Err() != nil {
+			return r.unknown(ctx)
+		}
+		verdict := r.poll(ctx)
+		r.update()
+		if verdict {
+			return r.res
+		}
+		if between != nil {
+			between(ctx)
+		}
+		if r.o.OnPoll != nil {
+			r.o.OnPoll(r.res)
+		}
+		t := r.clock.NewTimer(r.o.PollInterval)
+		select {
+		case <-t.Chan():
+		case <-ctx.Done():
+			t.Stop()
+			return r.unknown(ctx)
+		}
+	}
+}
+
+// unknown ends the resolution with what was last seen.
+func (r *resolver) unknown(ctx context.Context) confirm.Result {
+	r.res.Status = confirm.Unknown
+	if r.res.LastErr == nil {
+		r.res.LastErr = ctx.Err()
+	}
+	r.update()
+	return r.res
+}
+
+// poll asks once, and reports whether there is a verdict. Every read
+// goes outside any session's floor (engine.WithMonotonicReads off): an
+// endpoint a few slots behind answers for itself, and what it says is
+// weighed here, never refused as stale and asked elsewhere.
+func (r *resolver) poll(ctx context.Context) bool {
+	r.res.Polls++
+	r.res.LastErr = nil
+	ctx = engine.WithMonotonicReads(ctx, false)
+	st, _, err := r.status(ctx, false) // through the pool: any endpoint will do
+	switch {
+	case err != nil:
+		r.res.LastErr = err // the witnesses below are asked all the same
+	case st != nil:
+		// Found, perhaps not yet at the commitment: never expired while
+		// some endpoint knows it.
+		return r.seen(st)
+	}
+	if !r.watching {
+		if err := r.height(ctx); err != nil {
+			r.res.LastErr = err
+			return false
+		}
+		if !r.watching {
+			return false
+		}
+	}
+	return r.witnessRound(ctx)
+}
+
+// seen records a status, and reports whether it is a verdict: found at
+// the requested commitment.
+func (r *resolver) seen(st *rpc.SignatureStatusesResult) bool {
+	r.res.Slot = st.Slot
+	cs := statusOf(st)
+	if rank(cs) > rank(string(r.res.Confirmation)) {
+		r.res.Confirmation = rpc.ConfirmationStatusType(cs)
+	}
+	if rank(cs) < rank(string(r.o.Commitment)) {
+		return false
+	}
+	r.res.Status, r.res.Err = confirm.Landed, st.Err
+	if st.Err != nil {
+		r.res.Status = confirm.Failed
+	}
+	return true
+}
+
+// status asks for the signature's status through ctx (the pool, or one
+// endpoint): the status (nil: unknown there) and the answer's context
+// slot (a processed slot).
+func (r *resolver) status(ctx context.Context, history bool) (*rpc.SignatureStatusesResult, uint64, error) {
+	var out rpc.GetSignatureStatusesResult
+	params := []any{[]string{r.res.Signature.String()}, map[string]any{"searchTransactionHistory": history}}
+	if err := r.tc.CallForInto(ctx, &out, "getSignatureStatuses", params); err != nil {
+		return nil, 0, err
+	}
+	if len(out.Value) != 1 {
+		return nil, 0, fmt.Errorf("confirm: getSignatureStatuses answered %d statuses for one signature", len(out.Value))
+	}
+	return out.Value[0], out.Context.Slot, nil
+}
+
+// epochInfo reads, through ctx, the finalized block height and the slot
+// it is at (getEpochInfo: both from one bank).
+func (r *resolver) epochInfo(ctx context.Context) (rpc.GetEpochInfoResult, error) {
+	var out rpc.GetEpochInfoResult
+	err := r.tc.CallForInto(ctx, &out, "getEpochInfo", []any{map[string]any{"commitment": "finalized"}})
+	return out, err
+}
+
+// height reads the finalized block height of one reader, pinned to it,
+// each poll the next in turn that is not blocked (every reader is heard
+// from within as many polls as there are readers, whichever the pool
+// would prefer), and records it; a height past lastValidBlockHeight
+// starts the watch. With every reader blocked it reads through the pool.
+func (r *resolver) height(ctx context.Context) error {
+	skip := r.blocked()
+	var w *reader
+	for range r.readers {
+		next := r.readers[r.turn%len(r.readers)]
+		r.turn++
+		if _, blocked := skip[next.Endpoint]; !blocked {
+			w = next
+			break
+		}
+	}
+	var from string
+	if w != nil {
+		from, ctx = w.Endpoint, engine.WithEndpoint(ctx, w.Endpoint)
+	} else {
+		ctx = engine.WithObserver(ctx, engine.AttemptFunc(func(_ context.Context, _ string, a transport.Attempt) {
+			if !a.Failed() {
+				from = a.Endpoint
+			}
+		}))
+	}
+	info, err := r.epochInfo(ctx)
+	if err != nil {
+		if w != nil {
+			w.said = r.failure(ctx, "getEpochInfo", err)
+			w.Reason = w.said
+		}
+		return err
+	}
+	if w := r.reader(from); w != nil {
+		r.heard(w, info)
+	}
+	if info.BlockHeight > r.res.LastValidBlockHeight {
+		r.watching = true
+	}
+	return nil
+}
+
+// valid reports whether, as far as a quorum of endpoints has said, the
+// blockhash may still be valid: one endpoint's height cannot stop a
+// rebroadcast.
+func (r *resolver) valid() bool { return r.res.BlockHeight <= r.res.LastValidBlockHeight }

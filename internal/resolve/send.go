@@ -1,0 +1,95 @@
+package resolve
+
+import (
+	"context"
+	"encoding/base64"
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/gagliardetto/solana-go"
+	"github.com/solroute/solroute/confirm"
+	"github.com/solroute/solroute/internal/engine"
+	"github.com/solroute/solroute/transport"
+)
+
+// SendAndConfirm sends tx through tc's pool and resolves it (see Resolve).
+// lastValidBlockHeight is the one getLatestBlockhash returned with tx's
+// blockhash.
+//
+// The send follows the transport's rules: it is never resent once a
+// server may have acted on it. When it fails without any server having
+// acted (a proven refusal, a preflight error) there is nothing to resolve:
+// SendAndConfirm returns that error, and the Result only names the
+// signature. When it is answered, or left ambiguous
+// (engine.ErrAmbiguousDispatch, kept in Result.SendErr), the
+// transaction is resolved and the error is nil: the verdict is in the
+// Result. An answer that the transaction was already processed resolves
+// it too. Input errors (nil or unsigned tx, lastValidBlockHeight 0, bad
+// options) come back before any request.
+func SendAndConfirm(ctx context.Context, tc *engine.Engine, tx *solana.Transaction, lastValidBlockHeight uint64, o confirm.Options) (confirm.Result, error) {
+	if tx == nil || len(tx.Signatures) == 0 || tx.Signatures[0].IsZero() {
+		return confirm.Result{LastValidBlockHeight: lastValidBlockHeight}, errors.New("confirm: the transaction is nil or not signed")
+	}
+	r, err := newResolver(tc, tx.Signatures[0], lastValidBlockHeight, o)
+	if err != nil {
+		return confirm.Result{Signature: tx.Signatures[0], LastValidBlockHeight: lastValidBlockHeight}, err
+	}
+	raw, err := tx.MarshalBinary()
+	if err != nil {
+		return r.res, errors.New("confirm: the transaction does not serialize: " + err.Error())
+	}
+	wire := base64.StdEncoding.EncodeToString(raw)
+	cfg := map[string]any{"encoding": "base64"}
+	if r.o.SkipPreflight {
+		cfg["skipPreflight"] = true
+	}
+	if r.o.PreflightCommitment != "" {
+		cfg["preflightCommitment"] = r.o.PreflightCommitment
+	}
+	if r.o.MaxRetries != nil {
+		cfg["maxRetries"] = *r.o.MaxRetries
+	}
+	var sig string
+	switch err := tc.CallForInto(ctx, &sig, "sendTransaction", []any{wire, cfg}); {
+	case err == nil:
+	case errors.Is(err, engine.ErrAmbiguousDispatch):
+		r.res.SendErr = err
+	case alreadyProcessed(err):
+		// It landed before: resolve it.
+	default:
+		return r.res, err
+	}
+	clock := tc.Pool().Clock()
+	last := clock.Now()
+	var between func(context.Context)
+	if r.o.Rebroadcast > 0 {
+		again := []any{wire, map[string]any{"encoding": "base64", "skipPreflight": true, "maxRetries": 0}}
+		between = func(ctx context.Context) {
+			now := clock.Now()
+			if !due(last, now, r.o.Rebroadcast) || !r.valid() || rank(string(r.res.Confirmation)) >= rank("confirmed") {
+				return
+			}
+			last = now
+			r.res.Rebroadcasts++
+			var ignored string
+			_ = tc.CallForInto(ctx, &ignored, "sendTransaction", again) // its outcome is the next poll's to see
+		}
+	}
+	return r.run(ctx, between), nil
+}
+
+// alreadyProcessed reports whether err is a node's answer that the
+// transaction was already processed (agave's -32002 preflight failure
+// "This transaction has already been processed", or the
+// AlreadyProcessed transaction error).
+func alreadyProcessed(err error) bool {
+	var re *transport.RPCError
+	if !errors.As(err, &re) {
+		return false
+	}
+	return strings.Contains(re.Message, "already been processed") || strings.Contains(string(re.Data), "AlreadyProcessed")
+}
+
+// due reports whether the interval since last has passed at now.
+func due(last, now time.Time, every time.Duration) bool { return !now.Before(last.Add(every)) }

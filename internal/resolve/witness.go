@@ -1,0 +1,190 @@
+package resolve
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/gagliardetto/solana-go/rpc"
+	"github.com/solroute/solroute/confirm"
+	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/internal/engine"
+	"github.com/solroute/solroute/retrypolicy"
+	"github.com/solroute/solroute/transport"
+)
+
+// The expiry rule (plans/011-confirmation.md): Expired only when
+// Result.Quorum distinct read endpoints each vouch for it on their own
+// answers. Each is asked directly (engine.WithEndpoint: pinned to it,
+// outside any session's floor), so an endpoint a few slots behind is a
+// witness as soon as it has itself seen the expiry, and one that does not
+// answer is no witness, whatever the others say.
+
+// minWitnessWait is the least time a witness round waits for its answers.
+const minWitnessWait = 2 * time.Second
+
+// witnessWait bounds one witness round: five polls, at least
+// minWitnessWait. A hung endpoint delays each poll by at most that; an
+// answer slower than that (a history search on a loaded node) is no
+// answer this round.
+func (r *resolver) witnessWait() time.Duration { return max(5*r.o.PollInterval, minWitnessWait) }
+
+// answer is what one endpoint said when asked as a witness.
+type answer struct {
+	name string
+	// info is its finalized block height and slot, when read.
+	info rpc.GetEpochInfoResult
+	read bool
+	// status is the signature's status, when it knew it.
+	status *rpc.SignatureStatusesResult
+	// vouched, with the "not found" answer's context slot.
+	vouched    bool
+	statusSlot uint64
+	reason     string
+}
+
+// witnessRound asks every reader that has not vouched yet, all at once,
+// and reports whether there is a verdict: a status some endpoint knows,
+// at the commitment, or Expired. It waits for every answer (at most
+// witnessWait): a status found by any endpoint wins over any number of
+// vouches.
+func (r *resolver) witnessRound(ctx context.Context) bool {
+	skip := r.blocked()
+	rctx, cancel := withClockTimeout(ctx, r.clock, r.witnessWait())
+	defer cancel()
+	answers := make(chan answer, len(r.readers))
+	asked := 0
+	for _, w := range r.readers {
+		switch why, blocked := skip[w.Endpoint]; {
+		case w.Vouched:
+		case blocked:
+			w.Reason = strings.TrimPrefix(w.said+"; ", "; ") + "not asked: " + why
+		default:
+			asked++
+			go func(name string) { answers <- r.ask(rctx, name) }(w.Endpoint)
+		}
+	}
+	var found *rpc.SignatureStatusesResult
+	for range asked {
+		a := <-answers
+		w := r.reader(a.name)
+		if a.read {
+			r.heard(w, a.info)
+		}
+		w.said, w.Reason = a.reason, a.reason
+		if a.vouched {
+			w.Vouched, w.StatusSlot = true, a.statusSlot
+		}
+		if a.status != nil && (found == nil || rank(statusOf(a.status)) > rank(statusOf(found))) {
+			found = a.status
+		}
+	}
+	if found != nil {
+		return r.seen(found)
+	}
+	if r.vouches() < r.res.Quorum {
+		return false
+	}
+	r.res.Status = confirm.Expired
+	return true
+}
+
+// ask asks the endpoint named name, alone and outside any floor, for its
+// finalized block height and, when that is past lastValidBlockHeight,
+// for the signature's status with history search. It runs on its own
+// goroutine and only reads the resolver.
+func (r *resolver) ask(ctx context.Context, name string) (a answer) {
+	a.name = name
+	// Only name's own answers count: an answer from any other endpoint
+	// (which WithEndpoint rules out) would make it vouch for another.
+	other := ""
+	pinned := engine.WithObserver(engine.WithEndpoint(ctx, name), engine.AttemptFunc(func(_ context.Context, _ string, at transport.Attempt) {
+		if !at.Failed() && at.Endpoint != name {
+			other = at.Endpoint
+		}
+	}))
+	defer func() {
+		if other != "" {
+			a = answer{name: name, reason: "answered by " + other + ", not by itself"}
+		}
+	}()
+	info, err := r.epochInfo(pinned)
+	if err != nil {
+		a.reason = r.failure(ctx, "getEpochInfo", err)
+		return a
+	}
+	a.info, a.read = info, true
+	lvbh := r.res.LastValidBlockHeight
+	if info.BlockHeight <= lvbh {
+		a.reason = fmt.Sprintf("finalized block height %d ≤ %d", info.BlockHeight, lvbh)
+		return a
+	}
+	st, at, err := r.status(pinned, true)
+	switch {
+	case err != nil:
+		a.reason = r.failure(ctx, "getSignatureStatuses", err)
+	case st != nil:
+		a.status = st
+		a.reason = fmt.Sprintf("status found (%s in slot %d)", statusOf(st), st.Slot)
+	case at < info.AbsoluteSlot:
+		a.reason = fmt.Sprintf("not found, but at slot %d, before its own finalized slot %d", at, info.AbsoluteSlot)
+	default:
+		a.vouched, a.statusSlot = true, at
+	}
+	return a
+}
+
+// failure says why a witness's call of method failed, under the round's
+// context ctx: "unreachable: ..." for a connection that failed, "no
+// answer to getEpochInfo within 2s" for a round that ran out, else the
+// transport's error.
+func (r *resolver) failure(ctx context.Context, method string, err error) string {
+	var ce *transport.CallError
+	switch {
+	case errors.Is(context.Cause(ctx), errRoundOver):
+		return fmt.Sprintf("no answer to %s within %v", method, r.witnessWait())
+	case ctx.Err() != nil:
+		return "not answered before the resolution ended"
+	case errors.As(err, &ce) && ce.Cause == retrypolicy.Connection:
+		return "unreachable: " + err.Error()
+	}
+	return err.Error()
+}
+
+// blocked names the readers not to ask now, and why: awaiting or failing
+// the cluster check (a pinned call would bypass it), or cooling down
+// after a rate limit or an ejection (asking would only wait).
+func (r *resolver) blocked() map[string]string {
+	var skip map[string]string
+	for _, s := range r.tc.Pool().Snapshot() {
+		why := ""
+		switch {
+		case s.Role != endpoint.RoleRead:
+			continue
+		case s.Verification == endpoint.WrongCluster:
+			why = "excluded: " + s.Excluded
+		case s.Verification != endpoint.Verified:
+			why = "its cluster is not checked yet"
+		case s.CooldownRemaining > 0:
+			why = fmt.Sprintf("%s for %v more", s.State, s.CooldownRemaining.Round(time.Millisecond))
+		default:
+			continue
+		}
+		if skip == nil {
+			skip = make(map[string]string)
+		}
+		skip[s.Name] = why
+	}
+	return skip
+}
+
+// statusOf is a status's confirmation status ("finalized" for a node too
+// old to say, whose rooted statuses have no confirmations).
+func statusOf(st *rpc.SignatureStatusesResult) string {
+	if st.ConfirmationStatus == "" && st.Confirmations == nil {
+		return "finalized"
+	}
+	return string(st.ConfirmationStatus)
+}

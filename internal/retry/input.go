@@ -1,0 +1,55 @@
+package retry
+
+import (
+	"time"
+
+	"github.com/solroute/solroute/retrypolicy"
+)
+
+// Input is one failed attempt of one call, as the retry decision sees it:
+// its Outcome and the facts of the call a decision is made from.
+type Input struct {
+	// Number is 1 for the first attempt of a call. It is informative: a
+	// Call counts its own retries, and Decide takes them as Retries.
+	Number int
+	// Outcome is what happened to the attempt, as the transport built it.
+	retrypolicy.Outcome
+	// Class is how the operation may be retried.
+	Class retrypolicy.Class
+	// ElsewhereAvailable reports that a compatible endpoint this call has
+	// not failed on yet can take the retry. Such a failover waits neither
+	// the backoff (which protects endpoints the call already failed on) nor
+	// the provider's delay (which speaks for the endpoint that sent it, and
+	// which the pool's cooldown honours). False (the zero value) applies
+	// both: the retry may have to revisit a failed endpoint.
+	ElsewhereAvailable bool
+	// SlotElsewhere, for an attempt refused a few slots short of its
+	// floor (Outcome.NotYet), reports that an endpoint this call has not
+	// tried can take the retry and is not known to be short of that slot
+	// too: the retry goes there at once. False: it waits for the chain to
+	// advance by the gap first.
+	SlotElsewhere bool
+	// TimeLeft is the time before the call's shared deadline: 0 or less
+	// means it has passed.
+	TimeLeft time.Duration
+}
+
+// Ambiguous reports whether the attempt leaves its call ambiguous: the
+// operation is not Idempotent (a send, an airdrop, a method nobody
+// declared, a batch holding one), the attempt failed, and a server may
+// have acted on it (Outcome.MayHaveActed). Such a call is never resent
+// (Decide stops it) and its error says so.
+func (a Input) Ambiguous() bool {
+	return a.Class != retrypolicy.Idempotent && a.Failed() && a.MayHaveActed()
+}
+
+// Retries counts the retries one call has already been granted.
+type Retries struct {
+	// Counted retries count against Settings.MaxRetries.
+	Counted int
+	// Transparent retries re-sent attempts that never left the client.
+	Transparent int
+	// NotYet retries re-sent reads refused a few slots short of their
+	// floor (RuleNotYet).
+	NotYet int
+}

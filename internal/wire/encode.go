@@ -1,0 +1,110 @@
+package wire
+
+import (
+	"encoding/json"
+	"strconv"
+
+	"github.com/gagliardetto/solana-go"
+)
+
+// request is one JSON-RPC 2.0 request object: what EncodeRequest writes,
+// byte for byte as json.Marshal writes it (the reference its tests hold it
+// to).
+type request struct {
+	JSONRPC string `json:"jsonrpc"`
+	ID      uint64 `json:"id"`
+	Method  string `json:"method"`
+	Params  []any  `json:"params,omitempty"`
+}
+
+// requestSpare is room left after an encoded request for the
+// "minContextSlot" member WithMinContextSlot may splice in, so that the
+// splice need not copy the request again.
+const requestSpare = 48
+
+// EncodeRequest marshals one request with a numeric id: the bytes
+// json.Marshal writes for it, in one allocation for the common params
+// (strings, public keys, integers, booleans, nil); any other param is
+// written by json.Marshal itself.
+func EncodeRequest(id uint64, method string, params []any) ([]byte, error) {
+	size := len(`{"jsonrpc":"2.0","id":,"method":"","params":[]}`) + 20 + len(method) + requestSpare
+	for _, p := range params {
+		size += paramSize(p)
+	}
+	b := make([]byte, 0, size)
+	b = append(b, `{"jsonrpc":"2.0","id":`...)
+	b = strconv.AppendUint(b, id, 10)
+	b = append(b, `,"method":`...)
+	b, err := appendString(b, method)
+	if err != nil {
+		return nil, err
+	}
+	if len(params) > 0 {
+		b = append(b, `,"params":[`...)
+		for i, p := range params {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = appendParam(b, p); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
+	}
+	return append(b, '}'), nil
+}
+
+// paramSize is an estimate of p's encoded length.
+func paramSize(p any) int {
+	switch v := p.(type) {
+	case string:
+		return len(v) + 3
+	case solana.PublicKey:
+		return 47 // at most 44 base58 digits, quotes and a comma
+	}
+	return 24
+}
+
+// appendParam appends p as json.Marshal encodes it.
+func appendParam(b []byte, p any) ([]byte, error) {
+	switch v := p.(type) {
+	case nil:
+		return append(b, "null"...), nil
+	case string:
+		return appendString(b, v)
+	case solana.PublicKey:
+		return appendBase58(append(b, '"'), v), nil
+	case bool:
+		return strconv.AppendBool(b, v), nil
+	case int:
+		return strconv.AppendInt(b, int64(v), 10), nil
+	case int64:
+		return strconv.AppendInt(b, v, 10), nil
+	case uint64:
+		return strconv.AppendUint(b, v, 10), nil
+	}
+	return appendMarshaled(b, p)
+}
+
+// appendString appends s quoted, as json.Marshal quotes it: as is when
+// every byte is printable ASCII that needs no escape (json.Marshal also
+// escapes <, > and &), through json.Marshal otherwise.
+func appendString(b []byte, s string) ([]byte, error) {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			return appendMarshaled(b, s)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"'), nil
+}
+
+// appendMarshaled appends json.Marshal's encoding of v.
+func appendMarshaled(b []byte, v any) ([]byte, error) {
+	enc, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return append(b, enc...), nil
+}

@@ -1,0 +1,162 @@
+package wire
+
+import (
+	"bytes"
+	"encoding/json"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/gagliardetto/solana-go"
+	"github.com/gagliardetto/solana-go/rpc"
+)
+
+// reference is what EncodeRequest must write: json.Marshal's bytes.
+func reference(t testing.TB, id uint64, method string, params []any) []byte {
+	t.Helper()
+	b, err := json.Marshal(request{JSONRPC: "2.0", ID: id, Method: method, Params: params})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// keyWithZeros is a public key whose first n bytes are zero (base58's
+// leading '1's).
+func keyWithZeros(n int) solana.PublicKey {
+	k := solana.MustPublicKeyFromBase58("9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM")
+	for i := range n {
+		k[i] = 0
+	}
+	return k
+}
+
+// TestEncodeRequestMatchesMarshal: the hand-written request is the bytes
+// json.Marshal writes, for every kind of param its fast paths take and
+// the ones they leave to json.Marshal.
+func TestEncodeRequestMatchesMarshal(t *testing.T) {
+	pk := solana.MustPublicKeyFromBase58("9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM")
+	cases := []struct {
+		method string
+		params []any
+	}{
+		{"getHealth", nil},
+		{"getHealth", []any{}},
+		{"getBalance", []any{pk}},
+		{"getBalance", []any{pk, rpc.M{"commitment": "confirmed"}}},
+		{"getBalance", []any{&pk}},
+		{"getAccountInfo", []any{keyWithZeros(1), map[string]any{"encoding": "base64", "minContextSlot": 5}}},
+		{"getAccountInfo", []any{keyWithZeros(32)}},
+		{"getAccountInfo", []any{keyWithZeros(31)}},
+		{"getBlock", []any{uint64(345678901), int64(-3), 7, true, false, nil}},
+		{"sendTransaction", []any{"AQID+/==", map[string]any{"encoding": "base64"}}},
+		{"x", []any{"quote\" backslash\\ <b>&amp; \u2028 \x01 é \xff"}},
+		{"we<ird\"method", []any{1.5, []string{"a"}, json.RawMessage(`{ "a" : 1 }`)}},
+	}
+	for _, c := range cases {
+		got, err := EncodeRequest(42, c.method, c.params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := reference(t, 42, c.method, c.params); !bytes.Equal(got, want) {
+			t.Errorf("%s %v:\n got %s\nwant %s", c.method, c.params, got, want)
+		}
+	}
+}
+
+// TestBase58MatchesSolanaGo: the encoder's base58 is PublicKey.String's,
+// on random keys and keys with leading zero bytes.
+func TestBase58MatchesSolanaGo(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for i := range 2000 {
+		var k solana.PublicKey
+		for j := range k {
+			k[j] = byte(r.Uint32())
+		}
+		for j := range i % 5 {
+			k[j] = 0
+		}
+		if got := appendBase58(nil, k); string(got) != k.String()+`"` {
+			t.Fatalf("%x: got %s, want %s", k[:], got, k.String())
+		}
+	}
+}
+
+// TestEncodeRequestErrors: a param json.Marshal refuses fails the encode.
+func TestEncodeRequestErrors(t *testing.T) {
+	if _, err := EncodeRequest(1, "m", []any{make(chan int)}); err == nil {
+		t.Fatal("a channel param encoded")
+	}
+}
+
+// TestEncodeRequestAllocatesOnce: a getBalance request, a method and a
+// public key, is one allocation (json.Marshal took six), with room left
+// for the minContextSlot splice.
+func TestEncodeRequestAllocatesOnce(t *testing.T) {
+	pk := solana.MustPublicKeyFromBase58("9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM")
+	params := []any{pk}
+	n := testing.AllocsPerRun(100, func() {
+		if _, err := EncodeRequest(7, "getBalance", params); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if n > 1 {
+		t.Fatalf("%v allocations per request, want 1", n)
+	}
+}
+
+// FuzzEncodeRequest holds EncodeRequest to json.Marshal's bytes on
+// arbitrary methods, strings, numbers and keys.
+func FuzzEncodeRequest(f *testing.F) {
+	f.Add("getBalance", "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM", uint64(3), int64(-1), []byte{0, 0, 1})
+	f.Add("we\"ird<", "\u2028\xff&", uint64(0), int64(0), []byte{})
+	f.Fuzz(func(t *testing.T, method, s string, u uint64, i int64, key []byte) {
+		var k solana.PublicKey
+		copy(k[:], key)
+		params := []any{s, u, i, k, nil, true}
+		got, err := EncodeRequest(u, method, params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := reference(t, u, method, params); !bytes.Equal(got, want) {
+			t.Fatalf("got %s\nwant %s", got, want)
+		}
+	})
+}
+
+// TestMinContextSlotSplicesInPlace: a tracked read's request, encoded
+// then given its minContextSlot, is still one allocation: the splice
+// uses the room EncodeRequest leaves.
+func TestMinContextSlotSplicesInPlace(t *testing.T) {
+	pk := solana.MustPublicKeyFromBase58("9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM")
+	params := []any{pk}
+	n := testing.AllocsPerRun(100, func() {
+		b, err := EncodeRequest(7, "getBalance", params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := WithMinContextSlot(b, 1, 18446744073709551615); !ok {
+			t.Fatal("no splice")
+		}
+	})
+	if n > 1 {
+		t.Fatalf("%v allocations per request, want 1", n)
+	}
+}
+
+// BenchmarkBase58 is appendBase58 against solana-go's PublicKey.String.
+func BenchmarkBase58(b *testing.B) {
+	k := solana.MustPublicKeyFromBase58("9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM")
+	buf := make([]byte, 0, 64)
+	b.Run("wire", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			buf = appendBase58(buf[:0], k)
+		}
+	})
+	b.Run("solana-go", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			_ = k.String()
+		}
+	})
+}

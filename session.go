@@ -1,0 +1,22 @@
+package solroute
+
+import (
+	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/internal/slots"
+)
+
+// Session is a scope of monotonic reads narrower than the client: reads
+// made with WithSession(ctx, s) never return a context slot older than
+// one already returned within s, and are not held to what other callers
+// saw. The zero value is an empty session, ready to use; it is safe for
+// concurrent use by any number of goroutines. See docs/consistency.md.
+type Session struct {
+	marks slots.Session
+}
+
+// NewSession returns an empty Session.
+func NewSession() *Session { return &Session{} }
+
+// Slot returns the highest slot returned within s at commitment c (0:
+// none): a read's context slot, or getSlot's answer, whichever is higher.
+func (s *Session) Slot(c endpoint.Commitment) uint64 { return s.marks.Slot(c) }
