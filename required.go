@@ -22,3 +22,8 @@ func (r *required[T]) UnmarshalJSON(b []byte) error {
 	}
 	return json.Unmarshal(b, &r.v)
 }
+
+// Target is the value itself, for the one-pass decode of a result that is
+// present and not null (the only results it is used for), where the null
+// check has nothing to refuse.
+func (r *required[T]) Target() any { return &r.v }

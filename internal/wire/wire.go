@@ -163,6 +163,14 @@ func ParseScanned(b *Buffer, body []byte) error {
 	return nil
 }
 
+// Target is implemented by a decode target that wraps the value a result
+// decodes into, to check what only a fallback can meet (the root's typed
+// calls refuse a null result in their UnmarshalJSON). ParseDirect, which
+// only sees a result that is present and not null, decodes straight into
+// Target(): one pass over the body, where the wrapper's UnmarshalJSON would
+// be a second json.Unmarshal of the result.
+type Target interface{ Target() any }
+
 // ParseDirect decodes body into b.direct with its result going straight
 // into out (a non-nil pointer) in one json.Unmarshal, then checks the id as
 // ParseScanned does. It is only called when Scan's Shape.Direct holds, so
@@ -171,6 +179,9 @@ func ParseScanned(b *Buffer, body []byte) error {
 // not decode): ParseScanned must classify body. out may hold part of the
 // result whenever err != nil or fallback is true.
 func ParseDirect(b *Buffer, body []byte, out any) (fallback bool, err error) {
+	if t, ok := out.(Target); ok {
+		out = t.Target()
+	}
 	b.direct.ID = b.direct.ID[:0]
 	b.direct.Result = out
 	b.direct.Error = nil

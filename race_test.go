@@ -1,0 +1,6 @@
+//go:build race
+
+package solroute_test
+
+// raceEnabled: the race detector is on (allocation counts differ).
+const raceEnabled = true
