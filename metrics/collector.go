@@ -61,7 +61,7 @@ type Collector struct {
 // every call src starts from then on is counted. Call it once per
 // client (the Observer cannot be removed; a second Collector counts
 // everything again, in series of its own). New panics with an
-// *OptionsError when o is invalid (see Options.Validate).
+// *endpoint.Problem when o is invalid (see Options.Validate).
 func New(src Source, o Options) *Collector {
 	if err := o.Validate(); err != nil {
 		panic(err)

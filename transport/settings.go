@@ -4,6 +4,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/retrypolicy"
 )
 
@@ -109,14 +110,22 @@ const (
 	MaxTimeout = time.Hour
 )
 
-// Validate reports every field out of range, joined: the retry settings'
-// problems (retrypolicy.FieldError), then a response limit outside [0, 1
-// GiB] and a timeout outside [0, 1h] (HedgeAfter may also be HedgeAuto)
-// (FieldError). Each names its TOML key and quotes no value.
+// Validate reports every field out of range, as *endpoint.Problem values
+// joined: the retry settings' problems, their paths under "retry." (the
+// document's [retry] table), then a response limit outside [0, 1 GiB] and
+// a timeout outside [0, 1h] (HedgeAfter may also be HedgeAuto). Each names
+// its TOML key and quotes no value.
 func (s Settings) Validate() error {
-	errs := []error{s.Retry.Validate()}
+	var errs []error
+	if err := s.Retry.Validate(); err != nil {
+		for _, e := range err.(interface{ Unwrap() []error }).Unwrap() {
+			p := *e.(*endpoint.Problem)
+			p.Path = "retry." + p.Path
+			errs = append(errs, &p)
+		}
+	}
 	if s.MaxResponseBytes < 0 || s.MaxResponseBytes > MaxResponseLimit {
-		errs = append(errs, &FieldError{Key: "max_response_bytes", Message: "must be between 1 and 1073741824 (0 means 64 MiB)"})
+		errs = append(errs, &endpoint.Problem{Path: "max_response_bytes", Message: "must be between 1 and 1073741824 (0 means 64 MiB)"})
 	}
 	for _, d := range []struct {
 		key  string
@@ -127,21 +136,10 @@ func (s Settings) Validate() error {
 		switch {
 		case d.auto && d.v == HedgeAuto:
 		case d.auto && (d.v < 0 || d.v > MaxTimeout):
-			errs = append(errs, &FieldError{Key: d.key, Message: `must be between 0s and 1h, or HedgeAuto ("auto")`})
+			errs = append(errs, &endpoint.Problem{Path: d.key, Message: `must be between 0s and 1h, or HedgeAuto ("auto")`})
 		case d.v < 0 || d.v > MaxTimeout:
-			errs = append(errs, &FieldError{Key: d.key, Message: "must be between 0s and 1h"})
+			errs = append(errs, &endpoint.Problem{Path: d.key, Message: "must be between 0s and 1h"})
 		}
 	}
 	return errors.Join(errs...)
 }
-
-// FieldError is a Settings field out of range.
-type FieldError struct {
-	// Key is the field's TOML key ("hedge_after").
-	Key string
-	// Message says what is wrong; it quotes no value.
-	Message string
-}
-
-// Error returns "transport: KEY MESSAGE".
-func (e *FieldError) Error() string { return "transport: " + e.Key + " " + e.Message }

@@ -88,7 +88,7 @@ func New(specs []endpoint.Spec, s pool.Settings, opts Options) (*Pool, error) {
 		return nil, err
 	}
 	if err := s.Validate(); err != nil {
-		return nil, fmt.Errorf("pool: invalid settings: %w", err)
+		return nil, fmt.Errorf("pool: %w", err)
 	}
 	p := &Pool{clock: opts.Clock, log: opts.Logger, specs: make([]endpoint.Spec, len(specs)),
 		doubtWindow: s.DoubtWindow, doubtPatience: s.DoubtPatience, seed: opts.Seed,

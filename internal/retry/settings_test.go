@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/retrypolicy"
 )
 
@@ -56,11 +57,11 @@ func TestSettingsValidate(t *testing.T) {
 	err := bad.Validate()
 	var keys []string
 	for _, e := range err.(interface{ Unwrap() []error }).Unwrap() {
-		var fe *retrypolicy.FieldError
+		var fe *endpoint.Problem
 		if !errors.As(e, &fe) {
 			t.Fatalf("%T %v", e, e)
 		}
-		keys = append(keys, fe.Key)
+		keys = append(keys, fe.Path)
 	}
 	want := []string{"max_retries", "retry_budget_min_retries", "retry_budget_burst", "initial_backoff",
 		"max_provider_delay", "retry_budget_ratio", "initial_backoff"}
