@@ -31,11 +31,11 @@ func DefaultEjection() Ejection {
 	return Ejection{After: 5, Base: 250 * time.Millisecond, Max: 2 * time.Second}
 }
 
-// MaxEjection bounds Base and Max.
-const MaxEjection = time.Hour
+// maxEjection bounds Base and Max.
+const maxEjection = time.Hour
 
 // Validate reports every field out of range, joined: a negative count, a
-// Base or Max outside [0, MaxEjection], a zero Base while After is
+// Base or Max outside [0, 1h], a zero Base while After is
 // positive. Problems name fields by their TOML keys and quote no value.
 func (e Ejection) Validate() error {
 	var errs []error
@@ -46,7 +46,7 @@ func (e Ejection) Validate() error {
 		key string
 		v   time.Duration
 	}{{"base_time", e.Base}, {"max_time", e.Max}} {
-		if d.v < 0 || d.v > MaxEjection {
+		if d.v < 0 || d.v > maxEjection {
 			errs = append(errs, &Problem{Path: d.key, Message: "must be between 0s and 1h"})
 		}
 	}

@@ -37,7 +37,7 @@ func TestCooldown(t *testing.T) {
 		{"no pause configured: default", 0, 0, DefaultPauseAfterRateLimit},
 		{"shorter provider delay: pause", 2 * time.Second, time.Second, 2 * time.Second},
 		{"longer provider delay extends", 2 * time.Second, 5 * time.Second, 5 * time.Second},
-		{"provider delay capped at 60s", time.Second, time.Hour, MaxProviderDelay},
+		{"provider delay capped at 60s", time.Second, time.Hour, maxProviderDelay},
 		{"pause above the cap is kept", 2 * time.Minute, time.Hour, 2 * time.Minute},
 		{"negative provider delay ignored", time.Second, -time.Hour, time.Second},
 	}

@@ -47,10 +47,9 @@ func (p *Problem) Error() string { return "invalid setting " + p.String() }
 // with a host; header names are HTTP tokens and values hold no control
 // character; tier >= 0; capabilities non-empty and not repeated; at least
 // one known role; per role, every number >= 0 and finite,
-// requests_per_second 0 (unlimited) or between MinRequestsPerSecond and
-// MaxRequestsPerSecond, burst_capacity only with requests_per_second,
-// request_timeout at most MaxRequestTimeout and pause_after_rate_limit at
-// most MaxPauseAfterRateLimit. Messages never quote a value of the spec but
+// requests_per_second 0 (unlimited) or between one request an hour
+// (1/3600) and 1e9, burst_capacity only with requests_per_second,
+// request_timeout and pause_after_rate_limit at most 1h. Messages never quote a value of the spec but
 // its name: not a URL, a header value, a capability or a number; the path
 // says where the problem is, the message what was expected.
 func Validate(specs []Spec) error {
@@ -179,10 +178,10 @@ func (v *validator) limits(path string, l Limits) {
 		v.add(path+".requests_per_second", "must be a finite number")
 	case rps < 0:
 		v.add(path+".requests_per_second", "must be 0 (unlimited) or more")
-	case rps > 0 && rps < MinRequestsPerSecond:
-		v.add(path+".requests_per_second", "must be 0 (unlimited) or at least one request an hour (%g)", MinRequestsPerSecond)
-	case rps > MaxRequestsPerSecond:
-		v.add(path+".requests_per_second", "must be at most %g", float64(MaxRequestsPerSecond))
+	case rps > 0 && rps < minRequestsPerSecond:
+		v.add(path+".requests_per_second", "must be 0 (unlimited) or at least one request an hour (%g)", minRequestsPerSecond)
+	case rps > maxRequestsPerSecond:
+		v.add(path+".requests_per_second", "must be at most %g", float64(maxRequestsPerSecond))
 	}
 	switch {
 	case l.BurstCapacity < 0:
@@ -193,8 +192,8 @@ func (v *validator) limits(path string, l Limits) {
 	if l.MaxConcurrentRequests < 0 {
 		v.add(path+".max_concurrent_requests", "must be 0 (unlimited) or more")
 	}
-	v.duration(path+".request_timeout", l.RequestTimeout, DefaultRequestTimeout, MaxRequestTimeout)
-	v.duration(path+".pause_after_rate_limit", l.PauseAfterRateLimit, DefaultPauseAfterRateLimit, MaxPauseAfterRateLimit)
+	v.duration(path+".request_timeout", l.RequestTimeout, DefaultRequestTimeout, maxRequestTimeout)
+	v.duration(path+".pause_after_rate_limit", l.PauseAfterRateLimit, DefaultPauseAfterRateLimit, maxPauseAfterRateLimit)
 }
 
 // duration checks a duration whose 0 means def and whose valid values end

@@ -73,11 +73,11 @@ func DefaultSettings() Settings {
 
 // Bounds of Validate.
 const (
-	// MaxDelay bounds every duration of Settings: no backoff or provider
+	// maxDelay bounds every duration of Settings: no backoff or provider
 	// delay is worth waiting longer inside one call.
-	MaxDelay = time.Hour
-	// MaxCount bounds MaxRetries, BudgetMinRetries and BudgetBurst.
-	MaxCount = 1 << 20
+	maxDelay = time.Hour
+	// maxCount bounds MaxRetries, BudgetMinRetries and BudgetBurst.
+	maxCount = 1 << 20
 )
 
 // Validate reports every field out of range, as *endpoint.Problem values
@@ -91,7 +91,7 @@ func (s Settings) Validate() error {
 		v   int
 	}{{"max_retries", s.MaxRetries}, {"transparent_retries", s.TransparentRetries},
 		{"retry_budget_min_retries", s.BudgetMinRetries}, {"retry_budget_burst", s.BudgetBurst}} {
-		if c.v < 0 || c.v > MaxCount {
+		if c.v < 0 || c.v > maxCount {
 			errs = append(errs, &endpoint.Problem{Path: c.key, Message: "must be between 0 and 1048576"})
 		}
 	}
@@ -99,7 +99,7 @@ func (s Settings) Validate() error {
 		key string
 		v   time.Duration
 	}{{"initial_backoff", s.InitialBackoff}, {"max_backoff", s.MaxBackoff}, {"max_provider_delay", s.MaxProviderDelay}} {
-		if d.v < 0 || d.v > MaxDelay {
+		if d.v < 0 || d.v > maxDelay {
 			errs = append(errs, &endpoint.Problem{Path: d.key, Message: "must be between 0s and 1h"})
 		}
 	}

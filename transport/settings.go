@@ -103,11 +103,11 @@ func DefaultSettings() Settings {
 
 // Bounds of Validate.
 const (
-	// MaxResponseLimit bounds MaxResponseBytes (1 GiB).
-	MaxResponseLimit = 1 << 30
-	// MaxTimeout bounds AttemptTimeout, HedgeAfter (but for HedgeAuto)
+	// maxResponseLimit bounds MaxResponseBytes (1 GiB).
+	maxResponseLimit = 1 << 30
+	// maxTimeout bounds AttemptTimeout, HedgeAfter (but for HedgeAuto)
 	// and SlotProbeInterval.
-	MaxTimeout = time.Hour
+	maxTimeout = time.Hour
 )
 
 // Validate reports every field out of range, as *endpoint.Problem values
@@ -124,7 +124,7 @@ func (s Settings) Validate() error {
 			errs = append(errs, &p)
 		}
 	}
-	if s.MaxResponseBytes < 0 || s.MaxResponseBytes > MaxResponseLimit {
+	if s.MaxResponseBytes < 0 || s.MaxResponseBytes > maxResponseLimit {
 		errs = append(errs, &endpoint.Problem{Path: "max_response_bytes", Message: "must be between 1 and 1073741824 (0 means 64 MiB)"})
 	}
 	for _, d := range []struct {
@@ -135,9 +135,9 @@ func (s Settings) Validate() error {
 		{"slot_probe_interval", s.SlotProbeInterval, false}} {
 		switch {
 		case d.auto && d.v == HedgeAuto:
-		case d.auto && (d.v < 0 || d.v > MaxTimeout):
+		case d.auto && (d.v < 0 || d.v > maxTimeout):
 			errs = append(errs, &endpoint.Problem{Path: d.key, Message: `must be between 0s and 1h, or HedgeAuto ("auto")`})
-		case d.v < 0 || d.v > MaxTimeout:
+		case d.v < 0 || d.v > maxTimeout:
 			errs = append(errs, &endpoint.Problem{Path: d.key, Message: "must be between 0s and 1h"})
 		}
 	}

@@ -53,7 +53,7 @@ func TestZeroSettingsRetryNothing(t *testing.T) {
 
 func TestSettingsValidate(t *testing.T) {
 	bad := retrypolicy.Settings{MaxRetries: -1, InitialBackoff: 2 * time.Hour, MaxBackoff: time.Second, MaxProviderDelay: -1,
-		BudgetRatio: math.NaN(), BudgetMinRetries: retrypolicy.MaxCount + 1, BudgetBurst: -3}
+		BudgetRatio: math.NaN(), BudgetMinRetries: 1<<20 + 1, BudgetBurst: -3}
 	err := bad.Validate()
 	var keys []string
 	for _, e := range err.(interface{ Unwrap() []error }).Unwrap() {

@@ -208,7 +208,7 @@ func TestCooldownNeverOverflows(t *testing.T) {
 	}{
 		{maxDuration, maxDuration, maxDuration},
 		{maxDuration, 0, maxDuration},
-		{0, maxDuration, endpoint.MaxProviderDelay},
+		{0, maxDuration, 60 * time.Second}, // the provider delay cap,
 		{math.MinInt64, math.MinInt64, endpoint.DefaultPauseAfterRateLimit},
 	} {
 		if got := (endpoint.Limits{PauseAfterRateLimit: tt.pause}).Cooldown(tt.provider); got != tt.want {
