@@ -44,13 +44,3 @@ func ClusterName(h solana.Hash) string {
 	}
 	return ""
 }
-
-// DescribeGenesis names a genesis hash for people: the cluster's name
-// when it is a public cluster's, "the cluster with genesis HASH"
-// otherwise.
-func DescribeGenesis(h solana.Hash) string {
-	if name := ClusterName(h); name != "" {
-		return name
-	}
-	return "the cluster with genesis " + h.String()
-}

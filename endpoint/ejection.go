@@ -55,25 +55,3 @@ func (e Ejection) Validate() error {
 	}
 	return errors.Join(errs...)
 }
-
-// Enabled reports whether e ejects at all.
-func (e Ejection) Enabled() bool { return e.After > 0 && e.Base > 0 }
-
-// Duration returns the length of an ejection that follows prior ejections
-// without a success in between: Base × 2^prior, capped at max(Max, Base).
-// The doubling stops at the cap and cannot overflow; it is 0 when e is not
-// Enabled.
-func (e Ejection) Duration(prior int) time.Duration {
-	if !e.Enabled() {
-		return 0
-	}
-	limit := max(e.Max, e.Base)
-	d := e.Base
-	for range prior {
-		if d >= limit/2 {
-			return limit
-		}
-		d *= 2
-	}
-	return min(d, limit)
-}

@@ -14,11 +14,8 @@ const (
 	DefaultPauseAfterRateLimit = time.Second
 )
 
-// Bounds of Validate and of the cooldown; the docs state them as ranges.
+// Bounds of Validate; the docs state them as ranges.
 const (
-	// maxProviderDelay caps how far a provider's Retry-After may extend a
-	// cooldown.
-	maxProviderDelay = 60 * time.Second
 	// maxRequestsPerSecond is the largest valid Limits.RequestsPerSecond. A
 	// higher rate would not limit anything and would overflow the derived
 	// burst.
@@ -34,7 +31,7 @@ const (
 	maxRequestTimeout = time.Hour
 	// maxPauseAfterRateLimit is the longest valid
 	// Limits.PauseAfterRateLimit. A provider's own Retry-After is capped
-	// far below it (maxProviderDelay).
+	// far below it (at 60 s).
 	maxPauseAfterRateLimit = time.Hour
 )
 
@@ -78,19 +75,4 @@ func (l Limits) Normalized() Limits {
 		l.PauseAfterRateLimit = DefaultPauseAfterRateLimit
 	}
 	return l
-}
-
-// Cooldown returns how long the endpoint pauses after a provider rate
-// limit that asked for providerDelay (0 or negative: none was given): the
-// configured pause (or its default), extended to providerDelay when that is
-// longer, with providerDelay capped at maxProviderDelay. It only ever
-// returns one of those values, so it cannot overflow; the Runtime adds it
-// to the current instant with saturation.
-func (l Limits) Cooldown(providerDelay time.Duration) time.Duration {
-	pause := l.PauseAfterRateLimit
-	if pause <= 0 {
-		pause = DefaultPauseAfterRateLimit
-	}
-	providerDelay = min(providerDelay, maxProviderDelay)
-	return max(pause, providerDelay)
 }
