@@ -69,7 +69,7 @@ func New(src Source, o Options) *Collector {
 	o = o.normalized()
 	c := newEventSeries(o)
 	c.src, c.maxMethods = src, o.MaxMethods
-	c.other = newMethodSeries(OtherMethod)
+	c.other = newMethodSeries(transport.OtherMethod)
 	c.methods.Store(&map[string]*methodSeries{})
 	eps := map[endpointKey]*endpointSeries{}
 	for _, s := range src.Snapshot() {

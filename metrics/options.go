@@ -4,7 +4,6 @@ import (
 	"strconv"
 
 	"github.com/solroute/solroute/endpoint"
-	"github.com/solroute/solroute/transport"
 )
 
 // Options tune a Collector. The zero value is valid: every zero field
@@ -16,7 +15,7 @@ type Options struct {
 	Namespace string
 	// MaxMethods bounds how many distinct known methods get a method
 	// label of their own; the calls of any further method are labelled
-	// "other", as unknown methods always are. 0 means DefaultMaxMethods;
+	// "other" (transport.OtherMethod), as unknown methods always are. 0 means DefaultMaxMethods;
 	// a negative value labels every method "other".
 	MaxMethods int
 	// DurationBuckets are the upper bounds, in seconds, of the call and
@@ -37,9 +36,6 @@ const (
 	// DefaultMaxMethods is Options.MaxMethods's default: room for every
 	// built-in method (84), "batch" and some declared ones.
 	DefaultMaxMethods = 128
-	// OtherMethod is the method label of an unknown method, and of a
-	// known one past Options.MaxMethods.
-	OtherMethod = transport.OtherMethod
 )
 
 // DefaultDurationBuckets returns the default call and attempt duration

@@ -196,8 +196,13 @@ func (c *Engine) ownRequest(name string, role endpoint.Role, method string, para
 // when it is a public cluster's, "the cluster with genesis HASH"
 // otherwise.
 func describeGenesis(h solana.Hash) string {
-	if name := endpoint.ClusterName(h); name != "" {
-		return name
+	switch h.String() {
+	case endpoint.MainnetBetaGenesis:
+		return "mainnet-beta"
+	case endpoint.DevnetGenesis:
+		return "devnet"
+	case endpoint.TestnetGenesis:
+		return "testnet"
 	}
 	return "the cluster with genesis " + h.String()
 }
