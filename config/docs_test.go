@@ -265,7 +265,8 @@ func normalized(d *Document) *Document {
 	out := *d
 	out.Endpoints = slices.Clone(d.Endpoints)
 	for i := range out.Endpoints {
-		s := out.Endpoints[i].Clone()
+		s := out.Endpoints[i]
+		s.Roles = maps.Clone(s.Roles) // written below
 		if len(s.Capabilities) == 0 {
 			s.Capabilities = nil
 		}

@@ -5,15 +5,14 @@ import (
 	"time"
 )
 
-// MaxDuration is the longest duration the document accepts for any key:
+// maxDuration is the longest duration the document accepts for any key:
 // a timeout, a pause, a backoff, an ejection or a doubt setting. Longer
 // is more likely a unit typed wrong ("5000s" for "5000ms") than meant, and
 // near the longest time.Duration it would overflow the arithmetic that
 // adds it to an instant. It equals the bound every settings type's
-// Validate applies to its durations (retrypolicy.MaxDelay,
-// transport.MaxTimeout, pool.MaxDoubt, endpoint.MaxEjection,
-// endpoint.MaxRequestTimeout, endpoint.MaxPauseAfterRateLimit).
-const MaxDuration = time.Hour
+// Validate applies to its durations (each unexported in its package;
+// TestMaxDurationIsEverySettingsBound holds them to it through Validate).
+const maxDuration = time.Hour
 
 // durationUnit is one unit of a document duration and how many decimals a
 // number in it may have: one more would be finer than a nanosecond
@@ -116,9 +115,9 @@ func parseDuration(s string) (d time.Duration, negative bool, problem string) {
 		return 0, false, "is finer than a nanosecond: at most 3 decimals in us, 6 in ms, 9 in s, 10 in m, 12 in h, none in ns"
 	}
 	d, err := time.ParseDuration(s)
-	if err != nil || d > MaxDuration {
+	if err != nil || d > maxDuration {
 		// After the syntax check, ParseDuration fails only on overflow.
-		return 0, false, "must be at most " + shortDuration(MaxDuration)
+		return 0, false, "must be at most " + shortDuration(maxDuration)
 	}
 	return d, false, ""
 }

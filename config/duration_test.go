@@ -104,7 +104,7 @@ func TestParseDurationValues(t *testing.T) {
 }
 
 // TestEveryDurationKeyIsBounded: each duration key of the document refuses
-// a value above MaxDuration and takes MaxDuration itself.
+// a value above maxDuration and takes maxDuration itself.
 func TestEveryDurationKeyIsBounded(t *testing.T) {
 	keys := []struct{ table, key, path string }{
 		{"[retry]\nmax_backoff = \"1h\"", "initial_backoff", "retry.initial_backoff"},

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"errors"
 	"reflect"
 	"slices"
 	"testing"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/internal/engine"
+	"github.com/solroute/solroute/methods"
 	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/retrypolicy"
 	"github.com/solroute/solroute/transport"
@@ -182,18 +184,63 @@ func TestAutoFieldsExist(t *testing.T) {
 
 // TestMaxDurationIsEverySettingsBound: the duration parser's bound is the
 // bound of every duration the settings types validate, so that the
-// parser's "must be at most 1h" is never looser or stricter than theirs.
+// parser's "must be at most 1h" is never looser or stricter than theirs:
+// each settings type's Validate (and methods' Declare) takes maxDuration
+// in each of its durations and refuses one nanosecond more, naming the
+// field. The bounds are unexported: their behaviour at the bound is what
+// is held.
 func TestMaxDurationIsEverySettingsBound(t *testing.T) {
-	for name, d := range map[string]time.Duration{
-		"retrypolicy.MaxDelay":            retrypolicy.MaxDelay,
-		"transport.MaxTimeout":            transport.MaxTimeout,
-		"pool.MaxDoubt":                   pool.MaxDoubt,
-		"endpoint.MaxEjection":            endpoint.MaxEjection,
-		"endpoint.MaxRequestTimeout":      endpoint.MaxRequestTimeout,
-		"endpoint.MaxPauseAfterRateLimit": endpoint.MaxPauseAfterRateLimit,
+	spec := func(l endpoint.Limits) error {
+		return endpoint.Validate([]endpoint.Spec{{Name: "a", URL: endpoint.NewSecret("https://a.example"),
+			Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: l}}})
+	}
+	retry := func(f func(*retrypolicy.Settings, time.Duration)) func(time.Duration) error {
+		return func(d time.Duration) error {
+			s := retrypolicy.DefaultSettings()
+			s.MaxBackoff = maxDuration // initial_backoff may not exceed it
+			f(&s, d)
+			return s.Validate()
+		}
+	}
+	tr := func(f func(*transport.Settings, time.Duration)) func(time.Duration) error {
+		return func(d time.Duration) error { s := transport.DefaultSettings(); f(&s, d); return s.Validate() }
+	}
+	pl := func(f func(*pool.Settings, time.Duration)) func(time.Duration) error {
+		return func(d time.Duration) error { s := pool.DefaultSettings(); f(&s, d); return s.Validate() }
+	}
+	for _, tt := range []struct {
+		path     string
+		validate func(time.Duration) error
+	}{
+		{"initial_backoff", retry(func(s *retrypolicy.Settings, d time.Duration) { s.InitialBackoff = d })},
+		{"max_backoff", retry(func(s *retrypolicy.Settings, d time.Duration) { s.MaxBackoff = d })},
+		{"max_provider_delay", retry(func(s *retrypolicy.Settings, d time.Duration) { s.MaxProviderDelay = d })},
+		{"attempt_timeout", tr(func(s *transport.Settings, d time.Duration) { s.AttemptTimeout = d })},
+		{"hedge_after", tr(func(s *transport.Settings, d time.Duration) { s.HedgeAfter = d })},
+		{"slot_probe_interval", tr(func(s *transport.Settings, d time.Duration) { s.SlotProbeInterval = d })},
+		{"doubt_window", pl(func(s *pool.Settings, d time.Duration) { s.DoubtWindow = d })},
+		{"doubt_patience", pl(func(s *pool.Settings, d time.Duration) { s.DoubtPatience = d })},
+		{"ejection.base_time", pl(func(s *pool.Settings, d time.Duration) { s.Ejection.Base = d })},
+		{"ejection.max_time", pl(func(s *pool.Settings, d time.Duration) { s.Ejection.Max = d })},
+		{"endpoints[0].roles.read.request_timeout", func(d time.Duration) error { return spec(endpoint.Limits{RequestTimeout: d}) }},
+		{"endpoints[0].roles.read.pause_after_rate_limit", func(d time.Duration) error { return spec(endpoint.Limits{PauseAfterRateLimit: d}) }},
+		{"methods.timeout", func(d time.Duration) error {
+			_, err := methods.Default().Declare(methods.Method{Name: "getAsset", Role: endpoint.RoleRead, Class: retrypolicy.Idempotent, Timeout: d})
+			return err
+		}},
 	} {
-		if d != MaxDuration {
-			t.Errorf("%s = %v, MaxDuration %v", name, d, MaxDuration)
+		if err := tt.validate(maxDuration); err != nil {
+			t.Errorf("%s = maxDuration: %v", tt.path, err)
+		}
+		err := tt.validate(maxDuration + 1)
+		var p *endpoint.Problem
+		switch {
+		case err == nil:
+			t.Errorf("%s = maxDuration + 1ns is accepted", tt.path)
+		case tt.path == "methods.timeout":
+			// A declaration's problem is a *methods.DeclareError.
+		case !errors.As(err, &p) || p.Path != tt.path && p.Path != "retry."+tt.path:
+			t.Errorf("%s = maxDuration + 1ns: %v, want a problem at %s", tt.path, err, tt.path)
 		}
 	}
 }

@@ -55,7 +55,7 @@ func (d *Document) Registry(base *methods.Registry) (*methods.Registry, error) {
 		if !validClass(e.Class) {
 			ps.add(join(path, fieldKeyOf[methods.Method]("Class")), methodClassRule())
 		}
-		if e.Timeout < 0 || e.Timeout > MaxDuration {
+		if e.Timeout < 0 || e.Timeout > maxDuration {
 			ps.add(join(path, fieldKeyOf[methods.Method]("Timeout")), "must be between 0s and 1h (0s: the built-in default)")
 		}
 		if e.Timeout == 0 {

@@ -197,19 +197,25 @@ func dig(t *testing.T, v any, keys ...string) any {
 }
 
 // TestSchemaBoundsAreTheParsers: the duration pattern is generated from
-// MaxDuration and the units the parser knows; the numeric bounds are
-// endpoint's and config's constants.
+// maxDuration and the units the parser knows; the numeric bounds are
+// endpoint.Validate's (held through its behaviour) and config's.
 func TestSchemaBoundsAreTheParsers(t *testing.T) {
 	s := schemaDefs(t)
-	if got, want := dig(t, s, "$defs", "duration", "pattern"), durationPattern(MaxDuration); got != want {
-		t.Errorf("schema.json's duration pattern is not durationPattern(MaxDuration):\n got %v\nwant %s", got, want)
+	if got, want := dig(t, s, "$defs", "duration", "pattern"), durationPattern(maxDuration); got != want {
+		t.Errorf("schema.json's duration pattern is not durationPattern(maxDuration):\n got %v\nwant %s", got, want)
 	}
 	limits := dig(t, s, "$defs", "limits", "properties")
 	rate := dig(t, limits, "requests_per_second", "anyOf").([]any)
 	min, _ := dig(t, rate[1], "minimum").(json.Number).Float64()
 	max, _ := dig(t, rate[1], "maximum").(json.Number).Float64()
-	if min != endpoint.MinRequestsPerSecond || max != endpoint.MaxRequestsPerSecond {
-		t.Errorf("schema rate bounds [%v, %v], endpoint's [%v, %v]", min, max, endpoint.MinRequestsPerSecond, float64(endpoint.MaxRequestsPerSecond))
+	// endpoint's bounds are unexported: its Validate takes the schema's
+	// bounds and refuses the next float past each.
+	rateOK := func(rps float64) bool {
+		return endpoint.Validate([]endpoint.Spec{{Name: "a", URL: endpoint.NewSecret("https://a.example"),
+			Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: {RequestsPerSecond: rps}}}}) == nil
+	}
+	if !rateOK(min) || !rateOK(max) || rateOK(math.Nextafter(min, 0)) || rateOK(math.Nextafter(max, math.Inf(1))) {
+		t.Errorf("schema rate bounds [%v, %v] are not endpoint.Validate's", min, max)
 	}
 	for _, key := range []string{"burst_capacity", "max_concurrent_requests"} {
 		if got := dig(t, limits, key, "maximum"); got != json.Number(strconv.Itoa(math.MaxInt32)) {
@@ -222,9 +228,9 @@ func TestSchemaBoundsAreTheParsers(t *testing.T) {
 // pattern and the parser on single numbers of every unit around every
 // bound and precision, and on random sequences of them: a single number
 // gets the same verdict from both; a sequence may be accepted by the
-// pattern and refused by the parser only for its sum above MaxDuration.
+// pattern and refused by the parser only for its sum above maxDuration.
 func TestDurationPatternAgreesWithTheParser(t *testing.T) {
-	re := regexp.MustCompile(durationPattern(MaxDuration))
+	re := regexp.MustCompile(durationPattern(maxDuration))
 	positive := regexp.MustCompile("[1-9]")
 	parserOK := func(s string) (bool, string) {
 		d, negative, problem := parseDuration(s)
@@ -232,7 +238,7 @@ func TestDurationPatternAgreesWithTheParser(t *testing.T) {
 	}
 	var singles []string
 	for _, u := range durationUnits() {
-		bound := int64(MaxDuration / u.size)
+		bound := int64(maxDuration / u.size)
 		for _, n := range []int64{0, 1, 9, 10, bound - 1, bound, bound + 1, bound * 10, 99999999999} {
 			if n < 0 {
 				continue

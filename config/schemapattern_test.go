@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// The duration pattern of schema.json is generated here from MaxDuration
+// The duration pattern of schema.json is generated here from maxDuration
 // and durationUnits, so that the schema and the parser cannot drift apart:
 // TestSchemaDurationPattern compares it with the schema, and
 // TestDurationPatternAgreesWithTheParser runs both on many strings.

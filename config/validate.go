@@ -15,8 +15,8 @@ import (
 
 // The settings check their own ranges: transport.Settings.Validate (with
 // the retry settings), pool.Settings.Validate (with the ejection),
-// Limits.Validate and endpoint.Validate. Their problems name fields by TOML key within their
-// table; here each becomes a Problem at its document path and line.
+// Limits.Validate and endpoint.Validate. Their problems (each an *endpoint.Problem) name
+// fields by TOML key within their table; here each becomes a Problem at its document path and line.
 
 // checkSettings maps every problem the settings' Validate methods find.
 // A problem related to one already reported — at the same path, under it,
@@ -27,13 +27,13 @@ func (p *parser) checkSettings(d *Document) {
 	retry := pathOf(reflect.TypeFor[retrypolicy.Settings]())
 	tr := pathOf(reflect.TypeFor[transport.Settings]())
 	for _, err := range leaves(d.Transport.Validate()) {
-		var rf *retrypolicy.FieldError
-		var tf *transport.FieldError
+		var ep *endpoint.Problem
 		switch {
-		case errors.As(err, &rf):
-			p.settingProblem(join(retry, rf.Key), rf.Message)
-		case errors.As(err, &tf):
-			p.settingProblem(join(tr, tf.Key), tf.Message)
+		case errors.As(err, &ep) && strings.HasPrefix(ep.Path, "retry."):
+			// transport.Settings.Retry is the document's [retry] table.
+			p.settingProblem(join(retry, strings.TrimPrefix(ep.Path, "retry.")), ep.Message)
+		case errors.As(err, &ep):
+			p.settingProblem(join(tr, ep.Path), ep.Message)
 		default:
 			p.settingProblem(tr, err.Error())
 		}
@@ -60,11 +60,10 @@ func (p *parser) checkSettings(d *Document) {
 			p.settingProblem(lim, err.Error())
 		}
 	}
-	var verr *endpoint.ValidationError
-	if errors.As(endpoint.Validate(d.Endpoints), &verr) {
+	for _, err := range leaves(endpoint.Validate(d.Endpoints)) {
 		// Its paths are the document's ("endpoints[2].roles.send.burst_capacity").
-		for _, pr := range verr.Problems {
-			p.settingProblem(pr.Path, pr.Message)
+		if ep := (*endpoint.Problem)(nil); errors.As(err, &ep) {
+			p.settingProblem(ep.Path, ep.Message)
 		}
 	}
 }

@@ -30,27 +30,3 @@ func GenesisOf(cluster string) (solana.Hash, bool) {
 	}
 	return h, true
 }
-
-// ClusterName returns the name of the public cluster whose genesis hash
-// is h, or "" when it is none of them.
-func ClusterName(h solana.Hash) string {
-	switch h.String() {
-	case MainnetBetaGenesis:
-		return "mainnet-beta"
-	case DevnetGenesis:
-		return "devnet"
-	case TestnetGenesis:
-		return "testnet"
-	}
-	return ""
-}
-
-// DescribeGenesis names a genesis hash for people: the cluster's name
-// when it is a public cluster's, "the cluster with genesis HASH"
-// otherwise.
-func DescribeGenesis(h solana.Hash) string {
-	if name := ClusterName(h); name != "" {
-		return name
-	}
-	return "the cluster with genesis " + h.String()
-}

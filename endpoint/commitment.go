@@ -18,10 +18,6 @@ const (
 	Processed
 )
 
-// Commitments is the number of commitment levels, for arrays indexed by
-// Commitment.
-const Commitments = 3
-
 // String returns "finalized", "confirmed" or "processed".
 func (c Commitment) String() string {
 	switch c {
@@ -33,20 +29,4 @@ func (c Commitment) String() string {
 		return "processed"
 	}
 	return fmt.Sprintf("commitment(%d)", uint8(c))
-}
-
-// ParseCommitment reads a request's commitment name. The deprecated names
-// agave still accepts map to their levels ("max" and "root" to finalized,
-// "singleGossip" to confirmed, "recent" and "single" to processed); "" is
-// finalized. ok is false for anything else.
-func ParseCommitment(s string) (c Commitment, ok bool) {
-	switch s {
-	case "", "finalized", "max", "root":
-		return Finalized, true
-	case "confirmed", "singleGossip":
-		return Confirmed, true
-	case "processed", "recent", "single":
-		return Processed, true
-	}
-	return Finalized, false
 }

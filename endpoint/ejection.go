@@ -31,11 +31,11 @@ func DefaultEjection() Ejection {
 	return Ejection{After: 5, Base: 250 * time.Millisecond, Max: 2 * time.Second}
 }
 
-// MaxEjection bounds Base and Max.
-const MaxEjection = time.Hour
+// maxEjection bounds Base and Max.
+const maxEjection = time.Hour
 
 // Validate reports every field out of range, joined: a negative count, a
-// Base or Max outside [0, MaxEjection], a zero Base while After is
+// Base or Max outside [0, 1h], a zero Base while After is
 // positive. Problems name fields by their TOML keys and quote no value.
 func (e Ejection) Validate() error {
 	var errs []error
@@ -46,7 +46,7 @@ func (e Ejection) Validate() error {
 		key string
 		v   time.Duration
 	}{{"base_time", e.Base}, {"max_time", e.Max}} {
-		if d.v < 0 || d.v > MaxEjection {
+		if d.v < 0 || d.v > maxEjection {
 			errs = append(errs, &Problem{Path: d.key, Message: "must be between 0s and 1h"})
 		}
 	}
@@ -54,26 +54,4 @@ func (e Ejection) Validate() error {
 		errs = append(errs, &Problem{Path: "base_time", Message: "must be positive when consecutive_failures is"})
 	}
 	return errors.Join(errs...)
-}
-
-// Enabled reports whether e ejects at all.
-func (e Ejection) Enabled() bool { return e.After > 0 && e.Base > 0 }
-
-// Duration returns the length of an ejection that follows prior ejections
-// without a success in between: Base × 2^prior, capped at max(Max, Base).
-// The doubling stops at the cap and cannot overflow; it is 0 when e is not
-// Enabled.
-func (e Ejection) Duration(prior int) time.Duration {
-	if !e.Enabled() {
-		return 0
-	}
-	limit := max(e.Max, e.Base)
-	d := e.Base
-	for range prior {
-		if d >= limit/2 {
-			return limit
-		}
-		d *= 2
-	}
-	return min(d, limit)
 }

@@ -16,7 +16,6 @@ func ExampleValidate() {
 	}})
 	fmt.Println(err)
 	// Output:
-	// invalid endpoint configuration:
-	//   endpoints[0].url: must use the http or https scheme
-	//   endpoints[0].roles.send.burst_capacity: is set but requests_per_second is not: a burst needs a rate
+	// invalid setting endpoints[0].url: must use the http or https scheme
+	// invalid setting endpoints[0].roles.send.burst_capacity: is set but requests_per_second is not: a burst needs a rate
 }

@@ -12,26 +12,27 @@ const (
 	// DefaultPauseAfterRateLimit is the cooldown after a provider rate limit
 	// when Limits.PauseAfterRateLimit is 0.
 	DefaultPauseAfterRateLimit = time.Second
-	// MaxProviderDelay caps how far a provider's Retry-After may extend a
-	// cooldown.
-	MaxProviderDelay = 60 * time.Second
-	// MaxRequestsPerSecond is the largest valid Limits.RequestsPerSecond. A
+)
+
+// Bounds of Validate; the docs state them as ranges.
+const (
+	// maxRequestsPerSecond is the largest valid Limits.RequestsPerSecond. A
 	// higher rate would not limit anything and would overflow the derived
 	// burst.
-	MaxRequestsPerSecond = 1e9
-	// MinRequestsPerSecond is the smallest valid non-zero
+	maxRequestsPerSecond = 1e9
+	// minRequestsPerSecond is the smallest valid non-zero
 	// Limits.RequestsPerSecond: one request an hour. A slower rate is an
 	// outage rather than a limit, and its one token would take longer to
 	// refill than the longest RequestTimeout a caller may wait.
-	MinRequestsPerSecond = 1.0 / 3600
-	// MaxRequestTimeout is the longest valid Limits.RequestTimeout: no
+	minRequestsPerSecond = 1.0 / 3600
+	// maxRequestTimeout is the longest valid Limits.RequestTimeout: no
 	// JSON-RPC call is worth waiting longer for, and a longer bound is
 	// more likely a unit typed wrong ("5000s" for "5000ms") than meant.
-	MaxRequestTimeout = time.Hour
-	// MaxPauseAfterRateLimit is the longest valid
+	maxRequestTimeout = time.Hour
+	// maxPauseAfterRateLimit is the longest valid
 	// Limits.PauseAfterRateLimit. A provider's own Retry-After is capped
-	// far below it (MaxProviderDelay).
-	MaxPauseAfterRateLimit = time.Hour
+	// far below it (at 60 s).
+	maxPauseAfterRateLimit = time.Hour
 )
 
 // Limits are the per-role limits of one endpoint. Every zero value is valid
@@ -65,7 +66,7 @@ func (l Limits) Normalized() Limits {
 		l.RequestsPerSecond = 0
 		l.BurstCapacity = 0
 	} else if l.BurstCapacity <= 0 {
-		l.BurstCapacity = int(math.Max(1, math.Floor(math.Min(l.RequestsPerSecond, MaxRequestsPerSecond))))
+		l.BurstCapacity = int(math.Max(1, math.Floor(math.Min(l.RequestsPerSecond, maxRequestsPerSecond))))
 	}
 	if l.RequestTimeout <= 0 {
 		l.RequestTimeout = DefaultRequestTimeout
@@ -74,19 +75,4 @@ func (l Limits) Normalized() Limits {
 		l.PauseAfterRateLimit = DefaultPauseAfterRateLimit
 	}
 	return l
-}
-
-// Cooldown returns how long the endpoint pauses after a provider rate
-// limit that asked for providerDelay (0 or negative: none was given): the
-// configured pause (or its default), extended to providerDelay when that is
-// longer, with providerDelay capped at MaxProviderDelay. It only ever
-// returns one of those values, so it cannot overflow; the Runtime adds it
-// to the current instant with saturation.
-func (l Limits) Cooldown(providerDelay time.Duration) time.Duration {
-	pause := l.PauseAfterRateLimit
-	if pause <= 0 {
-		pause = DefaultPauseAfterRateLimit
-	}
-	providerDelay = min(providerDelay, MaxProviderDelay)
-	return max(pause, providerDelay)
 }

@@ -65,15 +65,3 @@ func TestSnapshotJSON(t *testing.T) {
 		t.Errorf("json:\n%s\nwant:\n%s", js, want)
 	}
 }
-
-func TestSpecClone(t *testing.T) {
-	spec := secretSpec()
-	spec.Capabilities = []string{"archive"}
-	c := spec.Clone()
-	c.Headers["Authorization"] = NewSecret("changed")
-	c.Capabilities[0] = "changed"
-	c.Roles[RoleRead] = Limits{}
-	if spec.Headers["Authorization"].Reveal() == "changed" || spec.Capabilities[0] == "changed" || spec.Roles[RoleRead].RequestsPerSecond != 5 {
-		t.Error("Clone shares maps or slices with the original")
-	}
-}

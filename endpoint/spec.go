@@ -3,8 +3,6 @@ package endpoint
 import (
 	"fmt"
 	"log/slog"
-	"maps"
-	"slices"
 )
 
 // Spec is one configured RPC endpoint. The toml tags name each field in a
@@ -31,22 +29,6 @@ type Spec struct {
 	Roles map[Role]Limits `toml:"roles"`
 }
 
-// Serves reports whether the endpoint serves role r.
-func (s *Spec) Serves(r Role) bool {
-	_, ok := s.Roles[r]
-	return ok
-}
-
-// HasCapabilities reports whether the endpoint carries every tag in caps.
-func (s *Spec) HasCapabilities(caps []string) bool {
-	for _, c := range caps {
-		if !slices.Contains(s.Capabilities, c) {
-			return false
-		}
-	}
-	return true
-}
-
 // String names the spec without its URL or headers, so that printing a Spec
 // by mistake (%v, %+v, %s) leaks no secret. (Where fmt cannot call String,
 // through an unexported field, the Secrets still print as addresses; and
@@ -61,13 +43,4 @@ func (s Spec) GoString() string { return s.String() }
 // LogValue names the spec in structured logs without its URL or headers.
 func (s Spec) LogValue() slog.Value {
 	return slog.GroupValue(slog.String("name", s.Name), slog.Int("tier", s.Tier))
-}
-
-// Clone returns a deep copy of s: its Headers, Capabilities and Roles are
-// not shared with s.
-func (s Spec) Clone() Spec {
-	s.Headers = maps.Clone(s.Headers)
-	s.Capabilities = slices.Clone(s.Capabilities)
-	s.Roles = maps.Clone(s.Roles)
-	return s
 }

@@ -1,6 +1,7 @@
 package endpoint
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"math"
@@ -11,10 +12,20 @@ import (
 	"unicode/utf8"
 )
 
-// Problem is one invalid field of a configuration.
+// Problem is one wrong settings field: the one shape every Validate of the
+// module's settings reports (endpoint.Validate, Ejection.Validate,
+// pool.Settings, retrypolicy.Settings, transport.Settings, config.Limits,
+// metrics.Options). Those return nil or the problems joined with
+// errors.Join, each a *Problem: errors.As finds the first, and the joined
+// error's Unwrap() []error lists them all. A parsed document's problems
+// carry their line too: config.Problem.
 type Problem struct {
-	// Path names the field the way the configuration document spells it,
-	// for example "endpoints[2].roles.send.burst_capacity".
+	// Path names the field the way a configuration document spells it,
+	// within the table of the settings type that reports it: for example
+	// "endpoints[2].roles.send.burst_capacity", "ejection.base_time",
+	// "retry.max_backoff" (transport.Settings.Retry, the document's [retry]
+	// table). metrics.Options, which no document sets, names its Go field
+	// ("Namespace").
 	Path string
 	// Message says what is wrong and what is expected. It never quotes a
 	// value of the spec (a URL, a header value, a capability, a number),
@@ -25,38 +36,20 @@ type Problem struct {
 // String returns "path: message".
 func (p Problem) String() string { return p.Path + ": " + p.Message }
 
-// Error returns "endpoint: path: message", so that a Problem can stand
-// alone as an error.
-func (p *Problem) Error() string { return "endpoint: " + p.String() }
+// Error returns "invalid setting path: message".
+func (p *Problem) Error() string { return "invalid setting " + p.String() }
 
-// ValidationError lists every problem found at once.
-type ValidationError struct {
-	Problems []Problem
-}
-
-// Error joins every problem, one per line.
-func (e *ValidationError) Error() string {
-	var b strings.Builder
-	b.WriteString("invalid endpoint configuration:")
-	for _, p := range e.Problems {
-		b.WriteString("\n  ")
-		b.WriteString(p.String())
-	}
-	return b.String()
-}
-
-// Validate checks every spec and returns a *ValidationError listing every
-// problem, or nil. Paths are "endpoints[i]...." where i is the index in specs.
+// Validate checks every spec and returns every problem (each a *Problem)
+// joined with errors.Join, in order, or nil. Paths are "endpoints[i]...." where i is the index in specs.
 //
 // It checks: at least one endpoint; name required, unique, valid UTF-8,
 // without control characters or surrounding spaces; url required, parseable, http or https,
 // with a host; header names are HTTP tokens and values hold no control
 // character; tier >= 0; capabilities non-empty and not repeated; at least
 // one known role; per role, every number >= 0 and finite,
-// requests_per_second 0 (unlimited) or between MinRequestsPerSecond and
-// MaxRequestsPerSecond, burst_capacity only with requests_per_second,
-// request_timeout at most MaxRequestTimeout and pause_after_rate_limit at
-// most MaxPauseAfterRateLimit. Messages never quote a value of the spec but
+// requests_per_second 0 (unlimited) or between one request an hour
+// (1/3600) and 1e9, burst_capacity only with requests_per_second,
+// request_timeout and pause_after_rate_limit at most 1h. Messages never quote a value of the spec but
 // its name: not a URL, a header value, a capability or a number; the path
 // says where the problem is, the message what was expected.
 func Validate(specs []Spec) error {
@@ -68,10 +61,11 @@ func Validate(specs []Spec) error {
 	for i := range specs {
 		v.spec(i, &specs[i], firstUse)
 	}
-	if len(v.problems) == 0 {
-		return nil
+	errs := make([]error, len(v.problems))
+	for i := range v.problems {
+		errs[i] = &v.problems[i]
 	}
-	return &ValidationError{Problems: v.problems}
+	return errors.Join(errs...)
 }
 
 // validator collects problems in document order.
@@ -184,10 +178,10 @@ func (v *validator) limits(path string, l Limits) {
 		v.add(path+".requests_per_second", "must be a finite number")
 	case rps < 0:
 		v.add(path+".requests_per_second", "must be 0 (unlimited) or more")
-	case rps > 0 && rps < MinRequestsPerSecond:
-		v.add(path+".requests_per_second", "must be 0 (unlimited) or at least one request an hour (%g)", MinRequestsPerSecond)
-	case rps > MaxRequestsPerSecond:
-		v.add(path+".requests_per_second", "must be at most %g", float64(MaxRequestsPerSecond))
+	case rps > 0 && rps < minRequestsPerSecond:
+		v.add(path+".requests_per_second", "must be 0 (unlimited) or at least one request an hour (%g)", minRequestsPerSecond)
+	case rps > maxRequestsPerSecond:
+		v.add(path+".requests_per_second", "must be at most %g", float64(maxRequestsPerSecond))
 	}
 	switch {
 	case l.BurstCapacity < 0:
@@ -198,8 +192,8 @@ func (v *validator) limits(path string, l Limits) {
 	if l.MaxConcurrentRequests < 0 {
 		v.add(path+".max_concurrent_requests", "must be 0 (unlimited) or more")
 	}
-	v.duration(path+".request_timeout", l.RequestTimeout, DefaultRequestTimeout, MaxRequestTimeout)
-	v.duration(path+".pause_after_rate_limit", l.PauseAfterRateLimit, DefaultPauseAfterRateLimit, MaxPauseAfterRateLimit)
+	v.duration(path+".request_timeout", l.RequestTimeout, DefaultRequestTimeout, maxRequestTimeout)
+	v.duration(path+".pause_after_rate_limit", l.PauseAfterRateLimit, DefaultPauseAfterRateLimit, maxPauseAfterRateLimit)
 }
 
 // duration checks a duration whose 0 means def and whose valid values end

@@ -18,6 +18,28 @@ func validSpec(name string) Spec {
 	}
 }
 
+// problems is what Validate reported, leaf by leaf.
+type problems struct{ Problems []Problem }
+
+// problemsOf returns the problems of a joined error of Validate, each of
+// which must be a *Problem.
+func problemsOf(t *testing.T, err error) problems {
+	t.Helper()
+	j, ok := err.(interface{ Unwrap() []error })
+	if !ok {
+		t.Fatalf("Validate = %v (%T), want problems joined", err, err)
+	}
+	var out problems
+	for _, e := range j.Unwrap() {
+		var p *Problem
+		if !errors.As(e, &p) {
+			t.Fatalf("%T %v, want a *Problem", e, e)
+		}
+		out.Problems = append(out.Problems, *p)
+	}
+	return out
+}
+
 func TestValidateAcceptsValidSpecs(t *testing.T) {
 	a := validSpec("a")
 	b := validSpec("b")
@@ -56,10 +78,7 @@ func TestValidateReportsEveryProblemWithItsPath(t *testing.T) {
 	latin1 := validSpec("caf\xe9")
 
 	err := Validate([]Spec{validSpec("a"), bad, dup, noRoles, inf, fast, latin1})
-	var ve *ValidationError
-	if !errors.As(err, &ve) {
-		t.Fatalf("Validate = %v, want *ValidationError", err)
-	}
+	ve := problemsOf(t, err)
 	want := []string{
 		"endpoints[1].name",
 		"endpoints[1].url", // scheme
@@ -101,8 +120,7 @@ func TestValidateReportsEveryProblemWithItsPath(t *testing.T) {
 }
 
 func TestValidateEmpty(t *testing.T) {
-	var ve *ValidationError
-	if err := Validate(nil); !errors.As(err, &ve) || len(ve.Problems) != 1 || ve.Problems[0].Path != "endpoints" {
+	if err := Validate(nil); len(problemsOf(t, err).Problems) != 1 || problemsOf(t, err).Problems[0].Path != "endpoints" {
 		t.Fatalf("Validate(nil) = %v", err)
 	}
 }
@@ -132,16 +150,16 @@ func TestValidateRanges(t *testing.T) {
 		msg    string
 	}{
 		{"unlimited rate", Limits{}, "", ""},
-		{"slowest rate", Limits{RequestsPerSecond: MinRequestsPerSecond}, "", ""},
-		{"below the slowest rate", Limits{RequestsPerSecond: math.Nextafter(MinRequestsPerSecond, 0)}, "requests_per_second", "at least one request an hour"},
+		{"slowest rate", Limits{RequestsPerSecond: minRequestsPerSecond}, "", ""},
+		{"below the slowest rate", Limits{RequestsPerSecond: math.Nextafter(minRequestsPerSecond, 0)}, "requests_per_second", "at least one request an hour"},
 		{"tiny rate", Limits{RequestsPerSecond: 1e-11}, "requests_per_second", "at least one request an hour"},
-		{"fastest rate", Limits{RequestsPerSecond: MaxRequestsPerSecond}, "", ""},
-		{"above the fastest rate", Limits{RequestsPerSecond: math.Nextafter(MaxRequestsPerSecond, math.Inf(1))}, "requests_per_second", "at most 1e+09"},
+		{"fastest rate", Limits{RequestsPerSecond: maxRequestsPerSecond}, "", ""},
+		{"above the fastest rate", Limits{RequestsPerSecond: math.Nextafter(maxRequestsPerSecond, math.Inf(1))}, "requests_per_second", "at most 1e+09"},
 		{"NaN rate", Limits{RequestsPerSecond: math.NaN()}, "requests_per_second", "finite"},
-		{"longest timeout", Limits{RequestTimeout: MaxRequestTimeout}, "", ""},
-		{"timeout too long", Limits{RequestTimeout: MaxRequestTimeout + 1}, "request_timeout", "at most 1h"},
+		{"longest timeout", Limits{RequestTimeout: maxRequestTimeout}, "", ""},
+		{"timeout too long", Limits{RequestTimeout: maxRequestTimeout + 1}, "request_timeout", "at most 1h"},
 		{"timeout near the longest Duration", Limits{RequestTimeout: math.MaxInt64}, "request_timeout", "at most 1h"},
-		{"longest pause", Limits{PauseAfterRateLimit: MaxPauseAfterRateLimit}, "", ""},
+		{"longest pause", Limits{PauseAfterRateLimit: maxPauseAfterRateLimit}, "", ""},
 		{"pause too long", Limits{PauseAfterRateLimit: 2562047 * time.Hour}, "pause_after_rate_limit", "at most 1h"},
 		{"negative pause", Limits{PauseAfterRateLimit: -1}, "pause_after_rate_limit", "default 1s"},
 		{"burst without a rate", Limits{BurstCapacity: 1}, "burst_capacity", "a burst needs a rate"},
@@ -156,11 +174,10 @@ func TestValidateRanges(t *testing.T) {
 				}
 				return
 			}
-			var ve *ValidationError
-			if !errors.As(err, &ve) || len(ve.Problems) != 1 {
+			if ve := problemsOf(t, err); len(ve.Problems) != 1 {
 				t.Fatalf("Validate = %v, want one problem", err)
 			}
-			p := ve.Problems[0]
+			p := problemsOf(t, err).Problems[0]
 			if p.Path != "endpoints[0].roles.read."+tt.path || !strings.Contains(p.Message, tt.msg) {
 				t.Errorf("problem %q, want %s: ...%s...", p, tt.path, tt.msg)
 			}

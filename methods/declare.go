@@ -2,6 +2,7 @@ package methods
 
 import (
 	"fmt"
+	"time"
 	"unicode"
 
 	"github.com/solroute/solroute/endpoint"
@@ -22,10 +23,15 @@ func (e *DeclareError) Error() string {
 	return fmt.Sprintf("methods: method %q: %s", e.Method, e.Message)
 }
 
+// maxTimeout bounds a declared Timeout: the longest request_timeout an
+// endpoint takes.
+const maxTimeout = time.Hour
+
 // Declare returns a copy of r that also holds m (replacing a method of
 // the same name), after checking the declaration: a non-empty name without spaces or
 // non-printable characters, a known role, a class other than the zero
-// "unknown", a Timeout between 0 and endpoint.MaxRequestTimeout, and
+// "unknown", a Timeout between 0 and 1h (an endpoint's longest
+// request_timeout), and
 // never a change to a method r holds as NeverAfterDispatch
 // (sendTransaction, requestAirdrop, sendBundle in Default): no declaration
 // can make a send retryable by mistake. Declaring such a method with the
@@ -44,7 +50,7 @@ func (r *Registry) Declare(m Method) (*Registry, error) {
 	if e.Class != retrypolicy.Idempotent && e.Class != retrypolicy.NeverAfterDispatch && e.Class != retrypolicy.NotApplicable {
 		return bad("class must be idempotent, never-after-dispatch or not-applicable")
 	}
-	if e.Timeout < 0 || e.Timeout > endpoint.MaxRequestTimeout {
+	if e.Timeout < 0 || e.Timeout > maxTimeout {
 		return bad("timeout must be between 0s and 1h")
 	}
 	if held, ok := r.Lookup(method); ok && held.Class == retrypolicy.NeverAfterDispatch && (e.Role != held.Role || e.Class != held.Class) {

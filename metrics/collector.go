@@ -61,7 +61,7 @@ type Collector struct {
 // every call src starts from then on is counted. Call it once per
 // client (the Observer cannot be removed; a second Collector counts
 // everything again, in series of its own). New panics with an
-// *OptionsError when o is invalid (see Options.Validate).
+// *endpoint.Problem when o is invalid (see Options.Validate).
 func New(src Source, o Options) *Collector {
 	if err := o.Validate(); err != nil {
 		panic(err)
@@ -69,7 +69,7 @@ func New(src Source, o Options) *Collector {
 	o = o.normalized()
 	c := newEventSeries(o)
 	c.src, c.maxMethods = src, o.MaxMethods
-	c.other = newMethodSeries(OtherMethod)
+	c.other = newMethodSeries(transport.OtherMethod)
 	c.methods.Store(&map[string]*methodSeries{})
 	eps := map[endpointKey]*endpointSeries{}
 	for _, s := range src.Snapshot() {

@@ -3,7 +3,7 @@ package metrics
 import (
 	"strconv"
 
-	"github.com/solroute/solroute/transport"
+	"github.com/solroute/solroute/endpoint"
 )
 
 // Options tune a Collector. The zero value is valid: every zero field
@@ -15,7 +15,7 @@ type Options struct {
 	Namespace string
 	// MaxMethods bounds how many distinct known methods get a method
 	// label of their own; the calls of any further method are labelled
-	// "other", as unknown methods always are. 0 means DefaultMaxMethods;
+	// "other" (transport.OtherMethod), as unknown methods always are. 0 means DefaultMaxMethods;
 	// a negative value labels every method "other".
 	MaxMethods int
 	// DurationBuckets are the upper bounds, in seconds, of the call and
@@ -36,9 +36,6 @@ const (
 	// DefaultMaxMethods is Options.MaxMethods's default: room for every
 	// built-in method (84), "batch" and some declared ones.
 	DefaultMaxMethods = 128
-	// OtherMethod is the method label of an unknown method, and of a
-	// known one past Options.MaxMethods.
-	OtherMethod = transport.OtherMethod
 )
 
 // DefaultDurationBuckets returns the default call and attempt duration
@@ -64,36 +61,24 @@ func DefaultDelayBuckets() []float64 {
 	return []float64{.1, .5, 1, 2, 5, 10, 30, 60, 300}
 }
 
-// OptionsError is an invalid field of Options: its name and what is wrong
-// with it.
-type OptionsError struct {
-	// Field is the field's name ("Namespace", "WaitBuckets").
-	Field string
-	// Problem says what is wrong, without quoting the value.
-	Problem string
-}
-
-// Error returns "metrics: Options.FIELD PROBLEM".
-func (e *OptionsError) Error() string {
-	return "metrics: Options." + e.Field + " " + e.Problem
-}
-
-// Validate reports the first invalid field of o as an *OptionsError, or
-// nil. New panics with that error.
+// Validate reports the first invalid field of o as an *endpoint.Problem
+// (the module's one shape of a wrong setting) whose Path is the field's
+// name ("Namespace", "WaitBuckets"), quoting no value; or nil. New panics
+// with that error.
 func (o Options) Validate() error {
 	if o.Namespace != "" && !metricName(o.Namespace) {
-		return &OptionsError{Field: "Namespace", Problem: "is not a metric name (letters, digits and underscores, not starting with a digit)"}
+		return &endpoint.Problem{Path: "Namespace", Message: "is not a metric name (letters, digits and underscores, not starting with a digit)"}
 	}
 	for _, b := range []struct {
 		field string
 		v     []float64
 	}{{"DurationBuckets", o.DurationBuckets}, {"WaitBuckets", o.WaitBuckets}, {"DelayBuckets", o.DelayBuckets}} {
 		if b.v != nil && len(b.v) == 0 {
-			return &OptionsError{Field: b.field, Problem: "is empty (nil means the default)"}
+			return &endpoint.Problem{Path: b.field, Message: "is empty (nil means the default)"}
 		}
 		for i := 1; i < len(b.v); i++ {
 			if !(b.v[i] > b.v[i-1]) {
-				return &OptionsError{Field: b.field, Problem: "must increase strictly: element " + strconv.Itoa(i) + " does not"}
+				return &endpoint.Problem{Path: b.field, Message: "must increase strictly: element " + strconv.Itoa(i) + " does not"}
 			}
 		}
 	}

@@ -253,7 +253,7 @@ func TestNoSecretInMetrics(t *testing.T) {
 }
 
 // TestOptionsValidate: New takes the zero Options; an invalid field is an
-// *OptionsError naming it, and New panics with it before it adds its
+// *endpoint.Problem naming it, and New panics with it before it adds its
 // Observer.
 func TestOptionsValidate(t *testing.T) {
 	for _, tt := range []struct {
@@ -270,12 +270,12 @@ func TestOptionsValidate(t *testing.T) {
 		{metrics.Options{DelayBuckets: []float64{2, 1}}, "DelayBuckets"},
 	} {
 		err := tt.o.Validate()
-		var oe *metrics.OptionsError
+		var oe *endpoint.Problem
 		switch {
 		case tt.field == "" && err != nil:
 			t.Errorf("%+v: %v", tt.o, err)
-		case tt.field != "" && (!errors.As(err, &oe) || oe.Field != tt.field):
-			t.Errorf("%+v: error %v, want an *OptionsError on %s", tt.o, err, tt.field)
+		case tt.field != "" && (!errors.As(err, &oe) || oe.Path != tt.field):
+			t.Errorf("%+v: error %v, want an *endpoint.Problem on %s", tt.o, err, tt.field)
 		case tt.field != "":
 			src := &countingSource{}
 			func() {

@@ -50,8 +50,8 @@ func DefaultSettings() Settings {
 	}
 }
 
-// MaxDoubt bounds DoubtWindow and DoubtPatience.
-const MaxDoubt = time.Hour
+// maxDoubt bounds DoubtWindow and DoubtPatience.
+const maxDoubt = time.Hour
 
 // Validate reports every field out of range, joined, each naming its TOML
 // key (ejection fields as "ejection.KEY") and quoting no value.
@@ -68,11 +68,11 @@ func (s Settings) Validate() error {
 		key string
 		v   time.Duration
 	}{{"doubt_window", s.DoubtWindow}, {"doubt_patience", s.DoubtPatience}} {
-		if d.v < 0 || d.v > MaxDoubt {
+		if d.v < 0 || d.v > maxDoubt {
 			errs = append(errs, &endpoint.Problem{Path: d.key, Message: "must be between 0s and 1h"})
 		}
 	}
-	if s.MaxSlotLag < 0 || s.MaxSlotLag > MaxMaxSlotLag {
+	if s.MaxSlotLag < 0 || s.MaxSlotLag > maxMaxSlotLag {
 		errs = append(errs, &endpoint.Problem{Path: "max_slot_lag", Message: "must be between 0 and 100000"})
 	}
 	return errors.Join(errs...)
@@ -86,8 +86,8 @@ func (s Settings) Validate() error {
 // distance at which agave itself calls it behind.
 const DefaultMaxSlotLag = 16
 
-// MaxMaxSlotLag bounds MaxSlotLag: about 11 hours of slots.
-const MaxMaxSlotLag = 100_000
+// maxMaxSlotLag bounds MaxSlotLag: about 11 hours of slots.
+const maxMaxSlotLag = 100_000
 
 // Bucket is the token bucket of one (endpoint, role). It is an interface so
 // that a limiter shared between processes can replace the in-process one;

@@ -3,6 +3,8 @@ package retrypolicy
 import (
 	"errors"
 	"time"
+
+	"github.com/solroute/solroute/endpoint"
 )
 
 // Settings tune a Policy. Every value is taken as written: a zero means
@@ -71,15 +73,15 @@ func DefaultSettings() Settings {
 
 // Bounds of Validate.
 const (
-	// MaxDelay bounds every duration of Settings: no backoff or provider
+	// maxDelay bounds every duration of Settings: no backoff or provider
 	// delay is worth waiting longer inside one call.
-	MaxDelay = time.Hour
-	// MaxCount bounds MaxRetries, BudgetMinRetries and BudgetBurst.
-	MaxCount = 1 << 20
+	maxDelay = time.Hour
+	// maxCount bounds MaxRetries, BudgetMinRetries and BudgetBurst.
+	maxCount = 1 << 20
 )
 
-// Validate reports every field out of range, as *FieldError values joined
-// with errors.Join: a negative or too large count or duration, a ratio
+// Validate reports every field out of range, as *endpoint.Problem values
+// joined with errors.Join: a negative or too large count or duration, a ratio
 // outside [0, 1] or not finite, an InitialBackoff above MaxBackoff. It
 // names each field by its TOML key and quotes no value.
 func (s Settings) Validate() error {
@@ -89,34 +91,23 @@ func (s Settings) Validate() error {
 		v   int
 	}{{"max_retries", s.MaxRetries}, {"transparent_retries", s.TransparentRetries},
 		{"retry_budget_min_retries", s.BudgetMinRetries}, {"retry_budget_burst", s.BudgetBurst}} {
-		if c.v < 0 || c.v > MaxCount {
-			errs = append(errs, &FieldError{Key: c.key, Message: "must be between 0 and 1048576"})
+		if c.v < 0 || c.v > maxCount {
+			errs = append(errs, &endpoint.Problem{Path: c.key, Message: "must be between 0 and 1048576"})
 		}
 	}
 	for _, d := range []struct {
 		key string
 		v   time.Duration
 	}{{"initial_backoff", s.InitialBackoff}, {"max_backoff", s.MaxBackoff}, {"max_provider_delay", s.MaxProviderDelay}} {
-		if d.v < 0 || d.v > MaxDelay {
-			errs = append(errs, &FieldError{Key: d.key, Message: "must be between 0s and 1h"})
+		if d.v < 0 || d.v > maxDelay {
+			errs = append(errs, &endpoint.Problem{Path: d.key, Message: "must be between 0s and 1h"})
 		}
 	}
 	if !(s.BudgetRatio >= 0 && s.BudgetRatio <= 1) { // NaN fails both
-		errs = append(errs, &FieldError{Key: "retry_budget_ratio", Message: "must be between 0 and 1"})
+		errs = append(errs, &endpoint.Problem{Path: "retry_budget_ratio", Message: "must be between 0 and 1"})
 	}
 	if s.InitialBackoff > s.MaxBackoff {
-		errs = append(errs, &FieldError{Key: "initial_backoff", Message: "must not exceed max_backoff"})
+		errs = append(errs, &endpoint.Problem{Path: "initial_backoff", Message: "must not exceed max_backoff"})
 	}
 	return errors.Join(errs...)
 }
-
-// FieldError is a Settings field out of range.
-type FieldError struct {
-	// Key is the field's TOML key ("max_backoff").
-	Key string
-	// Message says what is wrong; it quotes no value.
-	Message string
-}
-
-// Error returns "retrypolicy: KEY MESSAGE".
-func (e *FieldError) Error() string { return "retrypolicy: " + e.Key + " " + e.Message }

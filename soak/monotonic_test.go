@@ -46,7 +46,7 @@ var commitments = [...]string{"", "finalized", "confirmed", "processed"}
 // withCommitment returns a read's params asking for commitment (none for
 // ""), and the commitment its answer's slot is at.
 func withCommitment(params []any, commitment string) ([]any, endpoint.Commitment) {
-	c, _ := endpoint.ParseCommitment(commitment)
+	c, _ := slots.ParseCommitment(commitment)
 	if commitment == "" {
 		return params, c
 	}
@@ -77,7 +77,7 @@ type caller struct {
 	// last is the highest slot returned to this caller per commitment,
 	// and banked the highest context slot (getSlot's answers left out);
 	// only its goroutine touches them until the run ends.
-	last, banked [endpoint.Commitments]returned
+	last, banked [slots.Commitments]returned
 }
 
 func (w *caller) String() string {
@@ -111,7 +111,7 @@ type slotCheck struct {
 	// the client's mark, published after its call returned: a getSlot
 	// that reads it before it starts must not return less. wideBanked is
 	// the same of context slots alone, for the other reads.
-	wide, wideBanked [endpoint.Commitments]atomic.Pointer[returned]
+	wide, wideBanked [slots.Commitments]atomic.Pointer[returned]
 	// reads counts the slot-bearing reads checked; bySession those of
 	// callers with a session; perCaller those compared with an earlier
 	// slot of the same caller; perClient those compared with the
@@ -217,7 +217,7 @@ func (sc *slotCheck) checkSessions(bad *violations, callers []*caller) {
 		if w.session == nil {
 			continue
 		}
-		for c := range endpoint.Commitment(endpoint.Commitments) {
+		for c := range endpoint.Commitment(slots.Commitments) {
 			if got, want := w.session.Slot(c), w.last[c].slot; got != want {
 				bad.add("%s: its session's mark at %s is %d, but the highest slot returned to it is %d", w, c, got, want)
 			}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/retrypolicy"
 )
 
@@ -102,21 +103,29 @@ func DefaultSettings() Settings {
 
 // Bounds of Validate.
 const (
-	// MaxResponseLimit bounds MaxResponseBytes (1 GiB).
-	MaxResponseLimit = 1 << 30
-	// MaxTimeout bounds AttemptTimeout, HedgeAfter (but for HedgeAuto)
+	// maxResponseLimit bounds MaxResponseBytes (1 GiB).
+	maxResponseLimit = 1 << 30
+	// maxTimeout bounds AttemptTimeout, HedgeAfter (but for HedgeAuto)
 	// and SlotProbeInterval.
-	MaxTimeout = time.Hour
+	maxTimeout = time.Hour
 )
 
-// Validate reports every field out of range, joined: the retry settings'
-// problems (retrypolicy.FieldError), then a response limit outside [0, 1
-// GiB] and a timeout outside [0, 1h] (HedgeAfter may also be HedgeAuto)
-// (FieldError). Each names its TOML key and quotes no value.
+// Validate reports every field out of range, as *endpoint.Problem values
+// joined: the retry settings' problems, their paths under "retry." (the
+// document's [retry] table), then a response limit outside [0, 1 GiB] and
+// a timeout outside [0, 1h] (HedgeAfter may also be HedgeAuto). Each names
+// its TOML key and quotes no value.
 func (s Settings) Validate() error {
-	errs := []error{s.Retry.Validate()}
-	if s.MaxResponseBytes < 0 || s.MaxResponseBytes > MaxResponseLimit {
-		errs = append(errs, &FieldError{Key: "max_response_bytes", Message: "must be between 1 and 1073741824 (0 means 64 MiB)"})
+	var errs []error
+	if err := s.Retry.Validate(); err != nil {
+		for _, e := range err.(interface{ Unwrap() []error }).Unwrap() {
+			p := *e.(*endpoint.Problem)
+			p.Path = "retry." + p.Path
+			errs = append(errs, &p)
+		}
+	}
+	if s.MaxResponseBytes < 0 || s.MaxResponseBytes > maxResponseLimit {
+		errs = append(errs, &endpoint.Problem{Path: "max_response_bytes", Message: "must be between 1 and 1073741824 (0 means 64 MiB)"})
 	}
 	for _, d := range []struct {
 		key  string
@@ -126,22 +135,11 @@ func (s Settings) Validate() error {
 		{"slot_probe_interval", s.SlotProbeInterval, false}} {
 		switch {
 		case d.auto && d.v == HedgeAuto:
-		case d.auto && (d.v < 0 || d.v > MaxTimeout):
-			errs = append(errs, &FieldError{Key: d.key, Message: `must be between 0s and 1h, or HedgeAuto ("auto")`})
-		case d.v < 0 || d.v > MaxTimeout:
-			errs = append(errs, &FieldError{Key: d.key, Message: "must be between 0s and 1h"})
+		case d.auto && (d.v < 0 || d.v > maxTimeout):
+			errs = append(errs, &endpoint.Problem{Path: d.key, Message: `must be between 0s and 1h, or HedgeAuto ("auto")`})
+		case d.v < 0 || d.v > maxTimeout:
+			errs = append(errs, &endpoint.Problem{Path: d.key, Message: "must be between 0s and 1h"})
 		}
 	}
 	return errors.Join(errs...)
 }
-
-// FieldError is a Settings field out of range.
-type FieldError struct {
-	// Key is the field's TOML key ("hedge_after").
-	Key string
-	// Message says what is wrong; it quotes no value.
-	Message string
-}
-
-// Error returns "transport: KEY MESSAGE".
-func (e *FieldError) Error() string { return "transport: " + e.Key + " " + e.Message }

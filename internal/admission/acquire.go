@@ -82,7 +82,7 @@ func (p *Pool) selection(sel *selection, req *Request) bool {
 // selection: it carries the capabilities, and is the endpoint asked for
 // (Request.Endpoint) if one is.
 func (s *selection) compatible(m *member) bool {
-	if len(s.caps) > 0 && !m.spec.HasCapabilities(s.caps) {
+	if len(s.caps) > 0 && !hasCapabilities(m.spec, s.caps) {
 		return false
 	}
 	return s.only == "" || m.spec.Name == s.only

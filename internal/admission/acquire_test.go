@@ -89,7 +89,7 @@ func TestWaiterWokenByCooldownEnd(t *testing.T) {
 		{"default pause", 0, 0, endpoint.DefaultPauseAfterRateLimit},
 		{"provider delay extends", time.Second, 5 * time.Second, 5 * time.Second},
 		{"provider delay shorter than the pause", 3 * time.Second, time.Second, 3 * time.Second},
-		{"provider delay capped", time.Second, 10 * time.Minute, endpoint.MaxProviderDelay},
+		{"provider delay capped", time.Second, 10 * time.Minute, 60 * time.Second}, // the provider delay cap,
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -73,8 +73,8 @@ func (pm *Permit) finish() bool { return pm.done.CompareAndSwap(false, true) }
 //     the client's own limits): nothing;
 //   - a provider's pause (o.Pause: a rate limit, or a 503 with
 //     Retry-After): a cooldown of the endpoint's PauseAfterRateLimit,
-//     extended to the provider's delay (capped at
-//     endpoint.MaxProviderDelay);
+//     extended to the provider's delay (capped at 60 s, rolestate's
+//     maxProviderDelay);
 //   - any other failure of the endpoint: a failure (health: Available ->
 //     Degraded; Options.Ejection.After in a row eject it).
 //

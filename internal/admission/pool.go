@@ -88,7 +88,7 @@ func New(specs []endpoint.Spec, s pool.Settings, opts Options) (*Pool, error) {
 		return nil, err
 	}
 	if err := s.Validate(); err != nil {
-		return nil, fmt.Errorf("pool: invalid settings: %w", err)
+		return nil, fmt.Errorf("pool: %w", err)
 	}
 	p := &Pool{clock: opts.Clock, log: opts.Logger, specs: make([]endpoint.Spec, len(specs)),
 		doubtWindow: s.DoubtWindow, doubtPatience: s.DoubtPatience, seed: opts.Seed,
@@ -100,7 +100,7 @@ func New(specs []endpoint.Spec, s pool.Settings, opts Options) (*Pool, error) {
 		p.clock = clockwork.NewRealClock()
 	}
 	for i := range specs {
-		p.specs[i] = specs[i].Clone()
+		p.specs[i] = cloneSpec(specs[i])
 	}
 	// Configuration order, stably sorted by tier.
 	order := make([]int, len(p.specs))
@@ -129,7 +129,7 @@ func (p *Pool) addEndpoint(spec *endpoint.Spec, s pool.Settings, opts Options, s
 	p.byName[spec.Name] = shared
 	var roles []*member
 	for _, role := range endpoint.AllRoles() {
-		if !spec.Serves(role) {
+		if !Serves(spec, role) {
 			continue
 		}
 		rs := p.roles[role]
@@ -224,7 +224,7 @@ func (p *Pool) Clock() clockwork.Clock { return p.clock }
 func (p *Pool) Specs() []endpoint.Spec {
 	out := make([]endpoint.Spec, len(p.specs))
 	for i := range p.specs {
-		out[i] = p.specs[i].Clone()
+		out[i] = cloneSpec(p.specs[i])
 	}
 	return out
 }

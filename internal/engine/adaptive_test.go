@@ -427,8 +427,8 @@ func TestHedgeAutoIsAValidSetting(t *testing.T) {
 		t.Fatalf("HedgeAuto: %v", err)
 	}
 	s.HedgeAfter = -2
-	var fe *transport.FieldError
-	if err := s.Validate(); !errors.As(err, &fe) || fe.Key != "hedge_after" {
-		t.Fatalf("-2: %v, want a hedge_after FieldError", err)
+	var fe *endpoint.Problem
+	if err := s.Validate(); !errors.As(err, &fe) || fe.Path != "hedge_after" {
+		t.Fatalf("-2: %v, want a hedge_after problem", err)
 	}
 }

@@ -57,12 +57,12 @@ func (c *Engine) startBackground(genesis string, probeEvery time.Duration) error
 		if !want.IsZero() {
 			c.pool.Hold(spec.Name)
 		}
-		probe := probeEvery > 0 && spec.Serves(endpoint.RoleRead)
+		probe := probeEvery > 0 && admission.Serves(&spec, endpoint.RoleRead)
 		if want.IsZero() && !probe {
 			continue
 		}
 		role := endpoint.RoleRead
-		if !spec.Serves(role) {
+		if !admission.Serves(&spec, role) {
 			role = endpoint.RoleSend
 		}
 		c.bg.wg.Add(1)
@@ -106,7 +106,7 @@ func (c *Engine) verify(name string, role endpoint.Role, want solana.Hash) bool 
 				c.pool.Verify(name)
 				return true
 			}
-			reason := "serves " + endpoint.DescribeGenesis(h) + "; the configuration says " + endpoint.DescribeGenesis(want)
+			reason := "serves " + describeGenesis(h) + "; the configuration says " + describeGenesis(want)
 			c.pool.Exclude(name, reason) // before the line that says so
 			if c.logger != nil {
 				c.logger.LogAttrs(c.bg.ctx, slog.LevelError, "transport: endpoint excluded: wrong cluster",
@@ -190,4 +190,19 @@ func (c *Engine) ownRequest(name string, role endpoint.Role, method string, para
 			slog.String("cause", o.Cause.String()), slog.Duration("duration", c.clock.Since(start)))
 	}
 	return o, true
+}
+
+// describeGenesis names a genesis hash for people: the cluster's name
+// when it is a public cluster's, "the cluster with genesis HASH"
+// otherwise.
+func describeGenesis(h solana.Hash) string {
+	switch h.String() {
+	case endpoint.MainnetBetaGenesis:
+		return "mainnet-beta"
+	case endpoint.DevnetGenesis:
+		return "devnet"
+	case endpoint.TestnetGenesis:
+		return "testnet"
+	}
+	return "the cluster with genesis " + h.String()
 }

@@ -98,7 +98,7 @@ func New(p *admission.Pool, s transport.Settings, o Options) (*Engine, error) {
 		return nil, errors.New("transport: nil pool")
 	}
 	if err := s.Validate(); err != nil {
-		return nil, fmt.Errorf("transport: invalid settings: %w", err)
+		return nil, fmt.Errorf("transport: %w", err)
 	}
 	c := &Engine{
 		pool:      p,

@@ -5,6 +5,7 @@ import (
 
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/internal/admission"
 	"github.com/solroute/solroute/internal/fixturespec"
 )
 
@@ -18,10 +19,10 @@ func TestSpecs(t *testing.T) {
 	if len(s) != 2 || s[0].Name != "both" || s[1].Name != "reader" || s[1].Tier != 1 {
 		t.Fatalf("specs %+v", s)
 	}
-	if s[0].URL.Reveal() != c.Server("both").URL() || !s[0].Serves(endpoint.RoleRead) || !s[0].Serves(endpoint.RoleSend) {
+	if s[0].URL.Reveal() != c.Server("both").URL() || !admission.Serves(&s[0], endpoint.RoleRead) || !admission.Serves(&s[0], endpoint.RoleSend) {
 		t.Errorf("both: %+v", s[0])
 	}
-	if s[1].Serves(endpoint.RoleSend) || s[1].Roles[endpoint.RoleRead].RequestsPerSecond != 5 {
+	if admission.Serves(&s[1], endpoint.RoleSend) || s[1].Roles[endpoint.RoleRead].RequestsPerSecond != 5 {
 		t.Errorf("reader: %+v", s[1])
 	}
 	if err := endpoint.Validate(s); err != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/jonboulle/clockwork"
 	"github.com/solroute/solroute/confirm"
 	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/internal/admission"
 	"github.com/solroute/solroute/internal/engine"
 	"github.com/solroute/solroute/transport"
 )
@@ -65,7 +66,7 @@ func newResolver(tc *engine.Engine, sig solana.Signature, lvbh uint64, o confirm
 	}
 	r := &resolver{tc: tc, clock: tc.Pool().Clock(), o: o, res: confirm.Result{Signature: sig, LastValidBlockHeight: lvbh}}
 	for _, s := range tc.Pool().Specs() {
-		if s.Serves(endpoint.RoleRead) {
+		if admission.Serves(&s, endpoint.RoleRead) {
 			r.readers = append(r.readers, &reader{Witness: confirm.Witness{Endpoint: s.Name}})
 		}
 	}

@@ -34,6 +34,9 @@ const (
 	// slotTime is Solana's target slot time: how long the chain takes,
 	// at its pace, to advance one slot.
 	slotTime = 400 * time.Millisecond
+	// maxWait caps a not-yet wait: the longest duration any setting
+	// takes (retrypolicy's bound); no wait inside one call is worth more.
+	maxWait = time.Hour
 )
 
 // Reasons of a not-yet retry.
@@ -54,8 +57,8 @@ func notYet(s *retrypolicy.Settings, a Input, r Retries) bool {
 func notYetRetry(a Input) retrypolicy.Decision {
 	d := retrypolicy.Decision{Retry: true, OtherEndpoint: true, NotYet: true, Rule: retrypolicy.RuleNotYet, Reason: notYetElsewhere}
 	if !a.SlotElsewhere {
-		// (capped at MaxDelay: no wait inside one call is worth longer)
-		d.Delay, d.Reason = time.Duration(min(a.NotYet, uint64(retrypolicy.MaxDelay/slotTime)))*slotTime, notYetLater
+		// (capped at maxWait: no wait inside one call is worth longer)
+		d.Delay, d.Reason = time.Duration(min(a.NotYet, uint64(maxWait/slotTime)))*slotTime, notYetLater
 	}
 	if d.Delay >= a.TimeLeft {
 		return stop(retrypolicy.RuleDeadline)

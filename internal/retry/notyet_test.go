@@ -37,9 +37,9 @@ func TestNotYetWhereTheSlotIs(t *testing.T) {
 	if d := Decide(s, a, Retries{}); d.Retry || d.Rule != retrypolicy.RuleDeadline {
 		t.Fatalf("no time left: %+v, want a deadline stop", d)
 	}
-	a = shortBy(1<<62, false) // no overflow: capped at MaxDelay
-	if d := Decide(s, a, Retries{}); !d.Retry || d.Delay != retrypolicy.MaxDelay {
-		t.Fatalf("a huge gap: %+v, want a wait of MaxDelay", d)
+	a = shortBy(1<<62, false) // no overflow: capped at maxWait
+	if d := Decide(s, a, Retries{}); !d.Retry || d.Delay != maxWait || maxWait != time.Hour {
+		t.Fatalf("a huge gap: %+v, want a wait of 1h", d)
 	}
 }
 

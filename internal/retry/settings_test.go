@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/retrypolicy"
 )
 
@@ -52,15 +53,15 @@ func TestZeroSettingsRetryNothing(t *testing.T) {
 
 func TestSettingsValidate(t *testing.T) {
 	bad := retrypolicy.Settings{MaxRetries: -1, InitialBackoff: 2 * time.Hour, MaxBackoff: time.Second, MaxProviderDelay: -1,
-		BudgetRatio: math.NaN(), BudgetMinRetries: retrypolicy.MaxCount + 1, BudgetBurst: -3}
+		BudgetRatio: math.NaN(), BudgetMinRetries: 1<<20 + 1, BudgetBurst: -3}
 	err := bad.Validate()
 	var keys []string
 	for _, e := range err.(interface{ Unwrap() []error }).Unwrap() {
-		var fe *retrypolicy.FieldError
+		var fe *endpoint.Problem
 		if !errors.As(e, &fe) {
 			t.Fatalf("%T %v", e, e)
 		}
-		keys = append(keys, fe.Key)
+		keys = append(keys, fe.Path)
 	}
 	want := []string{"max_retries", "retry_budget_min_retries", "retry_budget_burst", "initial_backoff",
 		"max_provider_delay", "retry_budget_ratio", "initial_backoff"}

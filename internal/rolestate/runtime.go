@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/internal/slots"
 )
 
 // Options tune a Runtime. The zero value is valid.
@@ -356,14 +357,14 @@ func (r *Runtime) SucceededAt(now time.Time, gen uint64) {
 // When nothing changed the state since (gen is current), it counts one more
 // consecutive failure: Available -> Degraded, and at Ejection.After
 // consecutive failures the role is ejected (state Ejected) for
-// Ejection.Duration(ejections since the last success) from now; a running
+// ejectionLength(ejections since the last success) from now; a running
 // cooldown that ends later is kept and the state then left as it is. A
 // stale failure is only counted in Failures: it neither moves the state nor
 // counts towards an ejection.
 func (r *Runtime) FailedAt(now time.Time, gen uint64) {
 	r.failures.Add(1)
 	_, n := r.advance(now)
-	if !r.ejection.Enabled() {
+	if !ejects(r.ejection) {
 		r.health.failed(r.health.stateAt(n, &r.cool), gen)
 		return
 	}
@@ -396,7 +397,7 @@ func (r *Runtime) countFailure(n int64, w healthWord) {
 	}
 	// The cooldown must be visible before the state says Ejected (see
 	// healthMachine.ejected).
-	if r.cool.extend(addSat(n, int64(r.ejection.Duration(int(prior))))) {
+	if r.cool.extend(addSat(n, int64(ejectionLength(r.ejection, int(prior))))) {
 		r.ejected.Add(1)
 		r.health.ejected()
 	} else {
@@ -407,7 +408,7 @@ func (r *Runtime) countFailure(n int64, w healthWord) {
 }
 
 // RateLimitedAt records a provider rate limit at now: the role cools down
-// for Limits.Cooldown(providerDelay) from now (a running, longer cooldown
+// for cooldownOf(limits, providerDelay) from now (a running, longer cooldown
 // is kept) and its state becomes RateLimited, whatever generation the
 // request was admitted under. The consecutive-failure and ejection counts
 // are left as they are: a rate limit says nothing about the node's health.
@@ -416,7 +417,7 @@ func (r *Runtime) RateLimitedAt(now time.Time, providerDelay time.Duration) {
 	_, n := r.advance(now)
 	// The cooldown must be visible before the state says RateLimited (see
 	// healthMachine.rateLimited).
-	r.cool.extend(addSat(n, int64(r.limits.Cooldown(providerDelay))))
+	r.cool.extend(addSat(n, int64(cooldownOf(r.limits, providerDelay))))
 	r.health.rateLimited()
 }
 
@@ -460,7 +461,7 @@ func (r *Runtime) SnapshotAt(now time.Time) endpoint.Snapshot {
 	snap.Verification, snap.Excluded = r.shared.Verification()
 	// The freshest mark, the highest commitment on a tie.
 	var newest time.Duration
-	for c := endpoint.Commitment(0); c < endpoint.Commitments; c++ {
+	for c := endpoint.Commitment(0); c < slots.Commitments; c++ {
 		if slot, age, ok := r.shared.Slot(at, c); ok && (snap.Slot == 0 || age <= newest) {
 			snap.Slot, snap.SlotCommitment, newest = slot, c, age
 		}

@@ -188,13 +188,13 @@ func TestEjectionDurationNeverOverflows(t *testing.T) {
 	} {
 		limit := max(e.Max, e.Base)
 		for _, prior := range []int{0, 1, 2, 62, 63, 64, 1000, math.MaxInt32, math.MaxInt} {
-			if got := e.Duration(prior); got <= 0 || got > limit {
+			if got := ejectionLength(e, prior); got <= 0 || got > limit {
 				t.Errorf("%+v.Duration(%d) = %v, want in (0, %v]", e, prior, got, limit)
 			}
 		}
 	}
 	for _, e := range []endpoint.Ejection{{}, {Base: -5, Max: -5}, {After: 3, Base: -time.Hour, Max: maxDuration}} {
-		if got := e.Duration(3); got != 0 {
+		if got := ejectionLength(e, 3); got != 0 {
 			t.Errorf("%+v.Duration(3) = %v, want 0 (disabled)", e, got)
 		}
 	}
@@ -208,10 +208,10 @@ func TestCooldownNeverOverflows(t *testing.T) {
 	}{
 		{maxDuration, maxDuration, maxDuration},
 		{maxDuration, 0, maxDuration},
-		{0, maxDuration, endpoint.MaxProviderDelay},
+		{0, maxDuration, maxProviderDelay},
 		{math.MinInt64, math.MinInt64, endpoint.DefaultPauseAfterRateLimit},
 	} {
-		if got := (endpoint.Limits{PauseAfterRateLimit: tt.pause}).Cooldown(tt.provider); got != tt.want {
+		if got := cooldownOf(endpoint.Limits{PauseAfterRateLimit: tt.pause}, tt.provider); got != tt.want {
 			t.Errorf("pause %v: Cooldown(%v) = %v, want %v", tt.pause, tt.provider, got, tt.want)
 		}
 	}

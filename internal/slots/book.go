@@ -70,9 +70,9 @@ type Book struct {
 	// ref and refAt are the reference slot per commitment (0: none) and
 	// when it was computed (UnixNano); agreed is the agreed slot then
 	// (Agreed; 0 when there is no reference).
-	ref    [endpoint.Commitments]atomic.Uint64
-	refAt  [endpoint.Commitments]atomic.Int64
-	agreed [endpoint.Commitments]atomic.Uint64
+	ref    [Commitments]atomic.Uint64
+	refAt  [Commitments]atomic.Int64
+	agreed [Commitments]atomic.Uint64
 	// standAt is when restand last ran (UnixNano), and lastResorts how
 	// many endpoints it left Lagging or Outlier.
 	standAt     atomic.Int64
@@ -128,9 +128,9 @@ func (b *Book) restand(now time.Time) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	n := len(b.marks)
-	var raw, est [endpoint.Commitments][]uint64 // 0: not known
-	var refs [endpoint.Commitments]uint64
-	for c := endpoint.Commitment(0); c < endpoint.Commitments; c++ {
+	var raw, est [Commitments][]uint64 // 0: not known
+	var refs [Commitments]uint64
+	for c := endpoint.Commitment(0); c < Commitments; c++ {
 		raw[c], est[c] = make([]uint64, n), make([]uint64, n)
 		for i, sh := range b.marks {
 			raw[c][i], est[c][i], _ = b.estimate(sh, now, c)
@@ -147,7 +147,7 @@ func (b *Book) restand(now time.Time) {
 	last := int32(0)
 	for i, sh := range b.marks {
 		off := int64(0)
-		for c := range endpoint.Commitment(endpoint.Commitments) {
+		for c := range endpoint.Commitment(Commitments) {
 			if d := standingOff(raw[c][i], est[c][i], refs[c]); abs(d) > abs(off) {
 				off = d
 			}
@@ -270,7 +270,7 @@ func (b *Book) SawBank(now time.Time, sh *Marks, c endpoint.Commitment, s uint64
 // read's ceiling comes from it, so that a slot no other endpoint
 // corroborates cannot become a caller's mark.
 func (b *Book) Reference(now time.Time, c endpoint.Commitment) (slot uint64, ok bool) {
-	if c >= endpoint.Commitments || b.maxLag == 0 {
+	if c >= Commitments || b.maxLag == 0 {
 		return 0, false
 	}
 	ref := b.ref[c].Load()

@@ -17,11 +17,11 @@ import (
 // The zero value is an endpoint with no slot seen, not lagging. All
 // methods are safe for concurrent use.
 type Marks struct {
-	marks [endpoint.Commitments]slotMark
+	marks [Commitments]slotMark
 	// banks are the latest slot a bank of the endpoint served or refused
 	// a read at, per commitment (SawBank), whatever came before: what the
 	// next read there is likely to find.
-	banks [endpoint.Commitments]slotMark
+	banks [Commitments]slotMark
 	// off is the distance from the pool's reference slot (positive:
 	// behind), and standing whether that makes the endpoint a last
 	// resort: both written by the pool's recompute only.

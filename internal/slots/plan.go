@@ -262,7 +262,7 @@ func configOf(p any) requestConfig {
 		if rv.Kind() != reflect.String {
 			return requestConfig{} // not a commitment this code can read
 		}
-		c, known := endpoint.ParseCommitment(rv.String())
+		c, known := ParseCommitment(rv.String())
 		if !known {
 			return requestConfig{}
 		}

@@ -22,8 +22,8 @@ type Session struct {
 	// results are the highest slot getSlot returned (Traits.Result): a
 	// node's slot answer, which may run ahead of the bank that serves its
 	// next read, so it raises a mark of its own (plans/009-consistency.md).
-	marks   [endpoint.Commitments]atomic.Uint64
-	results [endpoint.Commitments]atomic.Uint64
+	marks   [Commitments]atomic.Uint64
+	results [Commitments]atomic.Uint64
 	// cached holds the marks of methods whose answers carry a cache's
 	// slot (Traits.Cached): method name → *atomic.Uint64.
 	cached sync.Map
@@ -32,7 +32,7 @@ type Session struct {
 // Slot returns the highest slot returned at commitment c (0: none): a
 // read's context slot, or getSlot's answer, whichever is higher.
 func (s *Session) Slot(c endpoint.Commitment) uint64 {
-	if c >= endpoint.Commitments {
+	if c >= Commitments {
 		return 0
 	}
 	return max(s.marks[c].Load(), s.results[c].Load())
@@ -40,7 +40,7 @@ func (s *Session) Slot(c endpoint.Commitment) uint64 {
 
 // raise records that a read returned context slot slot at commitment c.
 func (s *Session) raise(c endpoint.Commitment, slot uint64) {
-	if c < endpoint.Commitments {
+	if c < Commitments {
 		raiseMark(&s.marks[c], slot)
 	}
 }
