@@ -29,6 +29,8 @@ type Options struct {
 	DelayBuckets []float64
 }
 
+// The defaults of Options: the series' namespace and how many methods get series
+// of their own.
 const (
 	// DefaultNamespace is the prefix of every series name when
 	// Options.Namespace is "".
