@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/gagliardetto/solana-go/rpc"
-
 )
 
 func threeMembers() []member {
