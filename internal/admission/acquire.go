@@ -96,7 +96,7 @@ func (s *selection) compatible(m *member) bool {
 // and which candidates a scan tries all ask it. Limits, cooldowns,
 // ejections and doubt are not part of it: they pass, and a scan waits
 // for them; an endpoint the guard holds back may never serve.
-func (s *selection) takes(m *member) (b endpoint.Block, ok bool) {
+func (s *selection) takes(m *member) (b rolestate.Block, ok bool) {
 	if !s.compatible(m) {
 		return b, false
 	}
@@ -105,9 +105,9 @@ func (s *selection) takes(m *member) (b endpoint.Block, ok bool) {
 		return b, true
 	}
 	if v, _ := sh.Verification(); v == endpoint.WrongCluster {
-		return endpoint.Block{Reason: endpoint.BlockedByCluster}, false
+		return rolestate.Block{Reason: rolestate.BlockedByCluster}, false
 	}
-	return endpoint.Block{Reason: endpoint.BlockedByVerification}, false
+	return rolestate.Block{Reason: rolestate.BlockedByVerification}, false
 }
 
 // spare reports whether a candidate outside avoid can take a request of
@@ -251,7 +251,7 @@ func (p *Pool) scan(sel *selection, now, deadline time.Time) (pm *Permit, wakeAt
 				if ok {
 					return p.permit(sel, m, a, deadline), time.Time{}, false
 				}
-				if b.Reason == endpoint.BlockedByDeadline {
+				if b.Reason == rolestate.BlockedByDeadline {
 					return nil, time.Time{}, true
 				}
 				t.blocked(b)
@@ -279,9 +279,9 @@ type tally struct {
 }
 
 // blocked counts one refusal.
-func (t *tally) blocked(b endpoint.Block) {
+func (t *tally) blocked(b rolestate.Block) {
 	t.seen++
-	if b.Reason == endpoint.BlockedByEjection {
+	if b.Reason == rolestate.BlockedByEjection {
 		t.ejected++
 	}
 	if !b.Until.IsZero() && (t.wakeAt.IsZero() || b.Until.Before(t.wakeAt)) {

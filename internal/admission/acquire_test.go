@@ -151,8 +151,11 @@ func TestFallback(t *testing.T) {
 			for _, pm := range held {
 				pm.Release()
 			}
-			fc.Advance(time.Second)
-			pd.get(t).pm.Release()
+			r := pd.getAdvancing(t, fc, time.Second)
+			if r.err != nil {
+				t.Fatalf("Acquire after the release: %v", r.err)
+			}
+			r.pm.Release()
 		})
 	}
 }

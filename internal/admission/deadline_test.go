@@ -10,6 +10,7 @@ import (
 	"github.com/jonboulle/clockwork"
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/internal/admission"
+	"github.com/solroute/solroute/internal/rolestate"
 )
 
 // deadlineErr waits for the Acquire and requires a *DeadlineError given up
@@ -71,7 +72,7 @@ func TestDeadlineNeverLate(t *testing.T) {
 	if de.Error() != want {
 		t.Errorf("error:\n%s\nwant:\n%s", de.Error(), want)
 	}
-	if len(de.Candidates) != 3 || de.Candidates[2].Tier != 1 || de.Candidates[1].Block.Reason != endpoint.BlockedByConcurrency {
+	if len(de.Candidates) != 3 || de.Candidates[2].Tier != 1 || de.Candidates[1].Block.Reason != rolestate.BlockedByConcurrency {
 		t.Errorf("candidates = %+v", de.Candidates)
 	}
 	for _, pm := range held {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/internal/rolestate"
 )
 
 // ErrNoEndpoint is returned at once when no endpoint serves the role with
@@ -40,7 +41,7 @@ type Candidate struct {
 	// Tier is the endpoint's tier.
 	Tier int
 	// Block is why it could not take the request when Acquire gave up.
-	Block endpoint.Block
+	Block rolestate.Block
 	// InDoubt is true for an endpoint in doubt that the request, which
 	// avoids doubt (Request.AvoidDoubt), used only as a last resort.
 	InDoubt bool

@@ -143,6 +143,32 @@ func (pd *pending) get(t *testing.T) result {
 	}
 }
 
+// getAdvancing waits for the Acquire, advancing fc by step each time the
+// Acquire holds a timer on it. A waiter woken by a release rescans and sets
+// a new timer from the time it read; advancing once, while it is between
+// its old timer and its new one, would fire neither.
+func (pd *pending) getAdvancing(t *testing.T, fc *clockwork.FakeClock, step time.Duration) result {
+	t.Helper()
+	ctx := guard(t)
+	for {
+		waiting := make(chan error, 1)
+		wctx, cancel := context.WithCancel(ctx)
+		go func() { waiting <- fc.BlockUntilContext(wctx, 1) }()
+		select {
+		case r := <-pd.ch:
+			cancel()
+			<-waiting
+			return r
+		case err := <-waiting:
+			cancel()
+			if err != nil {
+				t.Fatal("Acquire did not return")
+			}
+			fc.Advance(step)
+		}
+	}
+}
+
 // permit waits for the Acquire and requires a permit from endpoint name.
 func (pd *pending) permit(t *testing.T, name string) *admission.Permit {
 	t.Helper()

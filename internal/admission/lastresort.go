@@ -4,7 +4,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/internal/rolestate"
 	"github.com/solroute/solroute/internal/slots"
 )
 
@@ -164,7 +164,7 @@ func (s *selection) heldBack(now time.Time, t *tally) {
 		}
 		if why := s.lastResort(m); why == lastDoubt || why == lastShort {
 			t.seen++
-			if m.rt.ProbeAt(now, time.Time{}).Reason == endpoint.BlockedByEjection {
+			if m.rt.ProbeAt(now, time.Time{}).Reason == rolestate.BlockedByEjection {
 				t.ejected++
 			}
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/internal/admission"
+	"github.com/solroute/solroute/internal/rolestate"
 	"github.com/solroute/solroute/pool"
 )
 
@@ -270,7 +271,7 @@ func TestHeldEndpointServesOnlyItsCheck(t *testing.T) {
 	pd.waitsFor(t, fc, ms(10))
 	err := pd.get(t).err
 	var de *admission.DeadlineError
-	if !errors.As(err, &de) || len(de.Candidates) != 1 || de.Candidates[0].Block.Reason != endpoint.BlockedByCluster {
+	if !errors.As(err, &de) || len(de.Candidates) != 1 || de.Candidates[0].Block.Reason != rolestate.BlockedByCluster {
 		t.Fatalf("Acquire on the excluded endpoint: %v", err)
 	}
 }

@@ -14,7 +14,7 @@ func TestSnapshotCountsRefusalsAndEjections(t *testing.T) {
 	if !ok {
 		t.Fatal("first admission refused")
 	}
-	if _, b, _ := r.AdmitAt(t0, time.Time{}); b.Reason != endpoint.BlockedByRate { // one slot left: the bucket is asked first
+	if _, b, _ := r.AdmitAt(t0, time.Time{}); b.Reason != BlockedByRate { // one slot left: the bucket is asked first
 		t.Fatalf("block %+v, want rate", b)
 	}
 	r.Release(a)

@@ -36,7 +36,7 @@ func (e *ejector) panicOutcome(kinds ...string) {
 	e.report(e.r.AdmitEjectedAt, kinds)
 }
 
-func (e *ejector) report(admit func(now, deadline time.Time) (Admission, endpoint.Block, bool), kinds []string) {
+func (e *ejector) report(admit func(now, deadline time.Time) (Admission, Block, bool), kinds []string) {
 	e.t.Helper()
 	for _, k := range kinds {
 		a, b, ok := admit(e.now, time.Time{})
@@ -65,7 +65,7 @@ func (e *ejector) ejectedFor(d time.Duration) {
 	}
 	for _, short := range []time.Duration{time.Millisecond, 1} {
 		at := e.now.Add(d - short)
-		if b := e.r.ProbeAt(at, time.Time{}); b.Reason != endpoint.BlockedByEjection || !b.Until.Equal(e.now.Add(d)) {
+		if b := e.r.ProbeAt(at, time.Time{}); b.Reason != BlockedByEjection || !b.Until.Equal(e.now.Add(d)) {
 			e.t.Fatalf("%v before the end: block %+v, want an ejection until +%v", short, b, e.now.Add(d).Sub(t0))
 		}
 		if _, _, ok := e.r.AdmitAt(at, time.Time{}); ok {
@@ -76,7 +76,7 @@ func (e *ejector) ejectedFor(d time.Duration) {
 	if got := e.r.StateAt(e.now); got != endpoint.Degraded {
 		e.t.Fatalf("state at the end of the ejection %v, want degraded", got)
 	}
-	if b := e.r.ProbeAt(e.now, time.Time{}); b.Reason != endpoint.NotBlocked {
+	if b := e.r.ProbeAt(e.now, time.Time{}); b.Reason != NotBlocked {
 		e.t.Fatalf("block at the end of the ejection %+v, want free", b)
 	}
 }
@@ -144,7 +144,7 @@ func TestEjectionKeepsLongerCooldown(t *testing.T) {
 	if s := e.r.SnapshotAt(e.now); s.State != endpoint.RateLimited || s.CooldownRemaining != 10*time.Second {
 		t.Fatalf("state %v, cooldown %v; want rate-limited for 10s", s.State, s.CooldownRemaining)
 	}
-	if b := e.r.ProbeAt(e.now, time.Time{}); b.Reason != endpoint.BlockedByCooldown {
+	if b := e.r.ProbeAt(e.now, time.Time{}); b.Reason != BlockedByCooldown {
 		t.Errorf("block %v, want cooldown", b.Reason)
 	}
 	// That ejection still counts for the next one: 2 × Base.
@@ -208,7 +208,7 @@ func TestAdmitEjectedAt(t *testing.T) {
 
 	e.outcome("fail", "fail")
 	e.r.RateLimitedAt(e.now, 0)
-	if _, b, ok := e.r.AdmitEjectedAt(e.now, time.Time{}); ok || b.Reason != endpoint.BlockedByCooldown {
+	if _, b, ok := e.r.AdmitEjectedAt(e.now, time.Time{}); ok || b.Reason != BlockedByCooldown {
 		t.Errorf("AdmitEjectedAt in a rate-limit cooldown: ok %v, block %v; want a cooldown block", ok, b.Reason)
 	}
 }

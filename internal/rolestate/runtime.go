@@ -216,7 +216,7 @@ func (r *Runtime) peek(now time.Time) (time.Time, int64) {
 // refusal it holds nothing and has spent nothing, and b says why. A slot
 // taken for a token that turns out to be missing is given back before
 // AdmitAt returns.
-func (r *Runtime) AdmitAt(now, deadline time.Time) (a Admission, b endpoint.Block, ok bool) {
+func (r *Runtime) AdmitAt(now, deadline time.Time) (a Admission, b Block, ok bool) {
 	return r.admitAt(now, deadline, false)
 }
 
@@ -225,22 +225,22 @@ func (r *Runtime) AdmitAt(now, deadline time.Time) (a Admission, b endpoint.Bloc
 // Envoy's panic threshold: when ejections hold back most candidates of a
 // request, routing to an ejected endpoint beats queueing every call on the
 // few left.
-func (r *Runtime) AdmitEjectedAt(now, deadline time.Time) (a Admission, b endpoint.Block, ok bool) {
+func (r *Runtime) AdmitEjectedAt(now, deadline time.Time) (a Admission, b Block, ok bool) {
 	return r.admitAt(now, deadline, true)
 }
 
 // admitAt is AdmitAt, ignoring an ejection when panic is set.
-func (r *Runtime) admitAt(now, deadline time.Time, panic bool) (a Admission, b endpoint.Block, ok bool) {
+func (r *Runtime) admitAt(now, deadline time.Time, panic bool) (a Admission, b Block, ok bool) {
 	if r.rated {
 		r.admit.Lock()
 		defer r.admit.Unlock()
 	}
 	at, n := r.advance(now)
 	if !deadline.IsZero() && !at.Before(deadline) {
-		return a, endpoint.Block{Reason: endpoint.BlockedByDeadline}, false
+		return a, Block{Reason: BlockedByDeadline}, false
 	}
 	if active, until := r.cool.activeAt(n); active {
-		if b := r.cooldownBlock(until); !panic || b.Reason != endpoint.BlockedByEjection {
+		if b := r.cooldownBlock(until); !panic || b.Reason != BlockedByEjection {
 			return a, b, false
 		}
 	}
@@ -260,7 +260,7 @@ func (r *Runtime) admitAt(now, deadline time.Time, panic bool) (a Admission, b e
 			if v+1 == r.maxConc && r.rated {
 				if ready := r.bucket.ReadyAt(at); ready.After(at) {
 					r.refusedRate.Add(1)
-					return a, endpoint.Block{Reason: endpoint.BlockedByRate, Until: ready}, false
+					return a, Block{Reason: BlockedByRate, Until: ready}, false
 				}
 			}
 			if r.inFlight.CompareAndSwap(v, v+1) {
@@ -271,19 +271,19 @@ func (r *Runtime) admitAt(now, deadline time.Time, panic bool) (a Admission, b e
 	if !r.bucket.TakeAt(at) {
 		r.refusedRate.Add(1)
 		r.releaseSlot()
-		return a, endpoint.Block{Reason: endpoint.BlockedByRate, Until: r.bucket.ReadyAt(at)}, false
+		return a, Block{Reason: BlockedByRate, Until: r.bucket.ReadyAt(at)}, false
 	}
 	r.starts.Add(n)
 	r.admitted.Add(1)
-	return Admission{Generation: r.health.stateAt(n, &r.cool).generation(), n: n}, endpoint.Block{}, true
+	return Admission{Generation: r.health.stateAt(n, &r.cool).generation(), n: n}, Block{}, true
 }
 
 // ProbeAt reports what AdmitAt would answer at now, without taking or
 // recording anything.
-func (r *Runtime) ProbeAt(now, deadline time.Time) endpoint.Block {
+func (r *Runtime) ProbeAt(now, deadline time.Time) Block {
 	at, n := r.peek(now)
 	if !deadline.IsZero() && !at.Before(deadline) {
-		return endpoint.Block{Reason: endpoint.BlockedByDeadline}
+		return Block{Reason: BlockedByDeadline}
 	}
 	if active, until := r.cool.activeAt(n); active {
 		return r.cooldownBlock(until)
@@ -293,24 +293,24 @@ func (r *Runtime) ProbeAt(now, deadline time.Time) endpoint.Block {
 	}
 	if r.rated {
 		if ready := r.bucket.ReadyAt(at); ready.After(at) {
-			return endpoint.Block{Reason: endpoint.BlockedByRate, Until: ready}
+			return Block{Reason: BlockedByRate, Until: ready}
 		}
 	}
-	return endpoint.Block{}
+	return Block{}
 }
 
 // cooldownBlock is the block of a running cooldown ending at until: an
 // ejection when the state says Ejected, a (rate-limit) cooldown otherwise.
-func (r *Runtime) cooldownBlock(until int64) endpoint.Block {
-	reason := endpoint.BlockedByCooldown
+func (r *Runtime) cooldownBlock(until int64) Block {
+	reason := BlockedByCooldown
 	if r.health.load().state() == endpoint.Ejected {
-		reason = endpoint.BlockedByEjection
+		reason = BlockedByEjection
 	}
-	return endpoint.Block{Reason: reason, Until: r.epoch.Add(time.Duration(until))}
+	return Block{Reason: reason, Until: r.epoch.Add(time.Duration(until))}
 }
 
-func (r *Runtime) concurrencyBlock(v int64) endpoint.Block {
-	return endpoint.Block{Reason: endpoint.BlockedByConcurrency, InFlight: int(v), MaxConcurrent: int(r.maxConc)}
+func (r *Runtime) concurrencyBlock(v int64) Block {
+	return Block{Reason: BlockedByConcurrency, InFlight: int(v), MaxConcurrent: int(r.maxConc)}
 }
 
 // Release gives back the concurrency slot of admission a. Call it exactly

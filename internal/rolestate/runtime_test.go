@@ -37,15 +37,15 @@ func TestAdmitOrder(t *testing.T) {
 		t.Fatal("first admission refused")
 	}
 	// Slot held and bucket empty: concurrency is reported.
-	if _, b, _ := r.AdmitAt(t0, time.Time{}); b.Reason != endpoint.BlockedByConcurrency || b.InFlight != 1 || b.MaxConcurrent != 1 {
+	if _, b, _ := r.AdmitAt(t0, time.Time{}); b.Reason != BlockedByConcurrency || b.InFlight != 1 || b.MaxConcurrent != 1 {
 		t.Fatalf("block = %+v, want concurrency 1/1", b)
 	}
 	r.RateLimitedAt(t0, 0)
-	if _, b, _ := r.AdmitAt(t0, time.Time{}); b.Reason != endpoint.BlockedByCooldown || !b.Until.Equal(t0.Add(time.Second)) {
+	if _, b, _ := r.AdmitAt(t0, time.Time{}); b.Reason != BlockedByCooldown || !b.Until.Equal(t0.Add(time.Second)) {
 		t.Fatalf("block = %+v, want cooldown until +1s", b)
 	}
 	// Past the deadline wins over everything.
-	if _, b, _ := r.AdmitAt(t0, t0); b.Reason != endpoint.BlockedByDeadline {
+	if _, b, _ := r.AdmitAt(t0, t0); b.Reason != BlockedByDeadline {
 		t.Fatalf("block = %+v, want deadline", b)
 	}
 	r.Release(Admission{})
@@ -81,7 +81,7 @@ func TestAdmitIsTransactional(t *testing.T) {
 		r := newRuntime(t, endpoint.Limits{RequestsPerSecond: 10, BurstCapacity: 5, MaxConcurrentRequests: 1}, Options{Bucket: cb})
 		r.AdmitAt(t0, time.Time{})
 		for range 3 {
-			if _, b, _ := r.AdmitAt(t0, time.Time{}); b.Reason != endpoint.BlockedByConcurrency {
+			if _, b, _ := r.AdmitAt(t0, time.Time{}); b.Reason != BlockedByConcurrency {
 				t.Fatalf("block = %v", b.Reason)
 			}
 		}
@@ -103,7 +103,7 @@ func TestAdmitIsTransactional(t *testing.T) {
 		r := newRuntime(t, endpoint.Limits{RequestsPerSecond: 10, BurstCapacity: 1, MaxConcurrentRequests: 3}, Options{OnSlotFreed: func() { freed++ }})
 		r.AdmitAt(t0, time.Time{})
 		for range 3 {
-			if _, b, _ := r.AdmitAt(t0, time.Time{}); b.Reason != endpoint.BlockedByRate || !b.Until.Equal(t0.Add(ms(100))) && !b.Until.Equal(t0.Add(ms(100)-1)) {
+			if _, b, _ := r.AdmitAt(t0, time.Time{}); b.Reason != BlockedByRate || !b.Until.Equal(t0.Add(ms(100))) && !b.Until.Equal(t0.Add(ms(100)-1)) {
 				t.Fatalf("block = %+v, want rate until +100ms", b)
 			}
 		}
@@ -115,7 +115,7 @@ func TestAdmitIsTransactional(t *testing.T) {
 		freed := 0
 		r := newRuntime(t, endpoint.Limits{RequestsPerSecond: 10, BurstCapacity: 1, MaxConcurrentRequests: 2}, Options{OnSlotFreed: func() { freed++ }})
 		r.AdmitAt(t0, time.Time{})
-		if _, b, _ := r.AdmitAt(t0, time.Time{}); b.Reason != endpoint.BlockedByRate {
+		if _, b, _ := r.AdmitAt(t0, time.Time{}); b.Reason != BlockedByRate {
 			t.Fatalf("block = %v, want rate", b.Reason)
 		}
 		if r.InFlight() != 1 || freed != 0 {
@@ -127,7 +127,7 @@ func TestAdmitIsTransactional(t *testing.T) {
 		cb := &countingBucket{Bucket: NewRateBucket(endpoint.Limits{RequestsPerSecond: 10, BurstCapacity: 5})}
 		r := newRuntime(t, endpoint.Limits{RequestsPerSecond: 10, BurstCapacity: 5, MaxConcurrentRequests: 1}, Options{Bucket: cb, OnSlotFreed: func() { freed++ }})
 		cb.refuseNext = true
-		if _, b, ok := r.AdmitAt(t0, time.Time{}); ok || b.Reason != endpoint.BlockedByRate {
+		if _, b, ok := r.AdmitAt(t0, time.Time{}); ok || b.Reason != BlockedByRate {
 			t.Fatalf("admitted = %v, block = %v; want a rate refusal", ok, b.Reason)
 		}
 		if r.InFlight() != 0 || freed != 1 {

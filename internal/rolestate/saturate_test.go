@@ -110,10 +110,10 @@ func TestTinyRateWaiterDoesNotSpin(t *testing.T) {
 		if ok {
 			t.Fatalf("admitted at +%v with an empty bucket", now.Sub(t0))
 		}
-		if b.Reason == endpoint.BlockedByDeadline {
+		if b.Reason == BlockedByDeadline {
 			break
 		}
-		if b.Reason != endpoint.BlockedByRate || !b.Until.After(now) {
+		if b.Reason != BlockedByRate || !b.Until.After(now) {
 			t.Fatalf("refusal %d: block %+v at +%v, want a rate block ending after now", refusals, b, now.Sub(t0))
 		}
 		now = b.Until
@@ -146,7 +146,7 @@ func TestHugePauseSaturates(t *testing.T) {
 		if s := r.StateAt(later); s != endpoint.RateLimited {
 			t.Errorf("pause %v: state %v a day later, want rate-limited", pause, s)
 		}
-		if b := r.ProbeAt(later, time.Time{}); b.Reason != endpoint.BlockedByCooldown || !b.Until.After(later) {
+		if b := r.ProbeAt(later, time.Time{}); b.Reason != BlockedByCooldown || !b.Until.After(later) {
 			t.Errorf("pause %v: block %+v a day later, want a cooldown ending after it", pause, b)
 		}
 		if s := r.SnapshotAt(later); s.CooldownRemaining < 100*365*24*time.Hour {
@@ -170,7 +170,7 @@ func TestHugeEjectionSaturates(t *testing.T) {
 	if s := r.StateAt(later); s != endpoint.Ejected {
 		t.Errorf("state %v a day later, want ejected", s)
 	}
-	if b := r.ProbeAt(later, time.Time{}); b.Reason != endpoint.BlockedByEjection || !b.Until.After(later) {
+	if b := r.ProbeAt(later, time.Time{}); b.Reason != BlockedByEjection || !b.Until.After(later) {
 		t.Errorf("block %+v a day later, want an ejection ending after it", b)
 	}
 }

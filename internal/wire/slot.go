@@ -137,7 +137,7 @@ func splice(body []byte, from, to int, ins []byte) []byte {
 	n := len(body) - (to - from) + len(ins)
 	if n <= cap(body) {
 		out := body[:n]
-		copy(out[from+len(ins):], body[to:len(body)])
+		copy(out[from+len(ins):], body[to:])
 		copy(out[from:], ins)
 		return out
 	}
