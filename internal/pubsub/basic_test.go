@@ -1,7 +1,8 @@
-package pubsub
+package pubsub_test
 
 import (
 	"github.com/solroute/solroute/internal/fixturedata"
+	"github.com/solroute/solroute/internal/pubsub"
 	"testing"
 	"time"
 
@@ -15,7 +16,7 @@ func threeMembers() []member {
 // TestSlotsOnce: a slot subscription over three endpoints delivers every
 // slot once, in order, and the first endpoint to deliver is named.
 func TestSlotsOnce(t *testing.T) {
-	e := newEnv(t, threeMembers(), func([]Endpoint, *Settings, *Options) {})
+	e := newEnv(t, threeMembers(), func([]pubsub.Endpoint, *pubsub.Settings, *pubsub.Options) {})
 	sub, err := e.eng.SlotSubscribe(ctxT(t))
 	if err != nil {
 		t.Fatal(err)

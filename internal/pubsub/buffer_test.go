@@ -1,6 +1,8 @@
-package pubsub
+package pubsub_test
 
 import (
+	"github.com/solroute/solroute/internal/pubsub"
+
 	"testing"
 
 	"github.com/gagliardetto/solana-go/rpc"
@@ -11,9 +13,9 @@ import (
 // subscription the newest Buffer slots; every drop is counted, and the
 // connection is never dropped for reading too slowly.
 func TestSlowConsumerConflates(t *testing.T) {
-	e := newEnv(t, twoMembers(), func(_ []Endpoint, s *Settings, _ *Options) { s.Buffer = 4 })
+	e := newEnv(t, twoMembers(), func(_ []pubsub.Endpoint, s *pubsub.Settings, _ *pubsub.Options) { s.Buffer = 4 })
 	acct := key(11)
-	accounts, err := e.eng.AccountSubscribe(ctxT(t), acct, AccountOptions{Commitment: rpc.CommitmentProcessed})
+	accounts, err := e.eng.AccountSubscribe(ctxT(t), acct, pubsub.AccountOptions{Commitment: rpc.CommitmentProcessed})
 	if err != nil {
 		t.Fatal(err)
 	}

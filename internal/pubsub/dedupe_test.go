@@ -1,4 +1,4 @@
-package pubsub
+package pubsub_test
 
 import (
 	"testing"
@@ -7,6 +7,7 @@ import (
 	"github.com/gagliardetto/solana-go/rpc/ws"
 
 	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/internal/pubsub"
 )
 
 // TestAccountRedundantDedupeOrder: an account held on two endpoints, one
@@ -20,7 +21,7 @@ func TestAccountRedundantDedupeOrder(t *testing.T) {
 		{name: "c", tier: 1},
 	}, redundancy(2))
 	acct := key(7)
-	sub, err := e.eng.AccountSubscribe(ctxT(t), acct, AccountOptions{Commitment: rpc.CommitmentProcessed})
+	sub, err := e.eng.AccountSubscribe(ctxT(t), acct, pubsub.AccountOptions{Commitment: rpc.CommitmentProcessed})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,7 +30,7 @@ func TestAccountRedundantDedupeOrder(t *testing.T) {
 		t.Fatalf("held on %v, want [a b]", h)
 	}
 	const changes = 30
-	var got []Notification[*ws.AccountResult]
+	var got []pubsub.Notification[*ws.AccountResult]
 	for i := range changes + 12 {
 		if i < changes {
 			setLamports(t, e, acct, uint64(i+1))

@@ -1,4 +1,4 @@
-package pubsub
+package pubsub_test
 
 import (
 	"slices"
@@ -8,6 +8,7 @@ import (
 	"github.com/gagliardetto/solana-go/rpc/ws"
 
 	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/internal/pubsub"
 )
 
 // TestOneLegSurvivesEachFault: with one leg only (Redundancy 1, so every
@@ -18,7 +19,7 @@ import (
 func TestOneLegSurvivesEachFault(t *testing.T) {
 	e := newEnv(t, twoMembers(), redundancy(1))
 	acct := key(3)
-	sub, err := e.eng.AccountSubscribe(ctxT(t), acct, AccountOptions{Commitment: rpc.CommitmentConfirmed})
+	sub, err := e.eng.AccountSubscribe(ctxT(t), acct, pubsub.AccountOptions{Commitment: rpc.CommitmentConfirmed})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +48,7 @@ func TestOneLegSurvivesEachFault(t *testing.T) {
 		setLamports(t, e, acct, lamports)
 		e.steps(6)
 		got := drain(t, sub)
-		if i := slices.IndexFunc(got, func(n Notification[*ws.AccountResult]) bool { return n.Value.Value.Lamports == lamports }); i < 0 {
+		if i := slices.IndexFunc(got, func(n pubsub.Notification[*ws.AccountResult]) bool { return n.Value.Value.Lamports == lamports }); i < 0 {
 			t.Errorf("%s of %s: change to %d lamports not delivered (%d deliveries)", f.name, before[0], lamports, len(got))
 		}
 		if after := holders(e); len(after) != 1 || after[0] == before[0] {

@@ -1,7 +1,8 @@
-package pubsub
+package pubsub_test
 
 import (
 	"github.com/solroute/solroute/internal/fixturedata"
+	"github.com/solroute/solroute/internal/pubsub"
 	"slices"
 	"testing"
 	"time"
@@ -94,19 +95,19 @@ type changeAt struct {
 // change; a stalled stream is replaced within 1.5 s; resubscribe p99 is
 // at most 1 s.
 func TestSurvivesRotatingFaults(t *testing.T) {
-	e := newEnv(t, threeMembers(), func([]Endpoint, *Settings, *Options) {})
+	e := newEnv(t, threeMembers(), func([]pubsub.Endpoint, *pubsub.Settings, *pubsub.Options) {})
 	slots, err := e.eng.SlotSubscribe(ctxT(t))
 	if err != nil {
 		t.Fatal(err)
 	}
 	acct := key(1)
-	accounts, err := e.eng.AccountSubscribe(ctxT(t), acct, AccountOptions{Commitment: rpc.CommitmentConfirmed})
+	accounts, err := e.eng.AccountSubscribe(ctxT(t), acct, pubsub.AccountOptions{Commitment: rpc.CommitmentConfirmed})
 	if err != nil {
 		t.Fatal(err)
 	}
 	first := e.cluster.Server("a").Slot("processed")
-	var got []Notification[*ws.SlotResult]
-	var states []Notification[*ws.AccountResult]
+	var got []pubsub.Notification[*ws.SlotResult]
+	var states []pubsub.Notification[*ws.AccountResult]
 	faults, changes := rotation(t, e, acct.String(), func() {
 		got = append(got, drain(t, slots)...)
 		states = append(states, drain(t, accounts)...)
@@ -133,7 +134,7 @@ func TestSurvivesRotatingFaults(t *testing.T) {
 // checkSlots counts the slots of [from, to] never delivered, and the
 // deliveries that were not the next slot (a duplicate or one out of
 // order).
-func checkSlots(got []Notification[*ws.SlotResult], from, to uint64) (missed, bad int) {
+func checkSlots(got []pubsub.Notification[*ws.SlotResult], from, to uint64) (missed, bad int) {
 	seen := map[uint64]bool{}
 	var prev uint64
 	for _, n := range got {
@@ -153,11 +154,11 @@ func checkSlots(got []Notification[*ws.SlotResult], from, to uint64) (missed, ba
 
 // checkAccountDelays checks that each change's state was delivered within
 // bound of it becoming visible, and reports the worst delay.
-func checkAccountDelays(t *testing.T, got []Notification[*ws.AccountResult], changes []changeAt, bound time.Duration) {
+func checkAccountDelays(t *testing.T, got []pubsub.Notification[*ws.AccountResult], changes []changeAt, bound time.Duration) {
 	t.Helper()
 	var worst time.Duration
 	for _, c := range changes[:len(changes)-1] { // the last may land after the run
-		i := slices.IndexFunc(got, func(n Notification[*ws.AccountResult]) bool { return n.Value.Value.Lamports == c.lamports })
+		i := slices.IndexFunc(got, func(n pubsub.Notification[*ws.AccountResult]) bool { return n.Value.Value.Lamports == c.lamports })
 		if i < 0 {
 			t.Errorf("change to %d lamports never delivered", c.lamports)
 			continue
@@ -180,11 +181,11 @@ func checkAccountDelays(t *testing.T, got []Notification[*ws.AccountResult], cha
 // checkFailovers checks that every stalled endpoint's streams were placed
 // again within 1.5 s of the stall, and that resubscribes' p99 is at most
 // 1 s.
-func checkFailovers(t *testing.T, evs []Event, faults []injected) {
+func checkFailovers(t *testing.T, evs []pubsub.Event, faults []injected) {
 	t.Helper()
 	var lat []time.Duration
 	for _, ev := range evs {
-		if ev.Kind == EventLegUp && ev.Replaced {
+		if ev.Kind == pubsub.EventLegUp && ev.Replaced {
 			lat = append(lat, ev.Latency)
 		}
 	}
@@ -202,14 +203,14 @@ func checkFailovers(t *testing.T, evs []Event, faults []injected) {
 			continue
 		}
 		at := epoch.Add(f.at)
-		down := slices.IndexFunc(evs, func(ev Event) bool {
-			return ev.Kind == EventConnDown && ev.Endpoint == f.endpoint && !ev.At.Before(at)
+		down := slices.IndexFunc(evs, func(ev pubsub.Event) bool {
+			return ev.Kind == pubsub.EventConnDown && ev.Endpoint == f.endpoint && !ev.At.Before(at)
 		})
 		if down < 0 {
 			t.Errorf("stall of %s at %v never detected", f.endpoint, f.at)
 			continue
 		}
-		up := slices.IndexFunc(evs[down:], func(ev Event) bool { return ev.Kind == EventLegUp && ev.Replaced })
+		up := slices.IndexFunc(evs[down:], func(ev pubsub.Event) bool { return ev.Kind == pubsub.EventLegUp && ev.Replaced })
 		replaced := evs[down].At
 		if up >= 0 {
 			replaced = evs[down+up].At

@@ -1,4 +1,4 @@
-package pubsub
+package pubsub_test
 
 import (
 	"errors"
@@ -8,6 +8,7 @@ import (
 	"github.com/gagliardetto/solana-go/rpc"
 
 	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/internal/pubsub"
 )
 
 // TestGapAfterFailover: program and logs notifications cannot be read
@@ -36,8 +37,8 @@ func TestGapAfterFailover(t *testing.T) {
 			e.ps[holders(e)[0]].Drop()
 			e.steps(6)
 			_, err := recv()
-			var gap *GapError
-			if !errors.As(err, &gap) || !errors.Is(err, ErrGap) || gap.Reason != "failover" {
+			var gap *pubsub.GapError
+			if !errors.As(err, &gap) || !errors.Is(err, pubsub.ErrGap) || gap.Reason != "failover" {
 				t.Fatalf("after the cut: %v, want a failover gap", err)
 			}
 			if gap.From > cut || gap.To < cut || gap.From > gap.To {
@@ -61,13 +62,13 @@ func TestGapAfterFailover(t *testing.T) {
 func subscribeForGap(t *testing.T, e *env, kind string, owner solana.PublicKey) func() (uint64, error) {
 	t.Helper()
 	if kind == "program" {
-		sub, err := e.eng.ProgramSubscribe(ctxT(t), owner, ProgramOptions{Commitment: rpc.CommitmentConfirmed})
+		sub, err := e.eng.ProgramSubscribe(ctxT(t), owner, pubsub.ProgramOptions{Commitment: rpc.CommitmentConfirmed})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return func() (uint64, error) { return recvNow(t, sub) }
 	}
-	sub, err := e.eng.LogsSubscribe(ctxT(t), LogsFilter{Mentions: &owner}, rpc.CommitmentConfirmed)
+	sub, err := e.eng.LogsSubscribe(ctxT(t), pubsub.LogsFilter{Mentions: &owner}, rpc.CommitmentConfirmed)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +76,7 @@ func subscribeForGap(t *testing.T, e *env, kind string, owner solana.PublicKey) 
 }
 
 // recvNow is Recv on a context already done: what is buffered, first.
-func recvNow[T any](t *testing.T, s *Subscription[T]) (uint64, error) {
+func recvNow[T any](t *testing.T, s *pubsub.Subscription[T]) (uint64, error) {
 	t.Helper()
 	n, err := s.Next(ctxDone())
 	if err != nil {

@@ -1,4 +1,4 @@
-package pubsub
+package pubsub_test
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/internal/pubsub"
 )
 
 // watchdog bounds a wait for what should come at once; it asserts no
@@ -35,7 +36,7 @@ type env struct {
 	cluster *fixtures.Cluster
 	ps      map[string]*fixtures.PubSub
 	names   []string
-	eng     *Engine
+	eng     *pubsub.Engine
 	events  *eventLog
 	reader  *httpReader
 }
@@ -49,7 +50,7 @@ type member struct {
 
 // newEnv starts the cluster and, unless build is nil, the engine (build
 // adjusts its endpoints and settings).
-func newEnv(t *testing.T, members []member, build func([]Endpoint, *Settings, *Options)) *env {
+func newEnv(t *testing.T, members []member, build func([]pubsub.Endpoint, *pubsub.Settings, *pubsub.Options)) *env {
 	t.Helper()
 	e := &env{t: t, clock: clockwork.NewFakeClockAt(epoch), ledger: fixtures.NewLedger(),
 		ps: map[string]*fixtures.PubSub{}, events: &eventLog{}}
@@ -70,14 +71,14 @@ func newEnv(t *testing.T, members []member, build func([]Endpoint, *Settings, *O
 	}
 	e.reader = newHTTPReader(t, urls)
 	if build != nil {
-		eps := make([]Endpoint, len(members))
+		eps := make([]pubsub.Endpoint, len(members))
 		for i, m := range members {
-			eps[i] = Endpoint{Name: m.name, Tier: m.tier, URL: endpoint.NewSecret(e.ps[m.name].URL() + "/ws")}
+			eps[i] = pubsub.Endpoint{Name: m.name, Tier: m.tier, URL: endpoint.NewSecret(e.ps[m.name].URL() + "/ws")}
 		}
-		s := Settings{}
-		o := Options{Clock: e.clock, Reader: e.reader, Observe: e.events.add, Seed: 1}
+		s := pubsub.Settings{}
+		o := pubsub.Options{Clock: e.clock, Reader: e.reader, Observe: e.events.add, Seed: 1}
 		build(eps, &s, &o)
-		eng, err := New(eps, s, o)
+		eng, err := pubsub.New(eps, s, o)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -124,7 +125,7 @@ func (e *env) settle() {
 	}
 }
 
-func (e *env) matches(a Activity, acts map[string]fixtures.PubSubActivity) bool {
+func (e *env) matches(a pubsub.Activity, acts map[string]fixtures.PubSubActivity) bool {
 	for name, s := range acts {
 		if a.Dialing[name] != s.HeldHandshakes || a.Awaiting[name] != s.HeldRequests || a.Conns[name] != s.Conns {
 			return false
@@ -147,19 +148,19 @@ func (e *env) advance(d, step time.Duration) {
 // eventLog keeps the engine's events.
 type eventLog struct {
 	mu  sync.Mutex
-	evs []Event
+	evs []pubsub.Event
 }
 
-func (l *eventLog) add(ev Event) {
+func (l *eventLog) add(ev pubsub.Event) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.evs = append(l.evs, ev)
 }
 
-func (l *eventLog) all() []Event {
+func (l *eventLog) all() []pubsub.Event {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return append([]Event(nil), l.evs...)
+	return append([]pubsub.Event(nil), l.evs...)
 }
 
 // httpReader reads back over real HTTP through solana-go's client, the
@@ -219,11 +220,11 @@ func (r *httpReader) GetSignatureStatuses(ctx context.Context, sigs []solana.Sig
 
 // drain returns what a subscription has delivered so far, without
 // waiting.
-func drain[T any](t *testing.T, s *Subscription[T]) []Notification[T] {
+func drain[T any](t *testing.T, s *pubsub.Subscription[T]) []pubsub.Notification[T] {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	var out []Notification[T]
+	var out []pubsub.Notification[T]
 	for {
 		n, err := s.Next(ctx)
 		if err != nil {

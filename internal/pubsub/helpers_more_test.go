@@ -1,4 +1,4 @@
-package pubsub
+package pubsub_test
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/solroute/solroute/fixtures"
 	"github.com/solroute/solroute/internal/fixturedata"
+	"github.com/solroute/solroute/internal/pubsub"
 )
 
 // slot is one slot time of the fake cluster.
@@ -18,8 +19,8 @@ const slot = fixturedata.DefaultSlotTime
 func twoMembers() []member { return []member{{name: "a"}, {name: "b"}} }
 
 // redundancy returns a build that sets Settings.Redundancy.
-func redundancy(n int) func([]Endpoint, *Settings, *Options) {
-	return func(_ []Endpoint, s *Settings, _ *Options) { s.Redundancy = n }
+func redundancy(n int) func([]pubsub.Endpoint, *pubsub.Settings, *pubsub.Options) {
+	return func(_ []pubsub.Endpoint, s *pubsub.Settings, _ *pubsub.Options) { s.Redundancy = n }
 }
 
 // setLamports lands a change writing lamports to acct and returns its

@@ -1,4 +1,4 @@
-package pubsub
+package pubsub_test
 
 import (
 	"errors"
@@ -9,6 +9,7 @@ import (
 	"github.com/gagliardetto/solana-go/rpc/ws"
 
 	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/internal/pubsub"
 )
 
 // TestAccountReadBackAfterSwitch: a change lands while the only endpoint
@@ -20,7 +21,7 @@ import (
 func TestAccountReadBackAfterSwitch(t *testing.T) {
 	e := newEnv(t, twoMembers(), redundancy(1))
 	acct := key(5)
-	sub, err := e.eng.AccountSubscribe(ctxT(t), acct, AccountOptions{Commitment: rpc.CommitmentProcessed})
+	sub, err := e.eng.AccountSubscribe(ctxT(t), acct, pubsub.AccountOptions{Commitment: rpc.CommitmentProcessed})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,7 +34,7 @@ func TestAccountReadBackAfterSwitch(t *testing.T) {
 	e.ps[held].SetFaults(fixtures.PubSubFaults{Stall: true})
 	_, landed := setLamports(t, e, acct, 2)
 	readsBefore := e.eng.Snapshot().ReadBacks
-	var got []Notification[*ws.AccountResult]
+	var got []pubsub.Notification[*ws.AccountResult]
 	for range 10 {
 		e.steps(1)
 		got = append(got, drain(t, sub)...)
@@ -59,7 +60,7 @@ func TestSignatureConfirmedBeforeSubscribe(t *testing.T) {
 	e.steps(8) // landed and confirmed
 	sig := solana.MustSignatureFromBase58(sigText)
 	before := e.reader.n()
-	ch := subscribeAsync(func() (*Subscription[*ws.SignatureResult], error) {
+	ch := subscribeAsync(func() (*pubsub.Subscription[*ws.SignatureResult], error) {
 		return e.eng.SignatureSubscribe(ctxT(t), sig, rpc.CommitmentConfirmed)
 	})
 	r := <-ch
@@ -78,7 +79,7 @@ func TestSignatureConfirmedBeforeSubscribe(t *testing.T) {
 		t.Error("no getSignatureStatuses after subscribing")
 	}
 	e.steps(4)
-	if _, err := r.v.Next(ctxT(t)); !errors.Is(err, ErrDone) {
+	if _, err := r.v.Next(ctxT(t)); !errors.Is(err, pubsub.ErrDone) {
 		t.Errorf("after the one notification: %v, want ErrDone", err)
 	}
 	for _, p := range e.ps {

@@ -1,4 +1,4 @@
-package pubsub
+package pubsub_test
 
 import (
 	"bytes"
@@ -12,6 +12,7 @@ import (
 
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/internal/pubsub"
 )
 
 // Markers planted in the endpoints' URLs and headers.
@@ -41,7 +42,7 @@ func TestErrorsHideSecrets(t *testing.T) {
 			Methods: []string{"accountSubscribe"}, Code: -32603,
 			Message: "key " + markQuery + " rejected at /" + markPath}}}},
 		{name: "c"},
-	}, func(eps []Endpoint, _ *Settings, o *Options) {
+	}, func(eps []pubsub.Endpoint, _ *pubsub.Settings, o *pubsub.Options) {
 		for i := range eps {
 			base := strings.TrimSuffix(eps[i].URL.Reveal(), "/ws")
 			if eps[i].Name == "c" {
@@ -52,9 +53,9 @@ func TestErrorsHideSecrets(t *testing.T) {
 		}
 		o.Logger = slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	})
-	_, err = e.eng.AccountSubscribe(ctxT(t), key(1), AccountOptions{Commitment: rpc.CommitmentConfirmed})
-	var se *SubscribeError
-	if !errors.As(err, &se) || !errors.Is(err, ErrNoEndpoint) {
+	_, err = e.eng.AccountSubscribe(ctxT(t), key(1), pubsub.AccountOptions{Commitment: rpc.CommitmentConfirmed})
+	var se *pubsub.SubscribeError
+	if !errors.As(err, &se) || !errors.Is(err, pubsub.ErrNoEndpoint) {
 		t.Fatalf("subscribe: %v, want a SubscribeError", err)
 	}
 	for _, name := range []string{`"a"`, `"b"`, `"c"`} {
