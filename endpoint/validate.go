@@ -56,7 +56,9 @@ func (e *ValidationError) Error() string {
 // requests_per_second 0 (unlimited) or between MinRequestsPerSecond and
 // MaxRequestsPerSecond, burst_capacity only with requests_per_second,
 // request_timeout at most MaxRequestTimeout and pause_after_rate_limit at
-// most MaxPauseAfterRateLimit. Messages never quote a value of the spec but
+// most MaxPauseAfterRateLimit; a ws_url ws or wss with a host, set only
+// with a subscribe role, whose limits are in their bounds (see
+// SubscribeLimits; an endpoint with only a subscribe role is valid). Messages never quote a value of the spec but
 // its name: not a URL, a header value, a capability or a number; the path
 // says where the problem is, the message what was expected.
 func Validate(specs []Spec) error {
@@ -109,7 +111,8 @@ func (v *validator) spec(i int, s *Spec, firstUse map[string]int) {
 		v.add(base+".tier", "must be 0 or more")
 	}
 	v.capabilities(base+".capabilities", s.Capabilities)
-	v.roles(base+".roles", s.Roles)
+	v.roles(base+".roles", s.Roles, s.Subscribe != nil)
+	v.subscribe(base, s)
 }
 
 // url checks the address without ever quoting it: url.Parse errors embed
@@ -160,9 +163,9 @@ func (v *validator) capabilities(path string, caps []string) {
 	}
 }
 
-func (v *validator) roles(path string, roles map[Role]Limits) {
-	if len(roles) == 0 {
-		v.add(path, "at least one role (read or send) is required")
+func (v *validator) roles(path string, roles map[Role]Limits, subscribes bool) {
+	if len(roles) == 0 && !subscribes {
+		v.add(path, "at least one role (read, send or subscribe) is required")
 		return
 	}
 	for r := range roles {
@@ -178,28 +181,33 @@ func (v *validator) roles(path string, roles map[Role]Limits) {
 }
 
 func (v *validator) limits(path string, l Limits) {
-	rps := l.RequestsPerSecond
-	switch {
-	case math.IsNaN(rps) || math.IsInf(rps, 0):
-		v.add(path+".requests_per_second", "must be a finite number")
-	case rps < 0:
-		v.add(path+".requests_per_second", "must be 0 (unlimited) or more")
-	case rps > 0 && rps < MinRequestsPerSecond:
-		v.add(path+".requests_per_second", "must be 0 (unlimited) or at least one request an hour (%g)", MinRequestsPerSecond)
-	case rps > MaxRequestsPerSecond:
-		v.add(path+".requests_per_second", "must be at most %g", float64(MaxRequestsPerSecond))
-	}
-	switch {
-	case l.BurstCapacity < 0:
-		v.add(path+".burst_capacity", "must be 0 (one second of requests_per_second) or more")
-	case l.BurstCapacity > 0 && rps == 0:
-		v.add(path+".burst_capacity", "is set but requests_per_second is not: a burst needs a rate")
-	}
+	v.rate(path, "requests_per_second", l.RequestsPerSecond, l.BurstCapacity)
 	if l.MaxConcurrentRequests < 0 {
 		v.add(path+".max_concurrent_requests", "must be 0 (unlimited) or more")
 	}
 	v.duration(path+".request_timeout", l.RequestTimeout, DefaultRequestTimeout, MaxRequestTimeout)
 	v.duration(path+".pause_after_rate_limit", l.PauseAfterRateLimit, DefaultPauseAfterRateLimit, MaxPauseAfterRateLimit)
+}
+
+// rate checks a token bucket's rate (the key rateKey of the table at
+// path) and its burst_capacity.
+func (v *validator) rate(path, rateKey string, rps float64, burst int) {
+	switch {
+	case math.IsNaN(rps) || math.IsInf(rps, 0):
+		v.add(path+"."+rateKey, "must be a finite number")
+	case rps < 0:
+		v.add(path+"."+rateKey, "must be 0 (unlimited) or more")
+	case rps > 0 && rps < MinRequestsPerSecond:
+		v.add(path+"."+rateKey, "must be 0 (unlimited) or at least one request an hour (%g)", MinRequestsPerSecond)
+	case rps > MaxRequestsPerSecond:
+		v.add(path+"."+rateKey, "must be at most %g", float64(MaxRequestsPerSecond))
+	}
+	switch {
+	case burst < 0:
+		v.add(path+".burst_capacity", "must be 0 (one second of %s) or more", rateKey)
+	case burst > 0 && rps == 0:
+		v.add(path+".burst_capacity", "is set but %s is not: a burst needs a rate", rateKey)
+	}
 }
 
 // duration checks a duration whose 0 means def and whose valid values end
