@@ -1,12 +1,13 @@
 package pubsub_test
 
 import (
-	"github.com/solroute/solroute/internal/fixturedata"
-	"github.com/solroute/solroute/internal/pubsub"
 	"testing"
 	"time"
 
 	"github.com/gagliardetto/solana-go/rpc"
+
+	"github.com/solroute/solroute/internal/fixturedata"
+	"github.com/solroute/solroute/internal/pubsub"
 )
 
 func threeMembers() []member {

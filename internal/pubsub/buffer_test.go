@@ -1,11 +1,11 @@
 package pubsub_test
 
 import (
-	"github.com/solroute/solroute/internal/pubsub"
-
 	"testing"
 
 	"github.com/gagliardetto/solana-go/rpc"
+
+	"github.com/solroute/solroute/internal/pubsub"
 )
 
 // TestSlowConsumerConflates: a reader that does not read never blocks the

@@ -1,8 +1,6 @@
 package pubsub_test
 
 import (
-	"github.com/solroute/solroute/internal/fixturedata"
-	"github.com/solroute/solroute/internal/pubsub"
 	"slices"
 	"testing"
 	"time"
@@ -11,6 +9,8 @@ import (
 	"github.com/gagliardetto/solana-go/rpc/ws"
 
 	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/internal/fixturedata"
+	"github.com/solroute/solroute/internal/pubsub"
 )
 
 // faultKind is one of the rotation's faults.
