@@ -1,0 +1,146 @@
+package solroute_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/gagliardetto/solana-go"
+	"github.com/jonboulle/clockwork"
+
+	"github.com/solroute/solroute"
+	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/internal/fixturedata"
+)
+
+// subWatchdog bounds a wait for what should come at once; it asserts no
+// duration.
+const subWatchdog = 20 * time.Second
+
+// slotTime is one slot of the fake cluster.
+const slotTime = fixturedata.DefaultSlotTime
+
+// subEnv is a fake cluster whose members serve HTTP and PubSub on one
+// fake clock and ledger, and a Client over it built by solroute.New.
+type subEnv struct {
+	t       *testing.T
+	clock   *clockwork.FakeClock
+	ledger  *fixtures.Ledger
+	cluster *fixtures.Cluster
+	names   []string
+	client  *solroute.Client
+}
+
+// newSubEnv starts one member per name (tier 0 each) with a PubSub, and a
+// client on their Endpoints; edit adjusts them first.
+func newSubEnv(t *testing.T, names []string, edit func([]solroute.Endpoint)) *subEnv {
+	t.Helper()
+	e := &subEnv{t: t, clock: clockwork.NewFakeClockAt(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)),
+		ledger: fixtures.NewLedger(), names: names}
+	var ms []fixtures.Member
+	for _, n := range names {
+		ms = append(ms, fixtures.Member{Name: n, PubSub: &fixtures.PubSubOptions{}, Options: fixtures.Options{
+			Clock: e.clock, Ledger: e.ledger, Slots: &fixtures.SlotOptions{Start: 5000}}})
+	}
+	e.cluster = fixtures.NewCluster(ms)
+	t.Cleanup(e.cluster.Close)
+	eps := e.cluster.Endpoints()
+	if edit != nil {
+		edit(eps)
+	}
+	c, err := solroute.New(solroute.Options{Endpoints: eps, Hooks: solroute.Hooks{Clock: e.clock}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.client = c
+	t.Cleanup(func() { _ = c.Close() }) // before the servers close
+	return e
+}
+
+// settle waits until the client's engine and every PubSub have done all
+// they can at the clock's reading, with no change while the servers
+// settled (internal/pubsub's harness does the same).
+func (e *subEnv) settle() {
+	e.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), subWatchdog)
+	defer cancel()
+	for {
+		before, started := solroute.SubscribeActivity(e.client)
+		if !started {
+			return
+		}
+		acts := map[string]fixtures.PubSubActivity{}
+		for _, n := range e.names {
+			a, err := e.cluster.PubSub(n).Settle(ctx)
+			if err != nil {
+				e.t.Fatalf("settle: %v", err)
+			}
+			acts[n] = a
+		}
+		after, _ := solroute.SubscribeActivity(e.client)
+		select {
+		case <-before.Changed:
+			continue
+		default:
+		}
+		matched := true
+		for n, s := range acts {
+			matched = matched && after.Dialing[n] == s.HeldHandshakes && after.Awaiting[n] == s.HeldRequests && after.Conns[n] == s.Conns
+		}
+		if after.Quiet && matched {
+			return
+		}
+		select {
+		case <-after.Changed:
+		case <-ctx.Done():
+			e.t.Fatalf("settle: engine %+v, servers %+v", after, acts)
+		case <-time.After(time.Millisecond): // a server's progress does not wake us
+		}
+	}
+}
+
+// steps advances n slots, one at a time, settling after each.
+func (e *subEnv) steps(n int) {
+	e.t.Helper()
+	for range n {
+		e.clock.Advance(slotTime)
+		e.settle()
+	}
+}
+
+// setLamports lands a change writing lamports to acct.
+func (e *subEnv) setLamports(acct solana.PublicKey, lamports uint64) {
+	e.t.Helper()
+	if _, _, err := e.ledger.Apply(fixtures.Change{Accounts: map[string]*fixtures.AccountState{
+		acct.String(): {Lamports: lamports, Data: []byte{byte(lamports)}}}}); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
+// drainSub returns what a subscription delivered so far, without waiting.
+func drainSub[T any](s *solroute.Subscription[T]) []solroute.Notification[T] {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var out []solroute.Notification[T]
+	for {
+		n, err := s.Next(ctx)
+		if err != nil {
+			return out
+		}
+		out = append(out, n)
+	}
+}
+
+// subCtx is a watchdog context.
+func subCtx(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), subWatchdog)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// testKey is a deterministic public key.
+func testKey(i int) solana.PublicKey {
+	var k solana.PublicKey
+	k[0], k[1], k[31] = byte(i), byte(i>>8), 9
+	return k
+}
