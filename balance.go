@@ -32,7 +32,7 @@ func (c *Client) GetBalance(ctx context.Context, pubkey solana.PublicKey, opts B
 	if err := validCommitment(opts.Commitment); err != nil {
 		return nil, err
 	}
-	params := []any{pubkey.String()}
+	params := []any{pubkey} // the wire encoder writes a PublicKey in base58 itself, without allocating
 	if opts.Commitment != "" || opts.MinContextSlot != nil {
 		params = append(params, balanceConfig(opts))
 	}

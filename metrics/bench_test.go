@@ -4,17 +4,21 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"testing"
 	"time"
 
+	"github.com/gagliardetto/solana-go/rpc"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/solroute/solroute"
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/metrics"
 	"github.com/solroute/solroute/retrypolicy"
+	"github.com/solroute/solroute/tracing"
 	"github.com/solroute/solroute/transport"
+	"go.opentelemetry.io/otel/trace/noop"
 )
 
 // balanceHandler answers every request with a getBalance result and the
@@ -33,27 +37,33 @@ func balanceHandler(w http.ResponseWriter, r *http.Request) {
 	_, _ = w.Write(b.Bytes())
 }
 
-// BenchmarkGetBalance is one getBalance round trip on loopback through a
-// client without and with a Collector, in the same run: the collector's
-// cost per call is the difference (a call of one attempt feeds eight
-// series). -benchmem's allocs/op include the server's, the same on both.
+// BenchmarkGetBalance is one getBalance round trip on loopback through
+// raw net/http (the floor), a client, the client with a Collector, and
+// the client with a Collector and tracing on a no-op TracerProvider, in
+// the same run: the collector's cost per call is the difference (a call
+// of one attempt feeds eight series); issue 22 holds the last row to
+// 0.93× raw's throughput (plans/015-call-cost.md). -benchmem's allocs/op
+// include the server's, the same on all.
 func BenchmarkGetBalance(b *testing.B) {
 	srv := httptest.NewServer(http.HandlerFunc(balanceHandler))
 	b.Cleanup(srv.Close)
-	for _, withMetrics := range []bool{false, true} {
-		name := "solroute"
-		if withMetrics {
-			name = "solroute+metrics"
-		}
-		b.Run(name, func(b *testing.B) {
+	b.Run("raw", func(b *testing.B) { benchRaw(b, srv.URL) })
+	for _, row := range []struct {
+		name             string
+		metrics, tracing bool
+	}{{"solroute", false, false}, {"solroute+metrics", true, false}, {"solroute+metrics+noop-tracer", true, true}} {
+		b.Run(row.name, func(b *testing.B) {
 			c, err := solroute.New(solroute.Options{Endpoints: []solroute.Endpoint{
 				{Name: "bench", URL: srv.URL, Read: &endpoint.Limits{}}}})
 			if err != nil {
 				b.Fatal(err)
 			}
 			b.Cleanup(func() { _ = c.Close() })
-			if withMetrics {
+			if row.metrics {
 				prometheus.NewRegistry().MustRegister(metrics.New(c, metrics.Options{}))
+			}
+			if row.tracing {
+				tracing.Instrument(c, tracing.Options{TracerProvider: noop.NewTracerProvider()})
 			}
 			ctx := context.Background()
 			b.ReportAllocs()
@@ -63,6 +73,36 @@ func BenchmarkGetBalance(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// benchRaw is a getBalance round trip with net/http alone (the request
+// encoded once, not per call), as internal/engine's raw row.
+func benchRaw(b *testing.B, url string) {
+	tr := &http.Transport{MaxIdleConnsPerHost: 256}
+	b.Cleanup(tr.CloseIdleConnections)
+	hc := &http.Client{Transport: tr}
+	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "getBalance",
+		"params": []any{somePubkey.String()}})
+	b.ReportAllocs()
+	for b.Loop() {
+		req, _ := http.NewRequest(http.MethodPost, url, bytes.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := hc.Do(req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		var env struct {
+			Result rpc.GetBalanceResult `json:"result"`
+		}
+		data, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err == nil {
+			err = json.Unmarshal(data, &env)
+		}
+		if err != nil || env.Result.Value != 2039280 {
+			b.Fatal(env.Result.Value, err)
+		}
 	}
 }
 

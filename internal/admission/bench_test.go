@@ -131,8 +131,8 @@ func BenchmarkAcquireReleaseParallel(b *testing.B) {
 }
 
 // BenchmarkPermitLatency is what the transport reads before each timed
-// attempt: the permit's recent quantiles (one histogram of 85 buckets
-// walked under its mutex). Compare it with BenchmarkAcquireSuccess of the
+// attempt: the permit's recent quantiles (one histogram of 85 buckets,
+// walked with atomic loads up to the p99's). Compare it with BenchmarkAcquireSuccess of the
 // same run: it is paid once more per timed attempt.
 func BenchmarkPermitLatency(b *testing.B) {
 	p := benchPool(b, 1)
@@ -156,4 +156,30 @@ func BenchmarkPermitLatency(b *testing.B) {
 			b.Fatalf("latency %+v", l)
 		}
 	}
+}
+
+// BenchmarkTimedCallParallel is what one call of a timed method asks of
+// the pool, from 64 callers on one endpoint: acquire, read the latency
+// (the adaptive bound), report a success (a histogram and a peak-EWMA
+// sample). Every caller writes and reads the same (endpoint, role)'s
+// latency record: with a lock there, they queue on it
+// (plans/015-call-cost.md, "Second pass").
+func BenchmarkTimedCallParallel(b *testing.B) {
+	p := benchPool(b, 1)
+	req := read
+	req.Timed = true
+	b.ReportAllocs()
+	b.SetParallelism(32) // 64 callers on 2 cores
+	b.RunParallel(func(pb *testing.PB) {
+		ctx := context.Background()
+		for pb.Next() {
+			pm, err := p.Acquire(ctx, req)
+			if err != nil {
+				b.Error(err)
+				return
+			}
+			_ = pm.Latency()
+			pm.Done(success())
+		}
+	})
 }

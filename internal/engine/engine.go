@@ -68,6 +68,9 @@ type Engine struct {
 	book *slots.Book
 	// bg runs the cluster guard and the slot probe (background.go).
 	bg background
+	// traceKey is httptrace's key for a ClientTrace (tracecontext.go);
+	// nil: use httptrace.WithClientTrace.
+	traceKey any
 }
 
 // endpointClient is everything the transport needs to POST to one
@@ -106,6 +109,7 @@ func New(p *admission.Pool, s transport.Settings, o Options) (*Engine, error) {
 		maxBody:   s.MaxResponseBytes,
 		attemptTO: s.AttemptTimeout,
 		logger:    o.Logger,
+		traceKey:  traceKey(),
 	}
 	c.hedgeAfter = s.HedgeAfter
 	c.maxRetries = s.Retry.MaxRetries

@@ -4,6 +4,7 @@ import (
 	"context"
 	"reflect"
 	"slices"
+	"sync"
 
 	"github.com/solroute/solroute/internal/admission"
 	"github.com/solroute/solroute/internal/retry"
@@ -17,6 +18,11 @@ import (
 // budget pays for it (retry.Call.Hedge). It returns the attempt that
 // decides the call (main) and, when a hedge ran, the other one (side),
 // both finished: no goroutine it started outlives it.
+//
+// The first attempt runs on the caller's goroutine; the hedge delay is a
+// timer on the pool's clock whose function starts the hedge (hedgeStart).
+// An attempt answered before the delay, nearly every one, so costs no
+// goroutine and no hand-off (plans/015-call-cost.md, "Second pass").
 //
 // The first outcome that settles the call wins (retrypolicy.Outcome.Settles:
 // a success, or an answer any endpoint would repeat); the other attempt is canceled and waited for. When both
@@ -32,39 +38,78 @@ func (c *Engine) hedged(ctx context.Context, cs *callState, first attemptRun, re
 		first.o, first.end = c.attempt(first.ctx, cs, first.pm)
 		return first, nil
 	}
-	results := make(chan attemptRun, 2)
 	fctx, fcancel := context.WithCancel(first.ctx)
 	defer fcancel()
-	go c.runAttempt(fctx, cs, first, results)
+	h := &hedgeStart{c: c, ctx: ctx, cs: cs, x: x, out: out, first: first, req: req, call: call, hn: hn, fcancel: fcancel}
+	h.wg.Add(1)
+	timer := c.clock.AfterFunc(c.hedgeDelay(first.pm), h.start)
+	first.o, first.end = c.attempt(fctx, cs, first.pm)
+	if timer.Stop() { // no hedge started, nor will
+		return first, nil
+	}
+	h.wg.Wait() // the timer fired: its function decides whether a hedge runs
+	if h.hcancel == nil {
+		return first, nil
+	}
+	defer h.hcancel()
+	h.results <- first
+	return c.settlePair(ctx, x, h)
+}
 
-	timer := c.clock.NewTimer(c.hedgeDelay(first.pm))
-	select {
-	case r := <-results:
-		timer.Stop()
-		return r, nil
-	case <-timer.Chan():
-	}
-	fresh, hcancel := c.startHedge(ctx, cs, x, out, first, req, call, hn, results)
-	if hcancel == nil {
-		return <-results, nil
-	}
-	defer hcancel()
-	a := <-results
+// hedgeStart is what the hedge timer of a hedged pair needs to start the
+// hedge (start), and what it started: results receives both attempts in
+// the order they ended (the hedge's from its goroutine, the first's from
+// the caller once it ended), and hcancel cancels the hedge (nil: none
+// started). wg is done once start has decided; its fields are written
+// only before that.
+type hedgeStart struct {
+	c       *Engine
+	ctx     context.Context
+	cs      *callState
+	x       *intoExchange
+	out     reflect.Value
+	first   attemptRun
+	req     admission.Request
+	call    *retry.Call
+	hn      int
+	fcancel context.CancelFunc
+
+	wg      sync.WaitGroup
+	results chan attemptRun
+	fresh   reflect.Value
+	hcancel context.CancelFunc
+}
+
+// start is the hedge timer's function: it starts the hedge, if another
+// endpoint admits it at once and the budget pays (startHedge).
+func (h *hedgeStart) start() {
+	defer h.wg.Done()
+	h.results = make(chan attemptRun, 2)
+	h.fresh, h.hcancel = h.c.startHedge(h.ctx, h.cs, h.x, h.out, h.first, h.req, h.call, h.hn, h.results, h.fcancel)
+}
+
+// settlePair takes both attempts of a hedged pair from h.results, in the
+// order they ended, and returns the one that decides the call and the
+// other: the first to settle the call wins (the other was canceled when
+// it did), else the one that failed last. A hedge that wins has its
+// answer copied into the call's out.
+func (c *Engine) settlePair(ctx context.Context, x *intoExchange, h *hedgeStart) (main attemptRun, side *attemptRun) {
+	a := <-h.results
 	if !retry.Settles(a.o.Outcome) {
-		b := <-results
+		b := <-h.results
 		main, side = b, &a
 	} else {
 		if a.hedge {
-			fcancel()
+			h.fcancel()
 		} else {
-			hcancel()
+			h.hcancel()
 		}
-		b := <-results
+		b := <-h.results
 		b.superseded = b.o.Cause == retrypolicy.Canceled && ctx.Err() == nil
 		main, side = a, &b
 	}
 	if main.hedge && !main.o.Failed() && x.out != nil {
-		out.Elem().Set(fresh.Elem())
+		h.out.Elem().Set(h.fresh.Elem())
 	}
 	return main, side
 }
@@ -82,20 +127,25 @@ func hedgeable(cs *callState) (*intoExchange, reflect.Value, bool) {
 	return x, out, ok
 }
 
-// runAttempt runs the attempt r of cs under ctx and sends it, finished,
-// to results.
-func (c *Engine) runAttempt(ctx context.Context, cs *callState, r attemptRun, results chan<- attemptRun) {
+// runHedge runs the hedge r of cs under ctx and sends it, finished, to
+// results; when it settles the call it cancels the first attempt
+// (fcancel) at once, which the caller, still in that attempt, cannot do.
+func (c *Engine) runHedge(ctx context.Context, cs *callState, r attemptRun, results chan<- attemptRun, fcancel context.CancelFunc) {
 	r.o, r.end = c.attempt(ctx, cs, r.pm)
+	if retry.Settles(r.o.Outcome) {
+		fcancel()
+	}
 	results <- r
 }
 
 // startHedge starts the hedge of first, attempt hn of the call, when
 // another endpoint admits it at once and the retry budget pays for it
 // (call.Hedge): its result goes to results, decoded into fresh (a new
-// value of out's type, when out is set). cancel cancels it; nil when no
-// hedge started.
+// value of out's type, when out is set), and it cancels the first attempt
+// (fcancel) when it settles the call. cancel cancels it; nil when no hedge
+// started.
 func (c *Engine) startHedge(ctx context.Context, cs *callState, x *intoExchange, out reflect.Value, first attemptRun,
-	req admission.Request, call *retry.Call, hn int, results chan<- attemptRun) (fresh reflect.Value, cancel context.CancelFunc) {
+	req admission.Request, call *retry.Call, hn int, results chan<- attemptRun, fcancel context.CancelFunc) (fresh reflect.Value, cancel context.CancelFunc) {
 	hreq := req
 	hreq.Avoid = append(slices.Clip(req.Avoid), first.pm.Endpoint())
 	hpm := c.pool.TryAcquire(hreq)
@@ -117,7 +167,7 @@ func (c *Engine) startHedge(ctx context.Context, cs *callState, x *intoExchange,
 	hrun := attemptRun{pm: hpm, ctx: ctx, start: c.clock.Now(), hedge: true}
 	c.attemptStarted(cs, &hrun, hn)
 	hctx, hcancel := context.WithCancel(hrun.ctx)
-	go c.runAttempt(hctx, &hcs, hrun, results)
+	go c.runHedge(hctx, &hcs, hrun, results, fcancel)
 	return fresh, hcancel
 }
 

@@ -148,15 +148,18 @@ func (c *Engine) cuttable(cs *callState, req admission.Request, name string) boo
 }
 
 // attemptTimer ends one attempt at its bound (armAttempt). It carries
-// the attempt's dispatchTracker, so that an attempt's whole set-up is one
-// allocation besides its context and timer. Its fields but tracker are
-// guarded by mu.
+// the attempt's dispatchTracker, body reader and request context, so that
+// an attempt's whole set-up is one allocation besides its cancel context
+// and timer. Its fields but tracker, body and ctx are guarded by mu.
 type attemptTimer struct {
 	tracker dispatchTracker
 	// body reads the request's body (newRequest).
 	body bytes.Reader
-	mu   sync.Mutex
-	t    clockwork.Timer
+	// ctx is the request's context (requestContext), written once before
+	// the request is sent.
+	ctx traceContext
+	mu  sync.Mutex
+	t   clockwork.Timer
 	// start is when the attempt started; bound how long it may run.
 	start time.Time
 	bound time.Duration

@@ -3,7 +3,7 @@ package rolestate
 import (
 	"math"
 	"math/bits"
-	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -82,19 +82,20 @@ func upperBound(i int) time.Duration {
 // Srivastava, Xu, "Forward Decay", ICDE 2009): a sample at t is added
 // with weight e^((t-L)/HistogramDecay) for a landmark L, so that older
 // samples never need rewriting; reading at now divides by
-// e^((now-L)/HistogramDecay), which quantiles do not even need. Every
-// method is safe for concurrent use; it holds one mutex per write or
-// read, for one exponential and one addition on write.
+// e^((now-L)/HistogramDecay), which quantiles do not even need.
+//
+// Every method is safe for concurrent use and takes no lock: every call
+// of a timed method writes its histogram and reads it (the adaptive
+// attempt timeout), so a mutex here serialised every caller of one
+// (endpoint, role) (plans/015-call-cost.md, "Second pass"). A write is
+// one exponential and two atomic additions; see bank for what a reader
+// concurrent with writers sees.
 //
 // The zero value is not usable: the Runtime builds them (Runtime.Timing).
 type Histogram struct {
 	method string
-	mu     sync.Mutex
-	// landmark is L, in nanoseconds since the Unix epoch; total is the sum
-	// of counts.
-	landmark int64
-	total    float64
-	counts   [histBuckets]float64
+	// cur is the bank written to; nil before the first sample.
+	cur atomic.Pointer[bank]
 }
 
 // newHistogram returns an empty histogram of method.
@@ -106,23 +107,40 @@ func (h *Histogram) Method() string { return h.method }
 // ObserveAt records a latency d that ended at now.
 func (h *Histogram) ObserveAt(now time.Time, d time.Duration) {
 	n := now.UnixNano()
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.total == 0 {
-		h.landmark = n
+	b := h.cur.Load()
+	if b == nil {
+		// The first sample sets the landmark, unless another first
+		// sample did: then it is written to that one's bank.
+		h.cur.CompareAndSwap(nil, &bank{landmark: n})
+		b = h.cur.Load()
 	}
-	age := float64(n-h.landmark) / float64(HistogramDecay)
+	age := float64(n-b.landmark) / float64(HistogramDecay)
 	if age > histRescale {
-		scale := math.Exp(-age)
-		for i := range h.counts {
-			h.counts[i] *= scale
-		}
-		h.total *= scale
-		h.landmark, age = n, 0
+		b = h.rescale(b, n)
+		age = float64(n-b.landmark) / float64(HistogramDecay)
 	}
 	w := math.Exp(age)
-	h.counts[bucketOf(int64(d))] += w
-	h.total += w
+	// The total first: a reader between the two sees a sample it cannot
+	// place, and errs long (see bank).
+	b.total.add(w)
+	b.counts[bucketOf(int64(d))].add(w)
+}
+
+// rescale moves the landmark of b, which is behind n by more than
+// histRescale decay times, to n: a new bank with b's counts scaled down,
+// swapped in unless another writer did it first. It returns the bank to
+// write to.
+func (h *Histogram) rescale(b *bank, n int64) *bank {
+	nb := &bank{landmark: n}
+	scale := math.Exp(-float64(n-b.landmark) / float64(HistogramDecay))
+	for i := range b.counts {
+		nb.counts[i].store(b.counts[i].load() * scale)
+	}
+	nb.total.store(b.total.load() * scale)
+	if h.cur.CompareAndSwap(b, nb) {
+		return nb
+	}
+	return h.cur.Load()
 }
 
 // Summary is a histogram's (or a sum of histograms') quantiles at one
@@ -141,13 +159,16 @@ type Summary struct {
 // quantiles are read off the counts as stored (decay scales them all
 // alike); only the weight is decayed to now.
 func (h *Histogram) SummaryAt(now time.Time) Summary {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.total <= 0 {
+	b := h.cur.Load()
+	if b == nil {
 		return Summary{}
 	}
-	s := quantiles(&h.counts, h.total)
-	s.Weight = h.total * math.Exp(-float64(now.UnixNano()-h.landmark)/float64(HistogramDecay))
+	total := b.total.load()
+	if total <= 0 {
+		return Summary{}
+	}
+	s := quantiles(func(i int) float64 { return b.counts[i].load() }, total)
+	s.Weight = total * math.Exp(-float64(now.UnixNano()-b.landmark)/float64(HistogramDecay))
 	return s
 }
 
@@ -161,16 +182,19 @@ type Sum struct {
 
 // Add adds h, decayed to now, to the sum.
 func (s *Sum) Add(now time.Time, h *Histogram) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.total == 0 {
+	b := h.cur.Load()
+	if b == nil {
 		return
 	}
-	scale := math.Exp(-float64(now.UnixNano()-h.landmark) / float64(HistogramDecay))
-	for i, c := range h.counts {
-		s.counts[i] += c * scale
+	total := b.total.load()
+	if total == 0 {
+		return
 	}
-	s.total += h.total * scale
+	scale := math.Exp(-float64(now.UnixNano()-b.landmark) / float64(HistogramDecay))
+	for i := range b.counts {
+		s.counts[i] += b.counts[i].load() * scale
+	}
+	s.total += total * scale
 }
 
 // Summary returns the quantiles and weight of the sum.
@@ -178,20 +202,21 @@ func (s *Sum) Summary() Summary {
 	if s.total <= 0 {
 		return Summary{}
 	}
-	out := quantiles(&s.counts, s.total)
+	out := quantiles(func(i int) float64 { return s.counts[i] }, s.total)
 	out.Weight = s.total
 	return out
 }
 
-// quantiles returns the p50, p95 and p99 of counts, whose sum is total (> 0),
-// as their buckets' upper bounds, walking the buckets once and no further
-// than the p99's.
-func quantiles(counts *[histBuckets]float64, total float64) Summary {
+// quantiles returns the p50, p95 and p99 of the counts count(0) ...
+// count(histBuckets-1), whose sum is total (> 0), as their buckets' upper
+// bounds, walking the buckets once and no further than the p99's.
+func quantiles(count func(i int) float64, total float64) Summary {
 	var out Summary
 	p50, p95, p99 := 0.5*total, 0.95*total, 0.99*total
 	var cum float64
 	last := 0
-	for i, c := range counts {
+	for i := range histBuckets {
+		c := count(i)
 		if c <= 0 {
 			continue
 		}

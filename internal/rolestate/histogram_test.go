@@ -107,11 +107,11 @@ func TestHistogramRescalesItsLandmark(t *testing.T) {
 	b40 := upperBound(bucketOf(int64(ms(40))))
 	w := 30 + 50*math.Exp(-float64(histRescale+5))
 	check(t, h, []step{{at: later, p95: b40, p99: b40, weight: w}})
-	if h.landmark != t0.Add(later).UnixNano() {
-		t.Fatalf("landmark %d, want the later write's instant", h.landmark)
+	if b := h.cur.Load(); b.landmark != t0.Add(later).UnixNano() {
+		t.Fatalf("landmark %d, want the later write's instant", b.landmark)
 	}
-	if h.total > 31 {
-		t.Fatalf("total %v after rescaling, want about 30", h.total)
+	if total := h.cur.Load().total.load(); total > 31 {
+		t.Fatalf("total %v after rescaling, want about 30", total)
 	}
 }
 

@@ -2,7 +2,6 @@ package rolestate
 
 import (
 	"math"
-	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -34,18 +33,19 @@ const (
 	unsampledCost = float64(time.Hour)
 )
 
-// latency is the peak-EWMA estimate. Writers serialise on mu; readers load
-// est and at without it (a reader may pair a new estimate with an old
-// instant for a moment, which only shifts one projection slightly).
+// latency is the peak-EWMA estimate. It takes no lock: every call's
+// outcome writes it (plans/015-call-cost.md, "Second pass"). Readers load
+// est and at (a reader may pair a new estimate with an old instant for a
+// moment, which only shifts one projection slightly); see observe for
+// writers.
 type latency struct {
-	mu      sync.Mutex
 	est     atomic.Uint64 // math.Float64bits of the estimate, in ns
 	at      atomic.Int64  // when est was last written, ns since the epoch
 	sampled atomic.Bool
 	// ok and failed are the decayed counts of the observed outcomes
-	// (ErrorDecay), as math.Float64bits, both decayed to at: their ratio
+	// (ErrorDecay), both decayed to at: their ratio
 	// is the recent error rate whenever it is read.
-	ok, failed atomic.Uint64
+	ok, failed atomicFloat
 }
 
 // ErrorDecay is the time constant of a role's error rate: each observed
@@ -66,35 +66,56 @@ func (l *latency) decayed(n int64) float64 {
 // observe records a sample s at n: above the projected estimate it
 // replaces it (peak), below it blends in with the weight of the time since
 // the last write.
+//
+// Concurrent writers each claim the interval from the last write to their
+// own instant (at moves forward by compare-and-swap, so each stretch of
+// time is claimed once) and apply its decay to what they find: a writer
+// whose instant is not after the last write's decays nothing and, below
+// the estimate, blends in with weight 0, as a sample at the same instant
+// does when serialised. A sample written between another writer's claim
+// and its decay is decayed once more than its due, by at most that
+// writer's interval: one sample's weight in the error rate, and the
+// estimate as it would be had the two come in the other order.
 func (l *latency) observe(n int64, s float64, failed bool) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	old, last := math.Float64frombits(l.est.Load()), l.at.Load()
-	ok, bad := math.Float64frombits(l.ok.Load()), math.Float64frombits(l.failed.Load())
-	if dt := n - last; dt > 0 && l.sampled.Load() {
-		f := math.Exp(-float64(dt) / float64(ErrorDecay))
-		ok, bad = ok*f, bad*f
+	sampled := l.sampled.Load()
+	dt := l.claim(n)
+	f, w := 1.0, 1.0
+	if dt > 0 && sampled {
+		f = math.Exp(-float64(dt) / float64(ErrorDecay))
+		w = math.Exp(-float64(dt) / float64(LatencyDecay))
 	}
 	if failed {
-		bad++
+		l.failed.decayAdd(f, 1)
+		l.ok.decayAdd(f, 0)
 	} else {
-		ok++
+		l.ok.decayAdd(f, 1)
+		l.failed.decayAdd(f, 0)
 	}
-	l.ok.Store(math.Float64bits(ok))
-	l.failed.Store(math.Float64bits(bad))
-	est := s
-	if l.sampled.Load() && s < old {
-		w := 1.0
-		if dt := n - last; dt > 0 {
-			w = math.Exp(-float64(dt) / float64(LatencyDecay))
+	for {
+		bits := l.est.Load()
+		old, est := math.Float64frombits(bits), s
+		if sampled && s < old {
+			est = old*w + s*(1-w)
 		}
-		est = old*w + s*(1-w)
-	}
-	l.est.Store(math.Float64bits(est))
-	if n > last {
-		l.at.Store(n)
+		if l.est.CompareAndSwap(bits, math.Float64bits(est)) {
+			break
+		}
 	}
 	l.sampled.Store(true)
+}
+
+// claim moves at forward to n and returns by how much (0 when at is
+// already at or after n).
+func (l *latency) claim(n int64) int64 {
+	for {
+		last := l.at.Load()
+		if n <= last {
+			return 0
+		}
+		if l.at.CompareAndSwap(last, n) {
+			return n - last
+		}
+	}
 }
 
 // ObserveAt records that an attempt admitted at a ended at now: a sample
@@ -115,7 +136,7 @@ func (r *Runtime) ObserveAt(now time.Time, a Admission, failed bool) {
 // records) that were its own failures, each outcome weighted by
 // e^(-age/ErrorDecay): about the last ten seconds. 0 before any outcome.
 func (r *Runtime) ErrorRate() float64 {
-	ok, bad := math.Float64frombits(r.lat.ok.Load()), math.Float64frombits(r.lat.failed.Load())
+	ok, bad := r.lat.ok.load(), r.lat.failed.load()
 	if ok+bad <= 0 {
 		return 0
 	}

@@ -2,6 +2,7 @@ package bench
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/solroute/solroute/fixtures"
 )
@@ -71,10 +72,14 @@ type localCluster struct {
 // They share one origin, so their slots are equal until a scenario sets
 // a lag: a read at any commitment carries a real, moving context.slot,
 // and a minContextSlot a client sends is checked.
+// slotTime is the fake cluster's slot time, set here so the staleness
+// rule of slots.go reads the cadence the cluster runs at (agave's target).
+const slotTime = 400 * time.Millisecond
+
 func startLocalCluster() *localCluster {
 	members := make([]fixtures.Member, clusterSize)
 	for i := range members {
-		members[i] = fixtures.Member{Name: endpointName(i), Options: fixtures.Options{Slots: &fixtures.SlotOptions{}}}
+		members[i] = fixtures.Member{Name: endpointName(i), Options: fixtures.Options{Slots: &fixtures.SlotOptions{SlotTime: slotTime}}}
 	}
 	return &localCluster{c: fixtures.NewCluster(members)}
 }

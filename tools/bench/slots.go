@@ -5,8 +5,6 @@ import (
 	"slices"
 	"sync/atomic"
 	"time"
-
-	"github.com/solroute/solroute/internal/fixturedata"
 )
 
 // Issue 13's figures: what the context slots a client returned say about
@@ -54,7 +52,7 @@ func backInTime(floor uint64, reads []slotRead) int {
 // ("a" first): "a" lags when its slot was below every other's. A read is
 // the lagging endpoint's when its slot is below the midpoint between
 // "a"'s slot and the lowest of the others', moved up one slot per
-// fixturedata.DefaultSlotTime since the phase started (every endpoint's slot
+// slotTime since the phase started (every endpoint's slot
 // advances at that pace). A read that took less than half the lag in slot
 // times (20 s for 100 slots; calls are bounded by CallTimeout) is
 // classified rightly: the lagging endpoint's slot stays below the line,
@@ -79,7 +77,7 @@ func newLagLine(slots []uint64) lagLine {
 
 // lagging reports whether read r was served by the lagging endpoint.
 func (l lagLine) lagging(r slotRead) bool {
-	return l.ok && r.slot < l.mid+uint64(max(r.began, 0)/fixturedata.DefaultSlotTime)
+	return l.ok && r.slot < l.mid+uint64(max(r.began, 0)/slotTime)
 }
 
 // answerWatch records when, after it is armed, a client first received an

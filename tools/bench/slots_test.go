@@ -6,8 +6,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/solroute/solroute/internal/fixturedata"
 )
 
 // rd is a made-up read that started at began ms, ended at ended ms and
@@ -54,7 +52,7 @@ func TestLagLine(t *testing.T) {
 	if !l.ok || l.mid != 950 {
 		t.Fatalf("newLagLine = %+v, want the midpoint 950", l)
 	}
-	step := int(fixturedata.DefaultSlotTime / time.Millisecond)
+	step := int(slotTime / time.Millisecond)
 	for _, tt := range []struct {
 		r    slotRead
 		want bool
