@@ -5,18 +5,25 @@ import "time"
 // loop keeps every deadline on the engine's clock: handshakes, stalls,
 // silences, unanswered subscribes, pings, backoffs, subscribe tokens and
 // reads back.
+//
+// The timer is made under e.mu, from the reading the tick used, before
+// the loop says when it is due: Activity calls the engine quiet only
+// then, so a test that advances a fake clock on seeing it quiet always
+// finds the timer on the clock. (Made after the lock was released, the
+// timer could come after such an Advance and be set that much later: the
+// loop would then sleep past its deadline while the test waited for it.)
 func (e *Engine) loop() {
 	defer e.wg.Done()
 	for {
 		e.mu.Lock()
 		now := e.clock.Now()
 		next := e.tickLocked(now)
+		t := e.clock.NewTimer(next.Sub(now))
 		if len(e.kick) == 0 {
 			e.act.loopDue = next
 		}
 		e.act.changedLocked()
 		e.unlock()
-		t := e.clock.NewTimer(next.Sub(now))
 		select {
 		case <-t.Chan():
 		case <-e.kick:
