@@ -42,7 +42,7 @@ func rotation(t *testing.T, e *env, account string, each func()) ([]injected, []
 	var changes []changeAt
 	const step = 50 * time.Millisecond
 	for at := step; at <= 60*time.Second; at += step {
-		e.clock.Advance(step)
+		e.step(step) // what falls due at this instant is done before the faults change
 		if at%time.Second == 0 {
 			lamports := uint64(len(changes) + 1)
 			_, slot, err := e.ledger.Apply(fixtures.Change{Accounts: map[string]*fixtures.AccountState{account: {Lamports: lamports, Data: []byte{byte(lamports)}}}})
@@ -74,8 +74,7 @@ func rotation(t *testing.T, e *env, account string, each func()) ([]injected, []
 		p.SetFaults(fixtures.PubSubFaults{})
 	}
 	for range 40 {
-		e.clock.Advance(step)
-		e.settle()
+		e.step(step)
 		each()
 	}
 	return faults, changes

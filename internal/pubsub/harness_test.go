@@ -3,6 +3,7 @@ package pubsub_test
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -92,7 +93,9 @@ func newEnv(t *testing.T, members []member, build func([]pubsub.Endpoint, *pubsu
 // settle waits until the engine and every server have done all they can
 // at the clock's reading: each server settled (its client read all it
 // sent), the engine quiet, and what the engine waits for is exactly what
-// the servers hold, with no change during the servers' settling.
+// the servers hold, with no change during the servers' settling. Until
+// then it waits for the engine or a server to signal a change (never for
+// a time): see waitChange.
 func (e *env) settle() {
 	e.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), watchdog)
@@ -116,13 +119,28 @@ func (e *env) settle() {
 		if after.Quiet && e.matches(after, acts) {
 			return
 		}
-		select {
-		case <-after.Changed:
-		case <-ctx.Done():
-			e.t.Fatalf("settle: engine %+v, servers %+v", after, acts)
-		case <-time.After(time.Millisecond): // a server's progress does not wake us
+		if err := waitChange(ctx, after.Changed, acts); err != nil {
+			e.t.Fatalf("settle: %v: engine %+v, servers %+v", err, after, acts)
 		}
 	}
+}
+
+// waitChange blocks until the engine (engine) or a server (each
+// activity's Changed) signals a change after its reading, or ctx ends.
+// Each channel was taken with the reading it follows, so no change can
+// come between the reading and the wait unseen.
+func waitChange(ctx context.Context, engine <-chan struct{}, acts map[string]fixtures.PubSubActivity) error {
+	cases := []reflect.SelectCase{
+		{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(ctx.Done())},
+		{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(engine)},
+	}
+	for _, a := range acts {
+		cases = append(cases, reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(a.Changed)})
+	}
+	if i, _, _ := reflect.Select(cases); i == 0 {
+		return context.Cause(ctx)
+	}
+	return nil
 }
 
 func (e *env) matches(a pubsub.Activity, acts map[string]fixtures.PubSubActivity) bool {
@@ -134,13 +152,26 @@ func (e *env) matches(a pubsub.Activity, acts map[string]fixtures.PubSubActivity
 	return true
 }
 
-// advance moves the clock by d in steps of step, settling after each.
+// step moves the clock by d once the engine and the servers are settled,
+// and settles them again. Settling first is what makes a step
+// deterministic: whatever the test did since the last settle (a fault
+// set, a connection dropped, a subscribe) has run to its wait on the
+// clock before the clock moves, so no goroutine reads the clock, or sets
+// a timer from a reading, on either side of the Advance.
+func (e *env) step(d time.Duration) {
+	e.t.Helper()
+	e.settle()
+	e.clock.Advance(d)
+	e.settle()
+}
+
+// advance moves the clock by d in steps of step, settling before and
+// after each.
 func (e *env) advance(d, step time.Duration) {
 	e.t.Helper()
 	for d > 0 {
 		s := min(step, d)
-		e.clock.Advance(s)
-		e.settle()
+		e.step(s)
 		d -= s
 	}
 }
