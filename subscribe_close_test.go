@@ -43,14 +43,20 @@ func TestClientCloseEndsSubscriptions(t *testing.T) {
 		t.Errorf("subscribe after Close: %v", err)
 	}
 	for _, n := range e.names {
-		// The server sees each close when it reads it: settle until it has.
+		// The server sees each close when it reads it: until it has, wait
+		// for it to move (a connection gone closes Changed).
 		for {
 			a, err := e.cluster.PubSub(n).Settle(ctx)
 			if err != nil {
-				t.Fatalf("%s: %d connections still open after Close: %v", n, a.Conns, err)
+				t.Fatalf("%s: settle after Close: %v", n, err)
 			}
 			if a.Conns == 0 {
 				break
+			}
+			select {
+			case <-a.Changed:
+			case <-ctx.Done():
+				t.Fatalf("%s: %d connections still open after Close", n, a.Conns)
 			}
 		}
 	}

@@ -15,12 +15,14 @@ import (
 // An account watched on two endpoints at once: each new state arrives
 // once, in slot order, whichever endpoint sent it first.
 func ExampleClient_AccountSubscribe() {
-	// Stand-ins for two providers serving HTTP and PubSub, on one ledger.
+	// Stand-ins for two providers serving HTTP and PubSub, on one ledger,
+	// on a chain of 20 ms slots (mainnet's are 400 ms: a confirmed change
+	// takes about three, so the example would wait 5 s for its three).
 	ledger := fixtures.NewLedger()
 	var members []fixtures.Member
 	for _, name := range []string{"provider-a", "provider-b"} {
 		members = append(members, fixtures.Member{Name: name, PubSub: &fixtures.PubSubOptions{},
-			Options: fixtures.Options{Ledger: ledger, Slots: &fixtures.SlotOptions{}}})
+			Options: fixtures.Options{Ledger: ledger, Slots: &fixtures.SlotOptions{SlotTime: 20 * time.Millisecond}}})
 	}
 	cluster := fixtures.NewCluster(members)
 	defer cluster.Close()

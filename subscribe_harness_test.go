@@ -2,6 +2,7 @@ package solroute_test
 
 import (
 	"context"
+	"reflect"
 	"testing"
 	"time"
 
@@ -59,7 +60,8 @@ func newSubEnv(t *testing.T, names []string, edit func([]solroute.Endpoint)) *su
 
 // settle waits until the client's engine and every PubSub have done all
 // they can at the clock's reading, with no change while the servers
-// settled (internal/pubsub's harness does the same).
+// settled (internal/pubsub's harness does the same). Until then it waits
+// for the engine or a server to signal a change, never for a time.
 func (e *subEnv) settle() {
 	e.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), subWatchdog)
@@ -90,19 +92,34 @@ func (e *subEnv) settle() {
 		if after.Quiet && matched {
 			return
 		}
-		select {
-		case <-after.Changed:
-		case <-ctx.Done():
-			e.t.Fatalf("settle: engine %+v, servers %+v", after, acts)
-		case <-time.After(time.Millisecond): // a server's progress does not wake us
+		if err := waitSubChange(ctx, after.Changed, acts); err != nil {
+			e.t.Fatalf("settle: %v: engine %+v, servers %+v", err, after, acts)
 		}
 	}
 }
 
-// steps advances n slots, one at a time, settling after each.
+// waitSubChange blocks until the engine or a PubSub signals a change
+// after its reading (each channel was taken with it), or ctx ends.
+func waitSubChange(ctx context.Context, engine <-chan struct{}, acts map[string]fixtures.PubSubActivity) error {
+	cases := []reflect.SelectCase{
+		{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(ctx.Done())},
+		{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(engine)},
+	}
+	for _, a := range acts {
+		cases = append(cases, reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(a.Changed)})
+	}
+	if i, _, _ := reflect.Select(cases); i == 0 {
+		return context.Cause(ctx)
+	}
+	return nil
+}
+
+// steps advances n slots, one at a time, settling before each (what the
+// test did since has run to its wait on the clock) and after it.
 func (e *subEnv) steps(n int) {
 	e.t.Helper()
 	for range n {
+		e.settle()
 		e.clock.Advance(slotTime)
 		e.settle()
 	}
