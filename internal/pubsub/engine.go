@@ -45,7 +45,8 @@ type Engine struct {
 	best    uint64        // the freshest heartbeat slot among live connections
 	stats   counters
 	act     activity
-	events  []Event // to hand to Observe once the lock is released
+	events  []Event // to hand to Observe once the lock is released, in order
+	handing bool    // a goroutine is handing events to Observe
 	reads   readQueue
 }
 
@@ -183,16 +184,32 @@ func (e *Engine) allStreamsLocked() []*stream {
 	return out
 }
 
-// unlock releases e.mu and hands the events recorded under it to Observe.
+// unlock releases e.mu and hands the events recorded under it to
+// Observe, outside the lock, in the order they were recorded: one
+// goroutine at a time hands them over, and takes those that others record
+// meanwhile (handed over by each goroutine that recorded them, events of
+// a stall and of its replacement could reach Observe in either order).
+// Handing over is work for Activity: the engine is not quiet until
+// Observe has had every event.
 func (e *Engine) unlock() {
-	evs := e.events
-	e.events = nil
-	e.mu.Unlock()
-	if e.obs != nil {
+	if e.obs == nil || e.handing || len(e.events) == 0 {
+		e.mu.Unlock()
+		return
+	}
+	e.handing = true
+	e.act.busy++
+	for len(e.events) > 0 {
+		evs := e.events
+		e.events = nil
+		e.mu.Unlock()
 		for _, ev := range evs {
 			e.obs(ev)
 		}
+		e.mu.Lock()
 	}
+	e.handing = false
+	e.busyDoneLocked()
+	e.mu.Unlock()
 }
 
 // kickLoop wakes the loop now. e.mu must be held.

@@ -167,7 +167,9 @@ type Options struct {
 	// sees what the streams deliver, a signature only its notification).
 	Reader Reader
 	// Observe, when set, is called with every Event, outside the engine's
-	// locks, in order.
+	// locks, in the order the events happened, one call at a time (it may
+	// call the engine's methods; while it runs, the goroutine handing it
+	// events waits).
 	Observe func(Event)
 	// Seed draws the backoff jitter.
 	Seed uint64
