@@ -24,6 +24,7 @@ type Client struct {
 	engine  *engine.Engine
 	rpc     *rpc.Client
 	cluster string
+	subs    *subscriptions
 }
 
 // New builds a Client from plain Go options. Every problem with the
@@ -119,7 +120,9 @@ func build(specs []endpoint.Spec, cluster string, ts transport.Settings, ps pool
 	if err != nil {
 		return nil, fmt.Errorf("solroute: %w", err)
 	}
-	return &Client{pool: p, engine: tc, rpc: rpc.NewWithCustomRPCClient(tc), cluster: cluster}, nil
+	rc := rpc.NewWithCustomRPCClient(tc)
+	subs := newSubscriptions(specs, ps.MaxSlotLag, rc, h.Clock, h.Logger)
+	return &Client{pool: p, engine: tc, rpc: rc, cluster: cluster, subs: subs}, nil
 }
 
 // RPC returns solana-go's client over the pool: every one of its methods
@@ -143,7 +146,11 @@ func (c *Client) Cluster() (string, solana.Hash, bool) {
 	return c.cluster, h, ok
 }
 
-// Close releases idle connections. Calls made after Close dial again. A
-// shared limiter passed in Hooks.Limits is its owner's to close, after
-// this.
-func (c *Client) Close() error { return c.engine.Close() }
+// Close releases idle connections and ends every subscription
+// (ErrSubscriptionClosed) and WebSocket, waiting for their goroutines.
+// Calls made after Close dial again; subscribes fail. A shared limiter
+// passed in Hooks.Limits is its owner's to close, after this.
+func (c *Client) Close() error {
+	c.subs.close()
+	return c.engine.Close()
+}

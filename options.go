@@ -88,6 +88,15 @@ type Endpoint struct {
 	// required. A zero Limits is valid: no rate limit, no concurrency cap,
 	// default timeouts.
 	Read, Send *endpoint.Limits
+	// WSURL is the endpoint's PubSub (WebSocket) address for its
+	// subscribe role, a secret like URL. "" means URL with http turned
+	// to ws and https to wss, the same host, path and query.
+	WSURL string
+	// Subscribe, when not nil, is the endpoint's subscribe role: it holds
+	// subscriptions (Client.SlotSubscribe, AccountSubscribe, ...) at
+	// WSURL, within these limits (a zero value takes every default). Nil
+	// means it holds none. An endpoint needs Read, Send or Subscribe.
+	Subscribe *endpoint.SubscribeLimits
 }
 
 // redacted is what a secret prints as.
@@ -114,15 +123,20 @@ func (e Endpoint) LogValue() slog.Value {
 // redacted.
 func (e Endpoint) MarshalJSON() ([]byte, error) {
 	type shown struct {
-		Name         string            `json:"name"`
-		URL          string            `json:"url"`
-		Headers      map[string]string `json:"headers,omitempty"`
-		Tier         int               `json:"tier"`
-		Capabilities []string          `json:"capabilities,omitempty"`
-		Read         *endpoint.Limits  `json:"read,omitempty"`
-		Send         *endpoint.Limits  `json:"send,omitempty"`
+		Name         string                    `json:"name"`
+		URL          string                    `json:"url"`
+		Headers      map[string]string         `json:"headers,omitempty"`
+		Tier         int                       `json:"tier"`
+		Capabilities []string                  `json:"capabilities,omitempty"`
+		Read         *endpoint.Limits          `json:"read,omitempty"`
+		Send         *endpoint.Limits          `json:"send,omitempty"`
+		WSURL        string                    `json:"ws_url,omitempty"`
+		Subscribe    *endpoint.SubscribeLimits `json:"subscribe,omitempty"`
 	}
-	s := shown{Name: e.Name, URL: redacted, Tier: e.Tier, Capabilities: e.Capabilities, Read: e.Read, Send: e.Send}
+	s := shown{Name: e.Name, URL: redacted, Tier: e.Tier, Capabilities: e.Capabilities, Read: e.Read, Send: e.Send, Subscribe: e.Subscribe}
+	if e.WSURL != "" {
+		s.WSURL = redacted
+	}
 	if len(e.Headers) > 0 {
 		s.Headers = make(map[string]string, len(e.Headers))
 		for k := range e.Headers {
@@ -152,6 +166,13 @@ func (e *Endpoint) spec() endpoint.Spec {
 	}
 	if e.Send != nil {
 		s.Roles[endpoint.RoleSend] = *e.Send
+	}
+	if e.WSURL != "" {
+		s.WSURL = endpoint.NewSecret(e.WSURL)
+	}
+	if e.Subscribe != nil {
+		l := *e.Subscribe
+		s.Subscribe = &l
 	}
 	return s
 }

@@ -41,11 +41,13 @@ func zeroMeansDefaultFields() []struct {
 		t    reflect.Type
 		name string
 	}{
-		{reflect.TypeFor[transport.Settings](), "MaxResponseBytes"}, // 0: 64 MiB
-		{reflect.TypeFor[transport.Settings](), "AttemptTimeout"},   // 0: adaptive for reads, half the call's budget otherwise
-		{reflect.TypeFor[endpoint.Limits](), "RequestTimeout"},      // 0: endpoint.DefaultRequestTimeout
-		{reflect.TypeFor[endpoint.Limits](), "PauseAfterRateLimit"}, // 0: endpoint.DefaultPauseAfterRateLimit
-		{reflect.TypeFor[Limits](), "Replicas"},                     // 0: one replica
+		{reflect.TypeFor[transport.Settings](), "MaxResponseBytes"},                 // 0: 64 MiB
+		{reflect.TypeFor[transport.Settings](), "AttemptTimeout"},                   // 0: adaptive for reads, half the call's budget otherwise
+		{reflect.TypeFor[endpoint.Limits](), "RequestTimeout"},                      // 0: endpoint.DefaultRequestTimeout
+		{reflect.TypeFor[endpoint.Limits](), "PauseAfterRateLimit"},                 // 0: endpoint.DefaultPauseAfterRateLimit
+		{reflect.TypeFor[Limits](), "Replicas"},                                     // 0: one replica
+		{reflect.TypeFor[endpoint.SubscribeLimits](), "SubscriptionsPerConnection"}, // 0: endpoint.DefaultSubscriptionsPerConnection
+		{reflect.TypeFor[endpoint.SubscribeLimits](), "MaxConnections"},             // 0: endpoint.DefaultMaxConnections
 	}
 }
 

@@ -27,6 +27,15 @@ type Spec struct {
 	// Roles maps each role the endpoint serves to its limits. An endpoint
 	// serves exactly the roles present; at least one is required.
 	Roles map[Role]Limits `toml:"roles"`
+	// WSURL is the endpoint's PubSub (WebSocket) address, for its
+	// subscribe role: a ws or wss URL, a Secret like URL. Empty means URL
+	// with http turned to ws and https to wss, the same host, path and
+	// query (where providers serve it).
+	WSURL Secret `toml:"ws_url"`
+	// Subscribe, when not nil, is the subscribe role's limits: the
+	// endpoint holds subscriptions (slotSubscribe, accountSubscribe, ...)
+	// at WSURL. Nil means it holds none.
+	Subscribe *SubscribeLimits `toml:"subscribe"`
 }
 
 // String names the spec without its URL or headers, so that printing a Spec

@@ -49,7 +49,10 @@ func (p *Problem) Error() string { return "invalid setting " + p.String() }
 // one known role; per role, every number >= 0 and finite,
 // requests_per_second 0 (unlimited) or between one request an hour
 // (1/3600) and 1e9, burst_capacity only with requests_per_second,
-// request_timeout and pause_after_rate_limit at most 1h. Messages never quote a value of the spec but
+// request_timeout and pause_after_rate_limit at most 1h; a ws_url ws or wss
+// with a host, set only with a subscribe role, whose limits are in their
+// bounds (see SubscribeLimits; an endpoint with only a subscribe role is
+// valid). Messages never quote a value of the spec but
 // its name: not a URL, a header value, a capability or a number; the path
 // says where the problem is, the message what was expected.
 func Validate(specs []Spec) error {
@@ -103,7 +106,8 @@ func (v *validator) spec(i int, s *Spec, firstUse map[string]int) {
 		v.add(base+".tier", "must be 0 or more")
 	}
 	v.capabilities(base+".capabilities", s.Capabilities)
-	v.roles(base+".roles", s.Roles)
+	v.roles(base+".roles", s.Roles, s.Subscribe != nil)
+	v.subscribe(base, s)
 }
 
 // url checks the address without ever quoting it: url.Parse errors embed
@@ -154,9 +158,9 @@ func (v *validator) capabilities(path string, caps []string) {
 	}
 }
 
-func (v *validator) roles(path string, roles map[Role]Limits) {
-	if len(roles) == 0 {
-		v.add(path, "at least one role (read or send) is required")
+func (v *validator) roles(path string, roles map[Role]Limits, subscribes bool) {
+	if len(roles) == 0 && !subscribes {
+		v.add(path, "at least one role (read, send or subscribe) is required")
 		return
 	}
 	for r := range roles {
@@ -172,28 +176,33 @@ func (v *validator) roles(path string, roles map[Role]Limits) {
 }
 
 func (v *validator) limits(path string, l Limits) {
-	rps := l.RequestsPerSecond
-	switch {
-	case math.IsNaN(rps) || math.IsInf(rps, 0):
-		v.add(path+".requests_per_second", "must be a finite number")
-	case rps < 0:
-		v.add(path+".requests_per_second", "must be 0 (unlimited) or more")
-	case rps > 0 && rps < minRequestsPerSecond:
-		v.add(path+".requests_per_second", "must be 0 (unlimited) or at least one request an hour (%g)", minRequestsPerSecond)
-	case rps > maxRequestsPerSecond:
-		v.add(path+".requests_per_second", "must be at most %g", float64(maxRequestsPerSecond))
-	}
-	switch {
-	case l.BurstCapacity < 0:
-		v.add(path+".burst_capacity", "must be 0 (one second of requests_per_second) or more")
-	case l.BurstCapacity > 0 && rps == 0:
-		v.add(path+".burst_capacity", "is set but requests_per_second is not: a burst needs a rate")
-	}
+	v.rate(path, "requests_per_second", l.RequestsPerSecond, l.BurstCapacity)
 	if l.MaxConcurrentRequests < 0 {
 		v.add(path+".max_concurrent_requests", "must be 0 (unlimited) or more")
 	}
 	v.duration(path+".request_timeout", l.RequestTimeout, DefaultRequestTimeout, maxRequestTimeout)
 	v.duration(path+".pause_after_rate_limit", l.PauseAfterRateLimit, DefaultPauseAfterRateLimit, maxPauseAfterRateLimit)
+}
+
+// rate checks a token bucket's rate (the key rateKey of the table at
+// path) and its burst_capacity.
+func (v *validator) rate(path, rateKey string, rps float64, burst int) {
+	switch {
+	case math.IsNaN(rps) || math.IsInf(rps, 0):
+		v.add(path+"."+rateKey, "must be a finite number")
+	case rps < 0:
+		v.add(path+"."+rateKey, "must be 0 (unlimited) or more")
+	case rps > 0 && rps < minRequestsPerSecond:
+		v.add(path+"."+rateKey, "must be 0 (unlimited) or at least one request an hour (%g)", minRequestsPerSecond)
+	case rps > maxRequestsPerSecond:
+		v.add(path+"."+rateKey, "must be at most %g", float64(maxRequestsPerSecond))
+	}
+	switch {
+	case burst < 0:
+		v.add(path+".burst_capacity", "must be 0 (one second of %s) or more", rateKey)
+	case burst > 0 && rps == 0:
+		v.add(path+".burst_capacity", "is set but %s is not: a burst needs a rate", rateKey)
+	}
 }
 
 // duration checks a duration whose 0 means def and whose valid values end

@@ -24,11 +24,15 @@ func hasCapabilities(s *endpoint.Spec, caps []string) bool {
 	return true
 }
 
-// cloneSpec returns a deep copy of s: its Headers, Capabilities and Roles
-// are not shared with s.
+// cloneSpec returns a deep copy of s: its Headers, Capabilities, Roles and
+// Subscribe limits are not shared with s.
 func cloneSpec(s endpoint.Spec) endpoint.Spec {
 	s.Headers = maps.Clone(s.Headers)
 	s.Capabilities = slices.Clone(s.Capabilities)
 	s.Roles = maps.Clone(s.Roles)
+	if s.Subscribe != nil {
+		l := *s.Subscribe
+		s.Subscribe = &l
+	}
 	return s
 }
