@@ -76,18 +76,6 @@ func (s *subscriptions) close() {
 	}
 }
 
-// activity reads the engine's activity (for the package's tests), and
-// false before it started.
-func (s *subscriptions) activity() (pubsub.Activity, bool) {
-	s.mu.Lock()
-	e := s.eng
-	s.mu.Unlock()
-	if e == nil {
-		return pubsub.Activity{}, false
-	}
-	return e.Activity(), true
-}
-
 // reader reads back through the pool: every call runs through its
 // failover and retry rules, the slot floor included.
 type reader struct{ rpc *rpc.Client }

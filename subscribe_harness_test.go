@@ -2,7 +2,6 @@ package solroute_test
 
 import (
 	"context"
-	"reflect"
 	"testing"
 	"time"
 
@@ -12,6 +11,8 @@ import (
 	"github.com/solroute/solroute"
 	"github.com/solroute/solroute/fixtures"
 	"github.com/solroute/solroute/internal/fixturedata"
+	"github.com/solroute/solroute/internal/pubsub"
+	"github.com/solroute/solroute/internal/pubsubtest"
 )
 
 // subWatchdog bounds a wait for what should come at once; it asserts no
@@ -59,59 +60,19 @@ func newSubEnv(t *testing.T, names []string, edit func([]solroute.Endpoint)) *su
 }
 
 // settle waits until the client's engine and every PubSub have done all
-// they can at the clock's reading, with no change while the servers
-// settled (internal/pubsub's harness does the same). Until then it waits
-// for the engine or a server to signal a change, never for a time.
+// they can at the clock's reading (pubsubtest.Settle): never for a time.
 func (e *subEnv) settle() {
 	e.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), subWatchdog)
 	defer cancel()
-	for {
-		before, started := solroute.SubscribeActivity(e.client)
-		if !started {
-			return
-		}
-		acts := map[string]fixtures.PubSubActivity{}
-		for _, n := range e.names {
-			a, err := e.cluster.PubSub(n).Settle(ctx)
-			if err != nil {
-				e.t.Fatalf("settle: %v", err)
-			}
-			acts[n] = a
-		}
-		after, _ := solroute.SubscribeActivity(e.client)
-		select {
-		case <-before.Changed:
-			continue
-		default:
-		}
-		matched := true
-		for n, s := range acts {
-			matched = matched && after.Dialing[n] == s.HeldHandshakes && after.Awaiting[n] == s.HeldRequests && after.Conns[n] == s.Conns
-		}
-		if after.Quiet && matched {
-			return
-		}
-		if err := waitSubChange(ctx, after.Changed, acts); err != nil {
-			e.t.Fatalf("settle: %v: engine %+v, servers %+v", err, after, acts)
-		}
+	servers := make(map[string]*fixtures.PubSub, len(e.names))
+	for _, n := range e.names {
+		servers[n] = e.cluster.PubSub(n)
 	}
-}
-
-// waitSubChange blocks until the engine or a PubSub signals a change
-// after its reading (each channel was taken with it), or ctx ends.
-func waitSubChange(ctx context.Context, engine <-chan struct{}, acts map[string]fixtures.PubSubActivity) error {
-	cases := []reflect.SelectCase{
-		{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(ctx.Done())},
-		{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(engine)},
+	activity := func() (pubsub.Activity, bool) { return solroute.SubscribeActivity(e.client) }
+	if err := pubsubtest.Settle(ctx, activity, servers); err != nil {
+		e.t.Fatalf("settle: %v", err)
 	}
-	for _, a := range acts {
-		cases = append(cases, reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(a.Changed)})
-	}
-	if i, _, _ := reflect.Select(cases); i == 0 {
-		return context.Cause(ctx)
-	}
-	return nil
 }
 
 // steps advances n slots, one at a time, settling before each (what the

@@ -47,14 +47,6 @@ type dispatchTracker struct {
 	trace httptrace.ClientTrace
 }
 
-// newDispatchTracker returns a tracker whose trace is ready to install with
-// httptrace.WithClientTrace.
-func newDispatchTracker() *dispatchTracker {
-	t := &dispatchTracker{}
-	t.init()
-	return t
-}
-
 // init readies t's trace (t must not move afterwards: its hooks hold t).
 func (t *dispatchTracker) init() {
 	t.trace = httptrace.ClientTrace{

@@ -238,3 +238,12 @@ func TestDispatchStateConnWait(t *testing.T) {
 	close(release)
 	<-first
 }
+
+// newDispatchTracker returns a tracker whose trace is ready to install with
+// httptrace.WithClientTrace, on its own (an attempt's is
+// part of its attemptTimer: dispatchTracker.init).
+func newDispatchTracker() *dispatchTracker {
+	t := &dispatchTracker{}
+	t.init()
+	return t
+}

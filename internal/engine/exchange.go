@@ -109,19 +109,9 @@ func (x *intoExchange) decode(b *wire.Buffer, body []byte, sh wire.Shape) (retry
 	return decodeScanned(b, body, x.out)
 }
 
-// decodeTwoPass checks body is the response to the request whose id is
-// b.ID (wire.ParseEnvelope: wire.Scan, then the envelope), then decodes
-// its result into out (nil: none). It is the path every answer took
-// before the one-pass decode, and the reference that decode is fuzzed
-// against.
-func decodeTwoPass(b *wire.Buffer, body []byte, out any) (retrypolicy.Cause, int, error) {
-	if _, err := wire.Scan(body, false); err != nil {
-		return retrypolicy.MalformedResponse, 0, err
-	}
-	return decodeScanned(b, body, out)
-}
-
-// decodeScanned is decodeTwoPass for a body wire.Scan accepted.
+// decodeScanned checks body, which wire.Scan accepted, is the response to
+// the request whose id is b.ID (wire.ParseScanned), then decodes its
+// result into out (nil: none).
 func decodeScanned(b *wire.Buffer, body []byte, out any) (retrypolicy.Cause, int, error) {
 	if err := wire.ParseScanned(b, body); err != nil {
 		return retrypolicy.MalformedResponse, 0, err

@@ -220,7 +220,9 @@ func (e *Engine) handleLocked(c *wsConn, in *inbound, it *item, derr error) {
 		e.stats.notifications++
 		c.ep.counts.notifications++
 		if derr != nil || it == nil {
-			e.log.Warn("pubsub: notification not understood", "endpoint", c.ep.Name, "method", in.Method)
+			// The method is the server's text, which may echo its URL's
+			// key (as a refusal's message may): redacted like one.
+			e.log.Warn("pubsub: notification not understood", "endpoint", c.ep.Name, "method", c.ep.secrets.redact(in.Method))
 			return
 		}
 		if in.Params.Subscription == c.hbID && c.ready && in.Method == "slotNotification" {

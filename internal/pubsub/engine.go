@@ -53,7 +53,6 @@ type Engine struct {
 // epState is one endpoint's live state.
 type epState struct {
 	Endpoint
-	idx      int
 	secrets  *secrets
 	target   string // the URL without its user info
 	header   map[string][]string
@@ -95,8 +94,8 @@ func New(endpoints []Endpoint, s Settings, o Options) (*Engine, error) {
 		e.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	e.ctx, e.cancel = context.WithCancel(context.Background())
-	for i, ep := range sortedEndpoints(endpoints) {
-		e.eps = append(e.eps, newEPState(i, ep))
+	for _, ep := range sortedEndpoints(endpoints) {
+		e.eps = append(e.eps, newEPState(ep))
 	}
 	e.slots = newStream(e, &spec{kind: kSlot})
 	e.mu.Lock()
@@ -111,7 +110,7 @@ func New(endpoints []Endpoint, s Settings, o Options) (*Engine, error) {
 
 // newEPState prepares an endpoint: its secrets, the URL it dials (user
 // info moved to Basic authentication), its headers and limits.
-func newEPState(idx int, ep Endpoint) *epState {
+func newEPState(ep Endpoint) *epState {
 	raw := ep.URL.Reveal()
 	var values []string
 	header := make(map[string][]string, len(ep.Headers)+1)
@@ -129,7 +128,7 @@ func newEPState(idx int, ep Endpoint) *epState {
 		}
 		u.User = nil
 	}
-	s := &epState{Endpoint: ep, idx: idx, secrets: newSecrets(raw, values), target: u.String(), header: header}
+	s := &epState{Endpoint: ep, secrets: newSecrets(raw, values), target: u.String(), header: header}
 	s.capacity = ep.Limits.SubscriptionsPerConn
 	if s.capacity == 0 {
 		s.capacity = DefaultSubscriptionsPerConn

@@ -3,7 +3,6 @@ package pubsub_test
 import (
 	"context"
 	"fmt"
-	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -16,6 +15,7 @@ import (
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
 	"github.com/solroute/solroute/internal/pubsub"
+	"github.com/solroute/solroute/internal/pubsubtest"
 )
 
 // watchdog bounds a wait for what should come at once; it asserts no
@@ -91,65 +91,15 @@ func newEnv(t *testing.T, members []member, build func([]pubsub.Endpoint, *pubsu
 }
 
 // settle waits until the engine and every server have done all they can
-// at the clock's reading: each server settled (its client read all it
-// sent), the engine quiet, and what the engine waits for is exactly what
-// the servers hold, with no change during the servers' settling. Until
-// then it waits for the engine or a server to signal a change (never for
-// a time): see waitChange.
+// at the clock's reading (pubsubtest.Settle): never for a time.
 func (e *env) settle() {
 	e.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), watchdog)
 	defer cancel()
-	for {
-		before := e.eng.Activity()
-		acts := map[string]fixtures.PubSubActivity{}
-		for name, p := range e.ps {
-			a, err := p.Settle(ctx)
-			if err != nil {
-				e.t.Fatalf("settle: %v; engine %+v", err, e.eng.Activity())
-			}
-			acts[name] = a
-		}
-		after := e.eng.Activity()
-		select {
-		case <-before.Changed:
-			continue // the engine moved while the servers settled
-		default:
-		}
-		if after.Quiet && e.matches(after, acts) {
-			return
-		}
-		if err := waitChange(ctx, after.Changed, acts); err != nil {
-			e.t.Fatalf("settle: %v: engine %+v, servers %+v", err, after, acts)
-		}
+	activity := func() (pubsub.Activity, bool) { return e.eng.Activity(), true }
+	if err := pubsubtest.Settle(ctx, activity, e.ps); err != nil {
+		e.t.Fatalf("settle: %v", err)
 	}
-}
-
-// waitChange blocks until the engine (engine) or a server (each
-// activity's Changed) signals a change after its reading, or ctx ends.
-// Each channel was taken with the reading it follows, so no change can
-// come between the reading and the wait unseen.
-func waitChange(ctx context.Context, engine <-chan struct{}, acts map[string]fixtures.PubSubActivity) error {
-	cases := []reflect.SelectCase{
-		{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(ctx.Done())},
-		{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(engine)},
-	}
-	for _, a := range acts {
-		cases = append(cases, reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(a.Changed)})
-	}
-	if i, _, _ := reflect.Select(cases); i == 0 {
-		return context.Cause(ctx)
-	}
-	return nil
-}
-
-func (e *env) matches(a pubsub.Activity, acts map[string]fixtures.PubSubActivity) bool {
-	for name, s := range acts {
-		if a.Dialing[name] != s.HeldHandshakes || a.Awaiting[name] != s.HeldRequests || a.Conns[name] != s.Conns {
-			return false
-		}
-	}
-	return true
 }
 
 // step moves the clock by d once the engine and the servers are settled,
