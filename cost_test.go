@@ -1,18 +1,15 @@
 package solroute_test
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"testing"
 
 	"github.com/gagliardetto/solana-go"
-	"github.com/gagliardetto/solana-go/rpc"
 	"github.com/solroute/solroute"
 	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/internal/balancefloor"
 )
 
 // maxTypedExtraAllocs bounds what one GetBalance through the root client
@@ -30,7 +27,7 @@ func TestGetBalanceAllocations(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector changes allocation counts")
 	}
-	srv := httptest.NewServer(http.HandlerFunc(balanceAnswer))
+	srv := httptest.NewServer(http.HandlerFunc(balancefloor.Handler))
 	t.Cleanup(srv.Close)
 	c, err := solroute.New(solroute.Options{Endpoints: []solroute.Endpoint{{Name: "cost", URL: srv.URL, Read: &endpoint.Limits{}}}})
 	if err != nil {
@@ -41,51 +38,21 @@ func TestGetBalanceAllocations(t *testing.T) {
 	t.Cleanup(tr.CloseIdleConnections)
 	hc := &http.Client{Transport: tr}
 	key := solana.MustPublicKeyFromBase58("GE2qjioELXUH79KnRvXtJqqt9VSTMa4DkLb4eaHBRFkv")
-	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "getBalance", "params": []any{key.String()}})
 	ctx := context.Background()
 	const runs = 300
 	routed := testing.AllocsPerRun(runs, func() {
-		if res, err := c.GetBalance(ctx, key, solroute.BalanceOptions{}); err != nil || res.Value != 2039280 {
+		if res, err := c.GetBalance(ctx, key, solroute.BalanceOptions{}); err != nil || res.Value != balancefloor.Lamports {
 			t.Fatal(res, err)
 		}
 	})
+	floor := balancefloor.Raw(hc, srv.URL, key)
 	raw := testing.AllocsPerRun(runs, func() {
-		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, srv.URL, bytes.NewReader(body))
-		req.Header.Set("Content-Type", "application/json")
-		resp, err := hc.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var env struct {
-			Result rpc.GetBalanceResult `json:"result"`
-		}
-		data, err := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if err == nil {
-			err = json.Unmarshal(data, &env)
-		}
-		if err != nil || env.Result.Value != 2039280 {
-			t.Fatal(env.Result.Value, err)
+		if v, err := floor(ctx); err != nil || v != balancefloor.Lamports {
+			t.Fatal(v, err)
 		}
 	})
 	t.Logf("allocations per call: %.1f through GetBalance, %.1f raw (+%.1f)", routed, raw, routed-raw)
 	if routed-raw > maxTypedExtraAllocs {
 		t.Fatalf("GetBalance adds %.1f allocations per call over raw net/http, want at most %d", routed-raw, maxTypedExtraAllocs)
 	}
-}
-
-// balanceAnswer answers every request with one getBalance result, echoing
-// its id.
-func balanceAnswer(w http.ResponseWriter, r *http.Request) {
-	var req struct{ ID json.RawMessage }
-	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
-		http.Error(w, "bad request", http.StatusBadRequest)
-		return
-	}
-	w.Header().Set("Content-Type", "application/json")
-	var b bytes.Buffer
-	b.WriteString(`{"jsonrpc":"2.0","result":{"context":{"apiVersion":"2.2.14","slot":345678901},"value":2039280},"id":`)
-	b.Write(req.ID)
-	b.WriteByte('}')
-	_, _ = w.Write(b.Bytes())
 }

@@ -1,41 +1,22 @@
 package metrics_test
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"testing"
 	"time"
 
-	"github.com/gagliardetto/solana-go/rpc"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/solroute/solroute"
 	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/internal/balancefloor"
 	"github.com/solroute/solroute/metrics"
 	"github.com/solroute/solroute/retrypolicy"
 	"github.com/solroute/solroute/tracing"
 	"github.com/solroute/solroute/transport"
 	"go.opentelemetry.io/otel/trace/noop"
 )
-
-// balanceHandler answers every request with a getBalance result and the
-// request's id, like a node would, and keeps nothing.
-func balanceHandler(w http.ResponseWriter, r *http.Request) {
-	var req struct{ ID json.RawMessage }
-	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
-		http.Error(w, "bad request", http.StatusBadRequest)
-		return
-	}
-	w.Header().Set("Content-Type", "application/json")
-	var b bytes.Buffer
-	b.WriteString(`{"jsonrpc":"2.0","result":{"context":{"apiVersion":"2.2.14","slot":345678901},"value":2039280},"id":`)
-	b.Write(req.ID)
-	b.WriteByte('}')
-	_, _ = w.Write(b.Bytes())
-}
 
 // BenchmarkGetBalance is one getBalance round trip on loopback through
 // raw net/http (the floor), a client, the client with a Collector, and
@@ -45,7 +26,7 @@ func balanceHandler(w http.ResponseWriter, r *http.Request) {
 // 0.93× raw's throughput (plans/015-call-cost.md). -benchmem's allocs/op
 // include the server's, the same on all.
 func BenchmarkGetBalance(b *testing.B) {
-	srv := httptest.NewServer(http.HandlerFunc(balanceHandler))
+	srv := httptest.NewServer(http.HandlerFunc(balancefloor.Handler))
 	b.Cleanup(srv.Close)
 	b.Run("raw", func(b *testing.B) { benchRaw(b, srv.URL) })
 	for _, row := range []struct {
@@ -76,32 +57,17 @@ func BenchmarkGetBalance(b *testing.B) {
 	}
 }
 
-// benchRaw is a getBalance round trip with net/http alone (the request
-// encoded once, not per call), as internal/engine's raw row.
+// benchRaw is the floor (balancefloor.Raw): a getBalance round trip with
+// net/http alone, as internal/engine's raw row.
 func benchRaw(b *testing.B, url string) {
 	tr := &http.Transport{MaxIdleConnsPerHost: 256}
 	b.Cleanup(tr.CloseIdleConnections)
-	hc := &http.Client{Transport: tr}
-	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "getBalance",
-		"params": []any{somePubkey.String()}})
+	raw := balancefloor.Raw(&http.Client{Transport: tr}, url, somePubkey)
+	ctx := context.Background()
 	b.ReportAllocs()
 	for b.Loop() {
-		req, _ := http.NewRequest(http.MethodPost, url, bytes.NewReader(body))
-		req.Header.Set("Content-Type", "application/json")
-		resp, err := hc.Do(req)
-		if err != nil {
-			b.Fatal(err)
-		}
-		var env struct {
-			Result rpc.GetBalanceResult `json:"result"`
-		}
-		data, err := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if err == nil {
-			err = json.Unmarshal(data, &env)
-		}
-		if err != nil || env.Result.Value != 2039280 {
-			b.Fatal(env.Result.Value, err)
+		if v, err := raw(ctx); err != nil || v != balancefloor.Lamports {
+			b.Fatal(v, err)
 		}
 	}
 }

@@ -3,7 +3,6 @@ package engine_test
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -15,6 +14,7 @@ import (
 	"github.com/hashicorp/go-retryablehttp"
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/internal/admission"
+	"github.com/solroute/solroute/internal/balancefloor"
 	"github.com/solroute/solroute/internal/engine"
 	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/transport"
@@ -22,22 +22,6 @@ import (
 
 // benchCallers is the number of concurrent callers of the parallel cases.
 const benchCallers = 64
-
-// balanceHandler answers every request with the recorded getBalance
-// result and the request's id, like a node would.
-func balanceHandler(w http.ResponseWriter, r *http.Request) {
-	var req struct{ ID json.RawMessage }
-	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
-		http.Error(w, "bad request", http.StatusBadRequest)
-		return
-	}
-	w.Header().Set("Content-Type", "application/json")
-	var b bytes.Buffer
-	b.WriteString(`{"jsonrpc":"2.0","result":{"context":{"apiVersion":"2.2.14","slot":345678901},"value":2039280},"id":`)
-	b.Write(req.ID)
-	b.WriteByte('}')
-	_, _ = w.Write(b.Bytes())
-}
 
 // benchTarget is one way of making a getBalance round trip.
 type benchTarget struct {
@@ -113,7 +97,7 @@ func benchTargets(b *testing.B, url string) []benchTarget {
 			}
 			return out.Value, nil
 		}},
-		{"raw", rawBalance(raw, url)},
+		{"raw", balancefloor.Raw(raw, url, somePubkey)},
 		{"retryablehttp", retryableBalance(raw, url)},
 		{"solana-go", func(ctx context.Context) (uint64, error) {
 			out, err := sg.GetBalance(ctx, somePubkey, "")
@@ -125,30 +109,12 @@ func benchTargets(b *testing.B, url string) []benchTarget {
 	}
 }
 
-// rawBalance is a getBalance round trip with net/http alone through
-// client: the floor the others are measured against (its request is
-// encoded once, not per call).
-func rawBalance(client *http.Client, url string) func(ctx context.Context) (uint64, error) {
-	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "getBalance",
-		"params": []any{somePubkey.String()}})
-	return func(ctx context.Context) (uint64, error) {
-		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
-		req.Header.Set("Content-Type", "application/json")
-		resp, err := client.Do(req)
-		if err != nil {
-			return 0, err
-		}
-		return decodeBalance(resp)
-	}
-}
-
-// retryableBalance is rawBalance through go-retryablehttp over the same
+// retryableBalance is the floor (balancefloor.Raw) through go-retryablehttp over the same
 // client, with its default retry policy and no logger: the comparator
 // plans/003 measured (a client that retries, but knows nothing of
 // JSON-RPC, endpoints or sends).
 func retryableBalance(client *http.Client, url string) func(ctx context.Context) (uint64, error) {
-	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "getBalance",
-		"params": []any{somePubkey.String()}})
+	body := balancefloor.Request(somePubkey)
 	rc := retryablehttp.NewClient()
 	rc.HTTPClient, rc.Logger = client, nil
 	return func(ctx context.Context) (uint64, error) {
@@ -158,24 +124,8 @@ func retryableBalance(client *http.Client, url string) func(ctx context.Context)
 		if err != nil {
 			return 0, err
 		}
-		return decodeBalance(resp)
+		return balancefloor.Decode(resp)
 	}
-}
-
-// decodeBalance reads a getBalance response's value, and closes it.
-func decodeBalance(resp *http.Response) (uint64, error) {
-	defer resp.Body.Close()
-	var env struct {
-		Result rpc.GetBalanceResult `json:"result"`
-	}
-	data, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return 0, err
-	}
-	if err := json.Unmarshal(data, &env); err != nil {
-		return 0, err
-	}
-	return env.Result.Value, nil
 }
 
 // runCallers makes round trips from benchCallers concurrent goroutines.
@@ -197,7 +147,7 @@ func (tg benchTarget) runCallers(b *testing.B, ctx context.Context) {
 // (ratios, plans/015-call-cost.md, only hold within one run), on one loopback
 // handler, sequentially and with 64 concurrent callers.
 func BenchmarkGetBalance(b *testing.B) {
-	srv := httptest.NewServer(http.HandlerFunc(balanceHandler))
+	srv := httptest.NewServer(http.HandlerFunc(balancefloor.Handler))
 	defer srv.Close()
 	ctx := context.Background()
 	for _, tg := range benchTargets(b, srv.URL) {
@@ -230,7 +180,7 @@ func BenchmarkGetBalanceWithLatency(b *testing.B) {
 		case <-r.Context().Done():
 			return
 		}
-		balanceHandler(w, r)
+		balancefloor.Handler(w, r)
 	}))
 	defer srv.Close()
 	ctx := context.Background()
@@ -244,7 +194,7 @@ func BenchmarkGetBalanceWithLatency(b *testing.B) {
 // single-attempt executor (RetryMax 0, no logger, passthrough errors,
 // never-retry CheckRetry): the evidence for plans/003's decision.
 func BenchmarkAttemptExecutor(b *testing.B) {
-	srv := httptest.NewServer(http.HandlerFunc(balanceHandler))
+	srv := httptest.NewServer(http.HandlerFunc(balancefloor.Handler))
 	defer srv.Close()
 	tr := &http.Transport{MaxIdleConnsPerHost: 64}
 	defer tr.CloseIdleConnections()
@@ -311,7 +261,7 @@ func twoEndpoints(b testing.TB, url string, s transport.Settings) *engine.Engine
 // loopback handler, sequentially and with 64 callers: issue 22 holds the
 // hedged and auto rows to 1.05× plain's time (plans/015-call-cost.md).
 func BenchmarkGetBalanceHedged(b *testing.B) {
-	srv := httptest.NewServer(http.HandlerFunc(balanceHandler))
+	srv := httptest.NewServer(http.HandlerFunc(balancefloor.Handler))
 	defer srv.Close()
 	ctx := context.Background()
 	hedged, auto := transport.DefaultSettings(), transport.DefaultSettings()

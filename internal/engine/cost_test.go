@@ -11,6 +11,7 @@ import (
 	"github.com/jonboulle/clockwork"
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/internal/admission"
+	"github.com/solroute/solroute/internal/balancefloor"
 	"github.com/solroute/solroute/internal/engine"
 	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/transport"
@@ -27,10 +28,10 @@ func (c *countingClock) Now() time.Time { c.reads.Add(1); return c.Clock.Now() }
 func (c *countingClock) Since(t time.Time) time.Duration { c.reads.Add(1); return c.Clock.Since(t) }
 
 // costClient is an engine over one loopback endpoint serving
-// balanceHandler, on clock (nil: the real one).
+// balancefloor.Handler, on clock (nil: the real one).
 func costClient(t *testing.T, clock clockwork.Clock) *engine.Engine {
 	t.Helper()
-	srv := httptest.NewServer(http.HandlerFunc(balanceHandler))
+	srv := httptest.NewServer(http.HandlerFunc(balancefloor.Handler))
 	t.Cleanup(srv.Close)
 	p, err := admission.New([]endpoint.Spec{{Name: "cost", URL: endpoint.NewSecret(srv.URL),
 		Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: {}}}}, pool.DefaultSettings(), admission.Options{Clock: clock})
@@ -93,11 +94,11 @@ func TestCallAllocations(t *testing.T) {
 		t.Skip("the race detector changes allocation counts")
 	}
 	c := costClient(t, nil)
-	srv := httptest.NewServer(http.HandlerFunc(balanceHandler))
+	srv := httptest.NewServer(http.HandlerFunc(balancefloor.Handler))
 	t.Cleanup(srv.Close)
 	tr := &http.Transport{MaxIdleConnsPerHost: 16}
 	t.Cleanup(tr.CloseIdleConnections)
-	raw := rawBalance(&http.Client{Transport: tr}, srv.URL)
+	raw := balancefloor.Raw(&http.Client{Transport: tr}, srv.URL, somePubkey)
 	ctx := context.Background()
 	const runs = 300
 	routed := testing.AllocsPerRun(runs, func() {

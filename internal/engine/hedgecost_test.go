@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/solroute/solroute/internal/balancefloor"
 	"github.com/solroute/solroute/internal/engine"
 	"github.com/solroute/solroute/transport"
 )
@@ -25,7 +26,7 @@ func TestHedgedReadAnsweredInTime(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector changes allocation counts")
 	}
-	srv := httptest.NewServer(http.HandlerFunc(balanceHandler))
+	srv := httptest.NewServer(http.HandlerFunc(balancefloor.Handler))
 	t.Cleanup(srv.Close)
 	hedged := transport.DefaultSettings()
 	hedged.HedgeAfter = time.Hour
