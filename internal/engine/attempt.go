@@ -100,14 +100,14 @@ func (c *Engine) attempt(ctx context.Context, cs *callState, pm *admission.Permi
 	if ep == nil { // the pool named an endpoint it did not list in Specs
 		return outcome{Outcome: retrypolicy.Outcome{Cause: retrypolicy.Connection, Dispatch: retrypolicy.NotDispatched,
 			Fault: retrypolicy.LocalFault},
-			err: &attemptError{endpoint: pm.Endpoint(), cause: retrypolicy.Connection, msg: "endpoint unknown to the transport"}}, now
+			err: &attemptError{endpoint: pm.Endpoint(), msg: "endpoint unknown to the transport"}}, now
 	}
 	fair, bound, adaptive := c.attemptTimeout(cs, pm, now)
 	left := cs.deadline.Sub(now)
 	timeout := min(bound, left)
 	if timeout <= 0 {
 		return outcome{Outcome: retrypolicy.Outcome{Cause: retrypolicy.Timeout, Dispatch: retrypolicy.NotDispatched,
-			Fault: retrypolicy.LocalFault}, err: ep.wrapErr(retrypolicy.Timeout, errNoTimeLeft), atDeadline: true}, now
+			Fault: retrypolicy.LocalFault}, err: ep.wrapErr(errNoTimeLeft), atDeadline: true}, now
 	}
 	timer := c.newAttemptTimer(cs, now, timeout)
 	actx, cancel := context.WithCancelCause(ctx)
@@ -188,7 +188,7 @@ func (o *outcome) fail(ep *endpointClient, cause retrypolicy.Cause, err error) {
 	default:
 		o.Fault = retrypolicy.EndpointFault
 	}
-	o.err = ep.wrapErr(cause, err)
+	o.err = ep.wrapErr(err)
 }
 
 // retryAfter parses resp's Retry-After on the pool's clock: 0 when absent

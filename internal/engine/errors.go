@@ -2,8 +2,6 @@ package engine
 
 import (
 	"errors"
-
-	"github.com/solroute/solroute/retrypolicy"
 )
 
 // ErrAmbiguousDispatch is matched (errors.Is) by a *CallError of a call
@@ -33,7 +31,6 @@ var ErrAmbiguousDispatch = errors.New("transport: request may have reached a ser
 // once so that Error never sees a secret.
 type attemptError struct {
 	endpoint string
-	cause    retrypolicy.Cause
 	msg      string
 	err      error
 }

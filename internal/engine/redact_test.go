@@ -150,7 +150,7 @@ func TestRedactedErrorsKeepTheirType(t *testing.T) {
 		t.Fatal(err)
 	}
 	dns := &net.OpError{Op: "dial", Net: "tcp", Err: &net.DNSError{Err: "no such host", Name: host, Server: "10.0.0.53:53", IsNotFound: true}}
-	got := ep.wrapErr(0, dns)
+	got := ep.wrapErr(dns)
 	var de *net.DNSError
 	var oe *net.OpError
 	if !errors.As(got, &de) || !de.IsNotFound || !errors.As(got, &oe) || oe.Op != "dial" {
@@ -162,7 +162,7 @@ func TestRedactedErrorsKeepTheirType(t *testing.T) {
 
 	re := &transport.RPCError{Code: -32602, Message: "no route for /v1/p" + redactMarker,
 		Data: json.RawMessage(`{"path":"\/v1\/p` + redactMarker + `","b64":"` + base64.StdEncoding.EncodeToString([]byte("/v1/p"+redactMarker)) + `"}`)}
-	got = ep.wrapErr(0, re)
+	got = ep.wrapErr(re)
 	var gre *transport.RPCError
 	if !errors.As(got, &gre) || gre.Code != -32602 || !json.Valid(gre.Data) {
 		t.Fatalf("wrapErr(RPC error) = %#v, want a *RPCError with valid data", got.err)

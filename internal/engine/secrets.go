@@ -13,7 +13,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/solroute/solroute/retrypolicy"
 	"github.com/solroute/solroute/transport"
 )
 
@@ -282,7 +281,7 @@ func (ep *endpointClient) redact(msg string) string { return ep.secrets.redact(m
 // type; any other error whose text still holds a secret (a *net.DNSError
 // naming the host, a callback quoting req.URL) is replaced by its redacted
 // text. It runs only when an attempt fails.
-func (ep *endpointClient) wrapErr(cause retrypolicy.Cause, err error) *attemptError {
+func (ep *endpointClient) wrapErr(err error) *attemptError {
 	var ue *url.Error
 	for errors.As(err, &ue) {
 		err = ue.Err
@@ -307,7 +306,7 @@ func (ep *endpointClient) wrapErr(cause retrypolicy.Cause, err error) *attemptEr
 			err = errors.New(msg)
 		}
 	}
-	return &attemptError{endpoint: ep.name, cause: cause, msg: trimPrefix(msg), err: err}
+	return &attemptError{endpoint: ep.name, msg: trimPrefix(msg), err: err}
 }
 
 // redactNet returns a copy of a *net.OpError or *net.DNSError chain with
