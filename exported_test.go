@@ -19,10 +19,15 @@ import (
 // raised three: the root by 22 (the six Subscribe calls, Subscription and
 // its methods, their options, filter and errors), endpoint by 5
 // (SubscribeLimits and its bounds), the kit by 21 (the fake PubSub endpoint
-// a user's test drives, and the ledger's account changes).
+// a user's test drives, and the ledger's account changes). Stop 28 cut
+// nine that no user names: fmt's %#v and encoding/json already reach
+// Format and MarshalText (Secret.GoString, Secret.MarshalJSON,
+// Endpoint.GoString), the library never reads back its own records
+// (UnmarshalText of Cause, DispatchState, Fault, Rule), and the bounds of
+// SubscribeLimits are stated in Validate's message as the others' are.
 var exportedBudget = map[string]int{
-	".": 81, "config": 19, "confirm": 11, "endpoint": 68, "fixtures": 98, "methods": 8,
-	"metrics": 12, "pool": 6, "redislimit": 15, "retrypolicy": 67, "tracing": 5, "transport": 25,
+	".": 80, "config": 19, "confirm": 11, "endpoint": 64, "fixtures": 98, "methods": 8,
+	"metrics": 12, "pool": 6, "redislimit": 15, "retrypolicy": 63, "tracing": 5, "transport": 25,
 }
 
 // TestExportedNamesWithinBudget counts the exported funcs, methods on

@@ -107,9 +107,6 @@ func (e Endpoint) String() string {
 	return fmt.Sprintf("endpoint %q (tier %d)", e.Name, e.Tier)
 }
 
-// GoString is String, for %#v.
-func (e Endpoint) GoString() string { return e.String() }
-
 // Format writes String for every verb, so that no verb, flag or width
 // prints the URL or a header value.
 func (e Endpoint) Format(f fmt.State, _ rune) { _, _ = fmt.Fprint(f, e.String()) }

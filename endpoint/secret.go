@@ -2,7 +2,6 @@ package endpoint
 
 import (
 	"encoding"
-	"encoding/json"
 	"fmt"
 	"log/slog"
 )
@@ -11,8 +10,8 @@ import (
 // info, host name, path or query may carry an API key) or a header value.
 //
 // Every way of printing a Secret shows "[redacted]": every fmt verb
-// (Format, String, GoString), encoding/json and other encoders
-// (MarshalJSON, MarshalText) and log/slog (LogValue). That holds also when
+// (Format, String), encoding/json and other encoders
+// (MarshalText) and log/slog (LogValue). That holds also when
 // a Secret is reached through an unexported field, where fmt cannot call
 // its methods and prints what reflection finds: a Secret holds only a
 // pointer to its value, and fmt prints a pointer below the top level as an
@@ -61,18 +60,12 @@ func (s Secret) Equal(o Secret) bool { return s.Reveal() == o.Reveal() }
 // String returns "[redacted]".
 func (Secret) String() string { return redacted }
 
-// GoString returns "[redacted]", for %#v.
-func (Secret) GoString() string { return redacted }
-
 // Format writes "[redacted]" for every verb and flag, so that %s, %v, %+v,
 // %#v, %q, %x and the rest print nothing of the value.
 func (Secret) Format(f fmt.State, _ rune) { _, _ = f.Write([]byte(redacted)) }
 
 // MarshalText returns "[redacted]", for encoders of text.
 func (Secret) MarshalText() ([]byte, error) { return []byte(redacted), nil }
-
-// MarshalJSON returns the JSON string "[redacted]".
-func (Secret) MarshalJSON() ([]byte, error) { return json.Marshal(redacted) }
 
 // UnmarshalText sets the value to text, so that decoders (encoding/json
 // from a JSON string, TOML and YAML decoders) can fill a Secret. It is not
@@ -88,9 +81,7 @@ func (Secret) LogValue() slog.Value { return slog.StringValue(redacted) }
 var (
 	_ fmt.Formatter            = Secret{}
 	_ fmt.Stringer             = Secret{}
-	_ fmt.GoStringer           = Secret{}
 	_ encoding.TextMarshaler   = Secret{}
 	_ encoding.TextUnmarshaler = (*Secret)(nil)
-	_ json.Marshaler           = Secret{}
 	_ slog.LogValuer           = Secret{}
 )

@@ -2,20 +2,21 @@ package endpoint
 
 import "net/url"
 
-// Defaults and bounds of SubscribeLimits.
+// Defaults and bounds of SubscribeLimits (the bounds are stated in
+// Validate's message and docs/config.md).
 const (
 	// DefaultSubscriptionsPerConnection is what a public endpoint allows on
 	// one WebSocket (about 100; large providers allow 1 450 to 4 500). The
 	// slot heartbeat every connection carries takes one.
 	DefaultSubscriptionsPerConnection = 100
-	// MaxSubscriptionsPerConnection is the largest valid
+	// maxSubscriptionsPerConnection is the largest valid
 	// SubscribeLimits.SubscriptionsPerConnection: above the largest cap a
 	// provider publishes, by a margin.
-	MaxSubscriptionsPerConnection = 100_000
+	maxSubscriptionsPerConnection = 100_000
 	// DefaultMaxConnections is SubscribeLimits.MaxConnections' default.
 	DefaultMaxConnections = 8
-	// MaxMaxConnections is the largest valid SubscribeLimits.MaxConnections.
-	MaxMaxConnections = 1024
+	// maxMaxConnections is the largest valid SubscribeLimits.MaxConnections.
+	maxMaxConnections = 1024
 )
 
 // SubscribeLimits are the limits of an endpoint's subscribe role: its
@@ -27,7 +28,7 @@ type SubscribeLimits struct {
 	// SubscriptionsPerConnection is how many subscriptions one connection
 	// holds at most, the slot heartbeat included. 0 means
 	// DefaultSubscriptionsPerConnection; otherwise 2 (the heartbeat and
-	// one more) to MaxSubscriptionsPerConnection. A refusal that names a
+	// one more) to maxSubscriptionsPerConnection. A refusal that names a
 	// limit lowers it for that connection.
 	SubscriptionsPerConnection int `toml:"subscriptions_per_connection"`
 	// MaxConnections is how many connections are opened to the endpoint
@@ -74,14 +75,14 @@ func (v *validator) subscribe(base string, s *Spec) {
 	switch n := l.SubscriptionsPerConnection; {
 	case n < 0 || n == 1:
 		v.add(path+".subscriptions_per_connection", "must be 0 (default %d) or at least 2: the slot heartbeat takes one", DefaultSubscriptionsPerConnection)
-	case n > MaxSubscriptionsPerConnection:
-		v.add(path+".subscriptions_per_connection", "must be at most %d", MaxSubscriptionsPerConnection)
+	case n > maxSubscriptionsPerConnection:
+		v.add(path+".subscriptions_per_connection", "must be at most %d", maxSubscriptionsPerConnection)
 	}
 	switch n := l.MaxConnections; {
 	case n < 0:
 		v.add(path+".max_connections", "must be 0 (default %d) or more", DefaultMaxConnections)
-	case n > MaxMaxConnections:
-		v.add(path+".max_connections", "must be at most %d", MaxMaxConnections)
+	case n > maxMaxConnections:
+		v.add(path+".max_connections", "must be at most %d", maxMaxConnections)
 	}
 	v.rate(path, "subscribes_per_second", l.SubscribesPerSecond, l.BurstCapacity)
 }

@@ -25,9 +25,9 @@ func TestValidateSubscribeRole(t *testing.T) {
 			s.WSURL, s.Subscribe, s.Roles = NewSecret("wss://h.example/"+secret), nil, map[Role]Limits{RoleRead: {}}
 		}, "endpoints[0].ws_url"},
 		{"one a connection", func(s *Spec) { s.Subscribe.SubscriptionsPerConnection = 1 }, "endpoints[0].subscribe.subscriptions_per_connection"},
-		{"too many a connection", func(s *Spec) { s.Subscribe.SubscriptionsPerConnection = MaxSubscriptionsPerConnection + 1 }, "endpoints[0].subscribe.subscriptions_per_connection"},
+		{"too many a connection", func(s *Spec) { s.Subscribe.SubscriptionsPerConnection = maxSubscriptionsPerConnection + 1 }, "endpoints[0].subscribe.subscriptions_per_connection"},
 		{"negative connections", func(s *Spec) { s.Subscribe.MaxConnections = -1 }, "endpoints[0].subscribe.max_connections"},
-		{"too many connections", func(s *Spec) { s.Subscribe.MaxConnections = MaxMaxConnections + 1 }, "endpoints[0].subscribe.max_connections"},
+		{"too many connections", func(s *Spec) { s.Subscribe.MaxConnections = maxMaxConnections + 1 }, "endpoints[0].subscribe.max_connections"},
 		{"negative rate", func(s *Spec) { s.Subscribe.SubscribesPerSecond = -1 }, "endpoints[0].subscribe.subscribes_per_second"},
 		{"burst without rate", func(s *Spec) { s.Subscribe.BurstCapacity = 3 }, "endpoints[0].subscribe.burst_capacity"},
 		{"no role at all", func(s *Spec) { s.Subscribe = nil }, "endpoints[0].roles"},

@@ -80,7 +80,3 @@ func (c Cause) String() string { return enumName("cause", causeNames, c) }
 // an unknown cause still encodes.
 func (c Cause) MarshalText() ([]byte, error) { return []byte(c.String()), nil }
 
-// UnmarshalText parses a name written by MarshalText ("none" included).
-func (c *Cause) UnmarshalText(text []byte) error {
-	return enumParse(c, "cause", causeNames, text)
-}

@@ -29,7 +29,3 @@ func (d DispatchState) String() string { return enumName("dispatch", dispatchNam
 // MarshalText encodes d as its String; it never fails.
 func (d DispatchState) MarshalText() ([]byte, error) { return []byte(d.String()), nil }
 
-// UnmarshalText parses a name written by MarshalText ("unknown" included).
-func (d *DispatchState) UnmarshalText(text []byte) error {
-	return enumParse(d, "dispatch state", dispatchNames, text)
-}

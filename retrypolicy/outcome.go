@@ -46,10 +46,6 @@ func (f Fault) String() string { return enumName("fault", faultNames, f) }
 // MarshalText encodes f as its String; it never fails.
 func (f Fault) MarshalText() ([]byte, error) { return []byte(f.String()), nil }
 
-// UnmarshalText parses a name written by MarshalText ("none" included).
-func (f *Fault) UnmarshalText(text []byte) error {
-	return enumParse(f, "fault", faultNames, text)
-}
 
 // Outcome is what happened to one attempt: one value, built once by the
 // transport where the facts are known, read by everyone else through its

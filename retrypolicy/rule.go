@@ -83,7 +83,3 @@ func (r Rule) String() string { return enumName("rule", ruleNames, r) }
 // MarshalText encodes r as its String; it never fails.
 func (r Rule) MarshalText() ([]byte, error) { return []byte(r.String()), nil }
 
-// UnmarshalText parses a name written by MarshalText ("none" included).
-func (r *Rule) UnmarshalText(text []byte) error {
-	return enumParse(r, "rule", ruleNames, text)
-}
