@@ -79,4 +79,3 @@ func (c Cause) String() string { return enumName("cause", causeNames, c) }
 // MarshalText encodes c as its String; it never fails, so an attempt with
 // an unknown cause still encodes.
 func (c Cause) MarshalText() ([]byte, error) { return []byte(c.String()), nil }
-

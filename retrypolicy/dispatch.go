@@ -28,4 +28,3 @@ func (d DispatchState) String() string { return enumName("dispatch", dispatchNam
 
 // MarshalText encodes d as its String; it never fails.
 func (d DispatchState) MarshalText() ([]byte, error) { return []byte(d.String()), nil }
-

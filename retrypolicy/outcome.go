@@ -46,7 +46,6 @@ func (f Fault) String() string { return enumName("fault", faultNames, f) }
 // MarshalText encodes f as its String; it never fails.
 func (f Fault) MarshalText() ([]byte, error) { return []byte(f.String()), nil }
 
-
 // Outcome is what happened to one attempt: one value, built once by the
 // transport where the facts are known, read by everyone else through its
 // methods (the retry decision, the permit that feeds the endpoint's

@@ -82,4 +82,3 @@ func (r Rule) String() string { return enumName("rule", ruleNames, r) }
 
 // MarshalText encodes r as its String; it never fails.
 func (r Rule) MarshalText() ([]byte, error) { return []byte(r.String()), nil }
-
