@@ -173,7 +173,7 @@ func TestSubscriptionSeriesMoveAfterAFailover(t *testing.T) {
 		{"failovers before the cut", before["solroute_pubsub_failovers_total"], 0, false},
 		{"failovers", after["solroute_pubsub_failovers_total"], 1, true},
 		{"resubscribes observed", after.sum("solroute_pubsub_resubscribe_duration_seconds_count"), 1, true},
-		{"connections lost on " + cut, after[`solroute_pubsub_connections_lost_total{endpoint="` + cut + `"}`], 1, true},
+		{"connections lost on " + cut, after[`solroute_pubsub_connections_lost_total{endpoint="`+cut+`"}`], 1, true},
 		{"subscriptions held", after.sum("solroute_pubsub_subscriptions"), 2, false},
 		{"streams", after["solroute_pubsub_streams"], 1, false},
 		{"first deliveries", after.sum("solroute_pubsub_first_deliveries_total"), 1, true},
