@@ -1,10 +1,16 @@
 package solroute_test
 
 import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
 	"maps"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -12,10 +18,15 @@ import (
 	"github.com/jonboulle/clockwork"
 	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
+	"github.com/prometheus/common/expfmt"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	"github.com/solroute/solroute"
 	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/internal/fixturedata"
 	"github.com/solroute/solroute/metrics"
+	"github.com/solroute/solroute/tracing"
 )
 
 // newSubEnvWith is newSubEnv with the client's options edited before it
@@ -200,4 +211,95 @@ func TestSubscriptionSeriesMoveAfterAFailover(t *testing.T) {
 	if after[`solroute_pubsub_resubscribe_duration_seconds_count{endpoint="`+cut+`"}`] != 0 {
 		t.Errorf("a resubscribe labelled with the cut endpoint %s", cut)
 	}
+}
+
+// TestSubscriptionObservabilityHidesSecrets: with an API key in every
+// WebSocket URL's path and query, a subscription placed, cut, refused on
+// redial (an upgrade answered 429) and moved shows the key in no series
+// of the scrape, no span, no SubscriptionStats (any fmt form, JSON) and
+// no log line, in any encoding.
+func TestSubscriptionObservabilityHidesSecrets(t *testing.T) {
+	const key = "WsApIkEy"
+	var logs bytes.Buffer
+	var logMu sync.Mutex
+	e := newSubEnvWith(t, []string{"a", "b", "c"}, func(o *solroute.Options) {
+		for i := range o.Endpoints {
+			o.Endpoints[i].WSURL += "/v1/" + key + "?api-key=" + key + "&x=%2F" + key
+		}
+		o.Hooks.Logger = slog.New(slog.NewTextHandler(lockedWriter{&logMu, &logs}, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	})
+	reg := prometheus.NewPedanticRegistry()
+	reg.MustRegister(metrics.New(e.client, metrics.Options{}))
+	spans := tracetest.NewInMemoryExporter()
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSampler(sdktrace.AlwaysSample()), sdktrace.WithSyncer(spans))
+	t.Cleanup(func() { _ = tp.Shutdown(context.Background()) })
+	tracing.Instrument(e.client, tracing.Options{TracerProvider: tp})
+	acct := testKey(22)
+	sub, err := e.client.AccountSubscribe(subCtx(t), acct, &solroute.AccountSubscribeOptions{Commitment: rpc.CommitmentConfirmed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sub.Close()
+	e.steps(2)
+	var cut string
+	for _, ep := range e.client.SubscriptionStats().Endpoints {
+		if ep.Subscriptions > 0 {
+			cut = ep.Name
+		}
+	}
+	e.cluster.PubSub(cut).SetFaults(fixtures.PubSubFaults{UpgradeStatus: 429, RetryAfter: "1"})
+	e.cluster.PubSub(cut).Drop()
+	e.setLamports(acct, 9)
+	e.steps(12)
+	stats := e.client.SubscriptionStats()
+	texts := map[string]string{"stats %v": fmt.Sprintf("%v", stats), "stats %+v": fmt.Sprintf("%+v", stats),
+		"stats %#v": fmt.Sprintf("%#v", stats)}
+	if js, err := json.Marshal(stats); err == nil {
+		texts["stats json"] = string(js)
+	}
+	var scrape bytes.Buffer
+	fams, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range fams {
+		if _, err := expfmt.MetricFamilyToText(&scrape, f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	texts["scrape"] = scrape.String()
+	for i, s := range spans.GetSpans() {
+		texts[fmt.Sprintf("span %d", i)] = fmt.Sprintf("%s %+v %v", s.Name, s.Attributes, s.Events)
+	}
+	logMu.Lock()
+	texts["logs"] = logs.String()
+	logMu.Unlock()
+	for where, s := range texts {
+		if form, leaked := fixturedata.FindSecret(s, key); leaked {
+			t.Errorf("%s shows the key (%s):\n%s", where, form, s)
+		}
+	}
+	var lastErr string
+	for _, ep := range stats.Endpoints {
+		if ep.Name == cut {
+			lastErr = ep.LastError
+		}
+	}
+	if stats.Failovers == 0 || lastErr == "" || len(spans.GetSpans()) < 3 || !strings.Contains(texts["logs"], cut) ||
+		!strings.Contains(texts["scrape"], "solroute_pubsub_failovers_total 1") {
+		t.Errorf("the cut did not show everywhere (failovers %d, %s's last error %q, %d spans); logs:\n%s",
+			stats.Failovers, cut, lastErr, len(spans.GetSpans()), texts["logs"])
+	}
+}
+
+// lockedWriter serialises a logger's writes to a buffer the test reads.
+type lockedWriter struct {
+	mu *sync.Mutex
+	b  *bytes.Buffer
+}
+
+func (w lockedWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.Write(p)
 }
