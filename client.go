@@ -122,6 +122,7 @@ func build(specs []endpoint.Spec, cluster string, ts transport.Settings, ps pool
 	}
 	rc := rpc.NewWithCustomRPCClient(tc)
 	subs := newSubscriptions(specs, ps.MaxSlotLag, rc, h.Clock, h.Logger)
+	subs.watch(h.Observers...)
 	return &Client{pool: p, engine: tc, rpc: rc, cluster: cluster, subs: subs}, nil
 }
 

@@ -19,14 +19,19 @@ import (
 // raised three: the root by 22 (the six Subscribe calls, Subscription and
 // its methods, their options, filter and errors), endpoint by 5
 // (SubscribeLimits and its bounds), the kit by 21 (the fake PubSub endpoint
-// a user's test drives, and the ledger's account changes). Stop 28 cut
-// nine that no user names: fmt's %#v and encoding/json already reach
-// Format and MarshalText (Secret.GoString, Secret.MarshalJSON,
-// Endpoint.GoString), the library never reads back its own records
-// (UnmarshalText of Cause, DispatchState, Fault, Rule), and the bounds of
-// SubscribeLimits are stated in Validate's message as the others' are.
+// a user's test drives, and the ledger's account changes). Issue 23's
+// observability raised the root by 3: Client.SubscriptionStats and the
+// two types it returns (SubscriptionStats, SubscriptionEndpointStats), the
+// subscriptions' counters a bot reads without Prometheus (and package
+// metrics exports); the events metrics and tracing see go through an
+// internal interface (pubsub.Watcher), no name. Stop 28 cut nine that no
+// user names: fmt's %#v and encoding/json already reach Format and
+// MarshalText (Secret.GoString, Secret.MarshalJSON, Endpoint.GoString),
+// the library never reads back its own records (UnmarshalText of Cause,
+// DispatchState, Fault, Rule), and the bounds of SubscribeLimits are
+// stated in Validate's message as the others' are.
 var exportedBudget = map[string]int{
-	".": 80, "config": 19, "confirm": 11, "endpoint": 64, "fixtures": 98, "methods": 8,
+	".": 83, "config": 19, "confirm": 11, "endpoint": 64, "fixtures": 98, "methods": 8,
 	"metrics": 12, "pool": 6, "redislimit": 15, "retrypolicy": 63, "tracing": 5, "transport": 25,
 }
 

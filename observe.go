@@ -14,7 +14,10 @@ import (
 // package tracing plug into a Client (see docs/observability.md).
 // Observers are never removed; adding one twice makes it see everything
 // twice. A nil o is ignored. Hooks.Observers are added this way by New.
-func (c *Client) Observe(o transport.Observer) { c.engine.Observe(o) }
+func (c *Client) Observe(o transport.Observer) {
+	c.engine.Observe(o)
+	c.subs.watch(o) // its subscription events too, when it watches them
+}
 
 // RetryBudget returns the client's retry budget now: the calls and
 // counted retries under way and the tokens left (see retrypolicy.Usage).

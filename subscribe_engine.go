@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"sync"
+	"sync/atomic"
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"
@@ -25,6 +26,10 @@ type subscriptions struct {
 	mu     sync.Mutex
 	eng    *pubsub.Engine
 	closed bool
+
+	// watchers see the engine's events (subscribe_stats.go).
+	watchMu  sync.Mutex
+	watchers atomic.Pointer[[]pubsub.Watcher]
 }
 
 // newSubscriptions prepares the engine over the specs that serve the
@@ -39,6 +44,7 @@ func newSubscriptions(specs []endpoint.Spec, maxSlotLag int, rc *rpc.Client, clo
 	// processes that lose one endpoint together do not dial it again in
 	// step.
 	s.options = pubsub.Options{Clock: clock, Logger: log, Reader: reader{rc}, Seed: rand.Uint64()}
+	s.options.Observe = s.observe // metrics and tracing (subscribe_stats.go)
 	return s
 }
 

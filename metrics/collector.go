@@ -48,6 +48,9 @@ type Collector struct {
 	// State series (Collect).
 	state stateDescs
 
+	// Subscription series (subscriptions.go).
+	pubsub pubsubSeries
+
 	// mu serialises the writers of methods, labels and endpoints, which
 	// the Observer reads with one atomic load each.
 	mu        sync.Mutex
@@ -125,7 +128,8 @@ func newEventSeries(o Options) *Collector {
 		inDoubtAttempts: counter("in_doubt_attempts_total",
 			"Sends routed, as a last resort, to an endpoint in doubt (one that may have dropped an earlier send).",
 			"endpoint"),
-		state: newStateDescs(ns),
+		state:  newStateDescs(ns),
+		pubsub: newPubsubSeries(o),
 	}
 }
 
@@ -141,6 +145,7 @@ func (c *Collector) Describe(ch chan<- *prometheus.Desc) {
 		v.Describe(ch)
 	}
 	c.state.describe(ch)
+	c.pubsub.describe(ch)
 }
 
 // Collect sends the event series, then reads the client's snapshot and
@@ -150,6 +155,7 @@ func (c *Collector) Collect(ch chan<- prometheus.Metric) {
 		v.Collect(ch)
 	}
 	c.state.collect(ch, c.src.Snapshot(), c.src.RetryBudget())
+	c.pubsub.collect(ch, c.src)
 }
 
 // method returns the series of call's method: its own when the registry

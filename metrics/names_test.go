@@ -71,21 +71,30 @@ func TestSeriesNamesSayTheirUnit(t *testing.T) {
 			t.Errorf("%s is exported but not in seriesUnits: decide its unit and name (docs/observability.md)", name)
 			continue
 		}
-		base := strings.TrimSuffix(name, "_total")
-		switch {
-		case f.GetType() == dto.MetricType_COUNTER && base == name:
-			t.Errorf("%s is a counter without _total", name)
-		case f.GetType() != dto.MetricType_COUNTER && base != name:
-			t.Errorf("%s ends in _total but is a %s", name, f.GetType())
-		case unit != "" && !strings.HasSuffix(base, "_"+unit):
-			t.Errorf("%s is in %s but does not say so: want the suffix _%s", name, unit, unit)
-		case f.GetType() == dto.MetricType_HISTOGRAM && unit != "seconds":
-			t.Errorf("%s: a histogram of durations is in seconds", name)
-		}
+		checkName(t, f, unit)
 	}
 	for _, name := range slices.Sorted(maps.Keys(seriesUnits)) {
 		if !seen[name] && name != "solroute_endpoint_tokens" {
 			t.Errorf("%s is not exported", name)
 		}
+	}
+}
+
+// checkName checks f's name against the guide's rules for its unit and
+// type: _total on counters only, the unit as the suffix, histograms of
+// durations in seconds.
+func checkName(t *testing.T, f *dto.MetricFamily, unit string) {
+	t.Helper()
+	name := f.GetName()
+	base := strings.TrimSuffix(name, "_total")
+	switch {
+	case f.GetType() == dto.MetricType_COUNTER && base == name:
+		t.Errorf("%s is a counter without _total", name)
+	case f.GetType() != dto.MetricType_COUNTER && base != name:
+		t.Errorf("%s ends in _total but is a %s", name, f.GetType())
+	case unit != "" && !strings.HasSuffix(base, "_"+unit):
+		t.Errorf("%s is in %s but does not say so: want the suffix _%s", name, unit, unit)
+	case f.GetType() == dto.MetricType_HISTOGRAM && unit != "seconds":
+		t.Errorf("%s: a histogram of durations is in seconds", name)
 	}
 }

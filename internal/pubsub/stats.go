@@ -141,3 +141,13 @@ func (e *Engine) emit(ev Event) {
 	ev.At = e.clock.Now()
 	e.events = append(e.events, ev)
 }
+
+// Watcher is how package metrics and package tracing see the engine's
+// events without an exported hook: the root Client hands every Event to
+// each Observer added to it (Client.Observe, Hooks.Observers) that also
+// implements Watcher, in order, one call at a time, outside the engine's
+// lock. A user cannot implement it (Event is internal); events hold
+// endpoint labels and redacted errors only.
+type Watcher interface {
+	WatchSubscription(Event)
+}
