@@ -40,9 +40,9 @@ type PriorityFeeEstimate struct {
 }
 
 // PriorityFee estimates the compute-unit price that lands a transaction
-// write-locking accounts now: the percentile (0 to 100, to two decimals;
-// 0 is the lowest fee, 100 the highest, 50 the median, by nearest rank)
-// of the fees of the last 150 blocks, over the union of what two read
+// write-locking accounts now. It is the percentile (0 to 100, to two
+// decimals; 0 is the lowest fee, 100 the highest, 50 the median, by
+// nearest rank) of the fees of the last 150 blocks, over the union of what two read
 // endpoints' getRecentPrioritizationFees say (a slot both report counts
 // once, at the higher fee). The endpoints are the best two by the pool's
 // order (verified, not cooling down, in step with the cluster's slot,
