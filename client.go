@@ -25,6 +25,7 @@ type Client struct {
 	rpc     *rpc.Client
 	cluster string
 	subs    *subscriptions
+	fees    feeCache // PriorityFee's answers (priorityfee_cache.go)
 }
 
 // New builds a Client from plain Go options. Every problem with the

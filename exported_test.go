@@ -29,9 +29,12 @@ import (
 // MarshalText (Secret.GoString, Secret.MarshalJSON, Endpoint.GoString),
 // the library never reads back its own records (UnmarshalText of Cause,
 // DispatchState, Fault, Rule), and the bounds of SubscribeLimits are
-// stated in Validate's message as the others' are.
+// stated in Validate's message as the others' are. Issue 24's priority
+// fees raised the root by 2: Client.PriorityFee, which a bot calls before
+// it sets its compute-unit price, and PriorityFeeEstimate, the result it
+// names to keep or pass on.
 var exportedBudget = map[string]int{
-	".": 83, "config": 19, "confirm": 11, "endpoint": 64, "fixtures": 98, "methods": 8,
+	".": 85, "config": 19, "confirm": 11, "endpoint": 64, "fixtures": 98, "methods": 8,
 	"metrics": 12, "pool": 6, "redislimit": 15, "retrypolicy": 63, "tracing": 5, "transport": 25,
 }
 
