@@ -18,6 +18,7 @@ import (
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
 	"github.com/solroute/solroute/transport"
+	"golang.org/x/time/rate"
 )
 
 // bulkKey is the i-th key of a bulk test: i+1 in its first 8 bytes, never
@@ -52,8 +53,15 @@ func bulkHasAccount(i int) bool { return i%97 == 0 }
 type front struct {
 	inFlight, peak, requests atomic.Int64
 	gate, pass               int64
-	gateOnce                 sync.Once
-	open                     chan struct{}
+	// latency, when set, is how long each request takes on the real
+	// clock (benchmarks only); limited, when set, gives each endpoint a
+	// provider's limit: a request past it is answered 429 (counted in
+	// refused).
+	latency  time.Duration
+	limited  func() *rate.Limiter
+	refused  atomic.Int64
+	gateOnce sync.Once
+	open     chan struct{}
 }
 
 // newFront returns a front whose gate (0: none) lets the first pass
@@ -75,7 +83,17 @@ func (f *front) wrap(t testing.TB, target string) *httptest.Server {
 	}
 	proxy := httputil.NewSingleHostReverseProxy(u)
 	proxy.Transport = &http.Transport{MaxIdleConnsPerHost: 256}
+	var lim *rate.Limiter
+	if f.limited != nil {
+		lim = f.limited()
+	}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if lim != nil && !lim.Allow() {
+			f.refused.Add(1)
+			w.WriteHeader(http.StatusTooManyRequests)
+			_, _ = w.Write([]byte(`{"jsonrpc":"2.0","error":{"code":429,"message":"Too many requests"},"id":1}`))
+			return
+		}
 		n := f.inFlight.Add(1)
 		defer f.inFlight.Add(-1)
 		if f.requests.Add(1) <= f.pass {
@@ -95,6 +113,15 @@ func (f *front) wrap(t testing.TB, target string) *httptest.Server {
 		case <-f.open:
 		case <-r.Context().Done():
 			return
+		}
+		if f.latency > 0 {
+			tm := time.NewTimer(f.latency)
+			defer tm.Stop()
+			select {
+			case <-tm.C:
+			case <-r.Context().Done():
+				return
+			}
 		}
 		proxy.ServeHTTP(w, r)
 	}))
@@ -119,11 +146,18 @@ type bulkFixture struct {
 // when it returns.
 func newBulkFixture(t testing.TB, f *front, accounts int, lags []uint64, scripts []fixtures.Script) *bulkFixture {
 	t.Helper()
+	return newLimitedBulkFixture(t, f, accounts, lags, scripts, endpoint.Limits{})
+}
+
+// newLimitedBulkFixture is newBulkFixture with read limits on every
+// endpoint.
+func newLimitedBulkFixture(t testing.TB, f *front, accounts int, lags []uint64, scripts []fixtures.Script, read endpoint.Limits) *bulkFixture {
+	t.Helper()
 	clock := clockwork.NewFakeClock()
 	ledger := fixtures.NewLedger()
 	members := make([]fixtures.Member, len(lags))
 	for i := range members {
-		members[i] = fixtures.Member{Name: string(rune('a' + i)), Read: &endpoint.Limits{}}
+		members[i] = fixtures.Member{Name: string(rune('a' + i)), Read: &read}
 		members[i].Options = fixtures.Options{Clock: clock, Ledger: ledger,
 			Slots: &fixtures.SlotOptions{Lag: lags[i]}, Script: scripts[i]}
 	}
