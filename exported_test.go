@@ -32,9 +32,11 @@ import (
 // stated in Validate's message as the others' are. Issue 24's priority
 // fees raised the root by 2: Client.PriorityFee, which a bot calls before
 // it sets its compute-unit price, and PriorityFeeEstimate, the result it
-// names to keep or pass on.
+// names to keep or pass on. Issue 25's bulk reads raised the root by 9:
+// the three calls, BulkOptions, BulkResult, BulkError (its Error and
+// Unwrap) and BulkChunk (a range not read, and why).
 var exportedBudget = map[string]int{
-	".": 85, "config": 19, "confirm": 11, "endpoint": 64, "fixtures": 98, "methods": 8,
+	".": 94, "config": 19, "confirm": 11, "endpoint": 64, "fixtures": 98, "methods": 8,
 	"metrics": 12, "pool": 6, "redislimit": 15, "retrypolicy": 63, "tracing": 5, "transport": 25,
 }
 
