@@ -56,7 +56,11 @@ func New(opts Options) (*Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("solroute: %w", err)
 	}
-	return build(specs, opts.Cluster, ts, ps, reg, opts.Hooks)
+	r, err := subscribeRedundancy(opts.SubscribeRedundancy, specs, "Options.SubscribeRedundancy")
+	if err != nil {
+		return nil, err
+	}
+	return build(specs, opts.Cluster, ts, ps, r, reg, opts.Hooks)
 }
 
 // Open builds a Client from the configuration document at path (see
@@ -99,12 +103,17 @@ func FromDocument(doc *config.Document, h Hooks) (*Client, error) {
 	if doc.Pool != nil {
 		ps = *doc.Pool
 	}
-	return build(doc.Endpoints, doc.Cluster, ts, ps, reg, h)
+	r, err := subscribeRedundancy(doc.Subscribe.Redundancy, doc.Endpoints, "[subscribe] redundancy")
+	if err != nil {
+		return nil, err
+	}
+	return build(doc.Endpoints, doc.Cluster, ts, ps, r, reg, h)
 }
 
 // build is the one constructor behind New and Open. h.Limits, when not
-// nil, supplies the pool's buckets; its owner closes it.
-func build(specs []endpoint.Spec, cluster string, ts transport.Settings, ps pool.Settings, reg *methods.Registry, h Hooks) (*Client, error) {
+// nil, supplies the pool's buckets; its owner closes it. redundancy is
+// what subscribeRedundancy returned.
+func build(specs []endpoint.Spec, cluster string, ts transport.Settings, ps pool.Settings, redundancy int, reg *methods.Registry, h Hooks) (*Client, error) {
 	po := admission.Options{Clock: h.Clock, Logger: h.Logger}
 	if h.Limits != nil {
 		po.NewBucket = h.Limits.NewBucket
@@ -124,6 +133,7 @@ func build(specs []endpoint.Spec, cluster string, ts transport.Settings, ps pool
 	rc := rpc.NewWithCustomRPCClient(tc)
 	subs := newSubscriptions(specs, ps.MaxSlotLag, rc, h.Clock, h.Logger)
 	subs.watch(h.Observers...)
+	subs.settings.Redundancy = redundancy
 	return &Client{pool: p, engine: tc, rpc: rc, cluster: cluster, subs: subs}, nil
 }
 

@@ -14,3 +14,16 @@ func SubscribeActivity(c *Client) (pubsub.Activity, bool) {
 	}
 	return e.Activity(), true
 }
+
+// SubscribeSnapshot reads the client's subscription engine's counters and
+// state, for tests (false before it started).
+func SubscribeSnapshot(c *Client) (pubsub.Snapshot, bool) {
+	s := c.subs
+	s.mu.Lock()
+	e := s.eng
+	s.mu.Unlock()
+	if e == nil {
+		return pubsub.Snapshot{}, false
+	}
+	return e.Snapshot(), true
+}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/jonboulle/clockwork"
 	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/internal/pubsub"
 	"github.com/solroute/solroute/methods"
 	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/transport"
@@ -35,6 +36,14 @@ type Options struct {
 	// (methods.Method; see methods.Registry.Declare). A built-in send
 	// cannot be declared otherwise.
 	Methods []methods.Method
+	// SubscribeRedundancy is how many distinct endpoints (of those with a
+	// Subscribe role) hold each subscription at once, best tier first:
+	// their notifications are deduplicated, so one endpoint cut, stalled
+	// or lagging loses nothing. 0 means 2, or 1 with a single subscribe
+	// endpoint; otherwise 1 to 16 and at most the subscribe endpoints (a
+	// redundancy they cannot meet is an error, not clamped). The
+	// document's [subscribe] redundancy.
+	SubscribeRedundancy int
 	// Hooks are time, logging and Observers.
 	Hooks Hooks `json:"-"`
 }
@@ -173,6 +182,36 @@ func (e *Endpoint) spec() endpoint.Spec {
 	}
 	return s
 }
+
+// maxSubscribeRedundancy bounds Options.SubscribeRedundancy, as the
+// document bounds [subscribe] redundancy.
+const maxSubscribeRedundancy = 16
+
+// subscribeRedundancy checks a redundancy asked for (named by where)
+// against the specs that serve the subscribe role and returns the
+// engine's: 0 is the default, 2, or 1 with one such endpoint. One the
+// endpoints cannot meet is an error: a user who asked for 3 expects a
+// subscription to survive two endpoints failing at once.
+func subscribeRedundancy(r int, specs []endpoint.Spec, where string) (int, error) {
+	n := 0
+	for i := range specs {
+		if specs[i].Subscribe != nil {
+			n++
+		}
+	}
+	switch {
+	case r == 0:
+		return min(defaultSubscribeRedundancy, max(n, 1)), nil
+	case r < 0 || r > maxSubscribeRedundancy:
+		return 0, fmt.Errorf("solroute: %s must be between 1 and %d (0: the default, %d)", where, maxSubscribeRedundancy, defaultSubscribeRedundancy)
+	case r > n:
+		return 0, fmt.Errorf("solroute: %s is %d but %d endpoint(s) serve subscribe: each subscription is held on that many distinct endpoints", where, r, n)
+	}
+	return r, nil
+}
+
+// defaultSubscribeRedundancy is the engine's default redundancy.
+const defaultSubscribeRedundancy = pubsub.DefaultRedundancy
 
 // declare returns the built-in registry with ms declared.
 func declare(ms []methods.Method) (*methods.Registry, error) {

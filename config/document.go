@@ -26,6 +26,7 @@ type Document struct {
 	Pool      *pool.Settings            // [pool] and [pool.ejection]. Nil: pool.DefaultSettings()
 	Methods   map[string]methods.Method // [methods.NAME] (nil: none)
 	Limits    Limits                    // [limits]: local buckets (the zero value), or shared through Redis
+	Subscribe Subscribe                 // [subscribe]: the zero value takes every default
 }
 
 // layout is the document's top level: each key and the settings it fills.
@@ -41,6 +42,7 @@ type layout struct {
 	Methods   *map[string]methods.Method `toml:"methods"`
 	Endpoints *[]endpoint.Spec           `toml:"endpoints"`
 	Limits    *Limits                    `toml:"limits"`
+	Subscribe *Subscribe                 `toml:"subscribe"`
 }
 
 // layoutOf points a layout at d's fields; d.Transport and d.Pool must not
@@ -54,6 +56,7 @@ func layoutOf(d *Document) *layout {
 		Methods:   &d.Methods,
 		Endpoints: &d.Endpoints,
 		Limits:    &d.Limits,
+		Subscribe: &d.Subscribe,
 	}
 }
 

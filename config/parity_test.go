@@ -25,16 +25,17 @@ import (
 // leaves this list.
 func parityExceptions() map[string]string {
 	return map[string]string{
-		"x-duplicate-names.toml":         "unique endpoint names: JSON Schema has no uniqueness by property",
-		"x-duration-sum-over.toml":       "a duration in several units: the pattern bounds each number, not their sum",
-		"x-backoff-order.toml":           "initial_backoff ≤ max_backoff compares two keys (here, a default)",
-		"x-ejection-order.toml":          "max_time ≥ base_time compares two keys (here, a default)",
-		"x-cluster-hash-zero.toml":       "a base58 hash decoding to 32 bytes, not all zero: beyond a pattern",
-		"x-url-bad-port.toml":            "the URL past its scheme and the start of its host: the loader parses it",
-		"x-url-variable-missing.toml":    "environment variables: the schema sees ${NAME}, not the environment",
-		"x-name-a-date.toml":             "TOML types JSON lacks: a date becomes a JSON string",
-		"x-tier-a-float.toml":            "TOML types JSON lacks: 1.0 becomes the JSON integer 1",
-		"x-limits-url-bad-database.toml": "a Redis URL past its scheme and the start of its host: the loader parses it",
+		"x-duplicate-names.toml":                     "unique endpoint names: JSON Schema has no uniqueness by property",
+		"x-duration-sum-over.toml":                   "a duration in several units: the pattern bounds each number, not their sum",
+		"x-backoff-order.toml":                       "initial_backoff ≤ max_backoff compares two keys (here, a default)",
+		"x-ejection-order.toml":                      "max_time ≥ base_time compares two keys (here, a default)",
+		"x-cluster-hash-zero.toml":                   "a base58 hash decoding to 32 bytes, not all zero: beyond a pattern",
+		"x-url-bad-port.toml":                        "the URL past its scheme and the start of its host: the loader parses it",
+		"x-url-variable-missing.toml":                "environment variables: the schema sees ${NAME}, not the environment",
+		"x-name-a-date.toml":                         "TOML types JSON lacks: a date becomes a JSON string",
+		"x-tier-a-float.toml":                        "TOML types JSON lacks: 1.0 becomes the JSON integer 1",
+		"x-limits-url-bad-database.toml":             "a Redis URL past its scheme and the start of its host: the loader parses it",
+		"x-subscribe-redundancy-over-endpoints.toml": "[subscribe] redundancy against the count of endpoints with a subscribe table: JSON Schema cannot count",
 	}
 }
 

@@ -76,6 +76,7 @@ func Parse(data []byte, opts ParseOptions) (*Document, error) {
 	p.checkMethods(d)
 	p.checkEjectionOrder(d)
 	p.checkSettings(d)
+	p.checkSubscribe(d)
 	p.checkWide()
 	if len(p.list) > 0 {
 		return nil, &ValidationError{File: opts.Filename, Problems: p.sorted()}

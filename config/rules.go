@@ -48,6 +48,7 @@ func zeroMeansDefaultFields() []struct {
 		{reflect.TypeFor[Limits](), "Replicas"},                                     // 0: one replica
 		{reflect.TypeFor[endpoint.SubscribeLimits](), "SubscriptionsPerConnection"}, // 0: endpoint.DefaultSubscriptionsPerConnection
 		{reflect.TypeFor[endpoint.SubscribeLimits](), "MaxConnections"},             // 0: endpoint.DefaultMaxConnections
+		{reflect.TypeFor[Subscribe](), "Redundancy"},                                // 0: 2, or 1 with one subscribe endpoint
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"strings"
 	"sync"
 	"time"
 
@@ -132,6 +133,8 @@ func (d demo) run(ctx context.Context) int {
 	wg.Go(func() { rateLimitWindow(runCtx, e.clock, cluster.Server(demoPrimaryA), d.duration) })
 	wg.Go(func() { fallBehind(runCtx, e.clock, cluster.Server(demoPrimaryC), d.duration, stats) })
 	start := e.clock.Now()
+	slots := watchSlots(runCtx, c, &wg)
+	wg.Go(func() { killPubSub(runCtx, e.clock, cluster.PubSub(demoKilled), d.duration, slots) })
 	for id := range d.callers {
 		wg.Go(func() { w.caller(ctx, id, stop) })
 	}
@@ -144,6 +147,7 @@ func (d demo) run(ctx context.Context) int {
 
 	res := newDemoResult(stats, cluster, c.Snapshot(), e.clock.Since(start))
 	res.stall = newStallReport(stats, w.stalls, start, res.elapsed)
+	res.subscription = slots
 	res.write(e.stdout)
 	if ms != nil && e.onMetrics != nil {
 		e.onMetrics(ms.url)
@@ -186,6 +190,8 @@ func (d demo) writeHeader(ms *metricsServer) {
 	fmt.Fprintf(w, "  %-12s tier 2  reads only; resets some connections\n", demoLastResort)
 	fmt.Fprintf(w, "  every endpoint drifts 0 to 5 slots behind the tip; the chain stalls from %s for %s (no slot moves)\n",
 		short(stalls.First), short(stalls.For))
+	fmt.Fprintf(w, "  %s also serve PubSub: one slot subscription on all three; %s's is killed at %s\n",
+		strings.Join(demoPubSub, ", "), demoKilled, short(time.Duration(float64(d.duration)*demoKillFrom)))
 	if ms != nil {
 		fmt.Fprintf(w, "metrics: serving %s while the demo runs\n", ms.url)
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"github.com/jonboulle/clockwork"
@@ -126,6 +127,11 @@ func demoMembers(seed uint64, clock clockwork.Clock, duration time.Duration) []f
 		{Name: demoLastResort, Tier: 2, Read: &lastRead, Options: opts(resets)},
 	}
 	ms[0].Options.Lies = &lies
+	for i := range ms {
+		if slices.Contains(demoPubSub, ms[i].Name) {
+			ms[i].PubSub = &fixtures.PubSubOptions{}
+		}
+	}
 	return ms
 }
 
@@ -154,7 +160,13 @@ func demoConfig(c *fixtures.Cluster) *config.Document {
 	ts := transport.DefaultSettings()
 	ts.Retry.InitialBackoff = 20 * time.Millisecond
 	ts.Retry.MaxBackoff = 200 * time.Millisecond
-	return &config.Document{Cluster: "mainnet-beta", Endpoints: fixturespec.Specs(c), Transport: &ts} // Pool nil: the defaults
+	specs := fixturespec.Specs(c)
+	for i := range specs {
+		if p := c.PubSub(specs[i].Name); p != nil {
+			specs[i].WSURL, specs[i].Subscribe = endpoint.NewSecret(p.URL()), &endpoint.SubscribeLimits{}
+		}
+	}
+	return &config.Document{Cluster: "mainnet-beta", Endpoints: specs, Transport: &ts} // Pool nil: the defaults
 }
 
 // rateLimitWindow makes demoPrimaryA answer 429 from demoRateLimitFrom to

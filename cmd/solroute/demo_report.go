@@ -36,6 +36,8 @@ type demoResult struct {
 	// stall is what the calls got while the chain stalled; nil when the
 	// run ended before it stalled.
 	stall *stallReport
+	// subscription is the slot subscription's report.
+	subscription *slotWatch
 }
 
 // lagReport is the share of reads the endpoint that fell behind took

@@ -47,6 +47,9 @@ func (r *demoResult) write(w io.Writer) {
 		r.stall.write(w)
 	}
 	r.writeSends(w)
+	if r.subscription != nil {
+		r.subscription.write(w)
+	}
 	if r.duplicates == 0 {
 		fmt.Fprintln(w, "\nNo transaction reached the cluster twice: a send that may have reached a server is")
 		fmt.Fprintln(w, "reported to its caller as ambiguous (solroute.ErrAmbiguousDispatch), never resent.")

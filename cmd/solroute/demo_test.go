@@ -137,3 +137,38 @@ func TestDemoUsageErrors(t *testing.T) {
 	}
 	runUsageCases(t, tests)
 }
+
+// TestDemoSubscriptionSurvivesAKilledEndpoint: the demo's slot
+// subscription, held on three endpoints, delivers every slot once and in
+// order across primary-a's WebSocket server being killed, goes on after
+// it, and its summary says so in words: the kill, the slots delivered and
+// missed (0), the duplicates suppressed, the failovers. A 5 s run: the
+// kill at 750ms, the chain's stall at 1.5s, so about two slots come after
+// the kill.
+func TestDemoSubscriptionSurvivesAKilledEndpoint(t *testing.T) {
+	r := runCmd(t, "demo", "--duration", "5s", "--callers", "2", "--seed", "2")
+	r.wantCode(t, exitOK)
+	for _, want := range []string{
+		"  primary-a, primary-b, backup also serve PubSub: one slot subscription on all three; primary-a's is killed at 750ms\n",
+		"subscription: one slot subscription, held on primary-a, primary-b, backup at once",
+		"  primary-a's WebSocket server was killed at 750ms: its connections cut, new ones refused to the end\n",
+		"  delivered first by: ",
+		"  no slot comes while the chain stalls",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("output lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	m := regexp.MustCompile(`slots delivered: (\d+) \(\d+ to \d+\), (\d+) of them after the kill; missed (\d+), out of order or twice (\d+)\n`).FindStringSubmatch(r.stdout)
+	if m == nil {
+		t.Fatalf("no slots line:\n%s", r.stdout)
+	}
+	if atoi(t, m[2]) == 0 || atoi(t, m[3]) != 0 || atoi(t, m[4]) != 0 {
+		t.Errorf("slots delivered %s, %s after the kill, missed %s, disordered %s: want some after the kill, none missed or disordered", m[1], m[2], m[3], m[4])
+	}
+	d := regexp.MustCompile(`duplicates suppressed: (\d+) \(`).FindStringSubmatch(r.stdout)
+	f := regexp.MustCompile(`failovers: (\d+) \(`).FindStringSubmatch(r.stdout)
+	if d == nil || f == nil || atoi(t, d[1]) == 0 || atoi(t, f[1]) == 0 {
+		t.Errorf("want duplicates suppressed and failovers above 0:\n%s", r.stdout)
+	}
+}

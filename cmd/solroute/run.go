@@ -47,6 +47,7 @@ func commands() []command {
 		{name: "call", summary: "make one JSON-RPC call through the pool and print the result", run: runCall},
 		{name: "send", summary: "send a signed transaction through the pool; with --confirm, wait for its verdict", run: runSend},
 		{name: "confirm", summary: "find out whether a sent transaction landed, failed on chain or expired (sends nothing)", run: runConfirm},
+		{name: "watch", summary: "subscribe (slot, account, program, signature, logs) across endpoints and print each notification once", run: runWatch},
 		{name: "version", summary: "print the module version and VCS revision this binary was built from", run: runVersion},
 	}
 }

@@ -6,8 +6,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"maps"
 	"net"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 
@@ -209,4 +211,59 @@ headers = { Authorization = "Bearer `+marker+`" }
 			t.Fatalf("%s: the secret marker leaked (%s):\n%s", args[0], form, r.stderr)
 		}
 	}
+}
+
+// TestNoSecretInWatch: watch names endpoints by name only, whether they
+// deliver, refuse the subscribe with an error that echoes the URL's path
+// and query, answer the upgrade with a 429, refuse the dial or cannot be
+// resolved; and when none can hold the subscription, its error holds no
+// secret either. Every ws_url carries the marker in its user, password,
+// path and query, every endpoint the secret headers.
+func TestNoSecretInWatch(t *testing.T) {
+	pubsub := func(f fixtures.PubSubFaults) string {
+		s := startServer(t, fixtures.Options{Slots: &fixtures.SlotOptions{SlotTime: watchSlotTime}})
+		p := fixtures.NewPubSub(s, fixtures.PubSubOptions{Faults: f})
+		t.Cleanup(p.Close)
+		return strings.TrimPrefix(p.URL(), "ws://")
+	}
+	echoed := "/v1/se%20" + marker + "%2Fk/rpc?api-key=q%2F" + marker + "+x&y=1"
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	refused := ln.Addr().String()
+	_ = ln.Close()
+	failing := map[string]string{
+		"refusing": pubsub(fixtures.PubSubFaults{Refuse: &fixtures.PubSubRefusal{Code: -32000, Message: "refused " + echoed}}),
+		"limited":  pubsub(fixtures.PubSubFaults{UpgradeStatus: 429, RetryAfter: "1"}),
+		"refused":  refused,
+		"dns":      marker + "-" + strings.Repeat("x", 64) + ".invalid:1",
+	}
+	document := func(eps map[string]string) string {
+		var b strings.Builder
+		for _, name := range slices.Sorted(maps.Keys(eps)) {
+			fmt.Fprintf(&b, "[[endpoints]]\nname = %q\nurl = %q\nws_url = %q\nheaders = %s\n  [endpoints.roles.read]\n  [endpoints.subscribe]\n",
+				name, secretURL("http", "127.0.0.1:1"), secretURL("ws", eps[name]), secretHeaders)
+		}
+		return writeFile(t, "watch-secrets.toml", b.String())
+	}
+	check := func(name string, r result) {
+		t.Helper()
+		if form, leaked := fixturedata.FindSecret(r.stdout+r.stderr, marker); leaked {
+			t.Fatalf("%s: the secret marker leaked (%s):\n%s\n%s", name, form, r.stdout, r.stderr)
+		}
+	}
+	r := runCmd(t, "watch", "--config", document(failing), "slot")
+	check("every endpoint failing", r)
+	r.wantCode(t, exitFailed)
+	for _, n := range []string{"refusing", "limited", "refused", "dns"} {
+		if !strings.Contains(r.stderr, n) {
+			t.Errorf("the error does not name %s:\n%s", n, r.stderr)
+		}
+	}
+	withGood := maps.Clone(failing)
+	withGood["good"] = pubsub(fixtures.PubSubFaults{})
+	r = runCmd(t, "watch", "--config", document(withGood), "slot", "--count", "3")
+	check("one good endpoint", r)
+	r.wantCode(t, exitOK)
 }

@@ -10,15 +10,17 @@ import (
 	"time"
 
 	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/internal/fixturedata"
 	"github.com/solroute/solroute/internal/fixturespec"
 )
 
 const serveFakeAbout = `
-Keep a fake cluster up on loopback, to try probe, call, send and confirm
-on: seven fake endpoints that behave as a provider mix on mainnet does
+Keep a fake cluster up on loopback, to try probe, call, send, confirm and
+watch on: seven fake endpoints that behave as a provider mix on mainnet does
 (package fixtures' Mainnet preset: honest ones, a liar, a flaky one, one
 that garbles answers, a dead one, on a chain that stalls now and then) and
-keep a small ledger, so that sends land and confirm finds them. It writes
+keep a small ledger, so that sends land and confirm finds them; the three
+honest ones also serve PubSub (ws_url), for watch. It writes
 a ready configuration document naming them, to stdout or to --out FILE,
 then serves until it is interrupted (Ctrl-C).
 
@@ -87,7 +89,7 @@ type fakeCluster struct {
 // ledger, and the transaction URL's server.
 func startFake(seed uint64, e *env) (*fakeCluster, error) {
 	ledger := fixtures.NewLedger()
-	cluster, err := startCluster(fixtures.Mainnet(fixtures.MainnetOptions{Seed: seed, Clock: e.clock, Ledger: ledger}))
+	cluster, err := startCluster(withPubSub(fixtures.Mainnet(fixtures.MainnetOptions{Seed: seed, Clock: e.clock, Ledger: ledger})))
 	if err != nil {
 		return nil, err
 	}
@@ -107,6 +109,21 @@ func startFake(seed uint64, e *env) (*fakeCluster, error) {
 		_ = fc.txSrv.Serve(ln)
 	}()
 	return fc, nil
+}
+
+// fakePubSub names the members that also serve PubSub (ws_url and an
+// [endpoints.subscribe] table in the document), for watch: the three
+// honest ones, so that a subscription has two tiers to fail over across.
+var fakePubSub = map[string]bool{fixturedata.MainnetHonestA: true, fixturedata.MainnetHonestB: true, fixturedata.MainnetHonestC: true}
+
+// withPubSub gives the members fakePubSub names a PubSub.
+func withPubSub(ms []fixtures.Member) []fixtures.Member {
+	for i := range ms {
+		if fakePubSub[ms[i].Name] {
+			ms[i].PubSub = &fixtures.PubSubOptions{}
+		}
+	}
+	return ms
 }
 
 // close stops the transaction URL's server and the cluster.

@@ -52,17 +52,35 @@ func (fc *fakeCluster) document(seed uint64) string {
 	fmt.Fprintf(&b, "#   read -r tx lvbh < <(curl -s %s)   # a transfer signed now, valid about a minute\n", fc.txURL)
 	b.WriteString("#   solroute send --config fake.toml --confirm --last-valid-block-height \"$lvbh\" \"$tx\"\n")
 	b.WriteString("#   solroute send --config fake.toml \"$tx\"   # prints the signature SIG; then:\n")
-	b.WriteString("#   solroute confirm --config fake.toml SIG --last-valid-block-height \"$lvbh\"\n\n")
+	b.WriteString("#   solroute confirm --config fake.toml SIG --last-valid-block-height \"$lvbh\"\n")
+	fmt.Fprintf(&b, "#   solroute watch --config fake.toml slot --count 20   # PubSub on %s\n\n", strings.Join(fc.pubsubNames(), ", "))
 	b.WriteString("cluster = \"mainnet-beta\"\n")
 	for _, s := range fixturespec.Specs(fc.cluster) {
 		fmt.Fprintf(&b, "\n[[endpoints]]\nname = %q\nurl = %q\ntier = %d\n", s.Name, s.URL.Reveal(), s.Tier)
+		if p := fc.cluster.PubSub(s.Name); p != nil {
+			fmt.Fprintf(&b, "ws_url = %q\n", p.URL())
+		}
 		for _, role := range []endpoint.Role{endpoint.RoleRead, endpoint.RoleSend} {
 			if _, ok := s.Roles[role]; ok {
 				fmt.Fprintf(&b, "  [endpoints.roles.%s]\n  request_timeout = %q\n", role, fakeRequestTimeout)
 			}
 		}
+		if fc.cluster.PubSub(s.Name) != nil {
+			b.WriteString("  [endpoints.subscribe]\n")
+		}
 	}
 	return b.String()
+}
+
+// pubsubNames lists the endpoints that serve PubSub, in member order.
+func (fc *fakeCluster) pubsubNames() []string {
+	var out []string
+	for _, s := range fixturespec.Specs(fc.cluster) {
+		if fc.cluster.PubSub(s.Name) != nil {
+			out = append(out, s.Name)
+		}
+	}
+	return out
 }
 
 // fakeSignedAge is how many blocks below the cluster's confirmed height

@@ -49,6 +49,7 @@ type subscriber struct {
 	err      error            // the end, once the buffer is read
 	closed   bool             // Close: nothing more is read
 	read     uint64           // items handed to the caller
+	pushed   uint64           // values (not gaps) delivered to the buffer
 	dropped  uint64
 }
 
@@ -83,6 +84,9 @@ func (s *subscriber) push(it *item) int {
 	}
 	s.q = append(s.q, it)
 	s.live++
+	if it.gap == nil {
+		s.pushed++
+	}
 	if s.current != nil && it.gap == nil {
 		s.current[it.key] = it
 	}

@@ -167,6 +167,9 @@ func (e *Engine) connFailedLocked(c *wsConn, op string, err error) {
 	}
 	cause := &EndpointError{Endpoint: ep.Name, Op: op, Err: ep.secrets.clean(err)}
 	ep.counts.connsDropped++
+	if c.ready {
+		e.slots.n.failovers++ // a heartbeat lost: the slot stream's leg there
+	}
 	if op == "stall" {
 		ep.counts.stalls++
 	}

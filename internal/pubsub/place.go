@@ -61,6 +61,7 @@ func (e *Engine) retireLaggingLocked(st *stream) {
 	for _, l := range st.legs {
 		if l.state == legLive && l.conn.lagging {
 			e.stats.failovers++
+			st.n.failovers++
 			e.emit(Event{Kind: EventLegDown, Endpoint: l.ep.Name, Method: st.method, Err: errLagging})
 			e.dropLegLocked(l, true)
 		}
@@ -172,6 +173,7 @@ func (e *Engine) legLostLocked(l *leg, cause *EndpointError) {
 	if wasLive && l.conn != nil {
 		st.coveredTo = max(st.coveredTo, l.conn.lastSlot)
 		e.stats.failovers++
+		st.n.failovers++
 		st.replacing = true
 		e.emit(Event{Kind: EventLegDown, Endpoint: l.ep.Name, Method: st.method, Err: cause})
 		if st.live == 0 && (st.spec.kind == kProgram || st.spec.kind == kLogs) {

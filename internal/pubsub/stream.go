@@ -54,7 +54,11 @@ type stream struct {
 	ended     bool
 	last      *item // the last delivered: a new subscriber of an account stream starts with it
 	rb        readBack
+	n         streamCounts // what its subscribers' Stats read
 }
+
+// streamCounts are one stream's part of the engine's counters.
+type streamCounts struct{ duplicates, stale, failovers uint64 }
 
 func newStream(e *Engine, sp *spec) *stream {
 	m, u, _ := sp.kind.methods()
@@ -73,9 +77,11 @@ func (st *stream) offerLocked(it *item, ep *epState) {
 	switch st.tracker.offer(it) {
 	case duplicate:
 		e.stats.duplicates++
+		st.n.duplicates++
 		return
 	case stale:
 		e.stats.stale++
+		st.n.stale++
 		return
 	}
 	if ep != nil {

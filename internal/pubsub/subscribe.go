@@ -82,6 +82,31 @@ func (s *Subscription[T]) Dropped() uint64 {
 	return s.s.dropped
 }
 
+// Stats are one subscription's counters. Duplicates, Stale and Failovers
+// are its stream's, shared with identical subscriptions.
+type Stats struct {
+	// Delivered counts the notifications delivered to its buffer (gaps
+	// excluded), Dropped those the buffer let go for a slow reader.
+	Delivered, Dropped uint64
+	// Duplicates counts the notifications suppressed as already
+	// delivered (another endpoint's copy), Stale those dropped as older
+	// than one delivered.
+	Duplicates, Stale uint64
+	// Failovers counts the endpoints' subscriptions it lost and placed
+	// again (for slots: the heartbeats lost with their connection).
+	Failovers uint64
+}
+
+// Stats reads the subscription's counters.
+func (s *Subscription[T]) Stats() Stats {
+	s.e.mu.Lock()
+	n := s.s.st.n
+	s.e.mu.Unlock()
+	s.s.mu.Lock()
+	defer s.s.mu.Unlock()
+	return Stats{Delivered: s.s.pushed, Dropped: s.s.dropped, Duplicates: n.duplicates, Stale: n.stale, Failovers: n.failovers}
+}
+
 // subscribe makes a caller's subscription of sp and waits until it is
 // live on one endpoint, refused everywhere, or ctx ends.
 func subscribe[T any](ctx context.Context, e *Engine, sp *spec) (*Subscription[T], error) {
