@@ -57,7 +57,7 @@ func (s *typedStream[T]) next(ctx context.Context) (watchLine, error) {
 }
 
 func (s *typedStream[T]) stats() solroute.SubscriptionCounts { return s.sub.Counts() }
-func (s *typedStream[T]) close()                            { s.sub.Close() }
+func (s *typedStream[T]) close()                             { s.sub.Close() }
 
 func describeSlot(r *ws.SlotResult) string {
 	return fmt.Sprintf("parent %d, root %d", r.Parent, r.Root)
