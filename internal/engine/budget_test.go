@@ -262,3 +262,28 @@ func TestBudgetChargesCallbacks(t *testing.T) {
 		t.Fatalf("at rest: usage %+v", u)
 	}
 }
+
+// TestBudgetUnderLargestResponseRefused: a budget under one largest
+// response is a settings error before any request, naming the key.
+func TestBudgetUnderLargestResponseRefused(t *testing.T) {
+	p, err := admission.New([]endpoint.Spec{{Name: "a", URL: endpoint.NewSecret("http://127.0.0.1:1"),
+		Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: {}}}}, pool.DefaultSettings(), admission.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []conf{{ResponseBudget: 32 * mib}, {ResponseBudget: mib, MaxResponseBytes: 2 * mib}, {ResponseBudget: -1}} {
+		s, o := c.build()
+		if _, err := engine.New(p, s, o); err == nil || !strings.Contains(err.Error(), "response_budget_bytes") {
+			t.Errorf("budget %d, largest response %d: error %v", c.ResponseBudget, c.MaxResponseBytes, err)
+		}
+	}
+	s, o := conf{ResponseBudget: 2 * mib, MaxResponseBytes: 2 * mib}.build()
+	e, err := engine.New(p, s, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = e.Close()
+	if u := e.ResponseBudget(); u.Limit != 2*mib {
+		t.Errorf("limit %d, want 2 MiB", u.Limit)
+	}
+}
