@@ -19,10 +19,14 @@ import (
 // raised three: the root by 22 (the six Subscribe calls, Subscription and
 // its methods, their options, filter and errors), endpoint by 5
 // (SubscribeLimits and its bounds), the kit by 21 (the fake PubSub endpoint
-// a user's test drives, and the ledger's account changes).
+// a user's test drives, and the ledger's account changes). Issue 25's
+// response byte budget raised three packages: the root
+// (ErrBusy, matched on; Client.ResponseBudget, read) by 2, transport by 1
+// (ResponseBudget, what that returns), retrypolicy by 1 (RuleBusy, the
+// decision a refused answer gets).
 var exportedBudget = map[string]int{
-	".": 81, "config": 19, "confirm": 11, "endpoint": 68, "fixtures": 98, "methods": 8,
-	"metrics": 12, "pool": 6, "redislimit": 15, "retrypolicy": 67, "tracing": 5, "transport": 25,
+	".": 83, "config": 19, "confirm": 11, "endpoint": 68, "fixtures": 98, "methods": 8,
+	"metrics": 12, "pool": 6, "redislimit": 15, "retrypolicy": 68, "tracing": 5, "transport": 26,
 }
 
 // TestExportedNamesWithinBudget counts the exported funcs, methods on
