@@ -46,7 +46,8 @@ type Collector struct {
 	inDoubtAttempts *prometheus.CounterVec
 
 	// State series (Collect).
-	state stateDescs
+	state  stateDescs
+	budget budgetDescs // budget.go
 
 	// mu serialises the writers of methods, labels and endpoints, which
 	// the Observer reads with one atomic load each.
@@ -125,7 +126,8 @@ func newEventSeries(o Options) *Collector {
 		inDoubtAttempts: counter("in_doubt_attempts_total",
 			"Sends routed, as a last resort, to an endpoint in doubt (one that may have dropped an earlier send).",
 			"endpoint"),
-		state: newStateDescs(ns),
+		state:  newStateDescs(ns),
+		budget: newBudgetDescs(ns),
 	}
 }
 
@@ -141,6 +143,7 @@ func (c *Collector) Describe(ch chan<- *prometheus.Desc) {
 		v.Describe(ch)
 	}
 	c.state.describe(ch)
+	c.budget.describe(ch)
 }
 
 // Collect sends the event series, then reads the client's snapshot and
@@ -150,6 +153,7 @@ func (c *Collector) Collect(ch chan<- prometheus.Metric) {
 		v.Collect(ch)
 	}
 	c.state.collect(ch, c.src.Snapshot(), c.src.RetryBudget())
+	c.budget.collect(ch, c.src)
 }
 
 // method returns the series of call's method: its own when the registry
