@@ -34,4 +34,17 @@ var (
 	// could be admitted before its deadline (every one rate-limited, busy,
 	// cooling down or ejected); the error names each endpoint and why.
 	ErrDeadline = admission.ErrDeadline
+	// ErrBusy is matched by the error of a call whose answer did not fit
+	// the client's response byte budget ([transport] response_budget_bytes,
+	// transport.Settings.ResponseBudgetBytes) at once: the answer is
+	// refused, never waited for, and the call is not retried (any endpoint
+	// would meet the same full budget). The message names the endpoint,
+	// the method and the bytes wanted, available and the limit;
+	// Client.ResponseBudget shows them live. A read so refused may be
+	// tried again later, or with fewer calls in flight. A send is refused
+	// before it is dispatched when the budget cannot take its reserve
+	// (64 KiB): then nothing was sent; an answer over that refused after
+	// dispatch leaves the send ambiguous (ErrAmbiguousDispatch too), never
+	// resent.
+	ErrBusy = engine.ErrBusy
 )

@@ -72,18 +72,21 @@ type SubscriptionEndpointStats struct {
 func (c *Client) SubscriptionStats() SubscriptionStats { return c.subs.stats() }
 
 // stats reads the engine, or lists the endpoints before it started.
-func (s *subscriptions) stats() SubscriptionStats {
+func (s *subscriptions) stats() SubscriptionStats { return statsOf(s.snapshot()) }
+
+// snapshot reads the engine, or lists the endpoints before it started.
+func (s *subscriptions) snapshot() pubsub.Snapshot {
 	s.mu.Lock()
 	e := s.eng
 	s.mu.Unlock()
 	if e != nil {
-		return statsOf(e.Snapshot())
+		return e.Snapshot()
 	}
-	var out SubscriptionStats
+	var out pubsub.Snapshot
 	for _, ep := range s.endpoints {
-		out.Endpoints = append(out.Endpoints, SubscriptionEndpointStats{Name: ep.Name, Tier: ep.Tier})
+		out.Endpoints = append(out.Endpoints, pubsub.EndpointSnapshot{Name: ep.Name, Tier: ep.Tier})
 	}
-	slices.SortStableFunc(out.Endpoints, func(a, b SubscriptionEndpointStats) int { return a.Tier - b.Tier })
+	slices.SortStableFunc(out.Endpoints, func(a, b pubsub.EndpointSnapshot) int { return a.Tier - b.Tier })
 	return out
 }
 
@@ -101,9 +104,14 @@ func statsOf(p pubsub.Snapshot) SubscriptionStats {
 
 // watch adds each Observer that implements pubsub.Watcher to those the
 // engine's events are handed to (package metrics' and tracing's): the
-// engine's, whenever it starts, reads them at each event.
+// engine's, whenever it starts, reads them at each event. One that
+// implements pubsub.StatsReader (package metrics') is handed the snapshot
+// to read at each scrape.
 func (s *subscriptions) watch(obs ...transport.Observer) {
 	for _, o := range obs {
+		if r, ok := o.(pubsub.StatsReader); ok {
+			r.ReadSubscriptionStats(s.snapshot)
+		}
 		w, ok := o.(pubsub.Watcher)
 		if !ok {
 			continue

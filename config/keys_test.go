@@ -101,7 +101,7 @@ func TestKnownKeys(t *testing.T) {
 		"retry.retry_budget_burst", "retry.retry_budget_min_retries", "retry.retry_budget_ratio", "retry.transparent_retries",
 		"subscribe", "subscribe.redundancy",
 		"transport", "transport.attempt_timeout", "transport.hedge_after", "transport.max_response_bytes",
-		"transport.monotonic_reads", "transport.slot_probe_interval",
+		"transport.monotonic_reads", "transport.response_budget_bytes", "transport.slot_probe_interval",
 	}
 	known := knownKeys()
 	var got []string

@@ -43,6 +43,7 @@ func documentKeys() []docKey {
 		{"[retry]", "retry_budget_min_retries", "3"},
 		{"[retry]", "retry_budget_burst", "100"},
 		{"[transport]", "max_response_bytes", "1024"},
+		{"[transport]", "response_budget_bytes", "1048576"},
 		{"[transport]", "attempt_timeout", `"1s"`},
 		{"[transport]", "hedge_after", `"300ms"`},
 		{"[transport]", "monotonic_reads", "true"},

@@ -42,6 +42,7 @@ func zeroMeansDefaultFields() []struct {
 		name string
 	}{
 		{reflect.TypeFor[transport.Settings](), "MaxResponseBytes"},                 // 0: 64 MiB
+		{reflect.TypeFor[transport.Settings](), "ResponseBudgetBytes"},              // 0: 1/16 of memory, 64-256 MiB
 		{reflect.TypeFor[transport.Settings](), "AttemptTimeout"},                   // 0: adaptive for reads, half the call's budget otherwise
 		{reflect.TypeFor[endpoint.Limits](), "RequestTimeout"},                      // 0: endpoint.DefaultRequestTimeout
 		{reflect.TypeFor[endpoint.Limits](), "PauseAfterRateLimit"},                 // 0: endpoint.DefaultPauseAfterRateLimit

@@ -46,7 +46,8 @@ type Collector struct {
 	inDoubtAttempts *prometheus.CounterVec
 
 	// State series (Collect).
-	state stateDescs
+	state  stateDescs
+	budget budgetDescs // budget.go
 
 	// Subscription series (subscriptions.go).
 	pubsub pubsubSeries
@@ -130,6 +131,7 @@ func newEventSeries(o Options) *Collector {
 			"endpoint"),
 		state:  newStateDescs(ns),
 		pubsub: newPubsubSeries(o),
+		budget: newBudgetDescs(ns),
 	}
 }
 
@@ -146,6 +148,7 @@ func (c *Collector) Describe(ch chan<- *prometheus.Desc) {
 	}
 	c.state.describe(ch)
 	c.pubsub.describe(ch)
+	c.budget.describe(ch)
 }
 
 // Collect sends the event series, then reads the client's snapshot and
@@ -156,6 +159,7 @@ func (c *Collector) Collect(ch chan<- prometheus.Metric) {
 	}
 	c.state.collect(ch, c.src.Snapshot(), c.src.RetryBudget())
 	c.pubsub.collect(ch, c.src)
+	c.budget.collect(ch, c.src)
 }
 
 // method returns the series of call's method: its own when the registry

@@ -16,7 +16,7 @@ import (
 // a plural suffix, then _total for a counter): "seconds", "slots" (a
 // distance on the chain, in its unit of time: a lag could as well be in
 // seconds, so the name says which), "ratio" (0 to 1), "info" (always 1),
-// or "" for a count of things (calls, attempts, tokens, requests: not
+// "bytes" (the response budget), or "" for a count of things (calls, attempts, tokens, requests: not
 // units in the guide's narrow sense) or a 0/1 flag. endpoint_slot is a
 // slot number, not an amount of slots: "slot" is what it is and its
 // unit. docs/observability.md lists them; issue 21 renamed
@@ -50,6 +50,9 @@ var seriesUnits = map[string]string{
 	"solroute_retry_budget_tokens":                 "",
 	"solroute_calls_in_flight":                     "",
 	"solroute_retries_in_flight":                   "",
+	"solroute_response_budget_used_bytes":          "bytes",
+	"solroute_response_budget_limit_bytes":         "bytes",
+	"solroute_response_budget_refusals_total":      "",
 }
 
 // TestSeriesNamesSayTheirUnit: the collector exports exactly the series

@@ -276,6 +276,8 @@ func TestOptionsValidate(t *testing.T) {
 			t.Errorf("%+v: %v", tt.o, err)
 		case tt.field != "" && (!errors.As(err, &oe) || oe.Path != tt.field):
 			t.Errorf("%+v: error %v, want an *endpoint.Problem on %s", tt.o, err, tt.field)
+		case tt.field != "" && tt.o.Namespace != "" && strings.Contains(err.Error(), tt.o.Namespace):
+			t.Errorf("%+v: %q quotes the value", tt.o, err)
 		case tt.field != "":
 			src := &countingSource{}
 			func() {

@@ -29,7 +29,7 @@ const (
 	// numOutcomes are the outcomes of a call: ok, a cause, no-endpoint.
 	numOutcomes = numCauses + 1
 	// numRules are the rules of package retrypolicy, 0 included.
-	numRules = int(retrypolicy.RuleNotYet) + 1
+	numRules = int(retrypolicy.RuleBusy) + 1
 )
 
 // outcomeName is the outcome label of a call's outcome index i.

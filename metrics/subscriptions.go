@@ -1,23 +1,20 @@
 package metrics
 
 import (
+	"sync/atomic"
+
 	"github.com/prometheus/client_golang/prometheus"
-	"github.com/solroute/solroute"
 	"github.com/solroute/solroute/internal/pubsub"
 )
-
-// subscriptionSource is what a Source also is when it holds WebSocket
-// subscriptions: *solroute.Client. A Source without it exports no
-// solroute_pubsub_ series.
-type subscriptionSource interface {
-	SubscriptionStats() solroute.SubscriptionStats
-}
 
 // pubsubSeries are the subscription series: the resubscribe histogram,
 // fed by the engine's events (the Observer is a pubsub.Watcher), and the
 // descriptions of those read from SubscriptionStats at each scrape.
 type pubsubSeries struct {
 	resubscribe *prometheus.HistogramVec
+	// read reads the engine's snapshot: handed over by the client
+	// (pubsub.StatsReader) when the Collector's Observer is added.
+	read atomic.Pointer[func() pubsub.Snapshot]
 
 	// Per endpoint.
 	conns, lagging, subs, heartbeat           *prometheus.Desc
@@ -85,11 +82,11 @@ func (p *pubsubSeries) describe(ch chan<- *prometheus.Desc) {
 // holds subscriptions and has a subscribe endpoint.
 func (p *pubsubSeries) collect(ch chan<- prometheus.Metric, src Source) {
 	p.resubscribe.Collect(ch)
-	ss, ok := src.(subscriptionSource)
-	if !ok {
-		return
+	read := p.read.Load()
+	if read == nil {
+		return // a Source that holds no subscriptions (not a *solroute.Client)
 	}
-	s := ss.SubscriptionStats()
+	s := (*read)()
 	if len(s.Endpoints) == 0 {
 		return // no endpoint serves the subscribe role
 	}
@@ -132,7 +129,14 @@ func (p *pubsubSeries) collect(ch chan<- prometheus.Metric, src Source) {
 	counter(p.readBackErrors, s.ReadBackErrors)
 }
 
-var _ pubsub.Watcher = observer{}
+var (
+	_ pubsub.Watcher     = observer{}
+	_ pubsub.StatsReader = observer{}
+)
+
+// ReadSubscriptionStats keeps the client's snapshot function for the
+// scrapes.
+func (o observer) ReadSubscriptionStats(read func() pubsub.Snapshot) { o.c.pubsub.read.Store(&read) }
 
 // WatchSubscription observes a replacement's latency (a leg live in place
 // of one lost). The client hands it every subscription event because the

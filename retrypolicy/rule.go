@@ -53,6 +53,12 @@ const (
 	// the chain has had time to get there; it counts neither against
 	// MaxRetries nor against the retry budget (notyet.go).
 	RuleNotYet
+	// RuleBusy: the client's response byte budget refused the answer
+	// (solroute.ErrBusy): the client's own memory, not the endpoint, so
+	// it is neither retried elsewhere nor waited for; the caller may try
+	// again later. A send so refused after dispatch is ambiguous
+	// (RuleAnsweredMayHaveActed) instead.
+	RuleBusy
 )
 
 var ruleNames = []string{
@@ -74,6 +80,7 @@ var ruleNames = []string{
 	RuleSuperseded:           "superseded",
 	RuleRefused:              "refused",
 	RuleNotYet:               "not-yet",
+	RuleBusy:                 "busy",
 }
 
 // String returns the rule's kebab-case name ("max-retries"), "none" for

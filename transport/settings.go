@@ -18,6 +18,19 @@ type Settings struct {
 	// MaxResponseBytes bounds one response body, read as a stream. 0 means
 	// DefaultMaxResponseBytes.
 	MaxResponseBytes int64 `toml:"max_response_bytes"`
+	// ResponseBudgetBytes bounds the bytes of every response body the
+	// client holds at once, over all its calls (plain, hedged, batch,
+	// callback, the resolver's reads): each 2xx body is charged, its
+	// Content-Length before it is read, otherwise as it is read, until its
+	// call has decoded it. An answer that does not fit is refused at once,
+	// never waited for: its call fails with an error matching
+	// solroute.ErrBusy (a send refused after it was dispatched is
+	// ambiguous, never resent). At least MaxResponseBytes, so that one
+	// largest answer always fits an idle budget. 0 means the default:
+	// 1/16 of the machine's memory (the least of its RAM, its cgroup's
+	// limit and the Go memory limit), clamped to 64–256 MiB, and never
+	// under MaxResponseBytes. See plans/018-reads-at-scale.md.
+	ResponseBudgetBytes int64 `toml:"response_budget_bytes"`
 	// AttemptTimeout bounds one attempt, on top of the endpoint's
 	// RequestTimeout (or the method's own budget, methods.Method.Timeout)
 	// and the time left before the call's deadline, even an attempt that
@@ -105,6 +118,8 @@ func DefaultSettings() Settings {
 const (
 	// maxResponseLimit bounds MaxResponseBytes (1 GiB).
 	maxResponseLimit = 1 << 30
+	// maxResponseBudget bounds ResponseBudgetBytes (64 GiB).
+	maxResponseBudget = 64 << 30
 	// maxTimeout bounds AttemptTimeout, HedgeAfter (but for HedgeAuto)
 	// and SlotProbeInterval.
 	maxTimeout = time.Hour
@@ -113,7 +128,8 @@ const (
 // Validate reports every field out of range, as *endpoint.Problem values
 // joined: the retry settings' problems, their paths under "retry." (the
 // document's [retry] table), then a response limit outside [0, 1 GiB] and
-// a timeout outside [0, 1h] (HedgeAfter may also be HedgeAuto). Each names
+// a timeout outside [0, 1h] (HedgeAfter may also be HedgeAuto), and a
+// response budget under one largest response or over 64 GiB. Each names
 // its TOML key and quotes no value.
 func (s Settings) Validate() error {
 	var errs []error
@@ -126,6 +142,9 @@ func (s Settings) Validate() error {
 	}
 	if s.MaxResponseBytes < 0 || s.MaxResponseBytes > maxResponseLimit {
 		errs = append(errs, &endpoint.Problem{Path: "max_response_bytes", Message: "must be between 1 and 1073741824 (0 means 64 MiB)"})
+	}
+	if p := s.budgetProblem(); p != nil {
+		errs = append(errs, p)
 	}
 	for _, d := range []struct {
 		key  string
@@ -142,4 +161,24 @@ func (s Settings) Validate() error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// budgetProblem reports a ResponseBudgetBytes that is negative, over
+// 64 GiB, or under the response size limit (one largest answer would
+// never fit); 0 is the default.
+func (s Settings) budgetProblem() *endpoint.Problem {
+	largest := s.MaxResponseBytes
+	if largest == 0 {
+		largest = DefaultMaxResponseBytes
+	}
+	switch b := s.ResponseBudgetBytes; {
+	case b == 0:
+		return nil
+	case b < 0 || b > maxResponseBudget:
+		return &endpoint.Problem{Path: "response_budget_bytes", Message: "must be between 1 and 68719476736 (0 means 1/16 of memory, 64 to 256 MiB)"}
+	case b < largest:
+		return &endpoint.Problem{Path: "response_budget_bytes",
+			Message: "must be at least max_response_bytes (64 MiB when left out): one largest response must fit"}
+	}
+	return nil
 }

@@ -34,6 +34,8 @@ type outcome struct {
 	// atDeadline: the attempt timed out at the call's deadline, or had
 	// no time left before it.
 	atDeadline bool
+	// isBusy: the response byte budget refused the answer (budget.go).
+	isBusy bool
 }
 
 // exchange is what one kind of call does with a 2xx response.
@@ -123,6 +125,8 @@ func (c *Engine) attempt(ctx context.Context, cs *callState, pm *admission.Permi
 		c.cuts.add(end, timedOut && left >= fair)
 	}
 	switch {
+	case o.isBusy:
+		o.Fault = retrypolicy.LocalFault // our memory, not the endpoint's doing
 	case timedOut && left < fair:
 		o.Fault = retrypolicy.LocalFault // the call's time ran out before the rule's bound: not the endpoint's fault
 	case o.Cause == retrypolicy.MalformedResponse && errors.Is(o.err, wire.ErrTooLarge):
@@ -136,10 +140,16 @@ func (c *Engine) attempt(ctx context.Context, cs *callState, pm *admission.Permi
 // reader, and builds the attempt's outcome: the one place where it is
 // judged what happened.
 func (c *Engine) post(ctx, actx context.Context, cs *callState, ep *endpointClient, at *attemptTimer) outcome {
-	tracker := &at.tracker
+	tracker, charge := &at.tracker, &at.charge
+	var o outcome
+	defer charge.done() // after the exchange: the body was decoded or dropped
+	if cs.class != retrypolicy.Idempotent {
+		if e := charge.reserve(&c.budget, sendReserve); e != nil {
+			return o.busy(ep, cs, retrypolicy.NotDispatched, e)
+		}
+	}
 	req := ep.newRequest(c.requestContext(actx, at), cs.body,
 		cs.class == retrypolicy.Idempotent, &at.body)
-	var o outcome
 	resp, err := ep.tr.RoundTrip(req)
 	if err != nil {
 		o.Dispatch = tracker.state()
@@ -157,10 +167,16 @@ func (c *Engine) post(ctx, actx context.Context, cs *callState, ep *endpointClie
 		o.fail(ep, cause, &transport.StatusError{StatusCode: resp.StatusCode, RetryAfter: o.ProviderDelay})
 		return o
 	}
+	if e := charge.admit(&c.budget, resp, c.maxBody); e != nil {
+		return o.busy(ep, cs, retrypolicy.Answered, e)
+	}
 	cause, code, slot, err := cs.x.handle(c, req, resp)
 	o.RPCCode, o.slot = code, slot
 	if err == nil {
 		return o
+	}
+	if charge.err != nil { // refused part way through the body
+		return o.busy(ep, cs, retrypolicy.Answered, charge.err)
 	}
 	if cause == 0 { // a read error: the exchange could not tell why
 		cause = classifyErr(ctx, actx, err)

@@ -213,6 +213,7 @@ func (l *callLoop) decide(run *attemptRun, n int) retrypolicy.Decision {
 		ElsewhereAvailable: l.req.Endpoint == "" && c.pool.HasAlternative(l.req.Role, l.req.Capabilities, tried), // a pinned call has no elsewhere
 		SlotElsewhere:      c.slotElsewhere(o, l.req, tried),
 		TimeLeft:           cs.deadline.Sub(c.clock.Now()),
+		Busy:               o.isBusy,
 	}
 	d := l.retries.Next(in)
 	l.failures.ambiguous = l.failures.ambiguous || in.Ambiguous()

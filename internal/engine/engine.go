@@ -71,6 +71,9 @@ type Engine struct {
 	// traceKey is httptrace's key for a ClientTrace (tracecontext.go);
 	// nil: use httptrace.WithClientTrace.
 	traceKey any
+	// budget is the response byte budget every request path charges
+	// (budget.go).
+	budget budget
 }
 
 // endpointClient is everything the transport needs to POST to one
@@ -120,6 +123,7 @@ func New(p *admission.Pool, s transport.Settings, o Options) (*Engine, error) {
 	if c.maxBody <= 0 {
 		c.maxBody = transport.DefaultMaxResponseBytes
 	}
+	c.budget.limit = budgetLimit(s.ResponseBudgetBytes, c.maxBody)
 	if o.Logger != nil {
 		c.observers.add(logObserver{o.Logger})
 	}

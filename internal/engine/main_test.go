@@ -61,6 +61,8 @@ type conf struct {
 	NoMonotonic bool
 	Genesis     string
 	SlotProbe   time.Duration
+	// ResponseBudget is Settings.ResponseBudgetBytes (0: the default).
+	ResponseBudget int64
 }
 
 // build returns the settings and options of c.
@@ -73,6 +75,7 @@ func (c conf) build() (transport.Settings, engine.Options) {
 	if c.MaxResponseBytes != 0 {
 		s.MaxResponseBytes = c.MaxResponseBytes
 	}
+	s.ResponseBudgetBytes = c.ResponseBudget
 	s.AttemptTimeout, s.HedgeAfter = c.AttemptTimeout, c.HedgeAfter
 	s.MonotonicReads = !c.NoMonotonic
 	s.SlotProbeInterval = c.SlotProbe

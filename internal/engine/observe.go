@@ -132,3 +132,7 @@ func (f AttemptFunc) CallEnded(context.Context, transport.CallInfo, transport.Ca
 // RetryBudget returns the client's retry budget now (see
 // retrypolicy.Usage): calls and counted retries under way, tokens left.
 func (c *Engine) RetryBudget() retrypolicy.Usage { return c.policy.Usage() }
+
+// ResponseBudget returns the response byte budget now: bytes held, limit,
+// answers refused.
+func (c *Engine) ResponseBudget() transport.ResponseBudget { return c.budget.usage() }

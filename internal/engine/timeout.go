@@ -153,6 +153,8 @@ func (c *Engine) cuttable(cs *callState, req admission.Request, name string) boo
 // and timer. Its fields but tracker, body and ctx are guarded by mu.
 type attemptTimer struct {
 	tracker dispatchTracker
+	// charge is what the attempt charged the response budget (budget.go).
+	charge bodyCharge
 	// body reads the request's body (newRequest).
 	body bytes.Reader
 	// ctx is the request's context (requestContext), written once before

@@ -151,3 +151,13 @@ func (e *Engine) emit(ev Event) {
 type Watcher interface {
 	WatchSubscription(Event)
 }
+
+// StatsReader is how package metrics reads the engine's Snapshot at each
+// scrape without naming the root's SubscriptionStats: metrics must not
+// import the root, which imports config. The root hands its snapshot
+// function to each Observer added to it that implements StatsReader; the
+// function is safe for concurrent use, and lists the subscribe endpoints
+// with zero counts before the engine starts.
+type StatsReader interface {
+	ReadSubscriptionStats(func() Snapshot)
+}

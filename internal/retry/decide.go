@@ -65,6 +65,11 @@ func stopRule(a Input) (retrypolicy.Rule, bool) {
 		}
 		return retrypolicy.RuleAnsweredMayHaveActed, true
 	}
+	// The client's response budget is full: no endpoint can help, and
+	// the budget is never waited for (the caller may try again later).
+	if a.Busy {
+		return retrypolicy.RuleBusy, true
+	}
 	// The operation opted out of automatic retry altogether.
 	if a.Class == retrypolicy.NotApplicable {
 		return retrypolicy.RuleNotApplicable, true

@@ -32,6 +32,11 @@ type Input struct {
 	// TimeLeft is the time before the call's shared deadline: 0 or less
 	// means it has passed.
 	TimeLeft time.Duration
+	// Busy reports that the client's response byte budget refused the
+	// attempt's answer (or, for a send, its reserve before dispatch): a
+	// bound of the client's, shared by every endpoint, so a retry would
+	// only ask a server for an answer again that the client cannot hold.
+	Busy bool
 }
 
 // Ambiguous reports whether the attempt leaves its call ambiguous: the

@@ -18,6 +18,7 @@ var stopReasons = [...]string{
 	retrypolicy.RuleCallEnded:            "call already ended",
 	retrypolicy.RuleSuperseded:           "superseded: another attempt of this call, run at the same time, decided its outcome",
 	retrypolicy.RuleRefused:              "refused by this endpoint, and no other endpoint can take the call",
+	retrypolicy.RuleBusy:                 "busy: the client's response byte budget is full; not retried, not waited for",
 }
 
 // retryReasons are the Decision.Reason of a counted retry, by cause.
