@@ -37,8 +37,9 @@ type Engine struct {
 	streams map[string]*stream
 	needy   map[*stream]struct{} // streams holding fewer legs than Redundancy
 	dials   map[*dialState]struct{}
-	slots   *stream // the slot stream, fed by every heartbeat
-	nextID  uint64  // JSON-RPC ids, engine-wide
+	slots   *stream // the slot stream, fed by every heartbeat through gate
+	gate    slotGate
+	nextID  uint64 // JSON-RPC ids, engine-wide
 	rng     *rand.Rand
 	beats   beats
 	cadence time.Duration // the measured slot time
