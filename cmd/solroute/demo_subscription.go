@@ -31,7 +31,6 @@ const (
 type slotWatch struct {
 	mu       sync.Mutex
 	slots    []uint64
-	by       []string // the endpoint that delivered each of slots first
 	first    map[string]int
 	order    []string
 	killedAt time.Duration // 0 until the kill
@@ -63,7 +62,6 @@ func watchSlots(ctx context.Context, c *solroute.Client, wg *sync.WaitGroup) *sl
 				return
 			}
 			w.slots = append(w.slots, n.Slot)
-			w.by = append(w.by, n.Endpoint)
 			if w.killedAt > 0 {
 				w.after++
 			}
@@ -89,25 +87,11 @@ func killPubSub(ctx context.Context, clock clockwork.Clock, p *fixtures.PubSub, 
 	w.mu.Unlock()
 }
 
-// joined is the index of the first slot another endpoint than the first
-// one delivered first: from there on more than one endpoint was
-// notifying. Before it, one endpoint behind the others may have delivered
-// slots they processed before their own subscriptions started (agave
-// notifies the slots a node processes after the subscribe): a slot it had
-// not reached when it was killed was then notified by no one.
-func (w *slotWatch) joined() int {
-	for i := range w.by {
-		if w.by[i] != w.by[0] {
-			return i
-		}
-	}
-	return 0
-}
-
-// missed counts the slots from index from to the last delivered that were
-// not delivered, and the deliveries out of order or repeated.
-func (w *slotWatch) missed(from int) (missed, disordered int) {
-	for i := from + 1; i < len(w.slots); i++ {
+// missed counts the slots between the subscription's first delivery and
+// its last that were not delivered, and the deliveries out of order or
+// repeated.
+func (w *slotWatch) missed() (missed, disordered int) {
+	for i := 1; i < len(w.slots); i++ {
 		switch d := w.slots[i] - w.slots[i-1]; {
 		case w.slots[i] <= w.slots[i-1]:
 			disordered++
@@ -133,26 +117,20 @@ func (w *slotWatch) write(out io.Writer) {
 	} else {
 		fmt.Fprintf(out, "  %s's WebSocket server was to be killed at %.0f%% of the run; the run ended first\n", demoKilled, 100*demoKillFrom)
 	}
-	j := w.joined()
-	missed, disordered := w.missed(j)
+	missed, disordered := w.missed()
 	span := "none"
 	if n := len(w.slots); n > 0 {
-		span = fmt.Sprintf("%d to %d", w.slots[j], w.slots[n-1])
+		span = fmt.Sprintf("%d to %d", w.slots[0], w.slots[n-1])
 	}
 	fmt.Fprintf(out, "  slots delivered: %d (%s), %d of them after the kill; missed %d, out of order or twice %d\n",
-		len(w.slots)-j, span, w.after, missed, disordered)
-	if j > 0 {
-		early, _ := w.missed(0)
-		fmt.Fprintf(out, "  before those, %s alone delivered %d (from %d; %d missing): it started behind the others,\n", w.by[0], j, w.slots[0], early-missed)
-		fmt.Fprintln(out, "  whose notifications begin at the slot after their subscribe (agave notifies no earlier slot)")
-	}
+		len(w.slots), span, w.after, missed, disordered)
 	var by []string
 	for _, ep := range w.order {
 		by = append(by, fmt.Sprintf("%s %d", ep, w.first[ep]))
 	}
 	fmt.Fprintf(out, "  delivered first by: %s\n", strings.Join(by, ", "))
 	fmt.Fprintf(out, "  duplicates suppressed: %d (copies of a slot already delivered, from the other endpoints)\n", w.stats.Duplicates)
-	fmt.Fprintf(out, "  late copies dropped: %d (a slot older than one already delivered, from an endpoint a few slots behind)\n", w.stats.Stale)
+	fmt.Fprintf(out, "  late copies dropped: %d (slots older than the start or than one delivered, from an endpoint a few slots behind)\n", w.stats.Stale)
 	fmt.Fprintf(out, "  failovers: %d (a connection lost, or silent for 2.5 slots while the others moved, as an endpoint\n", w.stats.Failovers)
 	fmt.Fprintln(out, "  drifting behind is, and replaced; the subscription went on on the others and never ended)")
 	fmt.Fprintln(out, "  no slot comes while the chain stalls: none is due then, and no endpoint is blamed for the silence")

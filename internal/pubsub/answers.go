@@ -118,7 +118,7 @@ func (e *Engine) heartbeatLocked(c *wsConn, it *item) {
 		e.best, e.beats.bestAt = it.slot, now
 	}
 	e.beats.record(c, now)
-	e.slots.offerLocked(it, c.ep)
+	e.slotLocked(it, c)
 	behind := e.best - c.lastSlot
 	switch {
 	case !c.lagging && behind > e.set.MaxSlotLag:

@@ -202,6 +202,7 @@ func (e *Engine) endpointFaultLocked(ep *epState, cause *EndpointError, floor ti
 			e.legLostLocked(l, cause)
 		}
 	}
+	e.slotsChangedLocked()
 	e.reconcileLocked()
 	e.kickLoop()
 }

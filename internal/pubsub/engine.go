@@ -37,8 +37,9 @@ type Engine struct {
 	streams map[string]*stream
 	needy   map[*stream]struct{} // streams holding fewer legs than Redundancy
 	dials   map[*dialState]struct{}
-	slots   *stream // the slot stream, fed by every heartbeat
-	nextID  uint64  // JSON-RPC ids, engine-wide
+	slots   *stream // the slot stream, fed by every heartbeat through gate
+	gate    slotGate
+	nextID  uint64 // JSON-RPC ids, engine-wide
 	rng     *rand.Rand
 	beats   beats
 	cadence time.Duration // the measured slot time
@@ -147,8 +148,9 @@ func newEPState(ep Endpoint) *epState {
 	return s
 }
 
-// Close ends every subscription (ErrClosed) and connection and waits for
-// the engine's goroutines. Close is idempotent.
+// Close ends every subscription (ErrClosed), connection and dial (one
+// whose upgrade is not answered too) and waits for the engine's
+// goroutines. Close is idempotent.
 func (e *Engine) Close() {
 	e.mu.Lock()
 	if e.closed {
@@ -165,8 +167,15 @@ func (e *Engine) Close() {
 		ep.conns, ep.queue = nil, nil
 	}
 	e.streams, e.needy = map[string]*stream{}, map[*stream]struct{}{}
+	dials := make([]*dialState, 0, len(e.dials))
+	for d := range e.dials {
+		dials = append(dials, d)
+	}
 	e.mu.Unlock()
 	e.cancel()
+	for _, d := range dials {
+		d.expire() // the upgrade's answer is read without a context
+	}
 	close(e.closing)
 	for _, c := range conns {
 		c.shut()

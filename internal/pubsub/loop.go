@@ -67,6 +67,7 @@ func (e *Engine) tickLocked(now time.Time) time.Time {
 	for _, ep := range e.eps {
 		e.tickEndpointLocked(ep, d)
 	}
+	e.slotTickLocked(d)
 	e.launchReadsLocked(d)
 	return d.next
 }
