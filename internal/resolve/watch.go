@@ -2,6 +2,7 @@ package resolve
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/gagliardetto/solana-go"
@@ -51,6 +52,13 @@ type Notice struct {
 // client's first subscribe dials and handshakes (a few round trips).
 const SubscribeWait = 500 * time.Millisecond
 
+// errSubscribeWait and errPollDue are the causes of a subscribe's and a
+// watch's wait when their time is up.
+var (
+	errSubscribeWait = errors.New("confirm: the signature subscription took longer than " + SubscribeWait.String() + ": polling alone")
+	errPollDue       = errors.New("confirm: the next poll is due")
+)
+
 // subscribe watches the signature through w, unless w is nil or
 // Options.PollOnly, waiting at most SubscribeWait. A failure leaves the
 // resolution to polling: it is never the caller's error.
@@ -58,7 +66,7 @@ func (r *resolver) subscribe(ctx context.Context, w Watcher) {
 	if w == nil || r.o.PollOnly {
 		return
 	}
-	sctx, cancel := withClockTimeout(ctx, r.clock, SubscribeWait)
+	sctx, cancel := withClockTimeout(ctx, r.clock, SubscribeWait, errSubscribeWait)
 	defer cancel()
 	watch, err := w(sctx, r.res.Signature, r.o.Commitment)
 	if err != nil || watch == nil {
@@ -81,7 +89,7 @@ func (r *resolver) closeWatch() {
 func (r *resolver) wait(ctx context.Context) (*Notice, error) {
 	due := r.clock.Now().Add(r.o.PollInterval)
 	if r.watch != nil {
-		wctx, cancel := withClockTimeout(ctx, r.clock, r.o.PollInterval)
+		wctx, cancel := withClockTimeout(ctx, r.clock, r.o.PollInterval, errPollDue)
 		n, err := r.watch.Next(wctx)
 		done := wctx.Err() != nil
 		cancel()
