@@ -248,12 +248,22 @@ func (s *stepper) counts() (notices, closed int, subscribeErr, ended error) {
 // normally), and the clock's reading at its start.
 func newConfirmEnv(t *testing.T, sendFault fixtures.Fault) (*subEnv, time.Time) {
 	t.Helper()
+	return newLaggingConfirmEnv(t, sendFault, nil)
+}
+
+// newLaggingConfirmEnv is newConfirmEnv whose members lag lags[i] slots
+// (HTTP and PubSub: one slot model).
+func newLaggingConfirmEnv(t *testing.T, sendFault fixtures.Fault, lags []uint64) (*subEnv, time.Time) {
+	t.Helper()
 	e := &subEnv{t: t, clock: clockwork.NewFakeClockAt(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)),
 		ledger: fixtures.NewLedger(), names: []string{"a", "b", "c"}}
 	t0 := e.clock.Now()
 	var ms []fixtures.Member
-	for _, n := range e.names {
+	for i, n := range e.names {
 		o := fixtures.Options{Clock: e.clock, Ledger: e.ledger, Slots: &fixtures.SlotOptions{Start: 5000}}
+		if i < len(lags) {
+			o.Slots.Lag = lags[i]
+		}
 		if sendFault.Kind != fixtures.None {
 			o.Script = fixtures.ByMethod(map[string]fixtures.Fault{"sendTransaction": sendFault})
 		}
