@@ -15,14 +15,19 @@ import (
 // send is resolved, not returned as an error; an error means nothing was
 // sent (a refusal any endpoint would repeat, such as a preflight
 // failure) or bad input. lastValidBlockHeight comes with the blockhash
-// from getLatestBlockhash. See the confirm package and docs/sending.md.
+// from getLatestBlockhash. With a subscribe endpoint the signature is
+// also watched (signatureSubscribe, made before the send): its
+// notification brings the verdict forward; polling stays the fallback and
+// the only judge of expiry (confirm.Options.PollOnly turns it off). See
+// the confirm package and docs/sending.md.
 func (c *Client) SendAndConfirm(ctx context.Context, tx *solana.Transaction, lastValidBlockHeight uint64, o confirm.Options) (confirm.Result, error) {
-	return resolve.SendAndConfirm(ctx, c.engine, tx, lastValidBlockHeight, o)
+	return resolve.SendAndConfirmWith(ctx, c.engine, c.signatureWatcher(), tx, lastValidBlockHeight, o)
 }
 
 // Resolve finds out what became of a transaction already sent, by its
 // signature and its blockhash's lastValidBlockHeight, without sending
-// anything: for a send that failed ambiguously, or one sent elsewhere.
+// anything: for a send that failed ambiguously, or one sent elsewhere. It
+// watches the signature as SendAndConfirm does.
 func (c *Client) Resolve(ctx context.Context, sig solana.Signature, lastValidBlockHeight uint64, o confirm.Options) (confirm.Result, error) {
-	return resolve.Resolve(ctx, c.engine, sig, lastValidBlockHeight, o)
+	return resolve.ResolveWith(ctx, c.engine, c.signatureWatcher(), sig, lastValidBlockHeight, o)
 }

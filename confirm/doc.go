@@ -14,6 +14,11 @@
 // cannot make a transaction that may still land look expired. Each
 // [Witness] says who vouched and why the others did not.
 //
+// With a subscribe endpoint the signature is also watched
+// (signatureSubscribe, made before the send): a notification brings
+// Landed or Failed forward, polling stays the fallback and the only judge
+// of Expired; [Options].PollOnly turns it off.
+//
 // An ambiguous send (solroute.ErrAmbiguousDispatch) goes straight into
 // resolution. With Options.Rebroadcast the identical signed bytes are
 // re-sent while the transaction is unconfirmed and its blockhash may be

@@ -43,6 +43,15 @@ type Options struct {
 	// the pool's read endpoints is an error: Expired could never be
 	// concluded.
 	Quorum int
+	// PollOnly confirms by polling alone. By default, when the client has
+	// a subscribe endpoint, the signature is also watched
+	// (signatureSubscribe at Commitment, subscribed before the send and
+	// waited for at most half a second): its notification brings the
+	// verdict forward, and polling stays the fallback and the only judge
+	// of expiry. Set it to spare the subscription: each confirmation holds
+	// one on the subscribe role's Redundancy endpoints, against their
+	// per-connection caps, and costs one getSignatureStatuses more.
+	PollOnly bool
 	// OnPoll, when set, is called after every poll with the result so
 	// far, from the resolving goroutine, before it waits for the next: for
 	// progress logs. It must not block for long.

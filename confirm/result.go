@@ -49,7 +49,10 @@ type Result struct {
 	// Status is the verdict.
 	Status Status
 	// Slot is the slot it landed in (Landed, Failed; and, for Unknown, the
-	// slot last seen, 0 when never seen).
+	// slot last seen, 0 when never seen). A verdict brought by a
+	// signatureSubscribe notification reads the status for it; when no
+	// read endpoint showed it yet, Slot is the one last seen (0 when none)
+	// and Confirmation the commitment the notification was for.
 	Slot uint64
 	// Confirmation is the highest confirmation status seen ("" when never
 	// seen).

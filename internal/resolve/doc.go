@@ -32,5 +32,12 @@
 // result. It is not a transport resend: those are decided per attempt, on
 // proof that nothing was delivered; a rebroadcast is a new send of bytes
 // that may already have landed, which only a signature-deduplicating
-// chain makes harmless. See plans/011-confirmation.md.
+// chain makes harmless.
+//
+// SendAndConfirmWith and ResolveWith also watch the signature through a
+// Watcher the root provides from its subscriptions (watch.go): subscribed
+// before the send within SubscribeWait, a notification concludes Landed or
+// Failed (the status read for its slot), the polls' waits are waits on
+// the watch, and Expired comes from the polls alone. See
+// plans/011-confirmation.md.
 package resolve

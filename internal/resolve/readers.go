@@ -131,12 +131,12 @@ func (c clockDeadline) Deadline() (time.Time, bool) {
 }
 
 // withClockTimeout bounds ctx by d on clock: canceled, with the cause
-// errRoundOver, when d has passed on it. (clockwork.WithTimeout's
-// context on a fake clock blocks in Err until it is done.)
-func withClockTimeout(ctx context.Context, clock clockwork.Clock, d time.Duration) (context.Context, context.CancelFunc) {
+// cause, when d has passed on it. (clockwork.WithTimeout's context on a
+// fake clock blocks in Err until it is done.)
+func withClockTimeout(ctx context.Context, clock clockwork.Clock, d time.Duration, cause error) (context.Context, context.CancelFunc) {
 	at := clock.Now().Add(d)
 	ctx, cancel := context.WithCancelCause(ctx)
-	t := clock.AfterFunc(d, func() { cancel(errRoundOver) })
+	t := clock.AfterFunc(d, func() { cancel(cause) })
 	return clockDeadline{ctx, at}, func() {
 		t.Stop()
 		cancel(context.Canceled)

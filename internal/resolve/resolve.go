@@ -23,10 +23,20 @@ import (
 // bad input, reported before any request: the outcome, Unknown included,
 // is in the Result.
 func Resolve(ctx context.Context, tc *engine.Engine, sig solana.Signature, lastValidBlockHeight uint64, o confirm.Options) (confirm.Result, error) {
+	return ResolveWith(ctx, tc, nil, sig, lastValidBlockHeight, o)
+}
+
+// ResolveWith is Resolve that also watches the signature through w (nil:
+// polling alone), subscribed before the first poll: a notification brings
+// the verdict forward, polling stays the fallback and the only judge of
+// expiry. The subscription is closed when it returns.
+func ResolveWith(ctx context.Context, tc *engine.Engine, w Watcher, sig solana.Signature, lastValidBlockHeight uint64, o confirm.Options) (confirm.Result, error) {
 	r, err := newResolver(tc, sig, lastValidBlockHeight, o)
 	if err != nil {
 		return confirm.Result{Signature: sig, LastValidBlockHeight: lastValidBlockHeight}, err
 	}
+	r.subscribe(ctx, w)
+	defer r.closeWatch()
 	return r.run(ctx, nil), nil
 }
 
@@ -47,6 +57,9 @@ type resolver struct {
 	// turn picks the reader whose height the next poll reads, before the
 	// watch.
 	turn int
+	// watch is the signature's subscription, nil when there is none (no
+	// watcher, PollOnly, the subscribe failed) or it ended.
+	watch Watch
 }
 
 // newResolver checks the input and starts a Result.
@@ -103,12 +116,12 @@ func (r *resolver) run(ctx context.Context, between func(context.Context)) confi
 		if r.o.OnPoll != nil {
 			r.o.OnPoll(r.res)
 		}
-		t := r.clock.NewTimer(r.o.PollInterval)
-		select {
-		case <-t.Chan():
-		case <-ctx.Done():
-			t.Stop()
+		n, err := r.wait(ctx)
+		switch {
+		case err != nil:
 			return r.unknown(ctx)
+		case n != nil:
+			return r.notified(ctx, *n) // a notification is a verdict: expiry never comes from one
 		}
 	}
 }

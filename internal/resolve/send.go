@@ -28,6 +28,18 @@ import (
 // it too. Input errors (nil or unsigned tx, lastValidBlockHeight 0, bad
 // options) come back before any request.
 func SendAndConfirm(ctx context.Context, tc *engine.Engine, tx *solana.Transaction, lastValidBlockHeight uint64, o confirm.Options) (confirm.Result, error) {
+	return SendAndConfirmWith(ctx, tc, nil, tx, lastValidBlockHeight, o)
+}
+
+// SendAndConfirmWith is SendAndConfirm that also watches the signature
+// through w (nil: polling alone). The subscription is made before the
+// send, so no notification can be missed, within SubscribeWait: a
+// subscribe that fails or takes longer never fails nor further delays
+// the send, and the resolution polls alone. A notification brings the
+// verdict forward; polling stays the fallback and the only judge of
+// expiry. The subscription is closed when it returns, a send refused
+// before dispatch included.
+func SendAndConfirmWith(ctx context.Context, tc *engine.Engine, w Watcher, tx *solana.Transaction, lastValidBlockHeight uint64, o confirm.Options) (confirm.Result, error) {
 	if tx == nil || len(tx.Signatures) == 0 || tx.Signatures[0].IsZero() {
 		return confirm.Result{LastValidBlockHeight: lastValidBlockHeight}, errors.New("confirm: the transaction is nil or not signed")
 	}
@@ -40,6 +52,8 @@ func SendAndConfirm(ctx context.Context, tc *engine.Engine, tx *solana.Transacti
 		return r.res, errors.New("confirm: the transaction does not serialize: " + err.Error())
 	}
 	wire := base64.StdEncoding.EncodeToString(raw)
+	r.subscribe(ctx, w)
+	defer r.closeWatch()
 	cfg := map[string]any{"encoding": "base64"}
 	if r.o.SkipPreflight {
 		cfg["skipPreflight"] = true

@@ -52,7 +52,7 @@ type answer struct {
 // vouches.
 func (r *resolver) witnessRound(ctx context.Context) bool {
 	skip := r.blocked()
-	rctx, cancel := withClockTimeout(ctx, r.clock, r.witnessWait())
+	rctx, cancel := withClockTimeout(ctx, r.clock, r.witnessWait(), errRoundOver)
 	defer cancel()
 	answers := make(chan answer, len(r.readers))
 	asked := 0
