@@ -137,7 +137,7 @@ func (c *Engine) attempt(ctx context.Context, cs *callState, pm *admission.Permi
 // judged what happened.
 func (c *Engine) post(ctx, actx context.Context, cs *callState, ep *endpointClient, at *attemptTimer) outcome {
 	tracker := &at.tracker
-	req := ep.newRequest(c.requestContext(actx, at), cs.body,
+	req := ep.shapedRequest(c.requestContext(actx, at), cs.method, cs.body,
 		cs.class == retrypolicy.Idempotent, &at.body)
 	var o outcome
 	resp, err := ep.tr.RoundTrip(req)
