@@ -32,9 +32,13 @@ import (
 // stated in Validate's message as the others' are. Issue 24's priority
 // fees raised the root by 2: Client.PriorityFee, which a bot calls before
 // it sets its compute-unit price, and PriorityFeeEstimate, the result it
-// names to keep or pass on.
+// names to keep or pass on. Issue 24's bundles raised the root by 1
+// (Client.SendBundle, the call a bot makes) and the kit by 6: the fake
+// block engine and sender a bot's test sends to (BlockEngine, Sender,
+// their constructors, and their URL, the paths a document names; every
+// other method is the embedded Server's).
 var exportedBudget = map[string]int{
-	".": 85, "config": 19, "confirm": 11, "endpoint": 64, "fixtures": 98, "methods": 8,
+	".": 86, "config": 19, "confirm": 11, "endpoint": 64, "fixtures": 104, "methods": 8,
 	"metrics": 12, "pool": 6, "redislimit": 15, "retrypolicy": 63, "tracing": 5, "transport": 25,
 }
 
