@@ -106,6 +106,15 @@ type Endpoint struct {
 	// WSURL, within these limits (a zero value takes every default). Nil
 	// means it holds none. An endpoint needs Read, Send or Subscribe.
 	Subscribe *endpoint.SubscribeLimits
+	// SkipPreflight marks a sender that takes sendTransaction only with
+	// skipPreflight true and maxRetries 0 (Helius Sender): every send
+	// routed to it carries both. Needs Send.
+	SkipPreflight bool
+	// BlockEngine marks a Jito-style block engine: URL is its
+	// …/api/v1/transactions URL, and its bundle methods go to
+	// …/api/v1/bundles beside it. Needs Send and the capability
+	// "bundles", which SendBundle requires.
+	BlockEngine bool
 }
 
 // redacted is what a secret prints as.
@@ -160,6 +169,9 @@ func (e *Endpoint) spec() endpoint.Spec {
 		Tier:         e.Tier,
 		Capabilities: slices.Clone(e.Capabilities),
 		Roles:        make(map[endpoint.Role]endpoint.Limits, 2),
+		// Send-only services (plans/017).
+		SkipPreflight: e.SkipPreflight,
+		BlockEngine:   e.BlockEngine,
 	}
 	if e.Headers != nil {
 		s.Headers = make(map[string]endpoint.Secret, len(e.Headers))

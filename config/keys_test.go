@@ -82,13 +82,13 @@ func wildcard(stripped string, known map[string]bool) string {
 func TestKnownKeys(t *testing.T) {
 	want := []string{
 		"cluster",
-		"endpoints", "endpoints.capabilities", "endpoints.headers", "endpoints.name",
+		"endpoints", "endpoints.block_engine", "endpoints.capabilities", "endpoints.headers", "endpoints.name",
 		"endpoints.roles", "endpoints.roles.read", "endpoints.roles.read.burst_capacity",
 		"endpoints.roles.read.max_concurrent_requests", "endpoints.roles.read.pause_after_rate_limit",
 		"endpoints.roles.read.request_timeout", "endpoints.roles.read.requests_per_second",
 		"endpoints.roles.send", "endpoints.roles.send.burst_capacity",
 		"endpoints.roles.send.max_concurrent_requests", "endpoints.roles.send.pause_after_rate_limit",
-		"endpoints.roles.send.request_timeout", "endpoints.roles.send.requests_per_second",
+		"endpoints.roles.send.request_timeout", "endpoints.roles.send.requests_per_second", "endpoints.skip_preflight",
 		"endpoints.subscribe", "endpoints.subscribe.burst_capacity", "endpoints.subscribe.max_connections",
 		"endpoints.subscribe.subscribes_per_second", "endpoints.subscribe.subscriptions_per_connection",
 		"endpoints.tier", "endpoints.url", "endpoints.ws_url",

@@ -36,6 +36,18 @@ type Spec struct {
 	// endpoint holds subscriptions (slotSubscribe, accountSubscribe, ...)
 	// at WSURL. Nil means it holds none.
 	Subscribe *SubscribeLimits `toml:"subscribe"`
+	// SkipPreflight marks a sender that accepts sendTransaction only with
+	// skipPreflight true and maxRetries 0 (Helius Sender): every
+	// sendTransaction the pool routes here carries both, whatever the
+	// caller asked. Needs the send role (sendonly.go).
+	SkipPreflight bool `toml:"skip_preflight"`
+	// BlockEngine marks a Jito-style block engine: URL is its
+	// transactions path (…/api/v1/transactions, any query kept), and its
+	// bundle methods (sendBundle, getBundleStatuses,
+	// getInflightBundleStatuses, getTipAccounts) go to the bundles path
+	// beside it (…/api/v1/bundles, the same host and query). Needs the
+	// send role and the capability "bundles" (sendonly.go).
+	BlockEngine bool `toml:"block_engine"`
 }
 
 // String names the spec without its URL or headers, so that printing a Spec

@@ -108,6 +108,7 @@ func (v *validator) spec(i int, s *Spec, firstUse map[string]int) {
 	v.capabilities(base+".capabilities", s.Capabilities)
 	v.roles(base+".roles", s.Roles, s.Subscribe != nil)
 	v.subscribe(base, s)
+	v.sendOnly(base, s)
 }
 
 // url checks the address without ever quoting it: url.Parse errors embed

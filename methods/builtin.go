@@ -15,7 +15,7 @@ func sendMethods() []string {
 // providerReadMethods lists read methods that well-known providers serve
 // beside agave's, all without effects: the Digital Asset Standard API (the
 // Metaplex specification's names and Helius's), Helius's priority fee
-// estimate, and Jito's block engine reads and bundle simulation. A
+// estimate, and Jito-Solana RPC's bundle simulation. A
 // provider that does not serve one answers -32601 (method not found),
 // which proves nothing ran.
 func providerReadMethods() []string {
@@ -38,11 +38,24 @@ func providerReadMethods() []string {
 		"searchAssets",
 		// Helius.
 		"getPriorityFeeEstimate",
-		// Jito block engine and Jito-Solana RPC.
+		// Jito-Solana RPC.
+		"simulateBundle",
+	}
+}
+
+// sendSideReads lists reads served by the send services beside their
+// sends: role send, class Idempotent. Jito's block engine answers these
+// at its bundles path under the same limit as its sends (1 request a
+// second per IP and region), and serves no read of agave's: the send role
+// puts them on the endpoints that carry the bundles capability (a block
+// engine, a provider's RPC that proxies bundles, declared with a send
+// role) and charges them to those limits (plans/017, "Send-only endpoints
+// and bundles").
+func sendSideReads() []string {
+	return []string{
 		"getBundleStatuses",
 		"getInflightBundleStatuses",
 		"getTipAccounts",
-		"simulateBundle",
 	}
 }
 

@@ -52,6 +52,9 @@ func Default() *Registry {
 	for _, name := range sends {
 		m[name] = Method{Name: name, Role: endpoint.RoleSend, Class: retrypolicy.NeverAfterDispatch}
 	}
+	for _, name := range sendSideReads() {
+		m[name] = Method{Name: name, Role: endpoint.RoleSend, Class: retrypolicy.Idempotent}
+	}
 	return &Registry{m: withHeavyTimeouts(m)}
 }
 

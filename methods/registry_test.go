@@ -169,16 +169,19 @@ func TestUnknownAndWith(t *testing.T) {
 }
 
 // TestProviderMethods: the providers' send methods are sends, their
-// reads are reads.
+// reads are reads; the block engine's reads are served by its send role
+// (plans/017, "Send-only endpoints and bundles"), never resent-unsafe.
 func TestProviderMethods(t *testing.T) {
 	r := methods.Default()
 	for m, want := range map[string]methods.Method{
-		"sendBundle":             {Role: endpoint.RoleSend, Class: retrypolicy.NeverAfterDispatch},
-		"getAsset":               {Role: endpoint.RoleRead, Class: retrypolicy.Idempotent},
-		"searchAssets":           {Role: endpoint.RoleRead, Class: retrypolicy.Idempotent, Timeout: methods.HeavyTimeout},
-		"getPriorityFeeEstimate": {Role: endpoint.RoleRead, Class: retrypolicy.Idempotent},
-		"getTipAccounts":         {Role: endpoint.RoleRead, Class: retrypolicy.Idempotent},
-		"simulateBundle":         {Role: endpoint.RoleRead, Class: retrypolicy.Idempotent},
+		"sendBundle":                {Role: endpoint.RoleSend, Class: retrypolicy.NeverAfterDispatch},
+		"getAsset":                  {Role: endpoint.RoleRead, Class: retrypolicy.Idempotent},
+		"searchAssets":              {Role: endpoint.RoleRead, Class: retrypolicy.Idempotent, Timeout: methods.HeavyTimeout},
+		"getPriorityFeeEstimate":    {Role: endpoint.RoleRead, Class: retrypolicy.Idempotent},
+		"getTipAccounts":            {Role: endpoint.RoleSend, Class: retrypolicy.Idempotent},
+		"getBundleStatuses":         {Role: endpoint.RoleSend, Class: retrypolicy.Idempotent},
+		"getInflightBundleStatuses": {Role: endpoint.RoleSend, Class: retrypolicy.Idempotent},
+		"simulateBundle":            {Role: endpoint.RoleRead, Class: retrypolicy.Idempotent},
 	} {
 		if e, ok := r.Lookup(m); !ok || e != named(m, want) {
 			t.Errorf("%s: %+v, %v; want %+v", m, e, ok, want)

@@ -148,7 +148,7 @@ func (c *Engine) post(ctx, actx context.Context, cs *callState, ep *endpointClie
 			return o.busy(ep, cs, retrypolicy.NotDispatched, e)
 		}
 	}
-	req := ep.newRequest(c.requestContext(actx, at), cs.body,
+	req := ep.shapedRequest(c.requestContext(actx, at), cs.method, cs.body,
 		cs.class == retrypolicy.Idempotent, &at.body)
 	resp, err := ep.tr.RoundTrip(req)
 	if err != nil {

@@ -90,6 +90,9 @@ type endpointClient struct {
 	// pointer, so that fmt shows an address: a wrong verb (%s of a
 	// *Client) makes fmt print an endpointClient's fields, never deeper.
 	secrets *secretSet
+	// sendOnly adjusts requests to a send-only service (sendonly.go); nil
+	// for a plain endpoint.
+	sendOnly *sendOnly
 }
 
 // New builds an Engine over p with settings s (see Settings.Validate) and
@@ -175,7 +178,8 @@ func newEndpointClient(spec *endpoint.Spec) (*endpointClient, error) {
 			Header:     header,
 			Host:       u.Host,
 		},
-		secrets: secretsOf(rawURL, u, secretValues),
+		secrets:  secretsOf(rawURL, u, secretValues),
+		sendOnly: newSendOnly(spec, target),
 	}
 	// Attempts go to tr.RoundTrip, not through an http.Client: a JSON-RPC
 	// POST is never redirected (a 3xx is classified Request; following it
