@@ -5,7 +5,6 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/solroute/solroute/confirm"
-	"github.com/solroute/solroute/internal/pubsub"
 	"github.com/solroute/solroute/internal/resolve"
 )
 
@@ -21,17 +20,4 @@ func SendAndConfirmWatched(ctx context.Context, c *Client, tx *solana.Transactio
 func ResolveWatched(ctx context.Context, c *Client, sig solana.Signature, lvbh uint64, o confirm.Options,
 	wrap func(resolve.Watcher) resolve.Watcher) (confirm.Result, error) {
 	return resolve.ResolveWith(ctx, c.engine, wrap(c.signatureWatcher()), sig, lvbh, o)
-}
-
-// SubscribeSnapshot reads the client's subscription engine's counts
-// (false before it started).
-func SubscribeSnapshot(c *Client) (pubsub.Snapshot, bool) {
-	s := c.subs
-	s.mu.Lock()
-	e := s.eng
-	s.mu.Unlock()
-	if e == nil {
-		return pubsub.Snapshot{}, false
-	}
-	return e.Snapshot(), true
 }
