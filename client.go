@@ -105,7 +105,7 @@ func FromDocument(doc *config.Document, h Hooks) (*Client, error) {
 // build is the one constructor behind New and Open. h.Limits, when not
 // nil, supplies the pool's buckets; its owner closes it.
 func build(specs []endpoint.Spec, cluster string, ts transport.Settings, ps pool.Settings, reg *methods.Registry, h Hooks) (*Client, error) {
-	po := admission.Options{Clock: h.Clock, Logger: h.Logger}
+	po := admission.Options{Clock: h.Clock, Logger: h.Logger, Registry: reg}
 	if h.Limits != nil {
 		po.NewBucket = h.Limits.NewBucket
 	}
