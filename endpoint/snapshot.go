@@ -86,64 +86,47 @@ type Snapshot struct {
 	// History is the endpoint's declaration (Spec.History), and Avoided
 	// the history methods it is avoided for now, because it answered one
 	// of them that it lacks the history asked for (-32001, -32011,
-	// -32018, -32019), each with the time left; sorted by method, nil
-	// when none. Every role of an endpoint shows the same.
+	// -32018, -32019), each with the time left; nil when none. Every
+	// role of an endpoint shows the same.
 	History bool
-	Avoided []Avoided
-}
-
-// Avoided is one method an endpoint is avoided for (Snapshot.Avoided).
-type Avoided struct {
-	// Method is the JSON-RPC method's name.
-	Method string `json:"method"`
-	// Remaining is how long the avoidance lasts from the snapshot's
-	// instant.
-	Remaining time.Duration `json:"-"`
-}
-
-// MarshalJSON renders the time left as a duration string.
-func (a Avoided) MarshalJSON() ([]byte, error) {
-	return json.Marshal(struct {
-		Method    string `json:"method"`
-		Remaining string `json:"remaining"`
-	}{a.Method, a.Remaining.String()})
+	Avoided map[string]time.Duration
 }
 
 // snapshotJSON is the JSON shape of a Snapshot.
 type snapshotJSON struct {
-	Name              string    `json:"name"`
-	Tier              int       `json:"tier"`
-	Role              string    `json:"role"`
-	State             string    `json:"state"`
-	RequestsPerSecond float64   `json:"requests_per_second"`
-	Burst             int       `json:"burst_capacity"`
-	Tokens            *float64  `json:"tokens"`
-	MaxConcurrent     int       `json:"max_concurrent_requests"`
-	InFlight          int       `json:"in_flight"`
-	CooldownRemaining string    `json:"cooldown_remaining"`
-	DoubtRemaining    string    `json:"doubt_remaining"`
-	Successes         uint64    `json:"successes"`
-	Failures          uint64    `json:"failures"`
-	RateLimits        uint64    `json:"rate_limits"`
-	Admitted          uint64    `json:"admitted"`
-	Share             float64   `json:"share"`
-	RefusedByRate     uint64    `json:"refused_by_rate"`
-	RefusedByLimit    uint64    `json:"refused_by_limit"`
-	Ejections         uint64    `json:"ejections"`
-	Latency           string    `json:"latency"`
-	Cost              string    `json:"cost"`
-	LatencyP50        string    `json:"latency_p50"`
-	LatencyP95        string    `json:"latency_p95"`
-	LatencyP99        string    `json:"latency_p99"`
-	ErrorRate         float64   `json:"error_rate"`
-	Slot              uint64    `json:"slot"`
-	SlotCommitment    string    `json:"slot_commitment"`
-	SlotLag           int64     `json:"slot_lag"`
-	SlotStanding      string    `json:"slot_standing"`
-	Verification      string    `json:"verification"`
-	Excluded          string    `json:"excluded,omitempty"`
-	History           bool      `json:"history,omitempty"`
-	Avoided           []Avoided `json:"avoided,omitempty"`
+	Name              string            `json:"name"`
+	Tier              int               `json:"tier"`
+	Role              string            `json:"role"`
+	State             string            `json:"state"`
+	RequestsPerSecond float64           `json:"requests_per_second"`
+	Burst             int               `json:"burst_capacity"`
+	Tokens            *float64          `json:"tokens"`
+	MaxConcurrent     int               `json:"max_concurrent_requests"`
+	InFlight          int               `json:"in_flight"`
+	CooldownRemaining string            `json:"cooldown_remaining"`
+	DoubtRemaining    string            `json:"doubt_remaining"`
+	Successes         uint64            `json:"successes"`
+	Failures          uint64            `json:"failures"`
+	RateLimits        uint64            `json:"rate_limits"`
+	Admitted          uint64            `json:"admitted"`
+	Share             float64           `json:"share"`
+	RefusedByRate     uint64            `json:"refused_by_rate"`
+	RefusedByLimit    uint64            `json:"refused_by_limit"`
+	Ejections         uint64            `json:"ejections"`
+	Latency           string            `json:"latency"`
+	Cost              string            `json:"cost"`
+	LatencyP50        string            `json:"latency_p50"`
+	LatencyP95        string            `json:"latency_p95"`
+	LatencyP99        string            `json:"latency_p99"`
+	ErrorRate         float64           `json:"error_rate"`
+	Slot              uint64            `json:"slot"`
+	SlotCommitment    string            `json:"slot_commitment"`
+	SlotLag           int64             `json:"slot_lag"`
+	SlotStanding      string            `json:"slot_standing"`
+	Verification      string            `json:"verification"`
+	Excluded          string            `json:"excluded,omitempty"`
+	History           bool              `json:"history,omitempty"`
+	Avoided           map[string]string `json:"avoided,omitempty"`
 }
 
 // MarshalJSON renders the snapshot with snake_case keys, the role and state
@@ -182,7 +165,12 @@ func (s Snapshot) MarshalJSON() ([]byte, error) {
 		Verification:      s.Verification.String(),
 		Excluded:          s.Excluded,
 		History:           s.History,
-		Avoided:           s.Avoided,
+	}
+	for m, d := range s.Avoided {
+		if j.Avoided == nil {
+			j.Avoided = make(map[string]string, len(s.Avoided))
+		}
+		j.Avoided[m] = d.String()
 	}
 	if !math.IsInf(s.Tokens, 0) && !math.IsNaN(s.Tokens) {
 		j.Tokens = &s.Tokens

@@ -27,7 +27,7 @@ type Spec struct {
 	// History declares that the endpoint keeps the ledger's whole history
 	// (an archive: transaction history on, long-term storage behind it).
 	// A history read (getTransaction, getBlock, getSignaturesForAddress,
-	// ...; methods.ReadsHistory) tries such endpoints first, in any tier,
+	// ...; methods.Method.History) tries such endpoints first, in any tier,
 	// then the others; other requests ignore it. False: not declared.
 	History bool `toml:"history"`
 	// Roles maps each role the endpoint serves to its limits. An endpoint

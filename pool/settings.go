@@ -33,7 +33,7 @@ type Settings struct {
 	// lag-aware routing off; slots are still tracked and shown.
 	MaxSlotLag int `toml:"max_slot_lag"`
 	// HistoryAvoid is how long an endpoint is avoided for a history
-	// method (getTransaction, getBlock, ...; methods.ReadsHistory) after it
+	// method (getTransaction, getBlock, ...; methods.Method.History) after it
 	// answered a read of it that it lacks the history asked for (-32001,
 	// -32011, -32018, -32019): such reads try it only after every other
 	// endpoint, and still use it when no other can be had. 0: never
@@ -47,24 +47,24 @@ type Settings struct {
 // while peers are up); a doubt patience of 250 ms (well under a slot,
 // far under what an ambiguous send costs its caller: polling its signature
 // until the blockhash expires, about a minute); a max slot lag of
-// DefaultMaxSlotLag; a history avoidance of DefaultHistoryAvoid.
+// DefaultMaxSlotLag; a history avoidance of 5 minutes (defaultHistoryAvoid).
 func DefaultSettings() Settings {
 	return Settings{
 		Ejection:      endpoint.DefaultEjection(),
 		DoubtWindow:   30 * time.Second,
 		DoubtPatience: 250 * time.Millisecond,
 		MaxSlotLag:    DefaultMaxSlotLag,
-		HistoryAvoid:  DefaultHistoryAvoid,
+		HistoryAvoid:  defaultHistoryAvoid,
 	}
 }
 
-// DefaultHistoryAvoid is Settings.HistoryAvoid's default: 5 minutes. What
+// defaultHistoryAvoid is Settings.HistoryAvoid's default: 5 minutes. What
 // it reacts to is a node's configuration (history off, a ledger without
 // long-term storage) or an outage of its storage, which last minutes to
 // forever; one probe every 5 minutes per endpoint and method costs a
 // history reader nothing, and a node whose storage is back regains its
 // reads within 5 minutes.
-const DefaultHistoryAvoid = 5 * time.Minute
+const defaultHistoryAvoid = 5 * time.Minute
 
 // maxDoubt bounds DoubtWindow and DoubtPatience.
 const maxDoubt = time.Hour

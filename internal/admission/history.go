@@ -3,14 +3,13 @@ package admission
 import (
 	"time"
 
-	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/internal/retry"
 	"github.com/solroute/solroute/internal/rolestate"
 	"github.com/solroute/solroute/methods"
 )
 
 // History routing (plans/018-history-section.md). A history read
-// (Request.History) ranks the candidates it may use in three passes,
+// (Request.History, ReadsHistory) ranks the candidates it may use in three passes,
 // each by tier:
 //
 //  1. those that declare history (endpoint.Spec.History) and are not
@@ -43,7 +42,7 @@ const historyPatience = shortPatience
 // history is the pool's history routing: the methods it keeps
 // avoidances for, and for how long.
 type history struct {
-	// index numbers the history methods (methods.Registry.HistoryNames),
+	// index numbers the history methods (historyNames),
 	// names lists them by number.
 	index map[string]int
 	names []string
@@ -57,7 +56,7 @@ func newHistory(reg *methods.Registry, avoidFor time.Duration) history {
 	if reg == nil {
 		reg = methods.Default()
 	}
-	h := history{names: reg.HistoryNames(), avoidFor: avoidFor}
+	h := history{names: historyNames(reg), avoidFor: avoidFor}
 	h.index = make(map[string]int, len(h.names))
 	for i, n := range h.names {
 		h.index[n] = i
@@ -114,12 +113,16 @@ func (pm *Permit) avoidHistory(code int, now time.Time) {
 	}
 }
 
-// avoidedAt lists the methods the endpoint of sh is avoided for at now.
-func (h *history) avoidedAt(sh *rolestate.Shared, now time.Time) []endpoint.Avoided {
-	var out []endpoint.Avoided
+// avoidedAt maps the methods the endpoint of sh is avoided for at now
+// to the time left (nil: none).
+func (h *history) avoidedAt(sh *rolestate.Shared, now time.Time) map[string]time.Duration {
+	var out map[string]time.Duration
 	for i, name := range h.names {
 		if d := sh.AvoidedFor(i, now); d > 0 {
-			out = append(out, endpoint.Avoided{Method: name, Remaining: d})
+			if out == nil {
+				out = make(map[string]time.Duration)
+			}
+			out[name] = d
 		}
 	}
 	return out

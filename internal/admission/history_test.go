@@ -19,6 +19,9 @@ import (
 // lacks the history asked for avoids it for the method for
 // Settings.HistoryAvoid.
 
+// avoidFor is the default history_avoid.
+var avoidFor = pool.DefaultSettings().HistoryAvoid
+
 // historyRead is a read of getTransaction that reads history.
 func historyRead(method string) admission.Request {
 	return admission.Request{Role: endpoint.RoleRead, Method: method, History: true}
@@ -89,14 +92,14 @@ func TestLackingHistoryAvoidsTheMethodForAWhile(t *testing.T) {
 	now(t, p, historyRead("getBlock"), "a").Done(success())
 	now(t, p, read, "a").Done(success())
 	s := snapshotOf(t, p, "a")
-	if len(s.Avoided) != 1 || s.Avoided[0].Method != "getTransaction" || s.Avoided[0].Remaining != pool.DefaultHistoryAvoid {
-		t.Fatalf("a's snapshot: avoided %+v, want getTransaction for %v", s.Avoided, pool.DefaultHistoryAvoid)
+	if len(s.Avoided) != 1 || s.Avoided["getTransaction"] != avoidFor {
+		t.Fatalf("a's snapshot: avoided %v, want getTransaction for %v", s.Avoided, avoidFor)
 	}
 	// Still used when nothing else can be had: after one slot's patience.
 	pd := start(context.Background(), p, historyRead("getTransaction"))
 	pd.waitsFor(t, fc, 400*time.Millisecond)
 	pd.permit(t, "a").Release()
-	fc.Advance(pool.DefaultHistoryAvoid - 400*time.Millisecond - time.Millisecond)
+	fc.Advance(avoidFor - 400*time.Millisecond - time.Millisecond)
 	if pm := p.TryAcquire(historyRead("getTransaction")); pm != nil {
 		pm.Release()
 		t.Fatalf("1ms before the avoidance ends, getTransaction took %s at once", pm.Endpoint())

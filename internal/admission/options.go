@@ -28,7 +28,7 @@ type Options struct {
 	// run. 0 means a random seed.
 	Seed uint64
 	// Registry names the history methods the pool keeps avoidances for
-	// (methods.Registry.HistoryNames; Request.History). Nil means
+	// (its methods marked History, and getSignatureStatuses; Request.History). Nil means
 	// methods.Default().
 	Registry *methods.Registry
 }

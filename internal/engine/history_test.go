@@ -47,7 +47,7 @@ func TestLackingHistoryIsNotAskedAgainForAWhile(t *testing.T) {
 	if n := e.calls("a", "getBalance"); n != 20 {
 		t.Fatalf("a asked getBalance %d times, want all 20: it is avoided for getTransaction only", n)
 	}
-	e.clock.Advance(pool.DefaultHistoryAvoid)
+	e.clock.Advance(pool.DefaultSettings().HistoryAvoid)
 	if err := e.getTx(t); err != nil {
 		t.Fatal(err)
 	}

@@ -6,8 +6,8 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/solroute/solroute/internal/admission"
 	"github.com/solroute/solroute/internal/wire"
-	"github.com/solroute/solroute/methods"
 	"github.com/solroute/solroute/transport"
 
 	"github.com/gagliardetto/solana-go/rpc"
@@ -36,7 +36,7 @@ func (c *Engine) CallForInto(ctx context.Context, out any, method string, params
 		x: intoExchange{id: id, out: out}}
 	cs, x := &k.cs, &k.x
 	cs.loop = &k.loop
-	cs.history = methods.ReadsHistory(e, params)
+	cs.history = admission.ReadsHistory(e, params)
 	tracked, inject := c.book.Plan(c.clock.Now(), method, params, c.sessionFor(ctx), &cs.plan)
 	if tracked {
 		cs.slots, x.slots = &cs.plan, &cs.plan
