@@ -47,7 +47,8 @@ type Settings struct {
 // while peers are up); a doubt patience of 250 ms (well under a slot,
 // far under what an ambiguous send costs its caller: polling its signature
 // until the blockhash expires, about a minute); a max slot lag of
-// DefaultMaxSlotLag; a history avoidance of 5 minutes (defaultHistoryAvoid).
+// DefaultMaxSlotLag; a history avoidance of 5 minutes (what it reacts to lasts minutes to
+// forever; see HistoryAvoid).
 func DefaultSettings() Settings {
 	return Settings{
 		Ejection:      endpoint.DefaultEjection(),

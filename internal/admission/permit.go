@@ -108,14 +108,14 @@ func (pm *Permit) Done(o retrypolicy.Outcome) {
 	default:
 		rt.FailedAt(now, pm.adm.Generation)
 		rt.ObserveAt(now, pm.adm, true)
+		if pm.hist != 0 { // an endpoint's error: may say it lacks the history
+			pm.avoidHistory(o.RPCCode, now)
+		}
 	}
 	if retry.Doubtful(o) {
 		for _, r := range pm.m.endpoint {
 			r.DoubtedAt(now)
 		}
-	}
-	if pm.hist != 0 && o.RPCCode != 0 {
-		pm.avoidHistory(o.RPCCode, now)
 	}
 	rt.Release(pm.adm)
 }
