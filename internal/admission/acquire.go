@@ -32,6 +32,12 @@ type selection struct {
 	// avoidsDoubt is Request.AvoidDoubt with doubt on: a permit says
 	// whether its endpoint was in doubt.
 	avoidsDoubt bool
+	// hist is, for a history read, its method's number + 1 among the
+	// pool's history methods (0: none; history.go), and avoidLast is set
+	// when some candidate is avoided for it: a third pass. (Beside the
+	// bools above: the selection does not grow.)
+	hist      uint16
+	avoidLast bool
 	// timeout is the smallest RequestTimeout of the compatible candidates.
 	timeout time.Duration
 	// ctxDeadline is set when the deadline is ctx's: reaching it is then
@@ -40,11 +46,6 @@ type selection struct {
 	// timed is Request.Method when Request.Timed is set: the method whose
 	// latency a permit records ("": none).
 	timed string
-	// hist is, for a history read, its method's number + 1 among the
-	// pool's history methods (0: none; history.go), and avoidLast is set
-	// when some candidate is avoided for it: a third pass.
-	hist      uint16
-	avoidLast bool
 }
 
 // selection fills sel, a zero selection, with the role's candidates
