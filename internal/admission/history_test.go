@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jonboulle/clockwork"
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/internal/admission"
 	"github.com/solroute/solroute/pool"
@@ -214,5 +215,37 @@ func TestDeadlineErrorNamesHistoryRanks(t *testing.T) {
 		if !strings.Contains(msg, want) {
 			t.Errorf("%q does not say %q", msg, want)
 		}
+	}
+}
+
+// BenchmarkAcquireHistory is a getTransaction over three endpoints, one
+// declaring history and one avoided for the method (the three passes'
+// marks), against the same read not marked a history read
+// (BenchmarkAcquireHistory/plain), in the same run, on a fake clock.
+func BenchmarkAcquireHistory(b *testing.B) {
+	for _, hist := range []bool{false, true} {
+		name := "plain"
+		if hist {
+			name = "history"
+		}
+		b.Run(name, func(b *testing.B) {
+			specs := []endpoint.Spec{ep("ep-0", 0, benchLimits), archive("ep-1", 1, benchLimits), ep("ep-2", 0, benchLimits)}
+			p, err := admission.New(specs, pool.DefaultSettings(), admission.Options{Clock: clockwork.NewFakeClockAt(t0)})
+			if err != nil {
+				b.Fatal(err)
+			}
+			req := historyRead("getTransaction")
+			pm := p.TryAcquire(admission.Request{Role: endpoint.RoleRead, Method: "getTransaction", History: true, Endpoint: "ep-2"})
+			pm.Done(rpcAnswer(-32011, retrypolicy.RPCEndpoint))
+			req.History = hist
+			b.ReportAllocs()
+			for b.Loop() {
+				pm, err := p.Acquire(context.Background(), req)
+				if err != nil {
+					b.Fatal(err)
+				}
+				pm.Done(success())
+			}
+		})
 	}
 }
