@@ -92,41 +92,45 @@ type Snapshot struct {
 	Avoided map[string]time.Duration
 }
 
+// avoided is Snapshot.Avoided in JSON: each time left as a duration
+// string.
+type avoided map[string]string
+
 // snapshotJSON is the JSON shape of a Snapshot.
 type snapshotJSON struct {
-	Name              string            `json:"name"`
-	Tier              int               `json:"tier"`
-	Role              string            `json:"role"`
-	State             string            `json:"state"`
-	RequestsPerSecond float64           `json:"requests_per_second"`
-	Burst             int               `json:"burst_capacity"`
-	Tokens            *float64          `json:"tokens"`
-	MaxConcurrent     int               `json:"max_concurrent_requests"`
-	InFlight          int               `json:"in_flight"`
-	CooldownRemaining string            `json:"cooldown_remaining"`
-	DoubtRemaining    string            `json:"doubt_remaining"`
-	Successes         uint64            `json:"successes"`
-	Failures          uint64            `json:"failures"`
-	RateLimits        uint64            `json:"rate_limits"`
-	Admitted          uint64            `json:"admitted"`
-	Share             float64           `json:"share"`
-	RefusedByRate     uint64            `json:"refused_by_rate"`
-	RefusedByLimit    uint64            `json:"refused_by_limit"`
-	Ejections         uint64            `json:"ejections"`
-	Latency           string            `json:"latency"`
-	Cost              string            `json:"cost"`
-	LatencyP50        string            `json:"latency_p50"`
-	LatencyP95        string            `json:"latency_p95"`
-	LatencyP99        string            `json:"latency_p99"`
-	ErrorRate         float64           `json:"error_rate"`
-	Slot              uint64            `json:"slot"`
-	SlotCommitment    string            `json:"slot_commitment"`
-	SlotLag           int64             `json:"slot_lag"`
-	SlotStanding      string            `json:"slot_standing"`
-	Verification      string            `json:"verification"`
-	Excluded          string            `json:"excluded,omitempty"`
-	History           bool              `json:"history,omitempty"`
-	Avoided           map[string]string `json:"avoided,omitempty"`
+	Name              string   `json:"name"`
+	Tier              int      `json:"tier"`
+	Role              string   `json:"role"`
+	State             string   `json:"state"`
+	RequestsPerSecond float64  `json:"requests_per_second"`
+	Burst             int      `json:"burst_capacity"`
+	Tokens            *float64 `json:"tokens"`
+	MaxConcurrent     int      `json:"max_concurrent_requests"`
+	InFlight          int      `json:"in_flight"`
+	CooldownRemaining string   `json:"cooldown_remaining"`
+	DoubtRemaining    string   `json:"doubt_remaining"`
+	Successes         uint64   `json:"successes"`
+	Failures          uint64   `json:"failures"`
+	RateLimits        uint64   `json:"rate_limits"`
+	Admitted          uint64   `json:"admitted"`
+	Share             float64  `json:"share"`
+	RefusedByRate     uint64   `json:"refused_by_rate"`
+	RefusedByLimit    uint64   `json:"refused_by_limit"`
+	Ejections         uint64   `json:"ejections"`
+	Latency           string   `json:"latency"`
+	Cost              string   `json:"cost"`
+	LatencyP50        string   `json:"latency_p50"`
+	LatencyP95        string   `json:"latency_p95"`
+	LatencyP99        string   `json:"latency_p99"`
+	ErrorRate         float64  `json:"error_rate"`
+	Slot              uint64   `json:"slot"`
+	SlotCommitment    string   `json:"slot_commitment"`
+	SlotLag           int64    `json:"slot_lag"`
+	SlotStanding      string   `json:"slot_standing"`
+	Verification      string   `json:"verification"`
+	Excluded          string   `json:"excluded,omitempty"`
+	History           bool     `json:"history,omitempty"`
+	Avoided           avoided  `json:"avoided,omitempty"`
 }
 
 // MarshalJSON renders the snapshot with snake_case keys, the role and state
@@ -168,7 +172,7 @@ func (s Snapshot) MarshalJSON() ([]byte, error) {
 	}
 	for m, d := range s.Avoided {
 		if j.Avoided == nil {
-			j.Avoided = make(map[string]string, len(s.Avoided))
+			j.Avoided = make(avoided, len(s.Avoided))
 		}
 		j.Avoided[m] = d.String()
 	}
