@@ -114,7 +114,7 @@ func FromDocument(doc *config.Document, h Hooks) (*Client, error) {
 // nil, supplies the pool's buckets; its owner closes it. redundancy is
 // what subscribeRedundancy returned.
 func build(specs []endpoint.Spec, cluster string, ts transport.Settings, ps pool.Settings, redundancy int, reg *methods.Registry, h Hooks) (*Client, error) {
-	po := admission.Options{Clock: h.Clock, Logger: h.Logger}
+	po := admission.Options{Clock: h.Clock, Logger: h.Logger, Registry: reg}
 	if h.Limits != nil {
 		po.NewBucket = h.Limits.NewBucket
 	}

@@ -114,6 +114,7 @@ func TestEveryDurationKeyIsBounded(t *testing.T) {
 		{"[transport]", "hedge_after", "transport.hedge_after"},
 		{"[pool]", "doubt_window", "pool.doubt_window"},
 		{"[pool]", "doubt_patience", "pool.doubt_patience"},
+		{"[pool]", "history_avoid", "pool.history_avoid"},
 		{"[pool.ejection]\nmax_time = \"1h\"", "base_time", "pool.ejection.base_time"},
 		{"[pool.ejection]", "max_time", "pool.ejection.max_time"},
 		{"[endpoints.roles.read]", "request_timeout", "endpoints[0].roles.read.request_timeout"},

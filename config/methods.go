@@ -23,7 +23,9 @@ import (
 // requestAirdrop in methods.Default) cannot be declared with another
 // role or class, so that no document can make a send retryable by
 // mistake; and a timeout left out (or 0s) keeps the base's
-// (two minutes for the heavy methods of methods.Default).
+// (two minutes for the heavy methods of methods.Default). history = true
+// marks a read of the ledger's history (methods.Method.History), reads
+// only; a built-in history read stays one.
 
 // Registry returns the registry a client built from d routes by: base, or
 // methods.Default() when base is nil, plus every method of d.Methods,
@@ -66,6 +68,9 @@ func (d *Document) Registry(base *methods.Registry) (*methods.Registry, error) {
 			if msg, weakens := weakensSend(base, name, e); weakens {
 				ps.add(path, msg)
 			}
+		}
+		if e.History && e.Role == endpoint.RoleSend {
+			ps.add(join(path, fieldKeyOf[methods.Method]("History")), historyRule)
 		}
 		if len(ps.list) == n {
 			e.Name = name
@@ -163,5 +168,11 @@ func (p *parser) checkMethods(d *Document) {
 		if msg, weakens := weakensSend(base, name, e); weakens {
 			p.add(path, msg)
 		}
+		if e.History && e.Role == endpoint.RoleSend {
+			p.add(join(path, fieldKeyOf[methods.Method]("History")), historyRule)
+		}
 	}
 }
+
+// historyRule says where history = true applies.
+const historyRule = "applies to reads only: a send reads no history"

@@ -48,6 +48,7 @@ slot_probe_interval = "2s"
 doubt_window = "10s"
 doubt_patience = "0s"
 max_slot_lag = 32
+history_avoid = "1m"
 [pool.ejection]
 consecutive_failures = 0
 base_time = "1s"
@@ -66,6 +67,7 @@ name = "primary-a"
 url = "https://a.example/?api-key=${KEY}"
 tier = 0
 capabilities = ["archive", "fast"]
+history = true
 headers = { Authorization = "Bearer ${TOKEN}", "X-Literal" = "$${NOT_A_VAR}" }
   [endpoints.roles.read]
   requests_per_second = 50
@@ -108,6 +110,7 @@ tier = 2
 			DoubtWindow:   10 * time.Second,
 			DoubtPatience: 0,
 			MaxSlotLag:    32,
+			HistoryAvoid:  time.Minute,
 		},
 		Methods: map[string]methods.Method{"getAsset": {Role: endpoint.RoleRead, Class: retrypolicy.Idempotent}},
 		Limits: Limits{Backend: BackendRedis, URL: endpoint.NewSecret("redis://:t@redis.example:6379/2"),
@@ -117,6 +120,7 @@ tier = 2
 			URL:          endpoint.NewSecret("https://a.example/?api-key=k"),
 			Tier:         0,
 			Capabilities: []string{"archive", "fast"},
+			History:      true,
 			Headers:      map[string]endpoint.Secret{"Authorization": endpoint.NewSecret("Bearer t"), "X-Literal": endpoint.NewSecret("${NOT_A_VAR}")},
 			Roles: map[endpoint.Role]endpoint.Limits{
 				endpoint.RoleRead: {RequestsPerSecond: 50, BurstCapacity: 100, MaxConcurrentRequests: 32,
@@ -186,6 +190,7 @@ slot_probe_interval = "0s"
 doubt_window = "0s"
 doubt_patience = "0h0m0s"
 max_slot_lag = 0
+history_avoid = "0s"
 [pool.ejection]
 consecutive_failures = 0
 base_time = "0s"

@@ -83,7 +83,18 @@ type Snapshot struct {
 	// configuration says mainnet-beta").
 	Verification Verification
 	Excluded     string
+	// History is the endpoint's declaration (Spec.History), and Avoided
+	// the history methods it is avoided for now, because it answered one
+	// of them that it lacks the history asked for (-32001, -32011,
+	// -32018, -32019), each with the time left; nil when none. Every
+	// role of an endpoint shows the same.
+	History bool
+	Avoided map[string]time.Duration
 }
+
+// avoided is Snapshot.Avoided in JSON: each time left as a duration
+// string.
+type avoided map[string]string
 
 // snapshotJSON is the JSON shape of a Snapshot.
 type snapshotJSON struct {
@@ -118,6 +129,8 @@ type snapshotJSON struct {
 	SlotStanding      string   `json:"slot_standing"`
 	Verification      string   `json:"verification"`
 	Excluded          string   `json:"excluded,omitempty"`
+	History           bool     `json:"history,omitempty"`
+	Avoided           avoided  `json:"avoided,omitempty"`
 }
 
 // MarshalJSON renders the snapshot with snake_case keys, the role and state
@@ -155,6 +168,13 @@ func (s Snapshot) MarshalJSON() ([]byte, error) {
 		SlotStanding:      s.SlotStanding.String(),
 		Verification:      s.Verification.String(),
 		Excluded:          s.Excluded,
+		History:           s.History,
+	}
+	for m, d := range s.Avoided {
+		if j.Avoided == nil {
+			j.Avoided = make(avoided, len(s.Avoided))
+		}
+		j.Avoided[m] = d.String()
 	}
 	if !math.IsInf(s.Tokens, 0) && !math.IsNaN(s.Tokens) {
 		j.Tokens = &s.Tokens

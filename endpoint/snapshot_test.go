@@ -65,3 +65,19 @@ func TestSnapshotJSON(t *testing.T) {
 		t.Errorf("json:\n%s\nwant:\n%s", js, want)
 	}
 }
+
+// TestSnapshotJSONHistory: the declaration and the avoided methods, with
+// the time left as a duration string; neither key when there is nothing.
+func TestSnapshotJSONHistory(t *testing.T) {
+	b, err := json.Marshal(Snapshot{Name: "archive", History: true, Avoided: map[string]time.Duration{"getTransaction": 4 * time.Minute}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := string(b); !strings.Contains(s, `"history":true,"avoided":{"getTransaction":"4m0s"}`) {
+		t.Fatalf("JSON %s", s)
+	}
+	b, _ = json.Marshal(Snapshot{Name: "plain"})
+	if s := string(b); strings.Contains(s, "history") || strings.Contains(s, "avoided") {
+		t.Fatalf("JSON %s shows history keys with nothing to show", s)
+	}
+}

@@ -24,6 +24,12 @@ type Spec struct {
 	Tier int `toml:"tier"`
 	// Capabilities are tags a request may require, such as "archive".
 	Capabilities []string `toml:"capabilities"`
+	// History declares that the endpoint keeps the ledger's whole history
+	// (an archive: transaction history on, long-term storage behind it).
+	// A history read (getTransaction, getBlock, getSignaturesForAddress,
+	// ...; methods.Method.History) tries such endpoints first, in any tier,
+	// then the others; other requests ignore it. False: not declared.
+	History bool `toml:"history"`
 	// Roles maps each role the endpoint serves to its limits. An endpoint
 	// serves exactly the roles present; at least one is required.
 	Roles map[Role]Limits `toml:"roles"`

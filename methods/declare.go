@@ -37,7 +37,8 @@ const maxTimeout = time.Hour
 // can make a send retryable by mistake. Declaring such a method with the
 // role and class it is held with is allowed (its Timeout may differ). A
 // Timeout of 0 keeps the one r holds for the method (two minutes for a
-// heavy method of Default). r itself is unchanged.
+// heavy method of Default). History is for reads only; a read r holds
+// as a history read stays one. r itself is unchanged.
 func (r *Registry) Declare(m Method) (*Registry, error) {
 	method, e := m.Name, m
 	bad := func(msg string) (*Registry, error) { return nil, &DeclareError{Method: method, Message: msg} }
@@ -53,11 +54,17 @@ func (r *Registry) Declare(m Method) (*Registry, error) {
 	if e.Timeout < 0 || e.Timeout > maxTimeout {
 		return bad("timeout must be between 0s and 1h")
 	}
+	if e.History && e.Role != endpoint.RoleRead {
+		return bad("history applies to reads only")
+	}
 	if held, ok := r.Lookup(method); ok && held.Class == retrypolicy.NeverAfterDispatch && (e.Role != held.Role || e.Class != held.Class) {
 		return bad("is built in as a send that is never resent once it may have been dispatched; it cannot be declared otherwise")
 	}
 	if held, ok := r.Lookup(method); ok && e.Timeout == 0 {
 		e.Timeout = held.Timeout // 0 keeps the budget the method has
+	}
+	if held, ok := r.Lookup(method); ok && e.Role == endpoint.RoleRead {
+		e.History = e.History || held.History // a history read stays one
 	}
 	return r.with(e), nil
 }

@@ -24,6 +24,11 @@ type Method struct {
 	// endpoints' request_timeout: Default gives the heavy methods
 	// (getProgramAccounts, getBlock, ...) two minutes. 0: the endpoints' request_timeout.
 	Timeout time.Duration `toml:"timeout"`
+	// History marks a read of the ledger's history (getTransaction,
+	// getBlock, ...; see ReadsHistory): it tries the endpoints that
+	// declare history first, and avoids for a while an endpoint that
+	// answered it lacks the history asked for. Reads only.
+	History bool `toml:"history"`
 }
 
 // unknownMethod is the entry reported for a method the registry does not
@@ -55,7 +60,7 @@ func Default() *Registry {
 	for _, name := range sendSideReads() {
 		m[name] = Method{Name: name, Role: endpoint.RoleSend, Class: retrypolicy.Idempotent}
 	}
-	return &Registry{m: withHeavyTimeouts(m)}
+	return &Registry{m: withHistory(withHeavyTimeouts(m))}
 }
 
 // Lookup returns the declaration of method. An unknown method reports

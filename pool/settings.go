@@ -32,6 +32,13 @@ type Settings struct {
 	// last resort (see slots.go, plans/009-consistency.md). 0 turns
 	// lag-aware routing off; slots are still tracked and shown.
 	MaxSlotLag int `toml:"max_slot_lag"`
+	// HistoryAvoid is how long an endpoint is avoided for a history
+	// method (getTransaction, getBlock, ...; methods.Method.History) after it
+	// answered a read of it that it lacks the history asked for (-32001,
+	// -32011, -32018, -32019): such reads try it only after every other
+	// endpoint, and still use it when no other can be had. 0: never
+	// avoided.
+	HistoryAvoid time.Duration `toml:"history_avoid"`
 }
 
 // DefaultSettings returns the defaults: endpoint.DefaultEjection; a doubt
@@ -40,15 +47,25 @@ type Settings struct {
 // while peers are up); a doubt patience of 250 ms (well under a slot,
 // far under what an ambiguous send costs its caller: polling its signature
 // until the blockhash expires, about a minute); a max slot lag of
-// DefaultMaxSlotLag.
+// DefaultMaxSlotLag; a history avoidance of 5 minutes (what it reacts to lasts minutes to
+// forever; see HistoryAvoid).
 func DefaultSettings() Settings {
 	return Settings{
 		Ejection:      endpoint.DefaultEjection(),
 		DoubtWindow:   30 * time.Second,
 		DoubtPatience: 250 * time.Millisecond,
 		MaxSlotLag:    DefaultMaxSlotLag,
+		HistoryAvoid:  defaultHistoryAvoid,
 	}
 }
+
+// defaultHistoryAvoid is Settings.HistoryAvoid's default: 5 minutes. What
+// it reacts to is a node's configuration (history off, a ledger without
+// long-term storage) or an outage of its storage, which last minutes to
+// forever; one probe every 5 minutes per endpoint and method costs a
+// history reader nothing, and a node whose storage is back regains its
+// reads within 5 minutes.
+const defaultHistoryAvoid = 5 * time.Minute
 
 // maxDoubt bounds DoubtWindow and DoubtPatience.
 const maxDoubt = time.Hour
@@ -67,7 +84,7 @@ func (s Settings) Validate() error {
 	for _, d := range []struct {
 		key string
 		v   time.Duration
-	}{{"doubt_window", s.DoubtWindow}, {"doubt_patience", s.DoubtPatience}} {
+	}{{"doubt_window", s.DoubtWindow}, {"doubt_patience", s.DoubtPatience}, {"history_avoid", s.HistoryAvoid}} {
 		if d.v < 0 || d.v > maxDoubt {
 			errs = append(errs, &endpoint.Problem{Path: d.key, Message: "must be between 0s and 1h"})
 		}

@@ -32,6 +32,12 @@ type selection struct {
 	// avoidsDoubt is Request.AvoidDoubt with doubt on: a permit says
 	// whether its endpoint was in doubt.
 	avoidsDoubt bool
+	// hist is, for a history read, its method's number + 1 among the
+	// pool's history methods (0: none; history.go), and avoidLast is set
+	// when some candidate is avoided for it: a third pass. (Beside the
+	// bools above: the selection does not grow.)
+	hist      uint16
+	avoidLast bool
 	// timeout is the smallest RequestTimeout of the compatible candidates.
 	timeout time.Duration
 	// ctxDeadline is set when the deadline is ctx's: reaching it is then
@@ -226,7 +232,8 @@ func (p *Pool) wait(ctx context.Context, sel *selection, req *Request, deadline 
 }
 
 // scan tries every candidate at most once, by tier, the last resorts (if
-// any) in a second pass after every other candidate. Inside a tier it
+// any) in a second pass after every other candidate (and, for a history
+// read, those avoided for its method in a third: history.go). Inside a tier it
 // tries first the cheaper of two candidates drawn at random, then the
 // other, then the rest in round-robin order (see balance.go): balancing
 // chooses among the admissible, the limits decide who is. It returns a
@@ -241,7 +248,7 @@ func (p *Pool) scan(sel *selection, now, deadline time.Time) (pm *Permit, wakeAt
 	var buf [32]uint32
 	for pass := range sel.passes(now) {
 		for _, g := range sel.rs.tiers {
-			for _, k := range g.order(buf[:0], sel, pass == 1, pass == 0, p.seed, now) {
+			for _, k := range g.order(buf[:0], sel, pass, p.seed, now) {
 				m := g.members[k]
 				if b, ok := sel.takes(m); !ok {
 					t.blocked(b)
@@ -305,7 +312,7 @@ func (p *Pool) panicScan(sel *selection, now, deadline time.Time) *Permit {
 			n, start := g.rotated()
 			for i := range n {
 				m := g.members[(start+i)%n]
-				if !sel.tries(m, pass == 1, now) {
+				if !sel.tries(m, pass, now) {
 					continue
 				}
 				if _, ok := sel.takes(m); !ok {
@@ -325,7 +332,7 @@ func (p *Pool) panicScan(sel *selection, now, deadline time.Time) *Permit {
 // timed request it holds the histogram its Done feeds.
 func (p *Pool) permit(sel *selection, m *member, a rolestate.Admission, deadline time.Time) *Permit {
 	inDoubt := sel.avoidsDoubt && m.rt.InDoubtAt(m.rt.AdmittedAt(a))
-	pm := &Permit{m: m, adm: a, deadline: deadline, inDoubt: inDoubt}
+	pm := &Permit{m: m, adm: a, deadline: deadline, inDoubt: inDoubt, hist: sel.hist}
 	if sel.timed != "" {
 		pm.lat = m.rt.Timing(sel.timed)
 	}
@@ -351,7 +358,8 @@ func (p *Pool) deadlineError(sel *selection, req *Request, now, deadline time.Ti
 				b = m.rt.ProbeAt(now, time.Time{})
 			}
 			e.Candidates = append(e.Candidates, Candidate{Endpoint: m.spec.Name, Tier: m.spec.Tier,
-				Block: b, InDoubt: why == lastDoubt, OffSlot: why == lastSlot || why == lastNever, ShortOfSlot: why == lastShort})
+				Block: b, InDoubt: why == lastDoubt, OffSlot: why == lastSlot || why == lastNever, ShortOfSlot: why == lastShort,
+				NoHistory: why == lastNoHistory, Avoided: why == lastAvoided})
 		}
 	}
 	return e

@@ -16,14 +16,14 @@ import "time"
 // Useful Is Old Information?").
 
 // order appends to dst the indices of g's members this pass may try
-// (lastResorts: the pass over the last resorts) in the order to try them,
-// and returns it. advance moves the tier's counter on, which both rotates
-// the round-robin start and draws the pair; the last resorts' pass reuses
-// the draw of the pass before it.
-func (g *tierGroup) order(dst []uint32, sel *selection, lastResorts, advance bool, seed uint64, now time.Time) []uint32 {
+// (pass 0: the first; then the last resorts' passes) in the order to try
+// them, and returns it. The first pass moves the tier's counter on, which
+// both rotates the round-robin start and draws the pair; the last
+// resorts' passes reuse the draw of the first.
+func (g *tierGroup) order(dst []uint32, sel *selection, pass int, seed uint64, now time.Time) []uint32 {
 	n := uint32(len(g.members))
 	var x uint32
-	if advance {
+	if pass == 0 {
 		x = g.next.Add(1)
 	} else {
 		x = g.next.Load()
@@ -31,7 +31,7 @@ func (g *tierGroup) order(dst []uint32, sel *selection, lastResorts, advance boo
 	start := (x - 1) % n
 	for i := range n {
 		k := (start + i) % n
-		if sel.tries(g.members[k], lastResorts, now) {
+		if sel.tries(g.members[k], pass, now) {
 			dst = append(dst, k)
 		}
 	}

@@ -53,6 +53,13 @@ type Candidate struct {
 	// was short of the slot the request had to reach (Request.MinSlot),
 	// which the request used only after the others.
 	ShortOfSlot bool
+	// NoHistory is true for an endpoint that declares no history, which a
+	// history read (Request.History) used only after those that do.
+	NoHistory bool
+	// Avoided is true for an endpoint avoided for the method of a history
+	// read (it answered one that it lacks the history asked for), which
+	// the read used only after every other.
+	Avoided bool
 }
 
 // DeadlineError is returned by Acquire when no candidate could be admitted
@@ -94,6 +101,12 @@ func (e *DeadlineError) Error() string {
 		}
 		if c.ShortOfSlot {
 			b.WriteString("short of the slot asked, ")
+		}
+		if c.NoHistory {
+			b.WriteString("no history declared, ")
+		}
+		if c.Avoided {
+			b.WriteString("avoided for the method (lacks its history), ")
 		}
 		b.WriteString(c.Block.Describe(e.At))
 	}

@@ -10,7 +10,9 @@ import (
 
 // Last resorts: the candidates a request tries only after every other,
 // in a second pass of the scan. Three kinds (plans/007-one-outcome.md,
-// plans/009-consistency.md):
+// plans/009-consistency.md), and two more for a history read
+// (history.go: one that declares no history, in the second pass, and one
+// avoided for the method, in a third):
 //
 //   - in doubt, for a request that avoids doubt (a send): after
 //     Settings.DoubtPatience;
@@ -56,7 +58,8 @@ func (p *Pool) lastResorts(sel *selection, req *Request, now, deadline time.Time
 	}
 	short := req.Slot.Floor > 0 && p.slots.MaxLag() > 0
 	sel.avoidsDoubt = doubt
-	if !doubt && !off && !short {
+	hist := p.historyRead(sel, req)
+	if !doubt && !off && !short && !hist {
 		return
 	}
 	var last lastMarks
@@ -66,24 +69,33 @@ func (p *Pool) lastResorts(sel *selection, req *Request, now, deadline time.Time
 			continue
 		}
 		why := p.lastReason(m, req, now, doubt, off, short)
+		if why == notLast && hist {
+			why = sel.historyReason(m, now)
+		}
 		switch why {
 		case notLast:
 			preferred = true
 			continue
 		case lastDoubt:
 			patience = max(patience, p.doubtPatience)
-		case lastShort:
+		case lastShort, lastNoHistory:
 			patience = max(patience, shortPatience)
+		case lastAvoided:
+			patience = max(patience, historyPatience)
+			sel.avoidLast = true
 		default:
 			sel.slotLast = true
 		}
 		last.set(m.idx, why, len(sel.rs.ordered))
 	}
+	sel.last = last
+	if last.any() && !preferred && hist {
+		preferred = sel.promoteNoHistory()
+	}
 	if !last.any() || !preferred {
-		sel.slotLast = false
+		sel.last, sel.slotLast, sel.avoidLast = lastMarks{}, false, false
 		return
 	}
-	sel.last = last
 	if patience > 0 {
 		sel.lastAt = now.Add(min(patience, deadline.Sub(now)/2))
 	}
@@ -119,28 +131,41 @@ func (s *selection) admits(m *member) bool {
 // (notLast: it is not).
 func (s *selection) lastResort(m *member) uint8 { return s.last.of(m.idx) }
 
-// tries reports whether a pass at now tries m: the first pass every
-// candidate that is not a last resort, the second the last resorts whose
-// time has come.
-func (s *selection) tries(m *member, second bool, now time.Time) bool {
+// tries reports whether pass (0, 1 or 2) at now tries m: the first pass
+// every candidate that is not a last resort, the second the last resorts
+// whose time has come, the third those avoided for a history read's
+// method, once their time has come.
+func (s *selection) tries(m *member, pass int, now time.Time) bool {
 	if !s.admits(m) {
 		return false
 	}
 	switch s.lastResort(m) {
 	case notLast:
-		return !second
-	case lastDoubt, lastShort:
-		return second && !now.Before(s.lastAt)
+		return pass == 0
+	case lastDoubt, lastShort, lastNoHistory:
+		return pass == 1 && !now.Before(s.lastAt)
+	case lastAvoided:
+		return pass == 2 && !now.Before(s.lastAt)
 	case lastNever:
 		return false
 	}
-	return second
+	return pass == 1
 }
 
 // passes is how many passes a scan at now makes: a second one, over the
-// last resorts only, when there are any whose time has come.
+// last resorts only, when there are any whose time has come, and a third
+// over those avoided for a history read's method, once their time has
+// come.
 func (s *selection) passes(now time.Time) int {
-	if s.last.any() && (s.slotLast || !now.Before(s.lastAt)) {
+	switch {
+	case !s.last.any():
+		return 1
+	case !now.Before(s.lastAt):
+		if s.avoidLast {
+			return 3
+		}
+		return 2
+	case s.slotLast:
 		return 2
 	}
 	return 1
@@ -162,7 +187,7 @@ func (s *selection) heldBack(now time.Time, t *tally) {
 		if !s.admits(m) {
 			continue
 		}
-		if why := s.lastResort(m); why == lastDoubt || why == lastShort {
+		if why := s.lastResort(m); why == lastDoubt || why == lastShort || why == lastNoHistory || why == lastAvoided {
 			t.seen++
 			if m.rt.ProbeAt(now, time.Time{}).Reason == rolestate.BlockedByEjection {
 				t.ejected++

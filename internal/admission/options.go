@@ -5,6 +5,7 @@ import (
 
 	"github.com/jonboulle/clockwork"
 	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/methods"
 	"github.com/solroute/solroute/pool"
 )
 
@@ -26,4 +27,8 @@ type Options struct {
 	// candidates per Acquire), for tests that want the same draws on every
 	// run. 0 means a random seed.
 	Seed uint64
+	// Registry names the history methods the pool keeps avoidances for
+	// (its methods marked History, and getSignatureStatuses; Request.History). Nil means
+	// methods.Default().
+	Registry *methods.Registry
 }

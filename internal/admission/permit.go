@@ -28,7 +28,11 @@ type Permit struct {
 	lat *rolestate.Histogram
 	// inDoubt: admitted as a last resort, in doubt (Request.AvoidDoubt).
 	inDoubt bool
-	done    atomic.Bool
+	// hist is, for a history read, the method's number + 1 in the pool's
+	// history methods (history.go); 0 otherwise. (It fits beside inDoubt:
+	// the Permit stays in the 64-byte class.)
+	hist uint16
+	done atomic.Bool
 }
 
 // Endpoint returns the endpoint's Name.
@@ -78,6 +82,10 @@ func (pm *Permit) finish() bool { return pm.done.CompareAndSwap(false, true) }
 //   - any other failure of the endpoint: a failure (health: Available ->
 //     Degraded; Options.Ejection.After in a row eject it).
 //
+// And a history read (Request.History) answered with an error that says
+// the endpoint lacks the history asked for (retry.LacksHistory) avoids
+// the endpoint for that method for Settings.HistoryAvoid.
+//
 // And, whatever the above, when o is doubtful (the endpoint failed and a
 // server may have acted), every role of the endpoint is put in doubt for
 // Settings.DoubtWindow.
@@ -100,6 +108,9 @@ func (pm *Permit) Done(o retrypolicy.Outcome) {
 	default:
 		rt.FailedAt(now, pm.adm.Generation)
 		rt.ObserveAt(now, pm.adm, true)
+		if pm.hist != 0 { // an endpoint's error: may say it lacks the history
+			pm.avoidHistory(o.RPCCode, now)
+		}
 	}
 	if retry.Doubtful(o) {
 		for _, r := range pm.m.endpoint {

@@ -37,6 +37,9 @@ type Pool struct {
 	slots *slots.Book
 	// byName finds an endpoint's shared state by Spec.Name.
 	byName map[string]*rolestate.Shared
+	// history is the history routing's methods and avoid time
+	// (history.go).
+	history history
 }
 
 // roleSet holds the candidates of one role.
@@ -92,7 +95,8 @@ func New(specs []endpoint.Spec, s pool.Settings, opts Options) (*Pool, error) {
 	}
 	p := &Pool{clock: opts.Clock, log: opts.Logger, specs: make([]endpoint.Spec, len(specs)),
 		doubtWindow: s.DoubtWindow, doubtPatience: s.DoubtPatience, seed: opts.Seed,
-		slots: slots.NewBook(uint64(max(s.MaxSlotLag, 0))), byName: make(map[string]*rolestate.Shared, len(specs))}
+		slots: slots.NewBook(uint64(max(s.MaxSlotLag, 0))), byName: make(map[string]*rolestate.Shared, len(specs)),
+		history: newHistory(opts.Registry, s.HistoryAvoid)}
 	if p.seed == 0 {
 		p.seed = rand.Uint64()
 	}
@@ -125,6 +129,7 @@ func New(specs []endpoint.Spec, s pool.Settings, opts Options) (*Pool, error) {
 // sets and tiers, their state starting at start.
 func (p *Pool) addEndpoint(spec *endpoint.Spec, s pool.Settings, opts Options, start time.Time) error {
 	shared := &rolestate.Shared{}
+	shared.KeepAvoidances(len(p.history.names))
 	p.slots.Add(&shared.Marks)
 	p.byName[spec.Name] = shared
 	var roles []*member
@@ -243,8 +248,15 @@ func (p *Pool) Snapshot() []endpoint.Snapshot {
 		if n := admitted[out[i].Role]; n > 0 {
 			out[i].Share = float64(out[i].Admitted) / float64(n)
 		}
+		out[i].History = p.specs[p.specIndex(out[i].Name)].History
+		out[i].Avoided = p.history.avoidedAt(p.byName[out[i].Name], now)
 	}
 	return out
+}
+
+// specIndex is the index in p.specs of the endpoint named name.
+func (p *Pool) specIndex(name string) int {
+	return slices.IndexFunc(p.specs, func(s endpoint.Spec) bool { return s.Name == name })
 }
 
 // Outstanding returns how many permits are held now, over every endpoint

@@ -54,6 +54,13 @@ type Request struct {
 	// the others, and after a moment's patience (one slot, at most half
 	// the time left): the slot-aware choice (plans/009-consistency.md).
 	Slot slots.Need
+	// History marks a history read (methods.ReadsHistory): it tries the
+	// endpoints that declare history first, in any tier, then the others,
+	// and last those avoided for Method because they answered a read of
+	// it that they lack the history asked for (Settings.HistoryAvoid);
+	// the later ones after a moment's patience (one slot, at most half
+	// the time left). Its outcome records such an answer.
+	History bool
 	// Deadline bounds the wait. Zero means now + DefaultTimeout for this
 	// role and these capabilities. A deadline later than ctx's is cut to it.
 	Deadline time.Time

@@ -79,6 +79,8 @@ type callState struct {
 	// known is set when the registry knows the method (a batch: always).
 	batch int
 	known bool
+	// history: a history read (admission.ReadsHistory; Request.History).
+	history bool
 	// obs are the Observers the call started with (the engine's, then
 	// its context's); info describes the call to them (unset when nobody
 	// observes the call); attempts counts the attempts started.

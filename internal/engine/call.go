@@ -130,6 +130,7 @@ func (c *Engine) newLoop(ctx context.Context, cs *callState, role endpoint.Role)
 			AvoidDoubt: !read, Timed: cs.adaptive || timed && c.hedgeAfter == transport.HedgeAuto,
 			Avoid: slices.Clip(avoid), Endpoint: only}}
 	l.req.Slot = cs.slots.Need() // an endpoint known to be below the floor would only refuse
+	l.req.History = cs.history   // history endpoints first, avoided ones last
 	c.policy.Start(&l.call)
 	l.retries = &l.call
 	return l, nil

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/solroute/solroute/internal/admission"
 	"github.com/solroute/solroute/internal/wire"
 	"github.com/solroute/solroute/transport"
 
@@ -35,6 +36,7 @@ func (c *Engine) CallForInto(ctx context.Context, out any, method string, params
 		x: intoExchange{id: id, out: out}}
 	cs, x := &k.cs, &k.x
 	cs.loop = &k.loop
+	cs.history = admission.ReadsHistory(e, params)
 	tracked, inject := c.book.Plan(c.clock.Now(), method, params, c.sessionFor(ctx), &cs.plan)
 	if tracked {
 		cs.slots, x.slots = &cs.plan, &cs.plan

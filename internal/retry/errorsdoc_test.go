@@ -40,6 +40,10 @@ func TestErrorsDocIsTheTable(t *testing.T) {
 		if r, ok := rpcCodeOf(code); !ok || r.name != name {
 			t.Errorf("docs: %d is named %q; the table in code %q", code, name, r.name)
 		}
+		read, avoided := strings.CutSuffix(read, ", avoided")
+		if avoided != LacksHistory(code) {
+			t.Errorf("docs: a read answered %d avoids the endpoint: %v; LacksHistory: %v", code, avoided, LacksHistory(code))
+		}
 		checkDocActions(t, code, read, send)
 	}
 	for _, r := range rpcCodes {

@@ -28,6 +28,14 @@ type rpcCode struct {
 	// stopped a scan at its own limit: a fact of its configuration, not a
 	// sign that it fails requests, so it puts nothing in doubt.
 	gap bool
+	// lacks marks, among the gaps, the answers that say this node lacks
+	// the ledger history a history read asks for (history off, a block
+	// below its first one with no long-term storage, long-term storage
+	// down or missing the epoch boundary): the pool avoids the endpoint
+	// for that method for a while (pool.Settings.HistoryAvoid;
+	// plans/018-history-section.md). A skipped slot (-32007, -32009) is
+	// not one: it is the chain's answer, which every endpoint repeats.
+	lacks bool
 }
 
 // rpcCodes is the table. A code not listed is the endpoint's inside
@@ -35,34 +43,34 @@ type rpcCode struct {
 // own) and the caller's outside it.
 var rpcCodes = [...]rpcCode{
 	// JSON-RPC 2.0.
-	{-32700, "parse error", retrypolicy.RPCApplication, false},
-	{-32600, "invalid request", retrypolicy.RPCApplication, false},
-	{-32601, "method not found", retrypolicy.RPCApplication, false},
-	{-32602, "invalid params", retrypolicy.RPCApplication, false},
-	{-32603, "internal error", retrypolicy.RPCEndpoint, false},
+	{-32700, "parse error", retrypolicy.RPCApplication, false, false},
+	{-32600, "invalid request", retrypolicy.RPCApplication, false, false},
+	{-32601, "method not found", retrypolicy.RPCApplication, false, false},
+	{-32602, "invalid params", retrypolicy.RPCApplication, false, false},
+	{-32603, "internal error", retrypolicy.RPCEndpoint, false, false},
 	// agave custom_error.rs.
-	{-32001, "BlockCleanedUp", retrypolicy.RPCEndpoint, true},
-	{-32002, "SendTransactionPreflightFailure", retrypolicy.RPCApplication, false},
-	{-32003, "TransactionSignatureVerificationFailure", retrypolicy.RPCApplication, false},
-	{-32004, "BlockNotAvailable", retrypolicy.NodeBehind, false},
-	{-32005, "NodeUnhealthy", retrypolicy.NodeBehind, false},
-	{-32006, "TransactionPrecompileVerificationFailure", retrypolicy.RPCApplication, false},
-	{-32007, "SlotSkipped", retrypolicy.RPCApplication, false},
-	{-32008, "NoSnapshot", retrypolicy.RPCEndpoint, true},
-	{-32009, "LongTermStorageSlotSkipped", retrypolicy.RPCApplication, false},
-	{-32010, "KeyExcludedFromSecondaryIndex", retrypolicy.RPCEndpoint, true},
-	{-32011, "TransactionHistoryNotAvailable", retrypolicy.RPCEndpoint, true},
-	{-32012, "ScanError", retrypolicy.RPCEndpoint, true},
-	{-32013, "TransactionSignatureLenMismatch", retrypolicy.RPCApplication, false},
-	{-32014, "BlockStatusNotAvailableYet", retrypolicy.NodeBehind, false},
-	{-32015, "UnsupportedTransactionVersion", retrypolicy.RPCApplication, false},
-	{-32016, "MinContextSlotNotReached", retrypolicy.NodeBehind, false},
-	{-32017, "EpochRewardsPeriodActive", retrypolicy.RPCApplication, false},
-	{-32018, "SlotNotEpochBoundary", retrypolicy.RPCEndpoint, true},
-	{-32019, "LongTermStorageUnreachable", retrypolicy.RPCEndpoint, true},
+	{-32001, "BlockCleanedUp", retrypolicy.RPCEndpoint, true, true},
+	{-32002, "SendTransactionPreflightFailure", retrypolicy.RPCApplication, false, false},
+	{-32003, "TransactionSignatureVerificationFailure", retrypolicy.RPCApplication, false, false},
+	{-32004, "BlockNotAvailable", retrypolicy.NodeBehind, false, false},
+	{-32005, "NodeUnhealthy", retrypolicy.NodeBehind, false, false},
+	{-32006, "TransactionPrecompileVerificationFailure", retrypolicy.RPCApplication, false, false},
+	{-32007, "SlotSkipped", retrypolicy.RPCApplication, false, false},
+	{-32008, "NoSnapshot", retrypolicy.RPCEndpoint, true, false},
+	{-32009, "LongTermStorageSlotSkipped", retrypolicy.RPCApplication, false, false},
+	{-32010, "KeyExcludedFromSecondaryIndex", retrypolicy.RPCEndpoint, true, false},
+	{-32011, "TransactionHistoryNotAvailable", retrypolicy.RPCEndpoint, true, true},
+	{-32012, "ScanError", retrypolicy.RPCEndpoint, true, false},
+	{-32013, "TransactionSignatureLenMismatch", retrypolicy.RPCApplication, false, false},
+	{-32014, "BlockStatusNotAvailableYet", retrypolicy.NodeBehind, false, false},
+	{-32015, "UnsupportedTransactionVersion", retrypolicy.RPCApplication, false, false},
+	{-32016, "MinContextSlotNotReached", retrypolicy.NodeBehind, false, false},
+	{-32017, "EpochRewardsPeriodActive", retrypolicy.RPCApplication, false, false},
+	{-32018, "SlotNotEpochBoundary", retrypolicy.RPCEndpoint, true, true},
+	{-32019, "LongTermStorageUnreachable", retrypolicy.RPCEndpoint, true, true},
 	// A rate limit answered as a JSON-RPC error (some providers and
 	// proxies answer HTTP 200 this way).
-	{429, "rate limited", retrypolicy.RateLimited, false},
+	{429, "rate limited", retrypolicy.RateLimited, false, false},
 }
 
 // The implementation-defined server-error range of JSON-RPC 2.0.
@@ -96,6 +104,18 @@ func rpcCodeOf(code int) (rpcCode, bool) {
 		}
 	}
 	return rpcCode{}, false
+}
+
+// LacksHistory reports whether code says that the endpoint lacks the
+// ledger history a read asked for: -32001 BlockCleanedUp (below its first
+// available block, no long-term storage), -32011
+// TransactionHistoryNotAvailable (history off), -32018
+// SlotNotEpochBoundary (a gap in its ledger or long-term storage) and
+// -32019 LongTermStorageUnreachable. Another endpoint may have it; the
+// pool avoids this one for the method for pool.Settings.HistoryAvoid.
+func LacksHistory(code int) bool {
+	r, ok := rpcCodeOf(code)
+	return ok && r.lacks
 }
 
 // rpcGap reports whether code is one of the endpoint's errors that say

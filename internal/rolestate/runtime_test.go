@@ -3,6 +3,7 @@ package rolestate
 import (
 	"errors"
 	"math"
+	"reflect"
 	"testing"
 	"time"
 
@@ -289,7 +290,7 @@ func TestSnapshotAt(t *testing.T) {
 	want := endpoint.Snapshot{Name: "ep", Role: endpoint.RoleRead, State: endpoint.RateLimited, RequestsPerSecond: 4, Burst: 4, Tokens: 4,
 		MaxConcurrent: 3, InFlight: 1, CooldownRemaining: 2 * time.Second, RateLimits: 1,
 		Admitted: 2, Cost: time.Hour} // one request in flight and no latency sample: unsampledCost
-	if s != want {
+	if !reflect.DeepEqual(s, want) {
 		t.Errorf("snapshot = %+v\nwant       %+v", s, want)
 	}
 	u := newRuntime(t, endpoint.Limits{}, Options{}).SnapshotAt(t0)

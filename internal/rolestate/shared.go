@@ -18,6 +18,9 @@ type Shared struct {
 	// set.
 	verification atomic.Uint32
 	excluded     atomic.Pointer[string]
+	// avoid holds, per history method (the pool's index), until when the
+	// endpoint is avoided for it (avoid.go).
+	avoid []atomic.Int64
 }
 
 // Verification returns where the endpoint stands with the cluster guard,
