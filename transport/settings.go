@@ -2,7 +2,11 @@ package transport
 
 import (
 	"errors"
+	"slices"
+	"strconv"
+	"strings"
 	"time"
+	"unicode"
 
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/retrypolicy"
@@ -78,6 +82,19 @@ type Settings struct {
 	// or slot free at once), so that lag is known before a read meets it.
 	// 0: no probe; slots are learnt from answers alone.
 	SlotProbeInterval time.Duration `toml:"slot_probe_interval"`
+	// Coalesce lists the reads whose identical calls share one upstream
+	// request: a call of one of them whose method and params (as encoded,
+	// commitment included) are those of a call already in flight on this
+	// client, and whose context routes nowhere of its own (no
+	// WithEndpoint, WithCapabilities, WithAvoid or httptrace.ClientTrace),
+	// waits for that call's answer, bounded by its own context and budget,
+	// and decodes it into its own value; an answer below its own floor
+	// (monotonic reads) is not taken: it asks on its own. Each entry must
+	// be a read the registry holds as idempotent (New refuses a send or an
+	// unknown method). Empty: no coalescing. DefaultSettings lists
+	// getLatestBlockhash, getSlot, getEpochInfo,
+	// getRecentPrioritizationFees, getAccountInfo and getMultipleAccounts.
+	Coalesce []string `toml:"coalesce"`
 }
 
 // HedgeAuto is the value of Settings.HedgeAfter that hedges each read at
@@ -92,12 +109,16 @@ const DefaultMaxResponseBytes = 64 << 20
 // DefaultSettings returns the defaults: retrypolicy.DefaultSettings, a 64
 // MiB response limit, adaptive attempt timeouts for reads and half the
 // call's budget for every other attempt, no hedging (providers bill per request), monotonic reads on (their cost is
-// in docs/benchmarks.md), no slot probe (it costs requests).
+// in docs/benchmarks.md), no slot probe (it costs requests), and
+// coalescing for the reads many goroutines of one bot make at the same
+// instant (Coalesce).
 func DefaultSettings() Settings {
 	return Settings{
 		Retry:            retrypolicy.DefaultSettings(),
 		MaxResponseBytes: DefaultMaxResponseBytes,
 		MonotonicReads:   true,
+		Coalesce: []string{"getLatestBlockhash", "getSlot", "getEpochInfo", "getRecentPrioritizationFees",
+			"getAccountInfo", "getMultipleAccounts"},
 	}
 }
 
@@ -141,5 +162,21 @@ func (s Settings) Validate() error {
 			errs = append(errs, &endpoint.Problem{Path: d.key, Message: "must be between 0s and 1h"})
 		}
 	}
-	return errors.Join(errs...)
+	return errors.Join(append(errs, coalesceProblems(s.Coalesce)...)...)
+}
+
+// coalesceProblems are the entries of Coalesce that cannot be method
+// names, or repeat an earlier one: each names its index.
+func coalesceProblems(list []string) []error {
+	var errs []error
+	for i, m := range list {
+		path := "coalesce[" + strconv.Itoa(i) + "]"
+		switch {
+		case m == "" || strings.IndexFunc(m, func(r rune) bool { return r == ' ' || !unicode.IsPrint(r) }) >= 0:
+			errs = append(errs, &endpoint.Problem{Path: path, Message: "is not a method name: want a non-empty name without spaces or control characters"})
+		case slices.Contains(list[:i], m):
+			errs = append(errs, &endpoint.Problem{Path: path, Message: "repeats an earlier entry"})
+		}
+	}
+	return errs
 }

@@ -71,6 +71,8 @@ type Engine struct {
 	// traceKey is httptrace's key for a ClientTrace (tracecontext.go);
 	// nil: use httptrace.WithClientTrace.
 	traceKey any
+	// coalesce shares identical reads in flight (Settings.Coalesce).
+	coalesce coalescer
 }
 
 // endpointClient is everything the transport needs to POST to one
@@ -116,6 +118,9 @@ func New(p *admission.Pool, s transport.Settings, o Options) (*Engine, error) {
 	c.monotonic = s.MonotonicReads
 	if c.registry == nil {
 		c.registry = methods.Default()
+	}
+	if err := c.coalesce.init(s.Coalesce, c.registry); err != nil {
+		return nil, err
 	}
 	if c.maxBody <= 0 {
 		c.maxBody = transport.DefaultMaxResponseBytes
