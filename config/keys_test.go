@@ -99,7 +99,7 @@ func TestKnownKeys(t *testing.T) {
 		"pool.max_slot_lag",
 		"retry", "retry.initial_backoff", "retry.max_backoff", "retry.max_provider_delay", "retry.max_retries",
 		"retry.retry_budget_burst", "retry.retry_budget_min_retries", "retry.retry_budget_ratio", "retry.transparent_retries",
-		"transport", "transport.attempt_timeout", "transport.hedge_after", "transport.max_response_bytes",
+		"transport", "transport.attempt_timeout", "transport.coalesce", "transport.hedge_after", "transport.max_response_bytes",
 		"transport.monotonic_reads", "transport.slot_probe_interval",
 	}
 	known := knownKeys()

@@ -42,7 +42,12 @@ type coalescer struct {
 // flight is one shared call. Its fields are written by the leader, under
 // the coalescer's mu, before done is closed; followers read them after.
 type flight struct {
-	key []byte
+	key  []byte
+	hash uint64
+	k    *coalescer
+	// out is the leader's own value; x its exchange into it (share).
+	out any
+	x   intoExchange
 	// done is made by the first follower (a call nobody joins makes no
 	// channel) and closed when the call ended.
 	done chan struct{}
@@ -124,22 +129,63 @@ func (k *coalescer) join(key []byte) (*flight, bool) {
 		}
 		return f, false
 	}
-	f := &flight{key: key}
+	f := &flight{key: key, hash: h, k: k}
 	if k.flights[h] == nil { // else a collision: this one runs unshared
 		k.flights[h] = f
 	}
 	return f, true
 }
 
-// lead makes f's call for the leader, keeps its raw result for the
-// followers and decodes it into out.
+// lead makes f's call for the leader into out. Without hedging the
+// call decodes straight into out, as a plain call does, and keeps the
+// raw result only when followers joined before its answer came (share);
+// a hedge decodes into a fresh value of its target's type, so a hedging
+// engine has the call keep the raw result and decodes it into out after.
 func (c *Engine) lead(ctx context.Context, out any, method string, params []any, f *flight) error {
-	err := c.callForInto(ctx, &f.raw, method, params)
+	f.out = out
+	target := any(f)
+	if c.hedgeAfter != 0 {
+		target = &f.raw
+	}
+	err := c.callForInto(ctx, target, method, params)
 	c.coalesce.settle(f, err, endedByCaller(ctx, err))
-	if err != nil {
+	if err != nil || c.hedgeAfter == 0 {
 		return err
 	}
 	return decodeShared(method, f.raw, out)
+}
+
+// share is the exchange that decodes body: x itself, but for the leader
+// of a shared read (lead), whose target is its flight: then an exchange
+// into the leader's own value, and body's result kept for the followers
+// that joined before it came. No one joins the flight after.
+func (x *intoExchange) share(body []byte) *intoExchange {
+	f, ok := x.out.(*flight)
+	if !ok {
+		return x
+	}
+	f.x, f.x.out = *x, f.out
+	f.raw = nil
+	if f.k.close(f) {
+		var env struct {
+			Result json.RawMessage `json:"result"`
+		}
+		if json.Unmarshal(body, &env) == nil { // wire.Scan refused any other spelling of result
+			f.raw = env.Result
+		}
+	}
+	return &f.x
+}
+
+// close takes f out of the flights joinable and reports whether it has
+// followers waiting.
+func (k *coalescer) close(f *flight) bool {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.flights[f.hash] == f {
+		delete(k.flights, f.hash)
+	}
+	return f.followers > 0
 }
 
 // endedByCaller reports whether a call under ctx that ended with err was
@@ -155,13 +201,14 @@ func endedByCaller(ctx context.Context, err error) bool {
 
 // settle ends f with err; again says the leader's own context ended it.
 func (k *coalescer) settle(f *flight, err error, again bool) {
-	h := maphash.Bytes(k.seed, f.key)
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	if k.flights[h] == f {
-		delete(k.flights, h)
+	if k.flights[f.hash] == f {
+		delete(k.flights, f.hash)
 	}
-	f.err, f.again, f.ended = err, again, true
+	// A call that succeeded without keeping a result (none came through
+	// share while followers waited) cannot serve them: they ask again.
+	f.err, f.again, f.ended = err, again || err == nil && f.raw == nil && f.followers > 0, true
 	if f.done != nil {
 		close(f.done)
 	}
