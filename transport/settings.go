@@ -134,8 +134,10 @@ const (
 // Validate reports every field out of range, as *endpoint.Problem values
 // joined: the retry settings' problems, their paths under "retry." (the
 // document's [retry] table), then a response limit outside [0, 1 GiB] and
-// a timeout outside [0, 1h] (HedgeAfter may also be HedgeAuto). Each names
-// its TOML key and quotes no value.
+// a timeout outside [0, 1h] (HedgeAfter may also be HedgeAuto), and a
+// Coalesce entry that is no method name or repeats an earlier one (at
+// "coalesce[i]"; whether it is a read is the registry's to say, checked
+// by the engine). Each names its TOML key and quotes no value.
 func (s Settings) Validate() error {
 	var errs []error
 	if err := s.Retry.Validate(); err != nil {

@@ -83,10 +83,13 @@ func (k *coalescer) init(list []string, reg *methods.Registry) error {
 
 // shareable reports whether a call under ctx may share another's call:
 // its context routes nowhere of its own (no pinned endpoint, no
-// capabilities, no endpoints to avoid) and traces no request of its own.
+// capabilities, no endpoints to avoid) and watches no request of its
+// own: no Observer of its own (WithObserver: the resolver and
+// PriorityFee learn from a call's attempts which endpoint answered, a
+// CallRecord shows them) and no httptrace.ClientTrace.
 func shareable(ctx context.Context) bool {
 	return endpointFrom(ctx) == "" && len(capabilitiesFrom(ctx)) == 0 && ctx.Value(avoidKey{}) == nil &&
-		httptrace.ContextClientTrace(ctx) == nil
+		ctx.Value(observerKey{}) == nil && httptrace.ContextClientTrace(ctx) == nil
 }
 
 // callCoalesced is CallForInto for a method of Settings.Coalesce.

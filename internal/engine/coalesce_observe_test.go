@@ -76,13 +76,17 @@ func TestCoalesceObserversSeeEveryCaller(t *testing.T) {
 	}
 }
 
-// TestCoalesceNotAcrossRouting: a call pinned to an endpoint, or needing
-// capabilities, or avoiding endpoints, shares no other's call.
+// TestCoalesceNotAcrossRouting: a call pinned to an endpoint, needing
+// capabilities, avoiding endpoints or watching its own attempts (an
+// Observer of its own) shares no other's call.
 func TestCoalesceNotAcrossRouting(t *testing.T) {
 	for name, route := range map[string]func(context.Context) context.Context{
 		"endpoint":     func(ctx context.Context) context.Context { return engine.WithEndpoint(ctx, "a") },
 		"capabilities": func(ctx context.Context) context.Context { return engine.WithCapabilities(ctx, "archive") },
 		"avoid":        func(ctx context.Context) context.Context { return engine.WithAvoid(ctx, "b") },
+		"observer": func(ctx context.Context) context.Context {
+			return engine.WithObserver(ctx, engine.AttemptFunc(func(context.Context, string, transport.Attempt) {}))
+		},
 	} {
 		t.Run(name, func(t *testing.T) {
 			h := newHoldServer(t)

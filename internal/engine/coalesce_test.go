@@ -27,7 +27,8 @@ func latestBlockhash(ctx context.Context, c *engine.Engine) (*rpc.GetLatestBlock
 }
 
 // TestCoalesceHundredIdenticalReadsOneRequest: issue 25's target. 100
-// concurrent identical getLatestBlockhash calls, the server holding its
+// concurrent identical getLatestBlockhash calls, half through CallForInto,
+// half through solana-go's client over the engine, the server holding its
 // answer until the other 99 joined: one upstream request, and every caller
 // has the answer in a value of its own.
 func TestCoalesceHundredIdenticalReadsOneRequest(t *testing.T) {
@@ -37,9 +38,16 @@ func TestCoalesceHundredIdenticalReadsOneRequest(t *testing.T) {
 	const n = 100
 	outs := make([]*rpc.GetLatestBlockhashResult, n)
 	errs := make([]error, n)
+	sg := rpc.NewWithCustomRPCClient(e.client) // solana-go's calls take the same path
 	var wg sync.WaitGroup
 	for i := range n {
-		wg.Go(func() { outs[i], errs[i] = latestBlockhash(ctx, e.client) })
+		wg.Go(func() {
+			if i%2 == 0 {
+				outs[i], errs[i] = latestBlockhash(ctx, e.client)
+			} else {
+				outs[i], errs[i] = sg.GetLatestBlockhash(ctx, rpc.CommitmentConfirmed)
+			}
+		})
 	}
 	h.waitArrivals(t, 1)
 	e.joins.wait(t, n-1)
