@@ -110,7 +110,7 @@ func (c *Engine) callCoalesced(ctx context.Context, out any, method string, para
 		if w == nil {
 			w = c.newFollower(ctx, method, params)
 		}
-		if err, again := w.follow(ctx, f, out); !again {
+		if err, again := w.follow(ctx, f, out, params); !again {
 			return err
 		}
 	}

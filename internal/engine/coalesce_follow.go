@@ -17,7 +17,6 @@ import (
 type follower struct {
 	c      *Engine
 	method string
-	params []any
 	info   transport.CallInfo
 	// deadline is the call's own, as its plain call would have it
 	// (zero: none known, the leader's then bounds the wait);
@@ -33,7 +32,7 @@ type follower struct {
 func (c *Engine) newFollower(ctx context.Context, method string, params []any) *follower {
 	e, known := c.registry.Lookup(method)
 	now := c.clock.Now()
-	w := &follower{c: c, method: method, params: params,
+	w := &follower{c: c, method: method,
 		info: transport.CallInfo{Method: method, Known: known, Role: e.Role, Class: e.Class, Start: now, Coalesced: true}}
 	if def, err := c.pool.DefaultTimeout(admission.Request{Role: e.Role, Method: method}); err == nil {
 		cs := callState{ownTimeout: e.Timeout}
@@ -45,8 +44,10 @@ func (c *Engine) newFollower(ctx context.Context, method string, params []any) *
 }
 
 // follow waits for f and returns the caller's outcome, or again when
-// the leader's own context ended f (the caller then joins anew).
-func (w *follower) follow(ctx context.Context, f *flight, out any) (err error, again bool) {
+// the leader's own context ended f (the caller then joins anew). params
+// are the call's (not kept in w: a caller's params must not escape the
+// plain path's stack).
+func (w *follower) follow(ctx context.Context, f *flight, out any, params []any) (err error, again bool) {
 	c := w.c
 	var expired <-chan time.Time
 	if !w.deadline.IsZero() {
@@ -72,7 +73,7 @@ func (w *follower) follow(ctx context.Context, f *flight, out any) (err error, a
 	}
 	if !w.takes(f.raw) {
 		// Below the caller's own floor (or not shown fresh): its own call.
-		return c.callForInto(ctx, out, w.method, w.params), false
+		return c.callForInto(ctx, out, w.method, params), false
 	}
 	return w.end(ctx, decodeShared(w.method, f.raw, out)), false
 }
