@@ -105,6 +105,9 @@ func (c *Engine) callCoalesced(ctx context.Context, out any, method string, para
 	for {
 		f, lead := c.coalesce.join(key)
 		if lead {
+			if w != nil { // it waited already: its call keeps the deadline it joined with
+				ctx = w.bounded(ctx)
+			}
 			return c.lead(ctx, out, method, params, f)
 		}
 		if w == nil {

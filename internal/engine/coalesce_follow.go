@@ -73,7 +73,7 @@ func (w *follower) follow(ctx context.Context, f *flight, out any, params []any)
 	}
 	if !w.takes(f.raw) {
 		// Below the caller's own floor (or not shown fresh): its own call.
-		return c.callForInto(ctx, out, w.method, params), false
+		return c.callForInto(w.bounded(ctx), out, w.method, params), false
 	}
 	return w.end(ctx, decodeShared(w.method, f.raw, out)), false
 }
@@ -153,6 +153,28 @@ func (w *follower) end(ctx context.Context, err error) error {
 	}
 	return err
 }
+
+// bounded is ctx for a call the follower makes itself after waiting (a
+// leader that gave up, an answer below its floor): its deadline is the
+// one it joined with, not a new budget from now (the engine cuts a call's
+// deadline to its context's, on the pool's clock).
+func (w *follower) bounded(ctx context.Context) context.Context {
+	if w.deadline.IsZero() || w.ctxDeadline {
+		return ctx // none known, or the context's own already
+	}
+	return deadlineCtx{Context: ctx, deadline: w.deadline}
+}
+
+// deadlineCtx is a context whose deadline is a follower's own: it
+// reports it for the engine to enforce on the pool's clock and ends only
+// when its parent does.
+type deadlineCtx struct {
+	context.Context
+	deadline time.Time
+}
+
+// Deadline reports the follower's deadline.
+func (c deadlineCtx) Deadline() (time.Time, bool) { return c.deadline, true }
 
 // waitDeadlineError says a caller's deadline passed while it waited for
 // the identical call in flight. It matches admission.ErrDeadline (the

@@ -242,3 +242,29 @@ func TestCoalesceFloorAboveSharedAnswer(t *testing.T) {
 		t.Fatalf("the follower's own request %s: want its floor", own.Params)
 	}
 }
+
+// TestCoalesceAskingAgainKeepsTheDeadline: a follower whose leader gave up
+// late in its budget asks again itself, still bounded by the deadline it
+// joined with, not by a new budget from then (the soak's lateness check
+// caught calls returning up to a budget late).
+func TestCoalesceAskingAgainKeepsTheDeadline(t *testing.T) {
+	h := newHoldServer(t)
+	e := newCoalesceEnv(t, h, transport.DefaultSettings(), engine.Options{})
+	lctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	leader := async(func() error { _, err := latestBlockhash(lctx, e.client); return err })
+	h.waitArrivals(t, 1)
+	follower := async(func() error { _, err := latestBlockhash(context.Background(), e.client); return err })
+	e.joins.wait(t, 1)
+	e.clock.Advance(9 * time.Second) // of the 10 s budget both joined with
+	cancel()
+	if err := wait(t, leader); !errors.Is(err, context.Canceled) {
+		t.Fatalf("leader: %v", err)
+	}
+	h.waitArrivals(t, 1) // the follower asks again
+	e.clock.Advance(time.Second)
+	err := wait(t, follower)
+	if ce := callErr(t, err); ce.Cause != retrypolicy.Timeout {
+		t.Fatalf("follower at its deadline: %v (cause %v), want a Timeout", err, ce.Cause)
+	}
+}
