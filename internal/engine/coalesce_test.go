@@ -159,6 +159,7 @@ func TestCoalesceCanceledLeader(t *testing.T) {
 		t.Fatalf("leader: %v, want context.Canceled", err)
 	}
 	h.waitArrivals(t, 1) // a follower asks again
+	e.joins.wait(t, n-1) // the others join it
 	h.open()
 	wg.Wait()
 	for i, err := range errs {
