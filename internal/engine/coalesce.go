@@ -113,7 +113,7 @@ func (c *Engine) callCoalesced(ctx context.Context, out any, method string, para
 		if w == nil {
 			w = c.newFollower(ctx, method, params)
 		}
-		if err, again := w.follow(ctx, f, out, params); !again {
+		if again, err := w.follow(ctx, f, out, params); !again {
 			return err
 		}
 	}

@@ -47,7 +47,7 @@ func (c *Engine) newFollower(ctx context.Context, method string, params []any) *
 // the leader's own context ended f (the caller then joins anew). params
 // are the call's (not kept in w: a caller's params must not escape the
 // plain path's stack).
-func (w *follower) follow(ctx context.Context, f *flight, out any, params []any) (err error, again bool) {
+func (w *follower) follow(ctx context.Context, f *flight, out any, params []any) (again bool, err error) {
 	c := w.c
 	var expired <-chan time.Time
 	if !w.deadline.IsZero() {
@@ -59,23 +59,23 @@ func (w *follower) follow(ctx context.Context, f *flight, out any, params []any)
 	case <-f.done:
 	case <-ctx.Done():
 		c.coalesce.left(f)
-		return w.end(ctx, &transport.CallError{Method: w.method, Cause: retrypolicy.Canceled, Errs: contextErrs(ctx)}), false
+		return false, w.end(ctx, &transport.CallError{Method: w.method, Cause: retrypolicy.Canceled, Errs: contextErrs(ctx)})
 	case <-expired:
 		c.coalesce.left(f)
-		return w.end(ctx, w.deadlineErr(ctx)), false
+		return false, w.end(ctx, w.deadlineErr(ctx))
 	}
 	c.coalesce.left(f)
 	switch {
 	case f.again:
-		return nil, true
+		return true, nil
 	case f.err != nil:
-		return w.end(ctx, f.err), false
+		return false, w.end(ctx, f.err)
 	}
 	if !w.takes(f.raw) {
 		// Below the caller's own floor (or not shown fresh): its own call.
-		return c.callForInto(w.bounded(ctx), out, w.method, params), false
+		return false, c.callForInto(w.bounded(ctx), out, w.method, params)
 	}
-	return w.end(ctx, decodeShared(w.method, f.raw, out)), false
+	return false, w.end(ctx, decodeShared(w.method, f.raw, out))
 }
 
 // takes reports whether the caller may take the shared result raw: its
