@@ -74,6 +74,7 @@ func Parse(data []byte, opts ParseOptions) (*Document, error) {
 	p.checkCluster(d)
 	p.checkHeaders(d)
 	p.checkMethods(d)
+	p.checkCoalesce(d)
 	p.checkEjectionOrder(d)
 	p.checkSettings(d)
 	p.checkSubscribe(d)

@@ -44,6 +44,7 @@ attempt_timeout = "2s"
 hedge_after = "300ms"
 monotonic_reads = false
 slot_probe_interval = "2s"
+coalesce = ["getSlot", "getAsset"]
 [pool]
 doubt_window = "10s"
 doubt_patience = "0s"
@@ -104,6 +105,7 @@ tier = 2
 			AttemptTimeout:    2 * time.Second,
 			HedgeAfter:        300 * time.Millisecond,
 			SlotProbeInterval: 2 * time.Second,
+			Coalesce:          []string{"getSlot", "getAsset"},
 		},
 		Pool: &pool.Settings{
 			Ejection:      endpoint.Ejection{After: 0, Base: time.Second, Max: 30 * time.Second},

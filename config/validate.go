@@ -32,6 +32,8 @@ func (p *parser) checkSettings(d *Document) {
 		case errors.As(err, &ep) && strings.HasPrefix(ep.Path, "retry."):
 			// transport.Settings.Retry is the document's [retry] table.
 			p.settingProblem(join(retry, strings.TrimPrefix(ep.Path, "retry.")), ep.Message)
+		case errors.As(err, &ep) && strings.HasSuffix(ep.Path, "]"):
+			p.settingProblem(tr+"."+ep.Path, ep.Message) // an entry of a list: "coalesce[2]"
 		case errors.As(err, &ep):
 			p.settingProblem(join(tr, ep.Path), ep.Message)
 		default:

@@ -69,9 +69,10 @@ func (w *windows) full(end time.Time) []int {
 }
 
 // replicaDoc is the document of one replica: the endpoint with the quota,
-// and [limits] as given (empty: local buckets).
+// and [limits] as given (empty: local buckets). Coalescing is off: each
+// caller's getSlot is one admission, which the simulation counts.
 func replicaDoc(url, limits string) string {
-	return limits + `
+	return "[transport]\ncoalesce = []\n" + limits + `
 [[endpoints]]
 name = "provider"
 url = "` + url + `"

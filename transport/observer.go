@@ -63,6 +63,11 @@ type CallInfo struct {
 	Batch int
 	// Start is when the call began, on the pool's clock.
 	Start time.Time
+	// Coalesced is set for a call that shared another's identical read in
+	// flight (Settings.Coalesce) and made no attempt of its own: its
+	// CallStarted and CallEnded come together when it ends, Start being
+	// when it joined. The call it shared is observed as any other.
+	Coalesced bool
 }
 
 // OtherMethod is what MethodLabel names a method the registry does not

@@ -2,7 +2,11 @@ package transport
 
 import (
 	"errors"
+	"slices"
+	"strconv"
+	"strings"
 	"time"
+	"unicode"
 
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/retrypolicy"
@@ -91,6 +95,19 @@ type Settings struct {
 	// or slot free at once), so that lag is known before a read meets it.
 	// 0: no probe; slots are learnt from answers alone.
 	SlotProbeInterval time.Duration `toml:"slot_probe_interval"`
+	// Coalesce lists the reads whose identical calls share one upstream
+	// request: a call of one of them whose method and params (as encoded,
+	// commitment included) are those of a call already in flight on this
+	// client, and whose context routes nowhere of its own (no
+	// WithEndpoint, WithCapabilities, WithAvoid or httptrace.ClientTrace),
+	// waits for that call's answer, bounded by its own context and budget,
+	// and decodes it into its own value; an answer below its own floor
+	// (monotonic reads) is not taken: it asks on its own. Each entry must
+	// be a read the registry holds as idempotent (New refuses a send or an
+	// unknown method). Empty: no coalescing. DefaultSettings lists
+	// getLatestBlockhash, getSlot, getEpochInfo,
+	// getRecentPrioritizationFees, getAccountInfo and getMultipleAccounts.
+	Coalesce []string `toml:"coalesce"`
 }
 
 // HedgeAuto is the value of Settings.HedgeAfter that hedges each read at
@@ -105,12 +122,16 @@ const DefaultMaxResponseBytes = 64 << 20
 // DefaultSettings returns the defaults: retrypolicy.DefaultSettings, a 64
 // MiB response limit, adaptive attempt timeouts for reads and half the
 // call's budget for every other attempt, no hedging (providers bill per request), monotonic reads on (their cost is
-// in docs/benchmarks.md), no slot probe (it costs requests).
+// in docs/benchmarks.md), no slot probe (it costs requests), and
+// coalescing for the reads many goroutines of one bot make at the same
+// instant (Coalesce).
 func DefaultSettings() Settings {
 	return Settings{
 		Retry:            retrypolicy.DefaultSettings(),
 		MaxResponseBytes: DefaultMaxResponseBytes,
 		MonotonicReads:   true,
+		Coalesce: []string{"getLatestBlockhash", "getSlot", "getEpochInfo", "getRecentPrioritizationFees",
+			"getAccountInfo", "getMultipleAccounts"},
 	}
 }
 
@@ -129,8 +150,10 @@ const (
 // joined: the retry settings' problems, their paths under "retry." (the
 // document's [retry] table), then a response limit outside [0, 1 GiB] and
 // a timeout outside [0, 1h] (HedgeAfter may also be HedgeAuto), and a
-// response budget under one largest response or over 64 GiB. Each names
-// its TOML key and quotes no value.
+// response budget under one largest response or over 64 GiB, and a
+// Coalesce entry that is no method name or repeats an earlier one (at
+// "coalesce[i]"; whether it is a read is the registry's to say, checked
+// by the engine). Each names its TOML key and quotes no value.
 func (s Settings) Validate() error {
 	var errs []error
 	if err := s.Retry.Validate(); err != nil {
@@ -160,7 +183,23 @@ func (s Settings) Validate() error {
 			errs = append(errs, &endpoint.Problem{Path: d.key, Message: "must be between 0s and 1h"})
 		}
 	}
-	return errors.Join(errs...)
+	return errors.Join(append(errs, coalesceProblems(s.Coalesce)...)...)
+}
+
+// coalesceProblems are the entries of Coalesce that cannot be method
+// names, or repeat an earlier one: each names its index.
+func coalesceProblems(list []string) []error {
+	var errs []error
+	for i, m := range list {
+		path := "coalesce[" + strconv.Itoa(i) + "]"
+		switch {
+		case m == "" || strings.IndexFunc(m, func(r rune) bool { return r == ' ' || !unicode.IsPrint(r) }) >= 0:
+			errs = append(errs, &endpoint.Problem{Path: path, Message: "is not a method name: want a non-empty name without spaces or control characters"})
+		case slices.Contains(list[:i], m):
+			errs = append(errs, &endpoint.Problem{Path: path, Message: "repeats an earlier entry"})
+		}
+	}
+	return errs
 }
 
 // budgetProblem reports a ResponseBudgetBytes that is negative, over

@@ -74,6 +74,8 @@ type Engine struct {
 	// budget is the response byte budget every request path charges
 	// (budget.go).
 	budget budget
+	// coalesce shares identical reads in flight (Settings.Coalesce).
+	coalesce coalescer
 }
 
 // endpointClient is everything the transport needs to POST to one
@@ -122,6 +124,9 @@ func New(p *admission.Pool, s transport.Settings, o Options) (*Engine, error) {
 	c.monotonic = s.MonotonicReads
 	if c.registry == nil {
 		c.registry = methods.Default()
+	}
+	if err := c.coalesce.init(s.Coalesce, c.registry); err != nil {
+		return nil, err
 	}
 	if c.maxBody <= 0 {
 		c.maxBody = transport.DefaultMaxResponseBytes

@@ -93,6 +93,7 @@ const codeMinContextSlotNotReached = -32016
 // sees a rejected answer (encoding/json merges into what out holds). An
 // Unmarshal error then goes the two-pass way to be classified as before.
 func (x *intoExchange) decode(b *wire.Buffer, body []byte, sh wire.Shape) (retrypolicy.Cause, int, error) {
+	x = x.share(body) // the leader of a coalesced read keeps body's result for its followers (coalesce.go)
 	b.ID = wire.AppendID(b.ID, x.id)
 	if x.out != nil && sh.Direct {
 		if out := reflect.ValueOf(x.out); out.Kind() == reflect.Pointer && !out.IsNil() && out.Elem().IsZero() {

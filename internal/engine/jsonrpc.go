@@ -30,6 +30,14 @@ var _ rpc.JSONRPCClient = (*Engine)(nil)
 // heavy methods have their own) come from the registry. A failure is a
 // *CallError.
 func (c *Engine) CallForInto(ctx context.Context, out any, method string, params []any) error {
+	if _, ok := c.coalesce.methods[method]; ok { // Settings.Coalesce (coalesce.go)
+		return c.callCoalesced(ctx, out, method, params)
+	}
+	return c.callForInto(ctx, out, method, params)
+}
+
+// callForInto is CallForInto's own call.
+func (c *Engine) callForInto(ctx context.Context, out any, method string, params []any) error {
 	id := c.nextID.Add(1)
 	e, known := c.registry.Lookup(method)
 	k := &intoCall{cs: callState{method: method, class: e.Class, known: known, ownTimeout: e.Timeout},

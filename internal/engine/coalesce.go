@@ -1,0 +1,234 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/maphash"
+	"net/http/httptrace"
+	"sync"
+
+	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/internal/wire"
+	"github.com/solroute/solroute/methods"
+	"github.com/solroute/solroute/retrypolicy"
+	"github.com/solroute/solroute/transport"
+)
+
+// Coalescing (issue 25, plans/018-coalescing-section.md): identical reads
+// in flight share one upstream call. The first caller of a (method,
+// params) leads: it makes the call as any other, its result kept raw.
+// Callers that come while it runs follow: each waits, bounded by its own
+// context and budget, then decodes the raw result into its own value
+// (or returns the leader's *CallError as it is). A leader whose own
+// context ended its call shares nothing: its followers ask again, one of
+// them leading.
+
+// coalescer is an Engine's coalescing state; its zero value coalesces
+// nothing.
+type coalescer struct {
+	// methods are Settings.Coalesce, read-only after New (nil: off).
+	methods map[string]struct{}
+	seed    maphash.Seed
+	mu      sync.Mutex
+	// flights are the calls in flight by the hash of their request
+	// (a flight holds its key: a collision shares nothing).
+	flights map[uint64]*flight
+	// joined, when set (tests), is called after a follower joined.
+	joined func()
+}
+
+// flight is one shared call. Its fields are written by the leader, under
+// the coalescer's mu, before done is closed; followers read them after.
+type flight struct {
+	key  []byte
+	hash uint64
+	k    *coalescer
+	// out is the leader's own value; x its exchange into it (share).
+	out any
+	x   intoExchange
+	// done is made by the first follower (a call nobody joins makes no
+	// channel) and closed when the call ended.
+	done chan struct{}
+	// ended is set when the call ended.
+	ended bool
+	// raw is the result as the server sent it; err the call's error.
+	raw json.RawMessage
+	err error
+	// again: the leader's own context ended the call; followers ask again.
+	again bool
+	// followers counts those waiting (for tests).
+	followers int
+}
+
+// init sets k to coalesce the methods of list, checked against reg:
+// every entry must be a read the registry holds as Idempotent; a send, an
+// undeclared method or one that may not be resent is refused, by name.
+func (k *coalescer) init(list []string, reg *methods.Registry) error {
+	if len(list) == 0 {
+		return nil
+	}
+	k.methods, k.seed, k.flights = make(map[string]struct{}, len(list)), maphash.MakeSeed(), make(map[uint64]*flight)
+	for _, m := range list {
+		e, known := reg.Lookup(m)
+		if !known || e.Role != endpoint.RoleRead || e.Class != retrypolicy.Idempotent {
+			k.methods = nil
+			return fmt.Errorf("transport: coalesce: %q is not a read the method registry holds as idempotent: only such reads may share one call", m)
+		}
+		k.methods[m] = struct{}{}
+	}
+	return nil
+}
+
+// shareable reports whether a call under ctx may share another's call:
+// its context routes nowhere of its own (no pinned endpoint, no
+// capabilities, no endpoints to avoid) and watches no request of its
+// own: no Observer of its own (WithObserver: the resolver and
+// PriorityFee learn from a call's attempts which endpoint answered, a
+// CallRecord shows them) and no httptrace.ClientTrace.
+func shareable(ctx context.Context) bool {
+	return endpointFrom(ctx) == "" && len(capabilitiesFrom(ctx)) == 0 && ctx.Value(avoidKey{}) == nil &&
+		ctx.Value(observerKey{}) == nil && httptrace.ContextClientTrace(ctx) == nil
+}
+
+// callCoalesced is CallForInto for a method of Settings.Coalesce.
+func (c *Engine) callCoalesced(ctx context.Context, out any, method string, params []any) error {
+	if !shareable(ctx) {
+		return c.callForInto(ctx, out, method, params)
+	}
+	key, err := wire.EncodeRequest(0, method, params)
+	if err != nil {
+		return c.callForInto(ctx, out, method, params) // which says why
+	}
+	var w *follower
+	for {
+		f, lead := c.coalesce.join(key)
+		if lead {
+			if w != nil { // it waited already: its call keeps the deadline it joined with
+				ctx = w.bounded(ctx)
+			}
+			return c.lead(ctx, out, method, params, f)
+		}
+		if w == nil {
+			w = c.newFollower(ctx, method, params)
+		}
+		if again, err := w.follow(ctx, f, out, params); !again {
+			return err
+		}
+	}
+}
+
+// join returns the flight of key and whether this caller leads it (a
+// new flight) or follows it.
+func (k *coalescer) join(key []byte) (*flight, bool) {
+	h := maphash.Bytes(k.seed, key)
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if f := k.flights[h]; f != nil && string(f.key) == string(key) {
+		if f.done == nil {
+			f.done = make(chan struct{})
+		}
+		f.followers++
+		if k.joined != nil {
+			k.joined()
+		}
+		return f, false
+	}
+	f := &flight{key: key, hash: h, k: k}
+	if k.flights[h] == nil { // else a collision: this one runs unshared
+		k.flights[h] = f
+	}
+	return f, true
+}
+
+// lead makes f's call for the leader into out. Without hedging the
+// call decodes straight into out, as a plain call does, and keeps the
+// raw result only when followers joined before its answer came (share);
+// a hedge decodes into a fresh value of its target's type, so a hedging
+// engine has the call keep the raw result and decodes it into out after.
+func (c *Engine) lead(ctx context.Context, out any, method string, params []any, f *flight) error {
+	f.out = out
+	target := any(f)
+	if c.hedgeAfter != 0 {
+		target = &f.raw
+	}
+	err := c.callForInto(ctx, target, method, params)
+	c.coalesce.settle(f, err, endedByCaller(ctx, err))
+	if err != nil || c.hedgeAfter == 0 {
+		return err
+	}
+	return decodeShared(method, f.raw, out)
+}
+
+// share is the exchange that decodes body: x itself, but for the leader
+// of a shared read (lead), whose target is its flight: then an exchange
+// into the leader's own value, and body's result kept for the followers
+// that joined before it came. No one joins the flight after.
+func (x *intoExchange) share(body []byte) *intoExchange {
+	f, ok := x.out.(*flight)
+	if !ok {
+		return x
+	}
+	f.x, f.x.out = *x, f.out
+	f.raw = nil
+	if f.k.close(f) {
+		var env struct {
+			Result json.RawMessage `json:"result"`
+		}
+		if json.Unmarshal(body, &env) == nil { // wire.Scan refused any other spelling of result
+			f.raw = env.Result
+		}
+	}
+	return &f.x
+}
+
+// close takes f out of the flights joinable and reports whether it has
+// followers waiting.
+func (k *coalescer) close(f *flight) bool {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.flights[f.hash] == f {
+		delete(k.flights, f.hash)
+	}
+	return f.followers > 0
+}
+
+// endedByCaller reports whether a call under ctx that ended with err was
+// ended by ctx: it ended (canceled, its deadline), or its deadline was
+// the call's and the call stopped at it before ctx noticed (endedBy).
+func endedByCaller(ctx context.Context, err error) bool {
+	if ctx.Err() != nil {
+		return true
+	}
+	_, has := ctx.Deadline()
+	return has && errors.Is(err, context.DeadlineExceeded)
+}
+
+// settle ends f with err; again says the leader's own context ended it.
+func (k *coalescer) settle(f *flight, err error, again bool) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.flights[f.hash] == f {
+		delete(k.flights, f.hash)
+	}
+	// A call that succeeded without keeping a result (none came through
+	// share while followers waited) cannot serve them: they ask again.
+	f.err, f.again, f.ended = err, again || err == nil && f.raw == nil && f.followers > 0, true
+	if f.done != nil {
+		close(f.done)
+	}
+}
+
+// decodeShared decodes a shared raw result into out (nil: discard), as
+// the call's own exchange would: a result that does not fit out's type is
+// the caller's InvalidResponse, no other caller's.
+func decodeShared(method string, raw json.RawMessage, out any) error {
+	if out == nil {
+		return nil
+	}
+	if err := json.Unmarshal(raw, out); err != nil {
+		return &transport.CallError{Method: method, Cause: retrypolicy.InvalidResponse, Errs: []error{&decodeError{err: err}}}
+	}
+	return nil
+}
