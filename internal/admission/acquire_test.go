@@ -118,16 +118,33 @@ func TestWaiterWokenByCooldownEnd(t *testing.T) {
 
 // TestFallback: when the first candidate is blocked by concurrency, rate or
 // cooldown, its peer in the tier takes the request, then the lower tier.
+// With every candidate blocked, a waiter sleeps until the earliest block
+// clears: held slots each wake it when released (it scans again and times
+// the tokens spent at t0), a spent token refills at +100ms, a cooldown ends
+// at +1s.
 func TestFallback(t *testing.T) {
 	limits := endpoint.Limits{MaxConcurrentRequests: 1, RequestsPerSecond: 10, BurstCapacity: 1}
-	block := map[string]func(pm *admission.Permit) (held *admission.Permit){
-		"concurrency": func(pm *admission.Permit) *admission.Permit { return pm },
-		"rate":        func(pm *admission.Permit) *admission.Permit { pm.Done(success()); return nil },
-		"cooldown":    func(pm *admission.Permit) *admission.Permit { pm.Done(rateLimited(0)); return nil },
+	// A token spent at t0 is back a nanosecond before +100ms: the limiter
+	// accepts a shortfall that converts to less than 1ns (rolestate's
+	// rateBucket.ReadyAt finds the first instant a take succeeds).
+	refill := ms(100) - time.Nanosecond
+	tests := []struct {
+		name  string
+		block func(pm *admission.Permit) (held *admission.Permit)
+		// first is the waiter's first timer, wait how long it waits once
+		// the held permits (if any) are released.
+		first, wait time.Duration
+	}{
+		{"concurrency", func(pm *admission.Permit) *admission.Permit { return pm },
+			endpoint.DefaultRequestTimeout, refill},
+		{"rate", func(pm *admission.Permit) *admission.Permit { pm.Done(success()); return nil },
+			refill, refill},
+		{"cooldown", func(pm *admission.Permit) *admission.Permit { pm.Done(rateLimited(0)); return nil },
+			endpoint.DefaultPauseAfterRateLimit, endpoint.DefaultPauseAfterRateLimit},
 	}
-	for name, blockFn := range block {
-		t.Run(name, func(t *testing.T) {
-			p, fc := newPool(t, ep("a", 0, limits), ep("b", 0, limits), ep("c", 1, limits))
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, tc := newPoolTimers(t, ep("a", 0, limits), ep("b", 0, limits), ep("c", 1, limits))
 			only := func(n string) admission.Request {
 				r := read
 				for _, x := range []string{"a", "b", "c"} {
@@ -143,19 +160,29 @@ func TestFallback(t *testing.T) {
 					held = append(held, pm)
 				}
 			}
-			hold(blockFn(now(t, p, only("a"), "a")))
-			hold(blockFn(now(t, p, read, "b"))) // a is blocked: its peer
-			hold(blockFn(now(t, p, read, "c"))) // the whole tier is: the lower tier
+			hold(tt.block(now(t, p, only("a"), "a")))
+			hold(tt.block(now(t, p, read, "b"))) // a is blocked: its peer
+			hold(tt.block(now(t, p, read, "c"))) // the whole tier is: the lower tier
 			pd := start(context.Background(), p, read)
-			pd.mustWait(t, fc, 1)
+			tc.timerStarted(t, tt.first)
+			// One release at a time, each followed by the waiter's new
+			// timer: the clock is advanced only once the waiter sleeps on
+			// the timer it set after the last release, never on the one
+			// a wakeup left behind (it would be spent on no one, and
+			// enough of them would carry the waiter past its deadline).
 			for _, pm := range held {
 				pm.Release()
+				tc.timerStarted(t, tt.wait)
 			}
-			r := pd.getAdvancing(t, fc, time.Second)
+			pd.waitsFor(t, tc.FakeClock, tt.wait)
+			r := pd.get(t)
 			if r.err != nil {
-				t.Fatalf("Acquire after the release: %v", r.err)
+				t.Fatalf("Acquire after the blocks cleared: %v", r.err)
 			}
-			r.pm.Release()
+			defer r.pm.Release()
+			if got := r.pm.AdmittedAt().Sub(t0); got != tt.wait || r.pm.Tier() != 0 {
+				t.Errorf("admitted on %s (tier %d) at +%v, want tier 0 at +%v", r.pm.Endpoint(), r.pm.Tier(), got, tt.wait)
+			}
 		})
 	}
 }

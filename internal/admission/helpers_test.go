@@ -43,11 +43,17 @@ func newPool(t *testing.T, specs ...endpoint.Spec) (*admission.Pool, *clockwork.
 func newPoolWith(t *testing.T, edit func(*pool.Settings, *admission.Options), specs ...endpoint.Spec) (*admission.Pool, *clockwork.FakeClock) {
 	t.Helper()
 	fc := clockwork.NewFakeClockAt(t0)
+	return newPoolOn(t, fc, edit, specs...), fc
+}
+
+// newPoolOn is newPoolWith on clock, a fake clock at t0.
+func newPoolOn(t *testing.T, clock clockwork.Clock, edit func(*pool.Settings, *admission.Options), specs ...endpoint.Spec) *admission.Pool {
+	t.Helper()
 	s, opts := pool.DefaultSettings(), admission.Options{Seed: 1}
 	if edit != nil {
 		edit(&s, &opts)
 	}
-	opts.Clock = fc
+	opts.Clock = clock
 	p, err := admission.New(specs, s, opts)
 	if err != nil {
 		t.Fatal(err)
@@ -57,7 +63,7 @@ func newPoolWith(t *testing.T, edit func(*pool.Settings, *admission.Options), sp
 			t.Errorf("%d permits dropped without release", n)
 		}
 	})
-	return p, fc
+	return p
 }
 
 // guard bounds a wait on another goroutine in real time, so that a broken
@@ -143,29 +149,45 @@ func (pd *pending) get(t *testing.T) result {
 	}
 }
 
-// getAdvancing waits for the Acquire, advancing fc by step each time the
-// Acquire holds a timer on it. A waiter woken by a release rescans and sets
-// a new timer from the time it read; advancing once, while it is between
-// its old timer and its new one, would fire neither.
-func (pd *pending) getAdvancing(t *testing.T, fc *clockwork.FakeClock, step time.Duration) result {
+// timerClock is a fake clock that reports every timer the pool starts, by
+// its duration, once the timer is set. BlockUntil cannot tell a waiter's
+// new timer from the one it still holds after a wakeup (it is set until
+// the waiter runs again and stops it); a test that advances the clock on
+// that old timer spends the advance on no one. Waiting for the report
+// instead is a point after which the waiter has scanned and sleeps on the
+// timer reported.
+type timerClock struct {
+	*clockwork.FakeClock
+	started chan time.Duration
+}
+
+// NewTimer starts the timer, then reports it.
+func (c *timerClock) NewTimer(d time.Duration) clockwork.Timer {
+	tm := c.FakeClock.NewTimer(d)
+	c.started <- d
+	return tm
+}
+
+// newPoolTimers is newPool on a timerClock.
+func newPoolTimers(t *testing.T, specs ...endpoint.Spec) (*admission.Pool, *timerClock) {
 	t.Helper()
-	ctx := guard(t)
-	for {
-		waiting := make(chan error, 1)
-		wctx, cancel := context.WithCancel(ctx)
-		go func() { waiting <- fc.BlockUntilContext(wctx, 1) }()
-		select {
-		case r := <-pd.ch:
-			cancel()
-			<-waiting
-			return r
-		case err := <-waiting:
-			cancel()
-			if err != nil {
-				t.Fatal("Acquire did not return")
-			}
-			fc.Advance(step)
+	// Room for every timer a test starts: a blocked report would hold the
+	// waiter past the test's end.
+	tc := &timerClock{FakeClock: clockwork.NewFakeClockAt(t0), started: make(chan time.Duration, 64)}
+	return newPoolOn(t, tc, nil, specs...), tc
+}
+
+// timerStarted waits for the next timer the pool starts and requires it
+// to be of d.
+func (c *timerClock) timerStarted(t *testing.T, d time.Duration) {
+	t.Helper()
+	select {
+	case got := <-c.started:
+		if got != d {
+			t.Fatalf("the waiter set a timer of %v, want %v", got, d)
 		}
+	case <-guard(t).Done():
+		t.Fatalf("no timer started (want one of %v): the waiter was not woken", d)
 	}
 }
 
