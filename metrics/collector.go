@@ -37,6 +37,7 @@ type Collector struct {
 	calls           *prometheus.CounterVec
 	callDuration    *prometheus.HistogramVec
 	ambiguous       *prometheus.CounterVec
+	coalesced       *prometheus.CounterVec
 	attempts        *prometheus.CounterVec
 	attemptDuration *prometheus.HistogramVec
 	admissionWait   *prometheus.HistogramVec
@@ -108,6 +109,9 @@ func newEventSeries(o Options) *Collector {
 		ambiguous: counter("ambiguous_calls_total",
 			"Calls that stopped because an attempt may have reached a server and was not resent: a send to check before sending again.",
 			"method"),
+		coalesced: counter("coalesced_calls_total",
+			"Calls that shared the answer of an identical read in flight (transport.coalesce): each is in calls_total, none made an attempt of its own.",
+			"method"),
 		attempts: counter("attempts_total",
 			"Attempts the pool admitted, by endpoint, role, method and outcome: ok or the attempt's cause.",
 			"endpoint", "role", "method", "outcome"),
@@ -137,7 +141,7 @@ func newEventSeries(o Options) *Collector {
 
 // vecs are the event series.
 func (c *Collector) vecs() []prometheus.Collector {
-	return []prometheus.Collector{c.calls, c.callDuration, c.ambiguous, c.attempts, c.attemptDuration,
+	return []prometheus.Collector{c.calls, c.callDuration, c.ambiguous, c.coalesced, c.attempts, c.attemptDuration,
 		c.admissionWait, c.decisions, c.hedges, c.providerDelay, c.inDoubtAttempts}
 }
 

@@ -51,7 +51,8 @@ func (o observer) AttemptEnded(_ context.Context, call transport.CallInfo, a tra
 }
 
 // CallEnded counts the call by method, role and outcome, observes its
-// duration and counts an ambiguous end.
+// duration and counts an ambiguous end and a call that shared another's
+// answer.
 func (o observer) CallEnded(_ context.Context, call transport.CallInfo, r transport.CallResult) {
 	c := o.c
 	m := c.method(&call)
@@ -70,5 +71,8 @@ func (o observer) CallEnded(_ context.Context, call transport.CallInfo, r transp
 	m.callDuration(c, call.Role).Observe(r.Duration.Seconds())
 	if r.Ambiguous {
 		m.ambiguousCalls(c).Inc()
+	}
+	if call.Coalesced {
+		m.coalescedCalls(c).Inc()
 	}
 }

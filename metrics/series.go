@@ -72,6 +72,7 @@ type methodSeries struct {
 	calls     [numRoles][numOutcomes]slot[prometheus.Counter]
 	duration  [numRoles]slot[prometheus.Observer]
 	ambiguous slot[prometheus.Counter]
+	coalesced slot[prometheus.Counter]
 	decisions [numRules]slot[prometheus.Counter]
 }
 
@@ -97,6 +98,11 @@ func (m *methodSeries) callDuration(c *Collector, role endpoint.Role) prometheus
 	return m.duration[role].get(func() prometheus.Observer {
 		return c.callDuration.WithLabelValues(m.label, role.String())
 	})
+}
+
+// coalescedCalls returns the coalesced_calls_total child of m.
+func (m *methodSeries) coalescedCalls(c *Collector) prometheus.Counter {
+	return m.coalesced.get(func() prometheus.Counter { return c.coalesced.WithLabelValues(m.label) })
 }
 
 // ambiguousCalls returns the ambiguous_calls_total child of m.
