@@ -260,3 +260,32 @@ func failOn(t *testing.T, p *admission.Pool, name string) {
 	}
 	now(t, p, req, name).Done(failure())
 }
+
+// getAdvancing waits for the Acquire, advancing fc by step each time the
+// Acquire holds a timer on it. Sound only while nothing wakes the waiter
+// meanwhile (no release): a woken waiter not yet scheduled leaves its old
+// timer registered, and advancing on it spends time on no one (see
+// TestFallback, which waits for the new timer instead).
+
+func (pd *pending) getAdvancing(t *testing.T, fc *clockwork.FakeClock, step time.Duration) result {
+	t.Helper()
+	ctx := guard(t)
+	for {
+		waiting := make(chan error, 1)
+		wctx, cancel := context.WithCancel(ctx)
+		go func() { waiting <- fc.BlockUntilContext(wctx, 1) }()
+		select {
+		case r := <-pd.ch:
+			cancel()
+			<-waiting
+			return r
+		case err := <-waiting:
+			cancel()
+			if err != nil {
+				t.Fatal("Acquire did not return")
+			}
+			fc.Advance(step)
+		}
+	}
+}
+
