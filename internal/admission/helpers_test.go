@@ -288,4 +288,3 @@ func (pd *pending) getAdvancing(t *testing.T, fc *clockwork.FakeClock, step time
 		}
 	}
 }
-
