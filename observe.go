@@ -17,6 +17,7 @@ import (
 func (c *Client) Observe(o transport.Observer) {
 	c.engine.Observe(o)
 	c.subs.watch(o) // its subscription events too, when it watches them
+	c.copies.watch(o) // and the fan-outs' copies (fanout.go)
 }
 
 // RetryBudget returns the client's retry budget now: the calls and
