@@ -26,6 +26,10 @@ type Client struct {
 	cluster string
 	subs    *subscriptions
 	fees    feeCache // PriorityFee's answers (priorityfee_cache.go)
+	// copies and defaultFanOut are the fan-out's watchers and the
+	// document's [send] fan_out (fanout.go).
+	copies        copyWatchers
+	defaultFanOut int
 }
 
 // New builds a Client from plain Go options. Every problem with the
@@ -107,7 +111,12 @@ func FromDocument(doc *config.Document, h Hooks) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	return build(doc.Endpoints, doc.Cluster, ts, ps, r, reg, h)
+	c, err := build(doc.Endpoints, doc.Cluster, ts, ps, r, reg, h)
+	if err != nil {
+		return nil, err
+	}
+	c.defaultFanOut = doc.Send.FanOut
+	return c, nil
 }
 
 // build is the one constructor behind New and Open. h.Limits, when not
@@ -134,7 +143,9 @@ func build(specs []endpoint.Spec, cluster string, ts transport.Settings, ps pool
 	subs := newSubscriptions(specs, ps.MaxSlotLag, rc, h.Clock, h.Logger)
 	subs.watch(h.Observers...)
 	subs.settings.Redundancy = redundancy
-	return &Client{pool: p, engine: tc, rpc: rc, cluster: cluster, subs: subs}, nil
+	c := &Client{pool: p, engine: tc, rpc: rc, cluster: cluster, subs: subs}
+	c.copies.watch(h.Observers...)
+	return c, nil
 }
 
 // RPC returns solana-go's client over the pool: every one of its methods

@@ -18,10 +18,15 @@ import (
 // from getLatestBlockhash. With a subscribe endpoint the signature is
 // also watched (signatureSubscribe, made before the send): its
 // notification brings the verdict forward; polling stays the fallback and
-// the only judge of expiry (confirm.Options.PollOnly turns it off). See
-// the confirm package and docs/sending.md.
+// the only judge of expiry (confirm.Options.PollOnly turns it off). With
+// confirm.Options.FanOut (0: the document's [send] fan_out, else 1) the
+// same signed bytes go to that many send endpoints at once, each copy
+// under its endpoint's limits and the send rule, and Result.Copies says
+// what each did; a FanOut over the pool's send endpoints is an error
+// before any request. See the confirm package and docs/sending.md.
 func (c *Client) SendAndConfirm(ctx context.Context, tx *solana.Transaction, lastValidBlockHeight uint64, o confirm.Options) (confirm.Result, error) {
-	return resolve.SendAndConfirmWith(ctx, c.engine, c.signatureWatcher(), tx, lastValidBlockHeight, o)
+	h := resolve.Hooks{Watch: c.signatureWatcher(), Copies: c.copies.load()}
+	return resolve.SendAndConfirmHooked(ctx, c.engine, h, tx, lastValidBlockHeight, c.fanOut(o))
 }
 
 // Resolve finds out what became of a transaction already sent, by its

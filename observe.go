@@ -16,7 +16,8 @@ import (
 // twice. A nil o is ignored. Hooks.Observers are added this way by New.
 func (c *Client) Observe(o transport.Observer) {
 	c.engine.Observe(o)
-	c.subs.watch(o) // its subscription events too, when it watches them
+	c.subs.watch(o)   // its subscription events too, when it watches them
+	c.copies.watch(o) // and the fan-outs' copies (fanout.go)
 }
 
 // RetryBudget returns the client's retry budget now: the calls and

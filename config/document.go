@@ -27,6 +27,7 @@ type Document struct {
 	Methods   map[string]methods.Method // [methods.NAME] (nil: none)
 	Limits    Limits                    // [limits]: local buckets (the zero value), or shared through Redis
 	Subscribe Subscribe                 // [subscribe]: the zero value takes every default
+	Send      Send                      // [send]: the zero value takes every default
 }
 
 // layout is the document's top level: each key and the settings it fills.
@@ -43,6 +44,7 @@ type layout struct {
 	Endpoints *[]endpoint.Spec           `toml:"endpoints"`
 	Limits    *Limits                    `toml:"limits"`
 	Subscribe *Subscribe                 `toml:"subscribe"`
+	Send      *Send                      `toml:"send"`
 }
 
 // layoutOf points a layout at d's fields; d.Transport and d.Pool must not
@@ -57,6 +59,7 @@ func layoutOf(d *Document) *layout {
 		Endpoints: &d.Endpoints,
 		Limits:    &d.Limits,
 		Subscribe: &d.Subscribe,
+		Send:      &d.Send,
 	}
 }
 

@@ -99,6 +99,7 @@ func TestKnownKeys(t *testing.T) {
 		"pool.history_avoid", "pool.max_slot_lag",
 		"retry", "retry.initial_backoff", "retry.max_backoff", "retry.max_provider_delay", "retry.max_retries",
 		"retry.retry_budget_burst", "retry.retry_budget_min_retries", "retry.retry_budget_ratio", "retry.transparent_retries",
+		"send", "send.fan_out",
 		"subscribe", "subscribe.redundancy",
 		"transport", "transport.attempt_timeout", "transport.coalesce", "transport.hedge_after", "transport.max_response_bytes",
 		"transport.monotonic_reads", "transport.response_budget_bytes", "transport.slot_probe_interval",

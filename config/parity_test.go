@@ -36,6 +36,7 @@ func parityExceptions() map[string]string {
 		"x-tier-a-float.toml":                        "TOML types JSON lacks: 1.0 becomes the JSON integer 1",
 		"x-limits-url-bad-database.toml":             "a Redis URL past its scheme and the start of its host: the loader parses it",
 		"x-subscribe-redundancy-over-endpoints.toml": "[subscribe] redundancy against the count of endpoints with a subscribe table: JSON Schema cannot count",
+		"x-send-fan-out-over-endpoints.toml":         "[send] fan_out against the count of endpoints with a send role: JSON Schema cannot count",
 		"x-budget-under-largest.toml":                "response_budget_bytes ≥ max_response_bytes compares two keys (here, a default)",
 		"x-coalesce-undeclared.toml":                 "whether a coalesce entry is a read the client knows depends on the built-in registry and the [methods] tables",
 	}

@@ -78,6 +78,7 @@ func Parse(data []byte, opts ParseOptions) (*Document, error) {
 	p.checkEjectionOrder(d)
 	p.checkSettings(d)
 	p.checkSubscribe(d)
+	p.checkSend(d)
 	p.checkWide()
 	if len(p.list) > 0 {
 		return nil, &ValidationError{File: opts.Filename, Problems: p.sorted()}

@@ -50,6 +50,7 @@ func zeroMeansDefaultFields() []struct {
 		{reflect.TypeFor[endpoint.SubscribeLimits](), "SubscriptionsPerConnection"}, // 0: endpoint.DefaultSubscriptionsPerConnection
 		{reflect.TypeFor[endpoint.SubscribeLimits](), "MaxConnections"},             // 0: endpoint.DefaultMaxConnections
 		{reflect.TypeFor[Subscribe](), "Redundancy"},                                // 0: 2, or 1 with one subscribe endpoint
+		{reflect.TypeFor[Send](), "FanOut"},                                         // 0: 1, one send through the pool
 	}
 }
 

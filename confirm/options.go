@@ -52,6 +52,20 @@ type Options struct {
 	// one on the subscribe role's Redundancy endpoints, against their
 	// per-connection caps, and costs one getSignatureStatuses more.
 	PollOnly bool
+	// FanOut, for SendAndConfirm, sends the same signed bytes to this
+	// many distinct send endpoints at once, each copy pinned to its
+	// endpoint (its limits, cooldown and doubt, and the rule that a send
+	// is never resent once a server may have acted, apply per copy): best
+	// tier first among the endpoints that can take a copy now, then the
+	// rest; a copy refused before dispatch goes to the next endpoint not
+	// yet given one. With Rebroadcast, every rebroadcast goes to the same
+	// endpoints, each skipped while it cannot take a copy at once. The
+	// chain keeps one transaction per signature: the copies land it once
+	// at most. Result.Copies says what each endpoint did. 0 means 1, or,
+	// through solroute.Client, the document's [send] fan_out; 1 is one
+	// send through the pool, as without it. More than the pool's send
+	// endpoints is an error before any request.
+	FanOut int
 	// OnPoll, when set, is called after every poll with the result so
 	// far, from the resolving goroutine, before it waits for the next: for
 	// progress logs. It must not block for long.

@@ -86,10 +86,39 @@ type Result struct {
 	// send ambiguous (errors.Is(SendErr, solroute.ErrAmbiguousDispatch)):
 	// resolution then said what happened. Nil when the send was answered.
 	SendErr error
+	// Copies is, for a fan-out (Options.FanOut above 1), what each send
+	// endpoint given a copy did with it, in the order they were first
+	// given one; nil without one. FirstAccepted names the endpoint that
+	// accepted a copy first: which copy landed cannot be told (every copy
+	// is the same transaction), so this is the fastest route to a leader
+	// that accepted, not proof of the one that landed it.
+	Copies        []Copy
+	FirstAccepted string
 	// LastErr is the last error a poll met (every endpoint down, the pool
 	// saturated), nil when the last poll was answered. For Unknown it says
 	// why nothing was learnt.
 	LastErr error
+}
+
+// Copy is what one send endpoint did with the copies of a fanned-out
+// transaction it was given (Options.FanOut, solroute.Client.SendToMany).
+type Copy struct {
+	// Endpoint is the endpoint's name.
+	Endpoint string
+	// Sent counts the copies sent to it (the first and each rebroadcast
+	// it could take), Accepted those it answered with the signature (or
+	// that it was already processed), Refused those it refused with proof
+	// that it did not act on them (a 429, a preflight error: nothing
+	// reached the chain through it). The others, Sent - Accepted -
+	// Refused, are ambiguous: it may have forwarded them, and the
+	// transport never sent them again. Skipped counts the copies not
+	// sent because it could not take one at once (cooling down after a
+	// rate limit, out of tokens, at its concurrency cap, in doubt): a
+	// fan-out never waits for one endpoint.
+	Sent, Accepted, Refused, Skipped int
+	// Err is the last error a copy met there; nil when none did. An
+	// ambiguous one matches solroute.ErrAmbiguousDispatch.
+	Err error
 }
 
 // Witness is what one read endpoint has said about a transaction's expiry.

@@ -53,6 +53,9 @@ type Collector struct {
 	// Subscription series (subscriptions.go).
 	pubsub pubsubSeries
 
+	// Fan-out series (fanout.go).
+	fanout fanoutSeries
+
 	// mu serialises the writers of methods, labels and endpoints, which
 	// the Observer reads with one atomic load each.
 	mu        sync.Mutex
@@ -135,14 +138,15 @@ func newEventSeries(o Options) *Collector {
 			"endpoint"),
 		state:  newStateDescs(ns),
 		pubsub: newPubsubSeries(o),
+		fanout: newFanoutSeries(ns),
 		budget: newBudgetDescs(ns),
 	}
 }
 
 // vecs are the event series.
 func (c *Collector) vecs() []prometheus.Collector {
-	return []prometheus.Collector{c.calls, c.callDuration, c.ambiguous, c.coalesced, c.attempts, c.attemptDuration,
-		c.admissionWait, c.decisions, c.hedges, c.providerDelay, c.inDoubtAttempts}
+	return append([]prometheus.Collector{c.calls, c.callDuration, c.ambiguous, c.coalesced, c.attempts, c.attemptDuration,
+		c.admissionWait, c.decisions, c.hedges, c.providerDelay, c.inDoubtAttempts}, c.fanout.vecs()...)
 }
 
 // Describe sends the descriptor of every series the Collector makes.

@@ -34,6 +34,16 @@ identical signed bytes every D while it is not yet confirmed and its
 blockhash is valid: the chain keeps one transaction per signature, so this
 can land it once, never twice; the report counts the rebroadcasts.
 
+--fan-out K sends the same signed bytes to K distinct send endpoints at
+once, best tier first among those that can take one now, each copy under
+its endpoint's limits and never resent once it may have reached a server;
+a copy refused before dispatch goes to the next endpoint. The chain keeps
+one transaction per signature: the copies land it once at most. Without
+--confirm, a line per endpoint follows the signature: accepted, refused
+(nothing sent there) or ambiguous. With --confirm, every rebroadcast goes
+to the same endpoints. K above the configuration's send endpoints is a
+usage error, before any request.
+
 The node simulates the transaction first (preflight) on the bank at
 --preflight-commitment, confirmed by default: the node's own default,
 finalized, refuses a blockhash fetched at confirmed as not found.
@@ -48,12 +58,13 @@ verdict within --timeout).`
 
 const sendExample = `
 solroute send --config rpc.toml "$(cat signed-tx.b64)"
-solroute send --config rpc.toml --confirm --last-valid-block-height 312104467 --rebroadcast 2s "$(cat signed-tx.b64)"`
+solroute send --config rpc.toml --confirm --last-valid-block-height 312104467 --rebroadcast 2s "$(cat signed-tx.b64)"
+solroute send --config rpc.toml --fan-out 3 --confirm --last-valid-block-height 312104467 "$(cat signed-tx.b64)"`
 
 // runSend is "solroute send".
 func runSend(ctx context.Context, e *env, args []string) int {
 	f := newFlags("send", "send --config FILE [--confirm --last-valid-block-height N [--rebroadcast D] [--commitment C]] "+
-		"[--preflight-commitment C | --skip-preflight] [--timeout D] [--json] TX", sendAbout, sendExample)
+		"[--fan-out K] [--preflight-commitment C | --skip-preflight] [--timeout D] [--json] TX", sendAbout, sendExample)
 	cfgPath := f.String("config", "", "read the TOML configuration from `FILE` (required)")
 	confirmIt := f.Bool("confirm", false, "after the send, wait for the verdict: landed, failed on chain, expired or unknown")
 	lvbh := f.Uint64("last-valid-block-height", 0, "`N`, "+lastValidHelp+" (required with --confirm; without, it completes the 'solroute confirm' line an ambiguous send prints)")
@@ -61,6 +72,7 @@ func runSend(ctx context.Context, e *env, args []string) int {
 	commitment := f.String("commitment", "confirmed", "with --confirm, the commitment `C` the transaction must reach to count as landed: processed, confirmed or finalized")
 	preflight := f.String("preflight-commitment", "confirmed", "simulate the transaction on the bank at commitment `C` before sending (the node's own default, finalized, refuses a blockhash fetched at confirmed)")
 	skipPreflight := f.Bool("skip-preflight", false, "send without the node's preflight simulation")
+	fanOut := f.Int("fan-out", 1, "send the same signed bytes to `K` distinct send endpoints at once (1: one send through the pool; default: the document's [send] fan_out, else 1)")
 	timeout := f.Duration("timeout", defaultResolveTimeout, "bound the whole command by `D`: the send and, with --confirm, the wait for a verdict (then unknown, exit 6)")
 	asJSON := f.Bool("json", false, "write the signature, or with --confirm the report, as JSON")
 	pos, code, done := f.parse(e, args)
@@ -86,6 +98,8 @@ func runSend(ctx context.Context, e *env, args []string) int {
 		return e.usageError("send", "--confirm needs --last-valid-block-height N: %s", lastValidHelp)
 	case *timeout <= 0:
 		return e.usageError("send", "--timeout must be positive")
+	case *fanOut < 1:
+		return e.usageError("send", "--fan-out must be at least 1: the number of send endpoints each copy goes to")
 	}
 	tx, wire, err := parseTransaction(pos[0])
 	if err != nil {
@@ -103,6 +117,12 @@ func runSend(ctx context.Context, e *env, args []string) int {
 	if cfg == nil {
 		return code
 	}
+	if !set["fan-out"] {
+		*fanOut = max(cfg.Send.FanOut, 1) // the document's [send] fan_out
+	}
+	if n := sendEndpoints(cfg.Endpoints); *fanOut > 1 && *fanOut > n {
+		return e.usageError("send", "--fan-out %d is more than the configuration's %d send endpoints: each copy goes to a distinct one", *fanOut, n)
+	}
 	needs := []string{"sendTransaction"}
 	if *confirmIt {
 		needs = append(needs, resolveMethods...)
@@ -116,6 +136,9 @@ func runSend(ctx context.Context, e *env, args []string) int {
 	defer cancel()
 	sig := tx.Signatures[0].String()
 
+	if !*confirmIt && *fanOut > 1 {
+		return e.sendToMany(ctx, c.Client, tx, *fanOut, *skipPreflight, preflightLevel, *cfgPath, *lvbh, *asJSON)
+	}
 	if !*confirmIt {
 		params := map[string]any{"encoding": "base64", "preflightCommitment": preflightLevel}
 		if *skipPreflight {
@@ -139,7 +162,7 @@ func runSend(ctx context.Context, e *env, args []string) int {
 
 	rs := &resolution{cfgPath: *cfgPath, commitment: level, timeout: *timeout, send: true, rebroadcast: *rebroadcast}
 	o := rs.options(e)
-	o.SkipPreflight, o.PreflightCommitment = *skipPreflight, preflightLevel
+	o.SkipPreflight, o.PreflightCommitment, o.FanOut = *skipPreflight, preflightLevel, *fanOut
 	r, err := c.SendAndConfirm(ctx, tx, *lvbh, o)
 	if err != nil {
 		return e.sendFailed(err, *cfgPath, sig, *lvbh)

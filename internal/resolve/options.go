@@ -23,6 +23,9 @@ func normalized(o confirm.Options) (confirm.Options, error) {
 	if o.Quorum < 0 {
 		return o, errors.New("confirm: Options.Quorum must not be negative")
 	}
+	if o.FanOut < 0 {
+		return o, errors.New("confirm: Options.FanOut must not be negative")
+	}
 	if o.PollInterval == 0 {
 		o.PollInterval = confirm.DefaultPollInterval
 	}

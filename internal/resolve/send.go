@@ -40,10 +40,22 @@ func SendAndConfirm(ctx context.Context, tc *engine.Engine, tx *solana.Transacti
 // expiry. The subscription is closed when it returns, a send refused
 // before dispatch included.
 func SendAndConfirmWith(ctx context.Context, tc *engine.Engine, w Watcher, tx *solana.Transaction, lastValidBlockHeight uint64, o confirm.Options) (confirm.Result, error) {
+	return SendAndConfirmHooked(ctx, tc, Hooks{Watch: w}, tx, lastValidBlockHeight, o)
+}
+
+// SendAndConfirmHooked is SendAndConfirmWith with the root's hooks: the
+// signature watch, and the watchers of a fan-out (Options.FanOut above
+// 1: the copies go to that many send endpoints, each pinned to its own;
+// see fanout.go). Options.FanOut over the pool's send endpoints is an
+// error before any request.
+func SendAndConfirmHooked(ctx context.Context, tc *engine.Engine, h Hooks, tx *solana.Transaction, lastValidBlockHeight uint64, o confirm.Options) (confirm.Result, error) {
 	if tx == nil || len(tx.Signatures) == 0 || tx.Signatures[0].IsZero() {
 		return confirm.Result{LastValidBlockHeight: lastValidBlockHeight}, errors.New("confirm: the transaction is nil or not signed")
 	}
 	r, err := newResolver(tc, tx.Signatures[0], lastValidBlockHeight, o)
+	if err == nil && r.o.FanOut > 1 {
+		err = checkFanOut(tc, r.o.FanOut, "confirm: Options.FanOut")
+	}
 	if err != nil {
 		return confirm.Result{Signature: tx.Signatures[0], LastValidBlockHeight: lastValidBlockHeight}, err
 	}
@@ -52,8 +64,29 @@ func SendAndConfirmWith(ctx context.Context, tc *engine.Engine, w Watcher, tx *s
 		return r.res, errors.New("confirm: the transaction does not serialize: " + err.Error())
 	}
 	wire := base64.StdEncoding.EncodeToString(raw)
-	r.subscribe(ctx, w)
+	r.subscribe(ctx, h.Watch)
 	defer r.closeWatch()
+	var f *fanout
+	if r.o.FanOut > 1 {
+		f = newFanout(tc, r.o.FanOut, h.Copies)
+	}
+	if err := r.send(ctx, f, []any{wire, r.sendConfig()}); err != nil {
+		return r.res, err
+	}
+	res := r.run(ctx, r.rebroadcast(f, wire))
+	if f != nil {
+		res.Copies, res.FirstAccepted = f.copies, f.first
+		if landed := res.Status == confirm.Landed || res.Status == confirm.Failed; landed && f.first != "" {
+			for _, w := range f.watchers {
+				w.FirstAccepted(f.first)
+			}
+		}
+	}
+	return res, nil
+}
+
+// sendConfig is the first send's sendTransaction config.
+func (r *resolver) sendConfig() map[string]any {
 	cfg := map[string]any{"encoding": "base64"}
 	if r.o.SkipPreflight {
 		cfg["skipPreflight"] = true
@@ -64,33 +97,60 @@ func SendAndConfirmWith(ctx context.Context, tc *engine.Engine, w Watcher, tx *s
 	if r.o.MaxRetries != nil {
 		cfg["maxRetries"] = *r.o.MaxRetries
 	}
-	var sig string
-	switch err := tc.CallForInto(ctx, &sig, "sendTransaction", []any{wire, cfg}); {
+	return cfg
+}
+
+// send sends the transaction once through the pool, or, with f, fans it
+// out. An ambiguous send is kept in Result.SendErr and resolved; the
+// error is a send that reached no server (nothing to resolve).
+func (r *resolver) send(ctx context.Context, f *fanout, params []any) error {
+	var err error
+	if f != nil {
+		err = f.send(ctx, params)
+	} else {
+		var sig string
+		err = r.tc.CallForInto(ctx, &sig, "sendTransaction", params)
+	}
+	switch {
 	case err == nil:
 	case errors.Is(err, engine.ErrAmbiguousDispatch):
 		r.res.SendErr = err
 	case alreadyProcessed(err):
 		// It landed before: resolve it.
 	default:
-		return r.res, err
-	}
-	clock := tc.Pool().Clock()
-	last := clock.Now()
-	var between func(context.Context)
-	if r.o.Rebroadcast > 0 {
-		again := []any{wire, map[string]any{"encoding": "base64", "skipPreflight": true, "maxRetries": 0}}
-		between = func(ctx context.Context) {
-			now := clock.Now()
-			if !due(last, now, r.o.Rebroadcast) || !r.valid() || rank(string(r.res.Confirmation)) >= rank("confirmed") {
-				return
-			}
-			last = now
-			r.res.Rebroadcasts++
-			var ignored string
-			_ = tc.CallForInto(ctx, &ignored, "sendTransaction", again) // its outcome is the next poll's to see
+		if f != nil {
+			r.res.Copies = f.copies
 		}
+		return err
 	}
-	return r.run(ctx, between), nil
+	return nil
+}
+
+// rebroadcast is the resolution's between-polls step when
+// Options.Rebroadcast is set (nil otherwise): the identical bytes again,
+// skipPreflight and maxRetries 0, through the pool or, with f, to the
+// fan-out's endpoints.
+func (r *resolver) rebroadcast(f *fanout, wire string) func(context.Context) {
+	if r.o.Rebroadcast <= 0 {
+		return nil
+	}
+	clock := r.clock
+	last := clock.Now()
+	again := []any{wire, map[string]any{"encoding": "base64", "skipPreflight": true, "maxRetries": 0}}
+	return func(ctx context.Context) {
+		now := clock.Now()
+		if !due(last, now, r.o.Rebroadcast) || !r.valid() || rank(string(r.res.Confirmation)) >= rank("confirmed") {
+			return
+		}
+		last = now
+		r.res.Rebroadcasts++
+		if f != nil {
+			f.again(ctx, again)
+			return
+		}
+		var ignored string
+		_ = r.tc.CallForInto(ctx, &ignored, "sendTransaction", again) // its outcome is the next poll's to see
+	}
 }
 
 // alreadyProcessed reports whether err is a node's answer that the
