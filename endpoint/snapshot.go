@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"math"
 	"time"
+
+	"github.com/gagliardetto/solana-go/rpc"
 )
 
 // Snapshot is a copy of one (endpoint, role) state at one instant. It holds
@@ -75,7 +77,7 @@ type Snapshot struct {
 	// SlotStanding says whether that makes it a last resort. Every role
 	// of an endpoint shows the same.
 	Slot           uint64
-	SlotCommitment Commitment
+	SlotCommitment rpc.CommitmentType
 	SlotLag        int64
 	SlotStanding   SlotStanding
 	// Verification is where the endpoint stands with the cluster guard,
@@ -163,7 +165,7 @@ func (s Snapshot) MarshalJSON() ([]byte, error) {
 		LatencyP99:        s.LatencyP99.String(),
 		ErrorRate:         s.ErrorRate,
 		Slot:              s.Slot,
-		SlotCommitment:    s.SlotCommitment.String(),
+		SlotCommitment:    string(s.SlotCommitment),
 		SlotLag:           s.SlotLag,
 		SlotStanding:      s.SlotStanding.String(),
 		Verification:      s.Verification.String(),

@@ -138,7 +138,7 @@ func (c *Engine) verify(name string, role endpoint.Role, want solana.Hash) bool 
 // token and a concurrency slot are free at once, until Close.
 func (c *Engine) probeSlots(name string, interval time.Duration) {
 	params := []any{map[string]any{"commitment": "confirmed"}}
-	plan := &slots.Plan{Traits: slots.TraitsOf("getSlot"), Commitment: endpoint.Confirmed}
+	plan := &slots.Plan{Traits: slots.TraitsOf("getSlot"), Commitment: slots.Confirmed}
 	for {
 		t := c.clock.NewTimer(interval)
 		select {

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gagliardetto/solana-go/rpc"
 	"github.com/gagliardetto/solana-go/rpc/jsonrpc"
 
 	"github.com/solroute/solroute/endpoint"
@@ -159,7 +160,7 @@ func TestSlotProbeIsPaidFromTheEndpointsLimits(t *testing.T) {
 	if got := served(e, "b", "getSlot"); got != 0 {
 		t.Fatalf("b probed %d times with no token", got)
 	}
-	if s := snapshotByName(t, e.pool, "a"); s.Slot != e.server("a").Slot("confirmed") || s.SlotCommitment != endpoint.Confirmed {
+	if s := snapshotByName(t, e.pool, "a"); s.Slot != e.server("a").Slot("confirmed") || s.SlotCommitment != rpc.CommitmentConfirmed {
 		t.Fatalf("a's mark: %d at %v", s.Slot, s.SlotCommitment)
 	}
 	// Close stops the probes (goleak checks none outlives the package).
