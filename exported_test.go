@@ -47,8 +47,8 @@ import (
 // (BlockEngine, Sender, their constructors, and their URL, the paths a
 // document names; every other method is the embedded Server's).
 var exportedBudget = map[string]int{
-	".": 99, "config": 20, "confirm": 11, "endpoint": 56, "fixtures": 104, "methods": 8,
-	"metrics": 12, "pool": 6, "redislimit": 15, "retrypolicy": 64, "tracing": 5, "transport": 26,
+	".": 99, "config": 20, "confirm": 11, "endpoint": 54, "fixtures": 104, "methods": 8,
+	"metrics": 12, "pool": 6, "redislimit": 14, "retrypolicy": 64, "tracing": 5, "transport": 26,
 }
 
 // TestExportedNamesWithinBudget counts the exported funcs, methods on

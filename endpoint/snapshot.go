@@ -1,6 +1,7 @@
 package endpoint
 
 import (
+	"cmp"
 	"encoding/json"
 	"math"
 	"time"
@@ -71,7 +72,8 @@ type Snapshot struct {
 	LatencyP99 time.Duration
 	ErrorRate  float64
 	// Slot is the latest slot the endpoint answered at, at
-	// SlotCommitment (its freshest mark; 0: no slot seen). SlotLag is how
+	// SlotCommitment (its freshest mark, as solana-go names it; 0: no slot
+	// seen; JSON shows "" as finalized, a node's default). SlotLag is how
 	// many slots it is behind the pool's reference (negative: ahead), at
 	// the commitment where that distance is largest; 0 when not known.
 	// SlotStanding says whether that makes it a last resort. Every role
@@ -165,7 +167,7 @@ func (s Snapshot) MarshalJSON() ([]byte, error) {
 		LatencyP99:        s.LatencyP99.String(),
 		ErrorRate:         s.ErrorRate,
 		Slot:              s.Slot,
-		SlotCommitment:    string(s.SlotCommitment),
+		SlotCommitment:    string(cmp.Or(s.SlotCommitment, rpc.CommitmentFinalized)), // "" is a node's default
 		SlotLag:           s.SlotLag,
 		SlotStanding:      s.SlotStanding.String(),
 		Verification:      s.Verification.String(),
