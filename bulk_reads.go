@@ -8,7 +8,6 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"
-	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/internal/engine"
 	"github.com/solroute/solroute/transport"
 )
@@ -108,7 +107,7 @@ func statusesBulk(c *Client, sigs []solana.Signature, opts BulkOptions) (*bulkCa
 			if slot >= floor {
 				return slot, place(method, out[lo:hi], res.v.Value)
 			}
-			stale := &transport.StaleError{Commitment: endpoint.Processed, Slot: slot, Floor: floor}
+			stale := &transport.StaleError{Commitment: rpc.CommitmentProcessed, Slot: slot, Floor: floor}
 			if try == maxStaleAsks {
 				return 0, fmt.Errorf("solroute: %s: %s answered below the bulk read's floor, %d times: %w", method, seen.name(), try, stale)
 			}

@@ -136,8 +136,8 @@ func TestReadsNeverGoBackInTimeOnEveryEntryPoint(t *testing.T) {
 			t.Fatal(err)
 		}
 		ctx := context.Background()
-		var high [3]uint64
-		check := func(what string, c endpoint.Commitment, slot uint64) {
+		high := map[rpc.CommitmentType]uint64{}
+		check := func(what string, c rpc.CommitmentType, slot uint64) {
 			t.Helper()
 			if slot < high[c] {
 				t.Fatalf("hedge %v: %s at %v went back in time: %d after %d", hedge, what, c, slot, high[c])
@@ -149,13 +149,13 @@ func TestReadsNeverGoBackInTimeOnEveryEntryPoint(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			check("typed getBalance", endpoint.Confirmed, out.Context.Slot)
+			check("typed getBalance", rpc.CommitmentConfirmed, out.Context.Slot)
 			acc, err := c.RPC().GetAccountInfoWithOpts(ctx, somePubkey, &rpc.GetAccountInfoOpts{Commitment: rpc.CommitmentConfirmed})
 			if err != nil && err != rpc.ErrNotFound {
 				t.Fatal(err)
 			}
 			if acc != nil {
-				check("solana-go getAccountInfo", endpoint.Confirmed, acc.Context.Slot)
+				check("solana-go getAccountInfo", rpc.CommitmentConfirmed, acc.Context.Slot)
 			}
 			var raw json.RawMessage
 			if err := c.CallForInto(ctx, &raw, "getBalance", []any{somePubkey}); err != nil {
@@ -165,7 +165,7 @@ func TestReadsNeverGoBackInTimeOnEveryEntryPoint(t *testing.T) {
 			if err := json.NewDecoder(bytes.NewReader(raw)).Decode(&fin); err != nil {
 				t.Fatal(err)
 			}
-			check("raw getBalance", endpoint.Finalized, fin.Context.Slot)
+			check("raw getBalance", rpc.CommitmentFinalized, fin.Context.Slot)
 		}
 		_ = c.Close()
 	}

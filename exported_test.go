@@ -51,10 +51,14 @@ import (
 // endpoints), confirm (Copy, each endpoint's outcome a bot reads in
 // Result.Copies and SendToMany's answer) and config (Send, the [send]
 // table holding fan_out); its events reach metrics through an internal
-// interface (resolve.CopyWatcher), no name.
+// interface (resolve.CopyWatcher), no name. Stop 28's second pass cut
+// eleven: endpoint.Commitment and its values and String (solana-go's
+// rpc.CommitmentType is the one users hold), the three genesis constants
+// (GenesisOf holds the hashes), Spec.GoString, endpoint.Problem.String
+// and redislimit.Stats.OpsPerAdmission.
 var exportedBudget = map[string]int{
-	".": 100, "config": 21, "confirm": 12, "endpoint": 64, "fixtures": 104, "methods": 8,
-	"metrics": 12, "pool": 6, "redislimit": 15, "retrypolicy": 64, "tracing": 5, "transport": 26,
+	".": 100, "config": 21, "confirm": 12, "endpoint": 54, "fixtures": 104, "methods": 8,
+	"metrics": 12, "pool": 6, "redislimit": 14, "retrypolicy": 64, "tracing": 5, "transport": 26,
 }
 
 // TestExportedNamesWithinBudget counts the exported funcs, methods on

@@ -7,7 +7,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/internal/slots"
 )
 
@@ -43,7 +42,7 @@ type feeEntry struct {
 // instant (the answer is then reused for one slot time).
 type feeMark struct {
 	at         time.Time
-	commitment endpoint.Commitment
+	commitment slots.Commitment
 	slot       uint64
 	ok         bool
 }
@@ -171,7 +170,7 @@ func noFeeAnswer(answers []feeAnswer) error {
 // feeMark is the cluster's slot now, as the pool knows it.
 func (c *Client) feeMark(now time.Time) feeMark {
 	book := c.pool.Slots()
-	for _, cm := range [...]endpoint.Commitment{endpoint.Processed, endpoint.Confirmed, endpoint.Finalized} {
+	for _, cm := range [...]slots.Commitment{slots.Processed, slots.Confirmed, slots.Finalized} {
 		if s, ok := book.Reference(now, cm); ok {
 			return feeMark{at: now, commitment: cm, slot: s, ok: true}
 		}

@@ -1,7 +1,8 @@
 package solroute
 
 import (
-	"github.com/solroute/solroute/endpoint"
+	"github.com/gagliardetto/solana-go/rpc"
+
 	"github.com/solroute/solroute/internal/slots"
 )
 
@@ -19,4 +20,13 @@ func NewSession() *Session { return &Session{} }
 
 // Slot returns the highest slot returned within s at commitment c (0:
 // none): a read's context slot, or getSlot's answer, whichever is higher.
-func (s *Session) Slot(c endpoint.Commitment) uint64 { return s.marks.Slot(c) }
+// c is a commitment as a request names it: "" is finalized, agave's
+// deprecated names map to their levels, and any other name has no slot
+// (0).
+func (s *Session) Slot(c rpc.CommitmentType) uint64 {
+	cm, ok := slots.ParseCommitment(string(c))
+	if !ok {
+		return 0
+	}
+	return s.marks.Slot(cm)
+}

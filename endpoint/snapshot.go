@@ -1,9 +1,12 @@
 package endpoint
 
 import (
+	"cmp"
 	"encoding/json"
 	"math"
 	"time"
+
+	"github.com/gagliardetto/solana-go/rpc"
 )
 
 // Snapshot is a copy of one (endpoint, role) state at one instant. It holds
@@ -69,13 +72,14 @@ type Snapshot struct {
 	LatencyP99 time.Duration
 	ErrorRate  float64
 	// Slot is the latest slot the endpoint answered at, at
-	// SlotCommitment (its freshest mark; 0: no slot seen). SlotLag is how
+	// SlotCommitment (its freshest mark, as solana-go names it; 0: no slot
+	// seen; JSON shows "" as finalized, a node's default). SlotLag is how
 	// many slots it is behind the pool's reference (negative: ahead), at
 	// the commitment where that distance is largest; 0 when not known.
 	// SlotStanding says whether that makes it a last resort. Every role
 	// of an endpoint shows the same.
 	Slot           uint64
-	SlotCommitment Commitment
+	SlotCommitment rpc.CommitmentType
 	SlotLag        int64
 	SlotStanding   SlotStanding
 	// Verification is where the endpoint stands with the cluster guard,
@@ -163,7 +167,7 @@ func (s Snapshot) MarshalJSON() ([]byte, error) {
 		LatencyP99:        s.LatencyP99.String(),
 		ErrorRate:         s.ErrorRate,
 		Slot:              s.Slot,
-		SlotCommitment:    s.SlotCommitment.String(),
+		SlotCommitment:    string(cmp.Or(s.SlotCommitment, rpc.CommitmentFinalized)), // "" is a node's default
 		SlotLag:           s.SlotLag,
 		SlotStanding:      s.SlotStanding.String(),
 		Verification:      s.Verification.String(),

@@ -64,9 +64,6 @@ func (s Spec) String() string {
 	return fmt.Sprintf("endpoint %q (tier %d)", s.Name, s.Tier)
 }
 
-// GoString is String for %#v.
-func (s Spec) GoString() string { return s.String() }
-
 // LogValue names the spec in structured logs without its URL or headers.
 func (s Spec) LogValue() slog.Value {
 	return slog.GroupValue(slog.String("name", s.Name), slog.Int("tier", s.Tier))

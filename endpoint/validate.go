@@ -33,11 +33,8 @@ type Problem struct {
 	Message string
 }
 
-// String returns "path: message".
-func (p Problem) String() string { return p.Path + ": " + p.Message }
-
 // Error returns "invalid setting path: message".
-func (p *Problem) Error() string { return "invalid setting " + p.String() }
+func (p *Problem) Error() string { return "invalid setting " + p.Path + ": " + p.Message }
 
 // Validate checks every spec and returns every problem (each a *Problem)
 // joined with errors.Join, in order, or nil. Paths are "endpoints[i]...." where i is the index in specs.

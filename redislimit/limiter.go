@@ -170,15 +170,6 @@ type Stats struct {
 	Down bool
 }
 
-// OpsPerAdmission returns Ops over every admission (Taken +
-// FallbackTaken), 0 when there was none.
-func (s Stats) OpsPerAdmission() float64 {
-	if n := s.Taken + s.FallbackTaken; n > 0 {
-		return float64(s.Ops) / float64(n)
-	}
-	return 0
-}
-
 // Stats returns the counters now.
 func (l *Limiter) Stats() Stats {
 	c := &l.stats

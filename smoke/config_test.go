@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/solroute/solroute/config"
-	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/internal/fixturedata"
 )
 
 // TestMainnetPublicConfigLoads runs without the smoke tag and without the
@@ -14,7 +14,7 @@ func TestMainnetPublicConfigLoads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want, ok := cfg.ExpectedGenesisHash(); !ok || want.String() != endpoint.MainnetBetaGenesis {
+	if want, ok := cfg.ExpectedGenesisHash(); !ok || want.String() != fixturedata.GenesisMainnetBeta {
 		t.Fatalf("cluster %q, want mainnet-beta", cfg.Cluster)
 	}
 	if len(cfg.Endpoints) != 1 {

@@ -270,31 +270,31 @@ func TestSlotCheckCatchesBackwards(t *testing.T) {
 	own := &caller{id: 2, session: new(slots.Session)}
 	wide1, wide2 := &caller{id: 1}, &caller{id: 3}
 	const tip = 1000
-	sc.check(&bad, own, returned{slot: 1003, call: 9, method: "getSlot", caller: 2}, endpoint.Confirmed, nil, tip, lagKnown)
-	sc.check(&bad, own, returned{slot: 1000, call: 10, method: "getBalance", caller: 2}, endpoint.Confirmed, nil, tip, lagKnown) // below a getSlot: allowed
-	sc.check(&bad, own, returned{slot: 1000, call: 11, method: "getBalance", caller: 2}, endpoint.Confirmed, nil, tip, lagKnown) // equal: allowed
-	sc.check(&bad, own, returned{slot: 900, call: 12, method: "getBalance", caller: 2}, endpoint.Confirmed, nil, tip, lagKnown)
-	sc.check(&bad, own, returned{slot: 800, call: 13, method: "getBalance", caller: 2}, endpoint.Processed, nil, tip, lagKnown) // another commitment: nothing held
-	sc.check(&bad, own, returned{slot: 1002, call: 14, method: "getSlot", caller: 2}, endpoint.Confirmed, nil, tip, lagKnown)
+	sc.check(&bad, own, returned{slot: 1003, call: 9, method: "getSlot", caller: 2}, slots.Confirmed, nil, tip, lagKnown)
+	sc.check(&bad, own, returned{slot: 1000, call: 10, method: "getBalance", caller: 2}, slots.Confirmed, nil, tip, lagKnown) // below a getSlot: allowed
+	sc.check(&bad, own, returned{slot: 1000, call: 11, method: "getBalance", caller: 2}, slots.Confirmed, nil, tip, lagKnown) // equal: allowed
+	sc.check(&bad, own, returned{slot: 900, call: 12, method: "getBalance", caller: 2}, slots.Confirmed, nil, tip, lagKnown)
+	sc.check(&bad, own, returned{slot: 800, call: 13, method: "getBalance", caller: 2}, slots.Processed, nil, tip, lagKnown) // another commitment: nothing held
+	sc.check(&bad, own, returned{slot: 1002, call: 14, method: "getSlot", caller: 2}, slots.Confirmed, nil, tip, lagKnown)
 	if bad.n != 2 || !strings.Contains(bad.first[0], "caller 2 (own session): call 12 (getBalance, confirmed) returned context slot 900, below slot 1000 its call 10 (getBalance)") ||
 		!strings.Contains(bad.first[1], "call 14 (getSlot, confirmed) returned context slot 1002, below slot 1003 its call 9 (getSlot)") {
 		t.Fatalf("session caller: %d violations %q, want call 12 going back from 1000 to 900 and call 14 from 1003 to 1002", bad.n, bad.first)
 	}
 
 	bad = violations{}
-	sc.check(&bad, wide1, returned{slot: 1000, call: 20, method: "getBalance", caller: 1}, endpoint.Finalized, sc.before(wide1, endpoint.Finalized, "getBalance"), tip, lagKnown)
-	sc.check(&bad, wide1, returned{slot: 1004, call: 22, method: "getSlot", caller: 1}, endpoint.Finalized, sc.before(wide1, endpoint.Finalized, "getSlot"), tip, lagKnown)
-	before := sc.before(wide2, endpoint.Finalized, "getLatestBlockhash")
+	sc.check(&bad, wide1, returned{slot: 1000, call: 20, method: "getBalance", caller: 1}, slots.Finalized, sc.before(wide1, slots.Finalized, "getBalance"), tip, lagKnown)
+	sc.check(&bad, wide1, returned{slot: 1004, call: 22, method: "getSlot", caller: 1}, slots.Finalized, sc.before(wide1, slots.Finalized, "getSlot"), tip, lagKnown)
+	before := sc.before(wide2, slots.Finalized, "getLatestBlockhash")
 	if before == nil || before.slot != 1000 {
 		t.Fatalf("the client-wide context mark after calls 20 and 22 is %+v, want slot 1000", before)
 	}
-	sc.check(&bad, wide2, returned{slot: 900, call: 21, method: "getLatestBlockhash", caller: 3}, endpoint.Finalized, before, tip, lagKnown)
-	sc.check(&bad, wide2, returned{slot: 1001, call: 23, method: "getSlot", caller: 3}, endpoint.Finalized, sc.before(wide2, endpoint.Finalized, "getSlot"), tip, lagKnown)
+	sc.check(&bad, wide2, returned{slot: 900, call: 21, method: "getLatestBlockhash", caller: 3}, slots.Finalized, before, tip, lagKnown)
+	sc.check(&bad, wide2, returned{slot: 1001, call: 23, method: "getSlot", caller: 3}, slots.Finalized, sc.before(wide2, slots.Finalized, "getSlot"), tip, lagKnown)
 	if bad.n != 2 || !strings.Contains(bad.first[0], "caller 3 (client-wide mark): call 21 (getLatestBlockhash, finalized) returned context slot 900, below slot 1000 the client returned (caller 1, call 20, getBalance)") ||
 		!strings.Contains(bad.first[1], "call 23 (getSlot, finalized) returned context slot 1001, below slot 1004 the client returned (caller 1, call 22, getSlot)") {
 		t.Fatalf("client-wide caller: %d violations %q, want call 21 below call 20's slot and call 23 below call 22's", bad.n, bad.first)
 	}
-	if sc.before(own, endpoint.Finalized, "getBalance") != nil {
+	if sc.before(own, slots.Finalized, "getBalance") != nil {
 		t.Error("a caller with a session is held to the client-wide mark")
 	}
 	// Answered 100 behind the tip to a caller anchored near it.
@@ -309,7 +309,7 @@ func TestCheckSessionsCatchesMismatch(t *testing.T) {
 	var sc slotCheck
 	var bad violations
 	w := &caller{id: 4, session: new(slots.Session)}
-	w.last[endpoint.Processed] = returned{slot: 1234, call: 1, method: "getSlot", caller: 4}
+	w.last[slots.Processed] = returned{slot: 1234, call: 1, method: "getSlot", caller: 4}
 	sc.checkSessions(&bad, []*caller{w, {id: 5}})
 	if bad.n != 1 || !strings.Contains(bad.first[0], "caller 4 (own session): its session's mark at processed is 0, but the highest slot returned to it is 1234") {
 		t.Fatalf("checkSessions: %d violations %q, want caller 4's mark", bad.n, bad.first)

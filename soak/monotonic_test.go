@@ -6,7 +6,6 @@ import (
 	"strings"
 	"sync/atomic"
 
-	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/internal/slots"
 	"github.com/solroute/solroute/pool"
 )
@@ -45,7 +44,7 @@ var commitments = [...]string{"", "finalized", "confirmed", "processed"}
 
 // withCommitment returns a read's params asking for commitment (none for
 // ""), and the commitment its answer's slot is at.
-func withCommitment(params []any, commitment string) ([]any, endpoint.Commitment) {
+func withCommitment(params []any, commitment string) ([]any, slots.Commitment) {
 	c, _ := slots.ParseCommitment(commitment)
 	if commitment == "" {
 		return params, c
@@ -130,7 +129,7 @@ type slotCheck struct {
 
 // before returns what a call of method by w at commitment c is held to
 // besides w's own slots: the client-wide mark when w has no session.
-func (sc *slotCheck) before(w *caller, c endpoint.Commitment, method string) *returned {
+func (sc *slotCheck) before(w *caller, c slots.Commitment, method string) *returned {
 	switch {
 	case w.session != nil:
 		return nil
@@ -154,7 +153,7 @@ func publish(mark *atomic.Pointer[returned], got *returned) {
 // the slot returned to w before, nor, on the client's mark, below the
 // client-wide mark read before the call started (before). tip is the
 // cluster's tip at c when the call started, and phase the lag phase then.
-func (sc *slotCheck) check(bad *violations, w *caller, got returned, c endpoint.Commitment, before *returned, tip uint64, phase lagPhase) {
+func (sc *slotCheck) check(bad *violations, w *caller, got returned, c slots.Commitment, before *returned, tip uint64, phase lagPhase) {
 	sc.reads.Add(1)
 	kind := 1
 	if w.session != nil {
@@ -217,7 +216,7 @@ func (sc *slotCheck) checkSessions(bad *violations, callers []*caller) {
 		if w.session == nil {
 			continue
 		}
-		for c := range endpoint.Commitment(slots.Commitments) {
+		for c := range slots.Commitment(slots.Commitments) {
 			if got, want := w.session.Slot(c), w.last[c].slot; got != want {
 				bad.add("%s: its session's mark at %s is %d, but the highest slot returned to it is %d", w, c, got, want)
 			}

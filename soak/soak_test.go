@@ -441,7 +441,7 @@ func (s *soak) call(w *caller, i int) {
 	// what was returned before it started: what w saw, and on the
 	// client's mark what any caller on it saw.
 	var (
-		commitment endpoint.Commitment
+		commitment slots.Commitment
 		before     *returned
 		tip        uint64
 		phase      lagPhase

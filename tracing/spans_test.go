@@ -16,6 +16,7 @@ import (
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
 	"github.com/solroute/solroute/internal/engine"
+	"github.com/solroute/solroute/internal/fixturedata"
 	"github.com/solroute/solroute/tracing"
 	"github.com/solroute/solroute/transport"
 )
@@ -234,7 +235,7 @@ func TestNoTraceHeaderIsSent(t *testing.T) {
 // TestBackgroundRequestsAreNotTraced: the cluster guard's getGenesisHash
 // is the client's own request, not a call: it has no span.
 func TestBackgroundRequestsAreNotTraced(t *testing.T) {
-	e := newEnv(t, []fixtures.Member{member("a", 0)}, conf{Genesis: endpoint.MainnetBetaGenesis})
+	e := newEnv(t, []fixtures.Member{member("a", 0)}, conf{Genesis: fixturedata.GenesisMainnetBeta})
 	if err := getBalance(context.Background(), e.client); err != nil {
 		t.Fatal(err)
 	}

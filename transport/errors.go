@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gagliardetto/solana-go/rpc"
 	"github.com/gagliardetto/solana-go/rpc/jsonrpc"
-	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/retrypolicy"
 )
 
@@ -192,7 +192,7 @@ func (e *StatusError) As(target any) bool {
 // while it can.
 type StaleError struct {
 	// Commitment is the commitment the slots are at.
-	Commitment endpoint.Commitment
+	Commitment rpc.CommitmentType
 	// Slot is the answer's context slot; Floor the slot it had to reach.
 	Slot, Floor uint64
 }
@@ -211,7 +211,7 @@ func (e *StaleError) Error() string {
 // state is unusable; another may answer).
 type OutlierError struct {
 	// Commitment is the commitment the slots are at.
-	Commitment endpoint.Commitment
+	Commitment rpc.CommitmentType
 	// Slot is the answer's slot; Ceiling the highest slot accepted.
 	Slot, Ceiling uint64
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/gagliardetto/solana-go/rpc"
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
 )
@@ -70,7 +71,7 @@ type endpointRow struct {
 	// seen), at commitment; lag how far behind the pool's reference it is
 	// (negative: ahead), and standing whether that makes it a last resort.
 	slot       uint64
-	commitment endpoint.Commitment
+	commitment rpc.CommitmentType
 	lag        int64
 	standing   endpoint.SlotStanding
 	// verification is where it stands with the cluster guard.
@@ -145,7 +146,7 @@ func (e *endpointRow) slotCell() string {
 	switch {
 	case e.slot == 0:
 		return "-"
-	case e.commitment != endpoint.Confirmed:
+	case e.commitment != rpc.CommitmentConfirmed:
 		return fmt.Sprintf("%d (%s)", e.slot, e.commitment)
 	}
 	return fmt.Sprint(e.slot)

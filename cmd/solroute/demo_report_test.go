@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gagliardetto/solana-go/rpc"
 	"github.com/jonboulle/clockwork"
 	"github.com/solroute/solroute"
 	"github.com/solroute/solroute/endpoint"
@@ -183,7 +184,7 @@ func checkDemoTotals(t *testing.T, summary string) {
 func TestDemoTableShowsSlots(t *testing.T) {
 	read := func(name string, f func(*endpoint.Snapshot)) endpoint.Snapshot {
 		s := endpoint.Snapshot{Name: name, Role: endpoint.RoleRead, State: endpoint.Available,
-			Slot: 1000, SlotCommitment: endpoint.Confirmed}
+			Slot: 1000, SlotCommitment: rpc.CommitmentConfirmed}
 		f(&s)
 		return s
 	}
@@ -193,7 +194,7 @@ func TestDemoTableShowsSlots(t *testing.T) {
 			s.Slot, s.SlotLag, s.SlotStanding, s.State = 900, 100, endpoint.Lagging, endpoint.Degraded
 		}),
 		read("ahead", func(s *endpoint.Snapshot) { s.Slot, s.SlotLag, s.SlotStanding = 1040, -40, endpoint.Outlier }),
-		read("finalized", func(s *endpoint.Snapshot) { s.Slot, s.SlotCommitment = 968, endpoint.Finalized }),
+		read("finalized", func(s *endpoint.Snapshot) { s.Slot, s.SlotCommitment = 968, rpc.CommitmentFinalized }),
 		read("unseen", func(s *endpoint.Snapshot) { s.Slot, s.Verification = 0, endpoint.Unverified }),
 		read("devnet", func(s *endpoint.Snapshot) {
 			s.Slot, s.Verification, s.Excluded = 0, endpoint.WrongCluster, "serves devnet; the configuration says mainnet-beta"
@@ -291,7 +292,7 @@ func TestDemoSummaryWording(t *testing.T) {
 	}
 	stats.byTier[0], stats.byTier[1] = 3, 1
 	snaps := []endpoint.Snapshot{
-		{Name: "timed", Role: endpoint.RoleRead, Latency: time.Millisecond, Cost: 2 * time.Millisecond, Slot: 1000, SlotCommitment: endpoint.Confirmed},
+		{Name: "timed", Role: endpoint.RoleRead, Latency: time.Millisecond, Cost: 2 * time.Millisecond, Slot: 1000, SlotCommitment: rpc.CommitmentConfirmed},
 		{Name: "untimed", Role: endpoint.RoleRead, Tier: 1, Cost: time.Hour, Verification: endpoint.Unverified},
 	}
 	c := fixtures.NewCluster([]fixtures.Member{{Name: "a"}})

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gagliardetto/solana-go"
+	"github.com/gagliardetto/solana-go/rpc"
 	"github.com/jonboulle/clockwork"
 	"github.com/solroute/solroute"
 	"github.com/solroute/solroute/config"
@@ -208,7 +209,7 @@ func (p *prober) endpoint(ctx context.Context, ep *endpoint.Spec) endpointReport
 		if err := c.CallForInto(ctx, &slot, "getSlot", []any{map[string]any{"commitment": "confirmed"}}); err != nil {
 			return "", err
 		}
-		rep.Slot, rep.SlotCommitment = &slot, endpoint.Confirmed.String()
+		rep.Slot, rep.SlotCommitment = &slot, string(rpc.CommitmentConfirmed)
 		return fmt.Sprintf("%d (confirmed)", slot), nil
 	})
 	rep.canary(slot)

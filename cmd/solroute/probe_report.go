@@ -8,8 +8,10 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/gagliardetto/solana-go"
 	"github.com/solroute/solroute"
 	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/internal/engine"
 	"github.com/solroute/solroute/internal/slots"
 	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/transport"
@@ -298,15 +300,11 @@ func (r *probeReport) writeSlotLine(w io.Writer) {
 
 // clusterName names a public cluster's genesis hash ("" when unknown).
 func clusterName(hash string) string {
-	switch hash {
-	case endpoint.MainnetBetaGenesis:
-		return "mainnet-beta"
-	case endpoint.DevnetGenesis:
-		return "devnet"
-	case endpoint.TestnetGenesis:
-		return "testnet"
+	h, err := solana.HashFromBase58(hash)
+	if err != nil {
+		return ""
 	}
-	return ""
+	return engine.ClusterName(h)
 }
 
 // describeGenesis is the hash followed by its cluster's name when known.

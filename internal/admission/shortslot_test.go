@@ -11,6 +11,7 @@ import (
 	"github.com/jonboulle/clockwork"
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/internal/admission"
+	"github.com/solroute/solroute/internal/slots"
 	"github.com/solroute/solroute/pool"
 )
 
@@ -20,7 +21,7 @@ import (
 // answer (Request.Slot.Answer), by the slots they reported.
 
 // bankOn records that a bank of name served a read at slot, commitment c.
-func bankOn(t *testing.T, p *admission.Pool, name string, c endpoint.Commitment, slot uint64) {
+func bankOn(t *testing.T, p *admission.Pool, name string, c slots.Commitment, slot uint64) {
 	t.Helper()
 	pm := now(t, p, admission.Request{Role: endpoint.RoleRead, Method: "getBalance", Endpoint: name}, name)
 	pm.SawBank(c, slot)
@@ -30,7 +31,7 @@ func bankOn(t *testing.T, p *admission.Pool, name string, c endpoint.Commitment,
 // atSlot is a read of getBalance that must reach slot at confirmed.
 func atSlot(slot uint64) admission.Request {
 	r := read
-	r.Slot.Floor, r.Slot.Commitment = slot, endpoint.Confirmed
+	r.Slot.Floor, r.Slot.Commitment = slot, slots.Confirmed
 	return r
 }
 
@@ -44,9 +45,9 @@ func oneAtATime(t *testing.T) (*admission.Pool, func(time.Duration)) {
 
 func TestReadGoesWhereItsSlotIs(t *testing.T) {
 	p, advance := oneAtATime(t)
-	bankOn(t, p, "a", endpoint.Confirmed, 1000)
-	bankOn(t, p, "b", endpoint.Confirmed, 998)
-	bankOn(t, p, "c", endpoint.Confirmed, 1000)
+	bankOn(t, p, "a", slots.Confirmed, 1000)
+	bankOn(t, p, "b", slots.Confirmed, 998)
+	bankOn(t, p, "c", slots.Confirmed, 1000)
 	if got := tallyReq(t, p, atSlot(1000), 30); got["b"] != 0 || got["a"] == 0 || got["c"] == 0 {
 		t.Fatalf("reads at 1000: %v, want them shared by a and c, none on b (2 short)", got)
 	}
@@ -63,8 +64,8 @@ func TestReadGoesWhereItsSlotIs(t *testing.T) {
 
 func TestShortEndpointAfterAMomentsPatience(t *testing.T) {
 	p, fc := newPool(t, rw("a", 0, endpoint.Limits{MaxConcurrentRequests: 1}), rw("b", 0, endpoint.Limits{}))
-	bankOn(t, p, "a", endpoint.Confirmed, 1000)
-	bankOn(t, p, "b", endpoint.Confirmed, 999)
+	bankOn(t, p, "a", slots.Confirmed, 1000)
+	bankOn(t, p, "b", slots.Confirmed, 999)
 	busy := now(t, p, admission.Request{Role: endpoint.RoleRead, Endpoint: "a"}, "a")
 	// a, at the slot, is busy: the read waits for it up to one slot
 	// (400 ms) before it takes b.
@@ -75,7 +76,7 @@ func TestShortEndpointAfterAMomentsPatience(t *testing.T) {
 	pd.permit(t, "b").Done(success())
 	// Freed within the patience, a takes it. (b's reading is taken
 	// again: 400 ms later, extrapolated, it would be at 1000.)
-	bankOn(t, p, "b", endpoint.Confirmed, 999)
+	bankOn(t, p, "b", slots.Confirmed, 999)
 	pd = start(context.Background(), p, req)
 	pd.mustWait(t, fc, 1)
 	busy.Done(success())
@@ -91,16 +92,16 @@ func TestShortEndpointAfterAMomentsPatience(t *testing.T) {
 func TestShortOfTheSlotIsOnlyAPreference(t *testing.T) {
 	p, advance := oneAtATime(t)
 	for _, n := range []string{"a", "b", "c"} {
-		bankOn(t, p, n, endpoint.Confirmed, 990)
+		bankOn(t, p, n, slots.Confirmed, 990)
 	}
 	// Every endpoint short: the read goes at once, as before.
 	if got := tallyReq(t, p, atSlot(1000), 9); len(got) != 3 {
 		t.Fatalf("reads when every endpoint is short: %v, want the usual spread", got)
 	}
 	// A reading older than a second is not trusted to exclude.
-	bankOn(t, p, "a", endpoint.Confirmed, 1000)
+	bankOn(t, p, "a", slots.Confirmed, 1000)
 	advance(time.Second)
-	bankOn(t, p, "a", endpoint.Confirmed, 1000)
+	bankOn(t, p, "a", slots.Confirmed, 1000)
 	if got := tallyReq(t, p, atSlot(1000), 9); got["b"] == 0 || got["c"] == 0 {
 		t.Fatalf("reads after the others' readings aged: %v, want b and c tried", got)
 	}
@@ -108,13 +109,13 @@ func TestShortOfTheSlotIsOnlyAPreference(t *testing.T) {
 
 func TestSlotAnswerIsJudgedByTheSlotsReported(t *testing.T) {
 	p, _ := oneAtATime(t)
-	bankOn(t, p, "a", endpoint.Confirmed, 1000)
-	bankOn(t, p, "b", endpoint.Confirmed, 1000)
+	bankOn(t, p, "a", slots.Confirmed, 1000)
+	bankOn(t, p, "b", slots.Confirmed, 1000)
 	// ahead's getSlot claims 1003; its banks serve at 1000.
 	pm := now(t, p, admission.Request{Role: endpoint.RoleRead, Method: "getSlot", Endpoint: "c"}, "c")
-	pm.SawSlot(endpoint.Confirmed, 1003)
+	pm.SawSlot(slots.Confirmed, 1003)
 	pm.Done(success())
-	bankOn(t, p, "c", endpoint.Confirmed, 1000)
+	bankOn(t, p, "c", slots.Confirmed, 1000)
 	slot := atSlot(1003)
 	slot.Slot.Answer = true
 	if got := tallyReq(t, p, slot, 9); got["c"] != 9 {
@@ -128,8 +129,8 @@ func TestSlotAnswerIsJudgedByTheSlotsReported(t *testing.T) {
 
 func TestSlotElsewhere(t *testing.T) {
 	p, _ := oneAtATime(t)
-	bankOn(t, p, "a", endpoint.Confirmed, 1000)
-	bankOn(t, p, "b", endpoint.Confirmed, 998)
+	bankOn(t, p, "a", slots.Confirmed, 1000)
+	bankOn(t, p, "b", slots.Confirmed, 998)
 	// c has no reading: it may be at the slot.
 	for _, c := range []struct {
 		avoid []string
@@ -153,8 +154,8 @@ func TestSlotElsewhere(t *testing.T) {
 
 func TestDeadlineErrorNamesTheShort(t *testing.T) {
 	p, fc := newPool(t, rw("a", 0, endpoint.Limits{MaxConcurrentRequests: 1}), rw("b", 0, endpoint.Limits{MaxConcurrentRequests: 1}))
-	bankOn(t, p, "a", endpoint.Confirmed, 1000)
-	bankOn(t, p, "b", endpoint.Confirmed, 999)
+	bankOn(t, p, "a", slots.Confirmed, 1000)
+	bankOn(t, p, "b", slots.Confirmed, 999)
 	pa := now(t, p, admission.Request{Role: endpoint.RoleRead, Endpoint: "a"}, "a")
 	pb := now(t, p, admission.Request{Role: endpoint.RoleRead, Endpoint: "b"}, "b")
 	req := atSlot(1000)
@@ -209,7 +210,7 @@ func BenchmarkAcquireAtSlot(b *testing.B) {
 			}
 			for i, slot := range []uint64{1000, 998, 1000} {
 				pm := p.TryAcquire(admission.Request{Role: endpoint.RoleRead, Endpoint: fmt.Sprintf("ep-%d", i)})
-				pm.SawBank(endpoint.Confirmed, slot)
+				pm.SawBank(slots.Confirmed, slot)
 				pm.Done(success())
 			}
 			req := atSlot(floor)

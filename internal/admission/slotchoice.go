@@ -3,14 +3,13 @@ package admission
 import (
 	"slices"
 
-	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/internal/slots"
 )
 
 // SawSlot records that the permit's endpoint answered at slot, commitment
 // c (a response's context.slot, getSlot's result, or the contextSlot of a
 // -32016). It may be called before or after Done.
-func (pm *Permit) SawSlot(c endpoint.Commitment, slot uint64) {
+func (pm *Permit) SawSlot(c slots.Commitment, slot uint64) {
 	pm.m.pool.slots.SawSlot(pm.m.pool.clock.Now(), &pm.m.rt.Shared().Marks, c, slot)
 }
 
@@ -19,7 +18,7 @@ func (pm *Permit) SawSlot(c endpoint.Commitment, slot uint64) {
 // there (the contextSlot of a -32016): what SawSlot records, and the
 // reading the slot-aware choice judges the endpoint's banks by
 // (Request.MinSlot). It may be called before or after Done.
-func (pm *Permit) SawBank(c endpoint.Commitment, slot uint64) {
+func (pm *Permit) SawBank(c slots.Commitment, slot uint64) {
 	pm.m.pool.slots.SawBank(pm.m.pool.clock.Now(), &pm.m.rt.Shared().Marks, c, slot)
 }
 

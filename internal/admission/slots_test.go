@@ -9,12 +9,13 @@ import (
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/internal/admission"
 	"github.com/solroute/solroute/internal/rolestate"
+	"github.com/solroute/solroute/internal/slots"
 	"github.com/solroute/solroute/pool"
 )
 
 // sawOn records that endpoint name answered at slot, commitment c,
 // through a read admitted there.
-func sawOn(t *testing.T, p *admission.Pool, name string, c endpoint.Commitment, slot uint64) {
+func sawOn(t *testing.T, p *admission.Pool, name string, c slots.Commitment, slot uint64) {
 	t.Helper()
 	req := admission.Request{Role: endpoint.RoleRead, Method: "getBalance", Endpoint: name}
 	pm := now(t, p, req, name)
@@ -37,9 +38,9 @@ func threeReaders(t *testing.T, edit func(*pool.Settings, *admission.Options)) (
 
 func TestLaggingEndpointIsALastResort(t *testing.T) {
 	p, _ := threeReaders(t, nil)
-	sawOn(t, p, "a", endpoint.Confirmed, 1000)
-	sawOn(t, p, "b", endpoint.Confirmed, 998)
-	sawOn(t, p, "c", endpoint.Confirmed, 900)
+	sawOn(t, p, "a", slots.Confirmed, 1000)
+	sawOn(t, p, "b", slots.Confirmed, 998)
+	sawOn(t, p, "c", slots.Confirmed, 900)
 
 	if lag, s := standing(t, p, "c"); lag != 100 || s != endpoint.Lagging {
 		t.Fatalf("c: lag %d %v, want 100 lagging", lag, s)
@@ -47,7 +48,7 @@ func TestLaggingEndpointIsALastResort(t *testing.T) {
 	if lag, s := standing(t, p, "b"); lag != 2 || s != endpoint.InStep {
 		t.Fatalf("b: lag %d %v, want 2 in-step", lag, s)
 	}
-	if ref, ok := p.ReferenceSlot(endpoint.Confirmed); !ok || ref != 1000 {
+	if ref, ok := p.ReferenceSlot(slots.Confirmed); !ok || ref != 1000 {
 		t.Fatalf("reference %d %v, want 1000", ref, ok)
 	}
 	// Reads and sends alike avoid c while a or b can be had.
@@ -75,9 +76,9 @@ func TestLaggingEndpointIsALastResort(t *testing.T) {
 func TestLaggingEndpointServesWhenTheOthersAreBusy(t *testing.T) {
 	p, _ := newPool(t, rw("a", 0, endpoint.Limits{MaxConcurrentRequests: 1}),
 		rw("b", 0, endpoint.Limits{MaxConcurrentRequests: 1}), rw("c", 0, endpoint.Limits{}))
-	sawOn(t, p, "a", endpoint.Finalized, 500)
-	sawOn(t, p, "b", endpoint.Finalized, 500)
-	sawOn(t, p, "c", endpoint.Finalized, 300)
+	sawOn(t, p, "a", slots.Finalized, 500)
+	sawOn(t, p, "b", slots.Finalized, 500)
+	sawOn(t, p, "c", slots.Finalized, 300)
 	pa := now(t, p, admission.Request{Role: endpoint.RoleRead, Endpoint: "a"}, "a")
 	pb := now(t, p, admission.Request{Role: endpoint.RoleRead, Endpoint: "b"}, "b")
 	// Both in-step endpoints busy: the lagging one is taken at once (no
@@ -90,11 +91,11 @@ func TestLaggingEndpointServesWhenTheOthersAreBusy(t *testing.T) {
 
 func TestOneLiarCannotMakeTheOthersLag(t *testing.T) {
 	p, _ := threeReaders(t, nil)
-	sawOn(t, p, "a", endpoint.Processed, 1_000_000_000_000_000_000)
-	sawOn(t, p, "b", endpoint.Processed, 1000)
-	sawOn(t, p, "c", endpoint.Processed, 995)
+	sawOn(t, p, "a", slots.Processed, 1_000_000_000_000_000_000)
+	sawOn(t, p, "b", slots.Processed, 1000)
+	sawOn(t, p, "c", slots.Processed, 995)
 
-	if ref, ok := p.ReferenceSlot(endpoint.Processed); !ok || ref != 1000 {
+	if ref, ok := p.ReferenceSlot(slots.Processed); !ok || ref != 1000 {
 		t.Fatalf("reference %d %v, want 1000 (the liar is not corroborated)", ref, ok)
 	}
 	for _, n := range []string{"b", "c"} {
@@ -115,9 +116,9 @@ func TestTwoLiarsAgreeingAreBelieved(t *testing.T) {
 	// ahead together are the reference (a healthy pair ahead of a lagging
 	// third is the common case this serves).
 	p, _ := threeReaders(t, nil)
-	sawOn(t, p, "a", endpoint.Processed, 5000)
-	sawOn(t, p, "b", endpoint.Processed, 5010)
-	sawOn(t, p, "c", endpoint.Processed, 1000)
+	sawOn(t, p, "a", slots.Processed, 5000)
+	sawOn(t, p, "b", slots.Processed, 5010)
+	sawOn(t, p, "c", slots.Processed, 1000)
 	if _, s := standing(t, p, "c"); s != endpoint.Lagging {
 		t.Fatalf("c: %v, want lagging", s)
 	}
@@ -125,9 +126,9 @@ func TestTwoLiarsAgreeingAreBelieved(t *testing.T) {
 
 func TestTwoEndpointsThatDisagreeHaveNoReference(t *testing.T) {
 	p, _ := newPool(t, rw("a", 0, endpoint.Limits{}), rw("b", 0, endpoint.Limits{}))
-	sawOn(t, p, "a", endpoint.Confirmed, 1000)
-	sawOn(t, p, "b", endpoint.Confirmed, 900)
-	if _, ok := p.ReferenceSlot(endpoint.Confirmed); ok {
+	sawOn(t, p, "a", slots.Confirmed, 1000)
+	sawOn(t, p, "b", slots.Confirmed, 900)
+	if _, ok := p.ReferenceSlot(slots.Confirmed); ok {
 		t.Fatal("a reference from two endpoints 100 slots apart: one of them could be lying")
 	}
 	for _, n := range []string{"a", "b"} {
@@ -139,22 +140,22 @@ func TestTwoEndpointsThatDisagreeHaveNoReference(t *testing.T) {
 
 func TestRestartedEndpointsMarkFallsBack(t *testing.T) {
 	p, _ := threeReaders(t, nil)
-	sawOn(t, p, "a", endpoint.Confirmed, 1000)
-	sawOn(t, p, "b", endpoint.Confirmed, 1000)
-	sawOn(t, p, "c", endpoint.Confirmed, 1000)
+	sawOn(t, p, "a", slots.Confirmed, 1000)
+	sawOn(t, p, "b", slots.Confirmed, 1000)
+	sawOn(t, p, "c", slots.Confirmed, 1000)
 	// c restarts from a snapshot 400 slots old: its mark follows it down,
 	// and it lags.
-	sawOn(t, p, "c", endpoint.Confirmed, 600)
+	sawOn(t, p, "c", slots.Confirmed, 600)
 	if s := snapshotOf(t, p, "c"); s.Slot != 600 || s.SlotStanding != endpoint.Lagging || s.SlotLag != 400 {
 		t.Fatalf("c after restart: slot %d lag %d %v, want 600, 400, lagging", s.Slot, s.SlotLag, s.SlotStanding)
 	}
 	// A processed fork switch steps back a few slots: the mark stays.
-	sawOn(t, p, "a", endpoint.Confirmed, 997)
+	sawOn(t, p, "a", slots.Confirmed, 997)
 	if s := snapshotOf(t, p, "a"); s.Slot != 1000 {
 		t.Fatalf("a after a 3-slot step back: mark %d, want 1000", s.Slot)
 	}
 	// c catches up: in step again.
-	sawOn(t, p, "c", endpoint.Confirmed, 999)
+	sawOn(t, p, "c", slots.Confirmed, 999)
 	if _, s := standing(t, p, "c"); s != endpoint.InStep {
 		t.Fatalf("c caught up: %v, want in-step", s)
 	}
@@ -164,9 +165,9 @@ func TestCommitmentsAreNotCompared(t *testing.T) {
 	// Finalized trails processed by ~32 slots on every node: an endpoint
 	// answering finalized reads is not behind one answering processed.
 	p, _ := threeReaders(t, nil)
-	sawOn(t, p, "a", endpoint.Processed, 1000)
-	sawOn(t, p, "b", endpoint.Processed, 1000)
-	sawOn(t, p, "c", endpoint.Finalized, 968)
+	sawOn(t, p, "a", slots.Processed, 1000)
+	sawOn(t, p, "b", slots.Processed, 1000)
+	sawOn(t, p, "c", slots.Finalized, 968)
 	if _, s := standing(t, p, "c"); s != endpoint.InStep {
 		t.Fatalf("c: %v, want in-step (no other finalized slot to compare with)", s)
 	}
@@ -174,13 +175,13 @@ func TestCommitmentsAreNotCompared(t *testing.T) {
 
 func TestLagAgesOutAndMarksExtrapolate(t *testing.T) {
 	p, advance := threeReaders(t, nil)
-	sawOn(t, p, "a", endpoint.Confirmed, 1000)
-	sawOn(t, p, "b", endpoint.Confirmed, 1000)
-	sawOn(t, p, "c", endpoint.Confirmed, 900)
+	sawOn(t, p, "a", slots.Confirmed, 1000)
+	sawOn(t, p, "b", slots.Confirmed, 1000)
+	sawOn(t, p, "c", slots.Confirmed, 900)
 	// 8 s later a answers at 1020: b, silent since, is extrapolated to
 	// 1020 too (a slot per 400 ms), not 20 behind.
 	advance(8 * time.Second)
-	sawOn(t, p, "a", endpoint.Confirmed, 1020)
+	sawOn(t, p, "a", slots.Confirmed, 1020)
 	if lag, s := standing(t, p, "b"); lag != 0 || s != endpoint.InStep {
 		t.Fatalf("b: lag %d %v, want 0 in-step", lag, s)
 	}
@@ -190,8 +191,8 @@ func TestLagAgesOutAndMarksExtrapolate(t *testing.T) {
 	// With no news of c for 30 s, its lag is no longer known: it is tried
 	// again (its answer, or its -32016, tells where it is now).
 	advance(30 * time.Second)
-	sawOn(t, p, "a", endpoint.Confirmed, 1095)
-	sawOn(t, p, "b", endpoint.Confirmed, 1095)
+	sawOn(t, p, "a", slots.Confirmed, 1095)
+	sawOn(t, p, "b", slots.Confirmed, 1095)
 	if lag, s := standing(t, p, "c"); lag != 0 || s != endpoint.InStep {
 		t.Fatalf("c after 30 s of silence: lag %d %v, want unknown", lag, s)
 	}
@@ -199,9 +200,9 @@ func TestLagAgesOutAndMarksExtrapolate(t *testing.T) {
 
 func TestLagAgesOutWithoutAnswers(t *testing.T) {
 	p, advance := threeReaders(t, nil)
-	sawOn(t, p, "a", endpoint.Confirmed, 1000)
-	sawOn(t, p, "b", endpoint.Confirmed, 1000)
-	sawOn(t, p, "c", endpoint.Confirmed, 900)
+	sawOn(t, p, "a", slots.Confirmed, 1000)
+	sawOn(t, p, "b", slots.Confirmed, 1000)
+	sawOn(t, p, "c", slots.Confirmed, 900)
 	advance(31 * time.Second)
 	// No answer since: an Acquire recomputes (at most once a second) and
 	// finds nothing known, so c is no longer held back.
@@ -213,13 +214,13 @@ func TestLagAgesOutWithoutAnswers(t *testing.T) {
 
 func TestMaxSlotLagZeroTurnsRoutingOff(t *testing.T) {
 	p, _ := threeReaders(t, func(s *pool.Settings, _ *admission.Options) { s.MaxSlotLag = 0 })
-	sawOn(t, p, "a", endpoint.Confirmed, 1000)
-	sawOn(t, p, "b", endpoint.Confirmed, 1000)
-	sawOn(t, p, "c", endpoint.Confirmed, 900)
+	sawOn(t, p, "a", slots.Confirmed, 1000)
+	sawOn(t, p, "b", slots.Confirmed, 1000)
+	sawOn(t, p, "c", slots.Confirmed, 900)
 	if s := snapshotOf(t, p, "c"); s.Slot != 900 || s.SlotStanding != endpoint.InStep {
 		t.Fatalf("c: slot %d %v, want 900 shown, in-step", s.Slot, s.SlotStanding)
 	}
-	if _, ok := p.ReferenceSlot(endpoint.Confirmed); ok {
+	if _, ok := p.ReferenceSlot(slots.Confirmed); ok {
 		t.Fatal("a reference with routing off")
 	}
 	if got := tally(t, p, 30); got["c"] != 10 {
@@ -279,15 +280,15 @@ func TestHeldEndpointServesOnlyItsCheck(t *testing.T) {
 func TestLaggingEndpointBelowTheAskedSlotIsNeverTried(t *testing.T) {
 	p, fc := newPool(t, rw("a", 0, endpoint.Limits{MaxConcurrentRequests: 1}),
 		rw("b", 0, endpoint.Limits{MaxConcurrentRequests: 1}), rw("c", 0, endpoint.Limits{}))
-	sawOn(t, p, "a", endpoint.Confirmed, 1000)
-	sawOn(t, p, "b", endpoint.Confirmed, 1000)
-	sawOn(t, p, "c", endpoint.Confirmed, 900)
+	sawOn(t, p, "a", slots.Confirmed, 1000)
+	sawOn(t, p, "b", slots.Confirmed, 1000)
+	sawOn(t, p, "c", slots.Confirmed, 900)
 	pa := now(t, p, admission.Request{Role: endpoint.RoleRead, Endpoint: "a"}, "a")
 	pb := now(t, p, admission.Request{Role: endpoint.RoleRead, Endpoint: "b"}, "b")
 	// A read that needs slot 990 waits for a or b: c, at ~900, could only
 	// refuse it.
 	need := read
-	need.Slot.Floor, need.Slot.Commitment = 990, endpoint.Confirmed
+	need.Slot.Floor, need.Slot.Commitment = 990, slots.Confirmed
 	need.Deadline = fc.Now().Add(ms(50))
 	pd := start(context.Background(), p, need)
 	pd.mustWait(t, fc, 1)
@@ -296,12 +297,12 @@ func TestLaggingEndpointBelowTheAskedSlotIsNeverTried(t *testing.T) {
 	// One that needs 800 takes c at once, as a last resort.
 	pa = now(t, p, admission.Request{Role: endpoint.RoleRead, Endpoint: "a"}, "a")
 	low := read
-	low.Slot.Floor, low.Slot.Commitment = 800, endpoint.Confirmed
+	low.Slot.Floor, low.Slot.Commitment = 800, slots.Confirmed
 	now(t, p, low, "c").Done(success())
 	// At a commitment where c's slot is not known, it is an ordinary last
 	// resort.
 	other := read
-	other.Slot.Floor, other.Slot.Commitment = 990, endpoint.Finalized
+	other.Slot.Floor, other.Slot.Commitment = 990, slots.Finalized
 	now(t, p, other, "c").Done(success())
 	pa.Done(success())
 	pb.Done(success())
@@ -325,26 +326,26 @@ func TestLaggingEndpointBelowTheAskedSlotIsNeverTried(t *testing.T) {
 // the agreed slot never does (a floor).
 func TestAgreedSlotIsNeverExtrapolated(t *testing.T) {
 	p, advance := threeReaders(t, nil)
-	sawOn(t, p, "a", endpoint.Confirmed, 1000)
-	sawOn(t, p, "b", endpoint.Confirmed, 998)
-	sawOn(t, p, "c", endpoint.Confirmed, 1_000_000) // a liar: no one comes near
-	if got, ok := p.AgreedSlot(endpoint.Confirmed); !ok || got != 998 {
+	sawOn(t, p, "a", slots.Confirmed, 1000)
+	sawOn(t, p, "b", slots.Confirmed, 998)
+	sawOn(t, p, "c", slots.Confirmed, 1_000_000) // a liar: no one comes near
+	if got, ok := p.AgreedSlot(slots.Confirmed); !ok || got != 998 {
 		t.Fatalf("agreed %d %v, want 998: the slot a and b both reached", got, ok)
 	}
 	// Ten silent seconds: the reference is extrapolated 25 slots on, the
 	// agreed slot stays where the answers were.
 	advance(10 * time.Second)
-	if ref, ok := p.ReferenceSlot(endpoint.Confirmed); !ok || ref != 1025 {
+	if ref, ok := p.ReferenceSlot(slots.Confirmed); !ok || ref != 1025 {
 		t.Fatalf("reference %d %v, want 1025", ref, ok)
 	}
-	if got, ok := p.AgreedSlot(endpoint.Confirmed); !ok || got != 998 {
+	if got, ok := p.AgreedSlot(slots.Confirmed); !ok || got != 998 {
 		t.Fatalf("agreed after 10 s %d %v, want 998", got, ok)
 	}
 	// No reference, no agreed slot.
 	q, _ := newPool(t, rw("a", 0, endpoint.Limits{}), rw("b", 0, endpoint.Limits{}))
-	sawOn(t, q, "a", endpoint.Confirmed, 1000)
-	sawOn(t, q, "b", endpoint.Confirmed, 900)
-	if _, ok := q.AgreedSlot(endpoint.Confirmed); ok {
+	sawOn(t, q, "a", slots.Confirmed, 1000)
+	sawOn(t, q, "b", slots.Confirmed, 900)
+	if _, ok := q.AgreedSlot(slots.Confirmed); ok {
 		t.Fatal("an agreed slot from two endpoints that disagree")
 	}
 }
@@ -357,19 +358,19 @@ func TestAgreedSlotIsNeverExtrapolated(t *testing.T) {
 func TestReferenceFollowsAStalledChain(t *testing.T) {
 	p, advance := threeReaders(t, nil)
 	for _, n := range []string{"a", "b", "c"} {
-		sawOn(t, p, n, endpoint.Confirmed, 1000)
+		sawOn(t, p, n, slots.Confirmed, 1000)
 	}
 	for i := 1; i <= 60; i++ {
 		advance(time.Second)
-		sawOn(t, p, "a", endpoint.Confirmed, 1000)
-		sawOn(t, p, "b", endpoint.Confirmed, 1000)
+		sawOn(t, p, "a", slots.Confirmed, 1000)
+		sawOn(t, p, "b", slots.Confirmed, 1000)
 		// (The reference may run ahead by up to the lag: c's mark,
 		// extrapolated, is corroborated by b's.)
-		ref, ok := p.ReferenceSlot(endpoint.Confirmed)
+		ref, ok := p.ReferenceSlot(slots.Confirmed)
 		if !ok || ref > 1000+pool.DefaultMaxSlotLag+3 {
 			t.Fatalf("after %d s of stall: reference %d %v, want at most 1019", i, ref, ok)
 		}
-		if got, ok := p.AgreedSlot(endpoint.Confirmed); !ok || got != 1000 {
+		if got, ok := p.AgreedSlot(slots.Confirmed); !ok || got != 1000 {
 			t.Fatalf("after %d s of stall: agreed %d %v, want 1000", i, got, ok)
 		}
 		if i < 30 { // c's mark is fresh: extrapolated ahead, yet it claimed nothing ahead

@@ -138,7 +138,7 @@ func (c *Engine) verify(name string, role endpoint.Role, want solana.Hash) bool 
 // token and a concurrency slot are free at once, until Close.
 func (c *Engine) probeSlots(name string, interval time.Duration) {
 	params := []any{map[string]any{"commitment": "confirmed"}}
-	plan := &slots.Plan{Traits: slots.TraitsOf("getSlot"), Commitment: endpoint.Confirmed}
+	plan := &slots.Plan{Traits: slots.TraitsOf("getSlot"), Commitment: slots.Confirmed}
 	for {
 		t := c.clock.NewTimer(interval)
 		select {
@@ -196,13 +196,19 @@ func (c *Engine) ownRequest(name string, role endpoint.Role, method string, para
 // when it is a public cluster's, "the cluster with genesis HASH"
 // otherwise.
 func describeGenesis(h solana.Hash) string {
-	switch h.String() {
-	case endpoint.MainnetBetaGenesis:
-		return "mainnet-beta"
-	case endpoint.DevnetGenesis:
-		return "devnet"
-	case endpoint.TestnetGenesis:
-		return "testnet"
+	if name := ClusterName(h); name != "" {
+		return name
 	}
 	return "the cluster with genesis " + h.String()
+}
+
+// ClusterName names a public cluster's genesis hash ("" for any other):
+// the reverse of endpoint.GenesisOf, the one table of the hashes.
+func ClusterName(h solana.Hash) string {
+	for _, name := range [...]string{"mainnet-beta", "devnet", "testnet"} { // what GenesisOf resolves
+		if g, _ := endpoint.GenesisOf(name); g == h {
+			return name
+		}
+	}
+	return ""
 }

@@ -6,10 +6,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gagliardetto/solana-go/rpc"
 	"github.com/gagliardetto/solana-go/rpc/jsonrpc"
 
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/internal/fixturedata"
 	"github.com/solroute/solroute/retrypolicy"
 	"github.com/solroute/solroute/transport"
 )
@@ -53,7 +55,7 @@ func eventually(t *testing.T, cond func() bool) {
 func TestClusterGuardExcludesTheWrongCluster(t *testing.T) {
 	devnet := member("backup", 0)
 	devnet.Options.Cluster = "devnet"
-	e := newEnv(t, []fixtures.Member{member("a", 0), devnet}, conf{Genesis: endpoint.MainnetBetaGenesis}, nil)
+	e := newEnv(t, []fixtures.Member{member("a", 0), devnet}, conf{Genesis: fixturedata.GenesisMainnetBeta}, nil)
 	ctx := context.Background()
 	for i := range 10 {
 		if _, err := getBalance(ctx, e.client); err != nil {
@@ -104,7 +106,7 @@ func TestClusterGuardHoldsCallsUntilVerified(t *testing.T) {
 	a.Options.Script = fixtures.FirstN(1, fixtures.Fault{Kind: fixtures.ResetOnAccept})
 	// The call's deadline (5 s) outlasts the checker's first backoff (1 s).
 	a.Read = &endpoint.Limits{RequestTimeout: 5 * time.Second}
-	e := newEnv(t, []fixtures.Member{a}, conf{Genesis: endpoint.MainnetBetaGenesis}, nil)
+	e := newEnv(t, []fixtures.Member{a}, conf{Genesis: fixturedata.GenesisMainnetBeta}, nil)
 	done := async(func() error { _, err := getBalance(context.Background(), e.client); return err })
 	// The first check failed (a is degraded by it); the checker then waits
 	// its first backoff (1 s), the call waits in Acquire.
@@ -129,7 +131,7 @@ func TestClusterGuardCannotCheckASendOnlyService(t *testing.T) {
 	// guard lets it serve, and says it could not check it.
 	eng := member("engine", 0)
 	eng.Options.Script = fixtures.ByMethod(map[string]fixtures.Fault{"getGenesisHash": fixtures.RPC(-32601)})
-	e := newEnv(t, []fixtures.Member{member("a", 0), eng}, conf{Genesis: endpoint.MainnetBetaGenesis}, nil)
+	e := newEnv(t, []fixtures.Member{member("a", 0), eng}, conf{Genesis: fixturedata.GenesisMainnetBeta}, nil)
 	e.verified(t)
 	eventually(t, func() bool { return strings.Contains(e.logs.String(), "cluster not checked") })
 }
@@ -159,7 +161,7 @@ func TestSlotProbeIsPaidFromTheEndpointsLimits(t *testing.T) {
 	if got := served(e, "b", "getSlot"); got != 0 {
 		t.Fatalf("b probed %d times with no token", got)
 	}
-	if s := snapshotByName(t, e.pool, "a"); s.Slot != e.server("a").Slot("confirmed") || s.SlotCommitment != endpoint.Confirmed {
+	if s := snapshotByName(t, e.pool, "a"); s.Slot != e.server("a").Slot("confirmed") || s.SlotCommitment != rpc.CommitmentConfirmed {
 		t.Fatalf("a's mark: %d at %v", s.Slot, s.SlotCommitment)
 	}
 	// Close stops the probes (goleak checks none outlives the package).
@@ -194,7 +196,7 @@ func TestRetryWithOnlyAnExcludedAlternativeRevisitsTheGoodEndpoint(t *testing.T)
 	devnet.Options.Cluster = "devnet"
 	rec := newRecorder()
 	full := func(ceiling time.Duration) time.Duration { return ceiling }
-	e := newEnv(t, []fixtures.Member{member("a", 0), devnet}, conf{Genesis: endpoint.MainnetBetaGenesis,
+	e := newEnv(t, []fixtures.Member{member("a", 0), devnet}, conf{Genesis: fixturedata.GenesisMainnetBeta,
 		OnAttempt: rec.on, Retry: func(r *retrypolicy.Settings) { r.Jitter, r.InitialBackoff = full, 100*time.Millisecond }}, nil)
 	e.verified(t)
 	e.server("a").SetScript(fixtures.FirstN(2, fixtures.Status(503, ""))) // 1: getGenesisHash, 2: the read

@@ -169,7 +169,7 @@ func TestSessionsAreIndependent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := s1.Slot(endpoint.Confirmed); got != out.Context.Slot {
+	if got := s1.Slot(slots.Confirmed); got != out.Context.Slot {
 		t.Fatalf("session mark %d, want %d", got, out.Context.Slot)
 	}
 	if _, err := balanceAt(engine.WithSession(context.Background(), s2), e.client, rpc.CommitmentConfirmed); err != nil {
@@ -179,7 +179,7 @@ func TestSessionsAreIndependent(t *testing.T) {
 	if got := minContextSlotOf(t, reqs[1], 1); got != 0 {
 		t.Fatalf("a new session's first read asked for %d, want none", got)
 	}
-	if s2.Slot(endpoint.Finalized) != 0 || s1.Slot(endpoint.Processed) != 0 {
+	if s2.Slot(slots.Finalized) != 0 || s1.Slot(slots.Processed) != 0 {
 		t.Fatal("a commitment that was not read has a mark")
 	}
 }
@@ -236,7 +236,7 @@ func TestStaleErrorWhenNothingFresherAnswers(t *testing.T) {
 	params := []any{somePubkey, rpc.M{"commitment": "confirmed"}}
 	// Until both have answered once, the read may land anywhere; then a's
 	// slot is the session's mark.
-	for s.Slot(endpoint.Confirmed) != e.server("a").Slot("confirmed") {
+	for s.Slot(slots.Confirmed) != e.server("a").Slot("confirmed") {
 		if err := e.client.CallForInto(ctx, &out, "getTokenSupply", params); err != nil {
 			t.Fatal(err)
 		}
@@ -250,7 +250,7 @@ func TestStaleErrorWhenNothingFresherAnswers(t *testing.T) {
 		// must end on b's stale answer when b is the last endpoint tried.
 		t.Fatalf("error %v, want a *StaleError", err)
 	}
-	if se.Slot != e.server("b").Slot("confirmed") || se.Floor != e.server("a").Slot("confirmed") || se.Commitment != endpoint.Confirmed {
+	if se.Slot != e.server("b").Slot("confirmed") || se.Floor != e.server("a").Slot("confirmed") || se.Commitment != rpc.CommitmentConfirmed {
 		t.Fatalf("stale error %+v", se)
 	}
 	msg := err.Error()

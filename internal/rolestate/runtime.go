@@ -461,9 +461,9 @@ func (r *Runtime) SnapshotAt(now time.Time) endpoint.Snapshot {
 	snap.Verification, snap.Excluded = r.shared.Verification()
 	// The freshest mark, the highest commitment on a tie.
 	var newest time.Duration
-	for c := endpoint.Commitment(0); c < slots.Commitments; c++ {
+	for c := slots.Commitment(0); c < slots.Commitments; c++ {
 		if slot, age, ok := r.shared.Slot(at, c); ok && (snap.Slot == 0 || age <= newest) {
-			snap.Slot, snap.SlotCommitment, newest = slot, c, age
+			snap.Slot, snap.SlotCommitment, newest = slot, c.Type(), age
 		}
 	}
 	return snap

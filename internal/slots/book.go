@@ -96,7 +96,7 @@ func (b *Book) resetBelow() uint64 {
 // restandEvery old: while the chain stalls no mark moves, and the
 // reference must still follow the answers (not age out, nor drift past
 // them).
-func (b *Book) SawSlot(now time.Time, sh *Marks, c endpoint.Commitment, s uint64) {
+func (b *Book) SawSlot(now time.Time, sh *Marks, c Commitment, s uint64) {
 	moved := sh.SawSlot(now, c, s, b.resetBelow())
 	if b.maxLag > 0 && (moved || now.UnixNano()-b.standAt.Load() >= int64(restandEvery)) {
 		b.restand(now)
@@ -114,7 +114,7 @@ func (b *Book) MaybeRestand(now time.Time) {
 // estimate is sh's mark at commitment c as reported (raw) and
 // extrapolated to now at one slot per slotTime (est); ok is false when it
 // has none younger than slotFreshness.
-func (b *Book) estimate(sh *Marks, now time.Time, c endpoint.Commitment) (raw, est uint64, ok bool) {
+func (b *Book) estimate(sh *Marks, now time.Time, c Commitment) (raw, est uint64, ok bool) {
 	slot, age, ok := sh.Slot(now, c)
 	if !ok || age >= slotFreshness {
 		return 0, 0, false
@@ -130,7 +130,7 @@ func (b *Book) restand(now time.Time) {
 	n := len(b.marks)
 	var raw, est [Commitments][]uint64 // 0: not known
 	var refs [Commitments]uint64
-	for c := endpoint.Commitment(0); c < Commitments; c++ {
+	for c := Commitment(0); c < Commitments; c++ {
 		raw[c], est[c] = make([]uint64, n), make([]uint64, n)
 		for i, sh := range b.marks {
 			raw[c][i], est[c][i], _ = b.estimate(sh, now, c)
@@ -147,7 +147,7 @@ func (b *Book) restand(now time.Time) {
 	last := int32(0)
 	for i, sh := range b.marks {
 		off := int64(0)
-		for c := range endpoint.Commitment(Commitments) {
+		for c := range Commitment(Commitments) {
 			if d := standingOff(raw[c][i], est[c][i], refs[c]); abs(d) > abs(off) {
 				off = d
 			}
@@ -217,7 +217,7 @@ func abs(d int64) int64 {
 // trusted to exclude: a read may go (it is answered at or past slot, or
 // refused and re-marks the endpoint), so a lagging endpoint that caught up
 // is seen to have.
-func (b *Book) Below(sh *Marks, now time.Time, c endpoint.Commitment, slot uint64) bool {
+func (b *Book) Below(sh *Marks, now time.Time, c Commitment, slot uint64) bool {
 	s, age, ok := sh.Slot(now, c)
 	return ok && age < recheckAfter && s+uint64(age/slotTime) < slot
 }
@@ -258,7 +258,7 @@ func (b *Book) LastResorts() bool { return b.lastResorts.Load() > 0 }
 // served a read at slot s (an answer's context slot) or refused it there
 // (the contextSlot of a -32016), at now: what SawSlot records, and the
 // reading the slot-aware choice judges the endpoint's banks by (Short).
-func (b *Book) SawBank(now time.Time, sh *Marks, c endpoint.Commitment, s uint64) {
+func (b *Book) SawBank(now time.Time, sh *Marks, c Commitment, s uint64) {
 	sh.SawBank(now, c, s)
 	b.SawSlot(now, sh, c, s)
 }
@@ -269,7 +269,7 @@ func (b *Book) SawBank(now time.Time, sh *Marks, c endpoint.Commitment, s uint64
 // fewer than two endpoints seen, or none within MaxLag of another). A
 // read's ceiling comes from it, so that a slot no other endpoint
 // corroborates cannot become a caller's mark.
-func (b *Book) Reference(now time.Time, c endpoint.Commitment) (slot uint64, ok bool) {
+func (b *Book) Reference(now time.Time, c Commitment) (slot uint64, ok bool) {
 	if c >= Commitments || b.maxLag == 0 {
 		return 0, false
 	}
@@ -291,7 +291,7 @@ func (b *Book) Reference(now time.Time, c endpoint.Commitment) (slot uint64, ok 
 // answered, however long the chain stalls. ok is false whenever
 // Reference's is. A read's floor is at most MaxLag below it (bounded
 // staleness) and never above it but for the caller's own mark.
-func (b *Book) Agreed(now time.Time, c endpoint.Commitment) (slot uint64, ok bool) {
+func (b *Book) Agreed(now time.Time, c Commitment) (slot uint64, ok bool) {
 	if _, ok := b.Reference(now, c); !ok {
 		return 0, false
 	}
@@ -305,7 +305,7 @@ func (b *Book) Agreed(now time.Time, c endpoint.Commitment) (slot uint64, ok boo
 type Need struct {
 	// Floor is the slot, at Commitment, the answer must reach; 0: none.
 	Floor      uint64
-	Commitment endpoint.Commitment
+	Commitment Commitment
 	// Answer marks a read whose answer is the endpoint's slot itself
 	// (getSlot): Floor is then compared with the slots the endpoint
 	// reported, which may run ahead of its banks; otherwise with the

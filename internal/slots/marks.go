@@ -40,7 +40,7 @@ type slotMark struct {
 // resetBelow below it (the node restarted from an older snapshot: its old
 // mark no longer says where it is). A slot 0 changes nothing. It reports
 // whether the mark's slot changed.
-func (sh *Marks) SawSlot(now time.Time, c endpoint.Commitment, s, resetBelow uint64) bool {
+func (sh *Marks) SawSlot(now time.Time, c Commitment, s, resetBelow uint64) bool {
 	if int(c) >= len(sh.marks) || s == 0 {
 		return false
 	}
@@ -66,7 +66,7 @@ func (sh *Marks) SawSlot(now time.Time, c endpoint.Commitment, s, resetBelow uin
 // apart, and a node whose slot answer (getSlot) runs ahead of its banks
 // refuses at the bank's slot; the latest reading is the best guess of
 // what the next read finds. A slot 0 changes nothing.
-func (sh *Marks) SawBank(now time.Time, c endpoint.Commitment, s uint64) {
+func (sh *Marks) SawBank(now time.Time, c Commitment, s uint64) {
 	if int(c) >= len(sh.banks) || s == 0 {
 		return
 	}
@@ -79,7 +79,7 @@ func (sh *Marks) SawBank(now time.Time, c endpoint.Commitment, s uint64) {
 
 // Bank returns the latest bank reading at commitment c (SawBank) and how
 // long before now it was taken; ok is false when there is none.
-func (sh *Marks) Bank(now time.Time, c endpoint.Commitment) (slot uint64, age time.Duration, ok bool) {
+func (sh *Marks) Bank(now time.Time, c Commitment) (slot uint64, age time.Duration, ok bool) {
 	if int(c) >= len(sh.banks) {
 		return 0, 0, false
 	}
@@ -103,7 +103,7 @@ func raiseTo(v *atomic.Int64, n int64) {
 
 // Slot returns the latest slot seen at commitment c and how long before
 // now it was seen (0 if now is earlier); ok is false when none was.
-func (sh *Marks) Slot(now time.Time, c endpoint.Commitment) (slot uint64, age time.Duration, ok bool) {
+func (sh *Marks) Slot(now time.Time, c Commitment) (slot uint64, age time.Duration, ok bool) {
 	if int(c) >= len(sh.marks) {
 		return 0, 0, false
 	}

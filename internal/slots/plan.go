@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/gagliardetto/solana-go/rpc"
-	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/transport"
 )
 
@@ -17,7 +16,7 @@ import (
 type Plan struct {
 	// Traits are the method's (TraitsOf).
 	Traits     Traits
-	Commitment endpoint.Commitment
+	Commitment Commitment
 	// Floor is the least slot an answer may be at (0: none): the
 	// session's mark, raised to bounded staleness, or the caller's own
 	// minContextSlot.
@@ -53,10 +52,10 @@ func (p *Plan) Need() Need {
 // *transport.OutlierError when it is past the ceiling.
 func (p *Plan) Judge(slot uint64) error {
 	if slot < p.Floor {
-		return &transport.StaleError{Commitment: p.Commitment, Slot: slot, Floor: p.Floor}
+		return &transport.StaleError{Commitment: p.Commitment.Type(), Slot: slot, Floor: p.Floor}
 	}
 	if p.ceiling > 0 && slot > p.ceiling {
-		return &transport.OutlierError{Commitment: p.Commitment, Slot: slot, Ceiling: p.ceiling}
+		return &transport.OutlierError{Commitment: p.Commitment.Type(), Slot: slot, Ceiling: p.ceiling}
 	}
 	return nil
 }
@@ -173,8 +172,8 @@ func (b *Book) bankFloor(now time.Time, session *Session, p *Plan) uint64 {
 
 // planCached fills p for a call of the cached method.
 func (b *Book) planCached(now time.Time, method string, sl Traits, session *Session, p *Plan) {
-	*p = Plan{Traits: sl, Commitment: endpoint.Processed}
-	ref, known := b.Reference(now, endpoint.Processed)
+	*p = Plan{Traits: sl, Commitment: Processed}
+	ref, known := b.Reference(now, Processed)
 	if known {
 		p.ceiling = ref + 2*b.maxLag
 	}
@@ -231,7 +230,7 @@ func (p *Plan) short(slot, lag uint64) uint64 {
 
 // requestConfig is what a request's config object says about slots.
 type requestConfig struct {
-	commitment     endpoint.Commitment
+	commitment     Commitment
 	minContextSlot uint64
 	// ok is false when the config could not be read.
 	ok bool

@@ -3,8 +3,6 @@ package slots
 import (
 	"sync"
 	"sync/atomic"
-
-	"github.com/solroute/solroute/endpoint"
 )
 
 // Monotonic reads (plans/009-consistency.md): a Session keeps the highest
@@ -31,7 +29,7 @@ type Session struct {
 
 // Slot returns the highest slot returned at commitment c (0: none): a
 // read's context slot, or getSlot's answer, whichever is higher.
-func (s *Session) Slot(c endpoint.Commitment) uint64 {
+func (s *Session) Slot(c Commitment) uint64 {
 	if c >= Commitments {
 		return 0
 	}
@@ -39,7 +37,7 @@ func (s *Session) Slot(c endpoint.Commitment) uint64 {
 }
 
 // raise records that a read returned context slot slot at commitment c.
-func (s *Session) raise(c endpoint.Commitment, slot uint64) {
+func (s *Session) raise(c Commitment, slot uint64) {
 	if c < Commitments {
 		raiseMark(&s.marks[c], slot)
 	}

@@ -1,7 +1,5 @@
 package slots
 
-import "github.com/solroute/solroute/endpoint"
-
 // Traits says how a method's request and answer relate to slots (agave's
 // rpc.rs and rpc-client-types' config.rs; plans/009-consistency.md).
 type Traits struct {
@@ -25,7 +23,7 @@ type Traits struct {
 	// whatever the request asks (getSignatureStatuses reads the processed
 	// bank).
 	Pinned bool
-	Fixed  endpoint.Commitment
+	Fixed  Commitment
 	// Cached is true when the answer's context.slot is the slot the node's
 	// result cache was filled at rather than its bank's: agave keeps one
 	// getLargestAccounts answer per filter, whatever the commitment asked,
@@ -70,7 +68,7 @@ func TraitsOf(method string) Traits {
 	case "getSupply", "getBlockProduction":
 		s.Context, s.Config = true, 0
 	case "getSignatureStatuses":
-		s.Context, s.Pinned, s.Fixed = true, true, endpoint.Processed
+		s.Context, s.Pinned, s.Fixed = true, true, Processed
 	case "getLargestAccounts":
 		s.Context, s.Cached, s.Config = true, true, 0
 	// Removed from agave (deprecated in solana-labs v1.9), still called by
