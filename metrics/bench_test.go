@@ -15,24 +15,36 @@ import (
 	"github.com/solroute/solroute/retrypolicy"
 	"github.com/solroute/solroute/tracing"
 	"github.com/solroute/solroute/transport"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/trace"
 	"go.opentelemetry.io/otel/trace/noop"
 )
 
 // BenchmarkGetBalance is one getBalance round trip on loopback through
-// raw net/http (the floor), a client, the client with a Collector, and
-// the client with a Collector and tracing on a no-op TracerProvider, in
-// the same run: the collector's cost per call is the difference (a call
-// of one attempt feeds eight series); issue 22 holds the last row to
-// 0.93× raw's throughput (plans/015-call-cost.md). -benchmem's allocs/op
-// include the server's, the same on all.
+// raw net/http (the floor), a client, and the client with each observer
+// stage, in the same run: the observers' cost per call is the difference
+// (a call of one attempt feeds eight series and makes two spans). The
+// tracer rows: "noop-tracer" is tracing on trace/noop's provider (what
+// issue 22's "no-op tracer" names: the row issue 22 holds to 0.93× raw's
+// throughput, plans/015-call-cost.md), "never-tracer" an SDK provider
+// whose sampler never samples (a program that installed tracing and
+// samples nothing of this traffic). -benchmem's allocs/op include the
+// server's, the same on all.
 func BenchmarkGetBalance(b *testing.B) {
 	srv := httptest.NewServer(http.HandlerFunc(balancefloor.Handler))
 	b.Cleanup(srv.Close)
 	b.Run("raw", func(b *testing.B) { benchRaw(b, srv.URL) })
 	for _, row := range []struct {
-		name             string
-		metrics, tracing bool
-	}{{"solroute", false, false}, {"solroute+metrics", true, false}, {"solroute+metrics+noop-tracer", true, true}} {
+		name    string
+		metrics bool
+		tracer  func(b *testing.B) trace.TracerProvider
+	}{
+		{"solroute", false, nil},
+		{"solroute+metrics", true, nil},
+		{"solroute+noop-tracer", false, noopProvider},
+		{"solroute+metrics+noop-tracer", true, noopProvider},
+		{"solroute+metrics+never-tracer", true, neverProvider},
+	} {
 		b.Run(row.name, func(b *testing.B) {
 			c, err := solroute.New(solroute.Options{Endpoints: []solroute.Endpoint{
 				{Name: "bench", URL: srv.URL, Read: &endpoint.Limits{}}}})
@@ -43,8 +55,8 @@ func BenchmarkGetBalance(b *testing.B) {
 			if row.metrics {
 				prometheus.NewRegistry().MustRegister(metrics.New(c, metrics.Options{}))
 			}
-			if row.tracing {
-				tracing.Instrument(c, tracing.Options{TracerProvider: noop.NewTracerProvider()})
+			if row.tracer != nil {
+				tracing.Instrument(c, tracing.Options{TracerProvider: row.tracer(b)})
 			}
 			ctx := context.Background()
 			b.ReportAllocs()
@@ -55,6 +67,16 @@ func BenchmarkGetBalance(b *testing.B) {
 			}
 		})
 	}
+}
+
+// noopProvider is trace/noop's TracerProvider.
+func noopProvider(*testing.B) trace.TracerProvider { return noop.NewTracerProvider() }
+
+// neverProvider is an SDK TracerProvider that samples nothing.
+func neverProvider(b *testing.B) trace.TracerProvider {
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSampler(sdktrace.NeverSample()))
+	b.Cleanup(func() { _ = tp.Shutdown(context.Background()) })
+	return tp
 }
 
 // benchRaw is the floor (balancefloor.Raw): a getBalance round trip with
