@@ -77,7 +77,8 @@ func TestNoProviderInstalledRecordsNothing(t *testing.T) {
 
 // BenchmarkCall is one successful getBalance over loopback HTTP: without
 // tracing; with tracing and no provider installed (the global no-op);
-// with trace/noop's provider given explicitly; and recording every span
+// with trace/noop's provider given explicitly; with an SDK provider that
+// samples nothing (its spans are made, never recorded); and recording every span
 // with the SDK (into an exporter that drops them). Run with -benchmem to
 // compare allocations in one run.
 func BenchmarkCall(b *testing.B) {
@@ -89,6 +90,11 @@ func BenchmarkCall(b *testing.B) {
 		{"global-noop", func(_ *testing.B, c *engine.Engine) { tracing.Instrument(c, tracing.Options{}) }},
 		{"noop-provider", func(_ *testing.B, c *engine.Engine) {
 			tracing.Instrument(c, tracing.Options{TracerProvider: noop.NewTracerProvider()})
+		}},
+		{"never-sampled", func(b *testing.B, c *engine.Engine) {
+			tp := sdktrace.NewTracerProvider(sdktrace.WithSampler(sdktrace.NeverSample()))
+			b.Cleanup(func() { _ = tp.Shutdown(context.Background()) })
+			tracing.Instrument(c, tracing.Options{TracerProvider: tp})
 		}},
 		{"recording", func(b *testing.B, c *engine.Engine) {
 			tp := sdktrace.NewTracerProvider(sdktrace.WithSampler(sdktrace.AlwaysSample()),
