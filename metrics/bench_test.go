@@ -34,30 +34,9 @@ func BenchmarkGetBalance(b *testing.B) {
 	srv := httptest.NewServer(http.HandlerFunc(balancefloor.Handler))
 	b.Cleanup(srv.Close)
 	b.Run("raw", func(b *testing.B) { benchRaw(b, srv.URL) })
-	for _, row := range []struct {
-		name    string
-		metrics bool
-		tracer  func(b *testing.B) trace.TracerProvider
-	}{
-		{"solroute", false, nil},
-		{"solroute+metrics", true, nil},
-		{"solroute+noop-tracer", false, noopProvider},
-		{"solroute+metrics+noop-tracer", true, noopProvider},
-		{"solroute+metrics+never-tracer", true, neverProvider},
-	} {
+	for _, row := range observerRows {
 		b.Run(row.name, func(b *testing.B) {
-			c, err := solroute.New(solroute.Options{Endpoints: []solroute.Endpoint{
-				{Name: "bench", URL: srv.URL, Read: &endpoint.Limits{}}}})
-			if err != nil {
-				b.Fatal(err)
-			}
-			b.Cleanup(func() { _ = c.Close() })
-			if row.metrics {
-				prometheus.NewRegistry().MustRegister(metrics.New(c, metrics.Options{}))
-			}
-			if row.tracer != nil {
-				tracing.Instrument(c, tracing.Options{TracerProvider: row.tracer(b)})
-			}
+			c := row.client(b, srv.URL)
 			ctx := context.Background()
 			b.ReportAllocs()
 			for b.Loop() {
@@ -67,6 +46,86 @@ func BenchmarkGetBalance(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkGetBalanceInterleaved makes the rows of BenchmarkGetBalance
+// take turns, one call each per iteration (the first row rotating), and
+// reports each row's time per call and its throughput against raw's:
+// on a loaded machine, rows run a second apart see different loads, and
+// rows that take turns call by call see the same.
+func BenchmarkGetBalanceInterleaved(b *testing.B) {
+	srv := httptest.NewServer(http.HandlerFunc(balancefloor.Handler))
+	b.Cleanup(srv.Close)
+	tr := &http.Transport{MaxIdleConnsPerHost: 256}
+	b.Cleanup(tr.CloseIdleConnections)
+	raw := balancefloor.Raw(&http.Client{Transport: tr}, srv.URL, somePubkey)
+	names := []string{"raw"}
+	calls := []func(context.Context) error{func(ctx context.Context) error {
+		_, err := raw(ctx)
+		return err
+	}}
+	for _, row := range observerRows {
+		c := row.client(b, srv.URL)
+		names = append(names, row.name)
+		calls = append(calls, func(ctx context.Context) error {
+			_, err := c.GetBalance(ctx, somePubkey, solroute.BalanceOptions{})
+			return err
+		})
+	}
+	spent := make([]time.Duration, len(calls))
+	ctx, n := context.Background(), 0
+	for b.Loop() {
+		for j := range calls {
+			i := (n + j) % len(calls)
+			t0 := time.Now()
+			if err := calls[i](ctx); err != nil {
+				b.Fatal(err)
+			}
+			spent[i] += time.Since(t0)
+		}
+		n++
+	}
+	for i, name := range names {
+		b.ReportMetric(float64(spent[i].Nanoseconds())/float64(n), name+"-ns/call")
+		if i > 0 {
+			b.ReportMetric(float64(spent[0])/float64(spent[i]), name+"-x-raw")
+		}
+	}
+}
+
+// observerRows are the client rows of the benchmarks: the client alone,
+// then with each observer stage.
+var observerRows = []observerRow{
+	{"solroute", false, nil},
+	{"solroute+metrics", true, nil},
+	{"solroute+noop-tracer", false, noopProvider},
+	{"solroute+metrics+noop-tracer", true, noopProvider},
+	{"solroute+metrics+never-tracer", true, neverProvider},
+}
+
+// observerRow is a client over one endpoint, with a Collector or not,
+// traced on a provider or not.
+type observerRow struct {
+	name    string
+	metrics bool
+	tracer  func(b *testing.B) trace.TracerProvider
+}
+
+// client builds the row's client over url, closed when b ends.
+func (row observerRow) client(b *testing.B, url string) *solroute.Client {
+	c, err := solroute.New(solroute.Options{Endpoints: []solroute.Endpoint{
+		{Name: "bench", URL: url, Read: &endpoint.Limits{}}}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = c.Close() })
+	if row.metrics {
+		prometheus.NewRegistry().MustRegister(metrics.New(c, metrics.Options{}))
+	}
+	if row.tracer != nil {
+		tracing.Instrument(c, tracing.Options{TracerProvider: row.tracer(b)})
+	}
+	return c
 }
 
 // noopProvider is trace/noop's TracerProvider.
