@@ -50,7 +50,8 @@ func BenchmarkGetBalance(b *testing.B) {
 
 // BenchmarkGetBalanceInterleaved makes the rows of BenchmarkGetBalance
 // take turns, one call each per iteration (the first row rotating), and
-// reports each row's time per call and its throughput against raw's:
+// reports each row's time per call and its throughput against raw's
+// (with the engine rows, enginebench_test.go):
 // on a loaded machine, rows run a second apart see different loads, and
 // rows that take turns call by call see the same.
 func BenchmarkGetBalanceInterleaved(b *testing.B) {
@@ -72,6 +73,8 @@ func BenchmarkGetBalanceInterleaved(b *testing.B) {
 			return err
 		})
 	}
+	en, ec := engineRows(b, srv.URL)
+	names, calls = append(names, en...), append(calls, ec...)
 	spent := make([]time.Duration, len(calls))
 	ctx, n := context.Background(), 0
 	for b.Loop() {
