@@ -50,8 +50,8 @@ func BenchmarkGetBalance(b *testing.B) {
 
 // BenchmarkGetBalanceInterleaved makes the rows of BenchmarkGetBalance
 // take turns, one call each per iteration (the first row rotating), and
-// reports each row's time per call and its throughput against raw's
-// (with the engine rows, enginebench_test.go):
+// reports each row's median time per call and its throughput against
+// raw's by that median (with the engine rows, enginebench_test.go):
 // on a loaded machine, rows run a second apart see different loads, and
 // rows that take turns call by call see the same.
 func BenchmarkGetBalanceInterleaved(b *testing.B) {
@@ -75,7 +75,7 @@ func BenchmarkGetBalanceInterleaved(b *testing.B) {
 	}
 	en, ec := engineRows(b, srv.URL)
 	names, calls = append(names, en...), append(calls, ec...)
-	spent := make([]time.Duration, len(calls))
+	spent := make([]callTimes, len(calls))
 	ctx, n := context.Background(), 0
 	for b.Loop() {
 		for j := range calls {
@@ -84,16 +84,43 @@ func BenchmarkGetBalanceInterleaved(b *testing.B) {
 			if err := calls[i](ctx); err != nil {
 				b.Fatal(err)
 			}
-			spent[i] += time.Since(t0)
+			spent[i].add(time.Since(t0))
 		}
 		n++
 	}
+	floor := spent[0].median()
 	for i, name := range names {
-		b.ReportMetric(float64(spent[i].Nanoseconds())/float64(n), name+"-ns/call")
+		m := spent[i].median()
+		b.ReportMetric(float64(m.Nanoseconds()), name+"-median-ns/call")
 		if i > 0 {
-			b.ReportMetric(float64(spent[0])/float64(spent[i]), name+"-x-raw")
+			b.ReportMetric(float64(floor)/float64(m), name+"-x-raw")
 		}
 	}
+}
+
+// callTimes counts calls by duration, in steps of callStep up to
+// len(counts) steps (the last counts the longer ones): a median robust to
+// the few calls a loaded machine preempts for milliseconds, which move a
+// mean by more than the difference between rows.
+type callTimes struct{ counts [20000]uint32 }
+
+// callStep is callTimes' resolution.
+const callStep = 50 * time.Nanosecond
+
+func (t *callTimes) add(d time.Duration) { t.counts[min(int(d/callStep), len(t.counts)-1)]++ }
+
+// median is the median duration, to callStep.
+func (t *callTimes) median() time.Duration {
+	var total, seen uint64
+	for _, c := range t.counts {
+		total += uint64(c)
+	}
+	for i, c := range t.counts {
+		if seen += uint64(c); 2*seen >= total {
+			return time.Duration(i)*callStep + callStep/2
+		}
+	}
+	return 0
 }
 
 // observerRows are the client rows of the benchmarks: the client alone,
