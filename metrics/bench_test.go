@@ -15,37 +15,28 @@ import (
 	"github.com/solroute/solroute/retrypolicy"
 	"github.com/solroute/solroute/tracing"
 	"github.com/solroute/solroute/transport"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/trace"
 	"go.opentelemetry.io/otel/trace/noop"
 )
 
 // BenchmarkGetBalance is one getBalance round trip on loopback through
-// raw net/http (the floor), a client, the client with a Collector, and
-// the client with a Collector and tracing on a no-op TracerProvider, in
-// the same run: the collector's cost per call is the difference (a call
-// of one attempt feeds eight series); issue 22 holds the last row to
-// 0.93× raw's throughput (plans/015-call-cost.md). -benchmem's allocs/op
-// include the server's, the same on all.
+// raw net/http (the floor), a client, and the client with each observer
+// stage, in the same run: the observers' cost per call is the difference
+// (a call of one attempt feeds eight series and makes two spans). The
+// tracer rows: "noop-tracer" is tracing on trace/noop's provider (what
+// issue 22's "no-op tracer" names: the row issue 22 holds to 0.93× raw's
+// throughput, plans/015-call-cost.md), "never-tracer" an SDK provider
+// whose sampler never samples (a program that installed tracing and
+// samples nothing of this traffic). -benchmem's allocs/op include the
+// server's, the same on all.
 func BenchmarkGetBalance(b *testing.B) {
 	srv := httptest.NewServer(http.HandlerFunc(balancefloor.Handler))
 	b.Cleanup(srv.Close)
 	b.Run("raw", func(b *testing.B) { benchRaw(b, srv.URL) })
-	for _, row := range []struct {
-		name             string
-		metrics, tracing bool
-	}{{"solroute", false, false}, {"solroute+metrics", true, false}, {"solroute+metrics+noop-tracer", true, true}} {
+	for _, row := range observerRows {
 		b.Run(row.name, func(b *testing.B) {
-			c, err := solroute.New(solroute.Options{Endpoints: []solroute.Endpoint{
-				{Name: "bench", URL: srv.URL, Read: &endpoint.Limits{}}}})
-			if err != nil {
-				b.Fatal(err)
-			}
-			b.Cleanup(func() { _ = c.Close() })
-			if row.metrics {
-				prometheus.NewRegistry().MustRegister(metrics.New(c, metrics.Options{}))
-			}
-			if row.tracing {
-				tracing.Instrument(c, tracing.Options{TracerProvider: noop.NewTracerProvider()})
-			}
+			c := row.client(b, srv.URL)
 			ctx := context.Background()
 			b.ReportAllocs()
 			for b.Loop() {
@@ -55,6 +46,126 @@ func BenchmarkGetBalance(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkGetBalanceInterleaved makes the rows of BenchmarkGetBalance
+// take turns, one call each per iteration (the first row rotating), and
+// reports each row's median time per call and its throughput against
+// raw's by that median (with the engine rows, enginebench_test.go):
+// on a loaded machine, rows run a second apart see different loads, and
+// rows that take turns call by call see the same.
+func BenchmarkGetBalanceInterleaved(b *testing.B) {
+	srv := httptest.NewServer(http.HandlerFunc(balancefloor.Handler))
+	b.Cleanup(srv.Close)
+	tr := &http.Transport{MaxIdleConnsPerHost: 256}
+	b.Cleanup(tr.CloseIdleConnections)
+	raw := balancefloor.Raw(&http.Client{Transport: tr}, srv.URL, somePubkey)
+	names := []string{"raw"}
+	calls := []func(context.Context) error{func(ctx context.Context) error {
+		_, err := raw(ctx)
+		return err
+	}}
+	for _, row := range observerRows {
+		c := row.client(b, srv.URL)
+		names = append(names, row.name)
+		calls = append(calls, func(ctx context.Context) error {
+			_, err := c.GetBalance(ctx, somePubkey, solroute.BalanceOptions{})
+			return err
+		})
+	}
+	en, ec := engineRows(b, srv.URL)
+	names, calls = append(names, en...), append(calls, ec...)
+	spent := make([]callTimes, len(calls))
+	ctx, n := context.Background(), 0
+	for b.Loop() {
+		for j := range calls {
+			i := (n + j) % len(calls)
+			t0 := time.Now()
+			if err := calls[i](ctx); err != nil {
+				b.Fatal(err)
+			}
+			spent[i].add(time.Since(t0))
+		}
+		n++
+	}
+	floor := spent[0].median()
+	for i, name := range names {
+		m := spent[i].median()
+		b.ReportMetric(float64(m.Nanoseconds()), name+"-median-ns/call")
+		if i > 0 {
+			b.ReportMetric(float64(floor)/float64(m), name+"-x-raw")
+		}
+	}
+}
+
+// callTimes counts calls by duration, in steps of callStep up to
+// len(counts) steps (the last counts the longer ones): a median robust to
+// the few calls a loaded machine preempts for milliseconds, which move a
+// mean by more than the difference between rows.
+type callTimes struct{ counts [20000]uint32 }
+
+// callStep is callTimes' resolution.
+const callStep = 50 * time.Nanosecond
+
+func (t *callTimes) add(d time.Duration) { t.counts[min(int(d/callStep), len(t.counts)-1)]++ }
+
+// median is the median duration, to callStep.
+func (t *callTimes) median() time.Duration {
+	var total, seen uint64
+	for _, c := range t.counts {
+		total += uint64(c)
+	}
+	for i, c := range t.counts {
+		if seen += uint64(c); 2*seen >= total {
+			return time.Duration(i)*callStep + callStep/2
+		}
+	}
+	return 0
+}
+
+// observerRows are the client rows of the benchmarks: the client alone,
+// then with each observer stage.
+var observerRows = []observerRow{
+	{"solroute", false, nil},
+	{"solroute+metrics", true, nil},
+	{"solroute+noop-tracer", false, noopProvider},
+	{"solroute+metrics+noop-tracer", true, noopProvider},
+	{"solroute+metrics+never-tracer", true, neverProvider},
+}
+
+// observerRow is a client over one endpoint, with a Collector or not,
+// traced on a provider or not.
+type observerRow struct {
+	name    string
+	metrics bool
+	tracer  func(b *testing.B) trace.TracerProvider
+}
+
+// client builds the row's client over url, closed when b ends.
+func (row observerRow) client(b *testing.B, url string) *solroute.Client {
+	c, err := solroute.New(solroute.Options{Endpoints: []solroute.Endpoint{
+		{Name: "bench", URL: url, Read: &endpoint.Limits{}}}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = c.Close() })
+	if row.metrics {
+		prometheus.NewRegistry().MustRegister(metrics.New(c, metrics.Options{}))
+	}
+	if row.tracer != nil {
+		tracing.Instrument(c, tracing.Options{TracerProvider: row.tracer(b)})
+	}
+	return c
+}
+
+// noopProvider is trace/noop's TracerProvider.
+func noopProvider(*testing.B) trace.TracerProvider { return noop.NewTracerProvider() }
+
+// neverProvider is an SDK TracerProvider that samples nothing.
+func neverProvider(b *testing.B) trace.TracerProvider {
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSampler(sdktrace.NeverSample()))
+	b.Cleanup(func() { _ = tp.Shutdown(context.Background()) })
+	return tp
 }
 
 // benchRaw is the floor (balancefloor.Raw): a getBalance round trip with

@@ -77,7 +77,7 @@ func New(src Source, o Options) *Collector {
 	o = o.normalized()
 	c := newEventSeries(o)
 	c.src, c.maxMethods = src, o.MaxMethods
-	c.other = newMethodSeries(transport.OtherMethod)
+	c.other = newMethodSeries(transport.OtherMethod, 0)
 	c.methods.Store(&map[string]*methodSeries{})
 	eps := map[endpointKey]*endpointSeries{}
 	for _, s := range src.Snapshot() {
@@ -193,8 +193,8 @@ func (c *Collector) addMethod(name string) *methodSeries {
 	}
 	m := c.other
 	if c.labels < c.maxMethods {
-		m = newMethodSeries(name)
 		c.labels++
+		m = newMethodSeries(name, c.labels)
 	}
 	next := maps.Clone(cur)
 	next[strings.Clone(name)] = m

@@ -68,7 +68,11 @@ func (s *slot[T]) get(mk func() T) T {
 
 // methodSeries are one method label's children.
 type methodSeries struct {
-	label     string
+	label string
+	// id indexes the method's attempts_total children in each
+	// endpointSeries: 0 for "other", 1 onwards in the order the methods
+	// got a label of their own (at most MaxMethods).
+	id        int
 	calls     [numRoles][numOutcomes]slot[prometheus.Counter]
 	duration  [numRoles]slot[prometheus.Observer]
 	ambiguous slot[prometheus.Counter]
@@ -76,8 +80,8 @@ type methodSeries struct {
 	decisions [numRules]slot[prometheus.Counter]
 }
 
-func newMethodSeries(name string) *methodSeries {
-	return &methodSeries{label: label(name)}
+func newMethodSeries(name string, id int) *methodSeries {
+	return &methodSeries{label: label(name), id: id}
 }
 
 // call returns the calls_total child of (m, role, outcome index o).
@@ -124,15 +128,14 @@ type endpointKey struct {
 	role endpoint.Role
 }
 
-// attemptKey is one attempts_total child of an endpointSeries.
-type attemptKey struct {
-	method *methodSeries
-	cause  retrypolicy.Cause
-}
+// causeSlots are the attempts_total children of one (endpoint, role,
+// method), by outcome.
+type causeSlots [numCauses]slot[prometheus.Counter]
 
 // endpointSeries are one (endpoint, role)'s children: those of every
 // attempt, made with the series, and those of attempts_total by method
-// and outcome, added copy-on-write (at most (MaxMethods + 1) × causes).
+// (indexed by methodSeries.id, grown copy-on-write: at most MaxMethods +
+// 1) and outcome.
 type endpointSeries struct {
 	name, role string // the label values
 	duration   prometheus.Observer
@@ -142,7 +145,7 @@ type endpointSeries struct {
 	inDoubt    slot[prometheus.Counter]
 
 	mu       sync.Mutex // serialises the writers of attempts
-	attempts atomic.Pointer[map[attemptKey]prometheus.Counter]
+	attempts atomic.Pointer[[]*causeSlots]
 }
 
 func (c *Collector) newEndpointSeries(k endpointKey) *endpointSeries {
@@ -155,30 +158,38 @@ func (c *Collector) newEndpointSeries(k endpointKey) *endpointSeries {
 		delay:    c.providerDelay.WithLabelValues(name, role),
 		hedges:   c.hedges.WithLabelValues(name, role),
 	}
-	e.attempts.Store(&map[attemptKey]prometheus.Counter{})
+	e.attempts.Store(&[]*causeSlots{})
 	return e
 }
 
 // attempt returns the attempts_total child of (e, m, cause).
 func (e *endpointSeries) attempt(c *Collector, m *methodSeries, cause retrypolicy.Cause) prometheus.Counter {
-	k := attemptKey{m, cause}
-	if ctr := (*e.attempts.Load())[k]; ctr != nil {
-		return ctr
+	mk := func() prometheus.Counter {
+		return c.attempts.WithLabelValues(e.name, e.role, m.label, causeName(cause))
+	}
+	if int(cause) >= numCauses {
+		return mk()
+	}
+	return e.causes(m)[cause].get(mk)
+}
+
+// causes returns the attempts_total children of (e, m), made at m's first
+// attempt on e.
+func (e *endpointSeries) causes(m *methodSeries) *causeSlots {
+	if t := *e.attempts.Load(); m.id < len(t) && t[m.id] != nil {
+		return t[m.id]
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	cur := *e.attempts.Load()
-	if ctr := cur[k]; ctr != nil {
-		return ctr
+	if m.id < len(cur) && cur[m.id] != nil {
+		return cur[m.id]
 	}
-	ctr := c.attempts.WithLabelValues(e.name, e.role, m.label, causeName(cause))
-	next := make(map[attemptKey]prometheus.Counter, len(cur)+1)
-	for k, v := range cur {
-		next[k] = v
-	}
-	next[k] = ctr
+	next := make([]*causeSlots, max(len(cur), m.id+1))
+	copy(next, cur)
+	next[m.id] = new(causeSlots)
 	e.attempts.Store(&next)
-	return ctr
+	return next[m.id]
 }
 
 // inDoubtAttempts returns the in_doubt_attempts_total child of e's

@@ -3,14 +3,17 @@ package tracing_test
 import (
 	"context"
 	"testing"
+	"time"
 
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 	"go.opentelemetry.io/otel/trace"
 	"go.opentelemetry.io/otel/trace/noop"
 
+	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
 	"github.com/solroute/solroute/internal/engine"
+	"github.com/solroute/solroute/retrypolicy"
 	"github.com/solroute/solroute/tracing"
 	"github.com/solroute/solroute/transport"
 )
@@ -77,7 +80,8 @@ func TestNoProviderInstalledRecordsNothing(t *testing.T) {
 
 // BenchmarkCall is one successful getBalance over loopback HTTP: without
 // tracing; with tracing and no provider installed (the global no-op);
-// with trace/noop's provider given explicitly; and recording every span
+// with trace/noop's provider given explicitly; with an SDK provider that
+// samples nothing (its spans are made, never recorded); and recording every span
 // with the SDK (into an exporter that drops them). Run with -benchmem to
 // compare allocations in one run.
 func BenchmarkCall(b *testing.B) {
@@ -89,6 +93,11 @@ func BenchmarkCall(b *testing.B) {
 		{"global-noop", func(_ *testing.B, c *engine.Engine) { tracing.Instrument(c, tracing.Options{}) }},
 		{"noop-provider", func(_ *testing.B, c *engine.Engine) {
 			tracing.Instrument(c, tracing.Options{TracerProvider: noop.NewTracerProvider()})
+		}},
+		{"never-sampled", func(b *testing.B, c *engine.Engine) {
+			tp := sdktrace.NewTracerProvider(sdktrace.WithSampler(sdktrace.NeverSample()))
+			b.Cleanup(func() { _ = tp.Shutdown(context.Background()) })
+			tracing.Instrument(c, tracing.Options{TracerProvider: tp})
 		}},
 		{"recording", func(b *testing.B, c *engine.Engine) {
 			tp := sdktrace.NewTracerProvider(sdktrace.WithSampler(sdktrace.AlwaysSample()),
@@ -105,6 +114,47 @@ func BenchmarkCall(b *testing.B) {
 				if err := getBalance(context.Background(), c); err != nil {
 					b.Fatal(err)
 				}
+			}
+		})
+	}
+}
+
+// BenchmarkObserver is what the tracing Observer does for a call of one
+// successful attempt, alone (its four methods, under a context with no
+// span), on each provider: no provider installed (the global no-op),
+// trace/noop's, an SDK one that samples nothing, and one recording
+// everything into an exporter that drops it.
+func BenchmarkObserver(b *testing.B) {
+	for _, bc := range []struct {
+		name string
+		tp   func(b *testing.B) trace.TracerProvider
+	}{
+		{"global-noop", func(*testing.B) trace.TracerProvider { return nil }},
+		{"noop-provider", func(*testing.B) trace.TracerProvider { return noop.NewTracerProvider() }},
+		{"never-sampled", func(b *testing.B) trace.TracerProvider {
+			tp := sdktrace.NewTracerProvider(sdktrace.WithSampler(sdktrace.NeverSample()))
+			b.Cleanup(func() { _ = tp.Shutdown(context.Background()) })
+			return tp
+		}},
+		{"recording", func(b *testing.B) trace.TracerProvider {
+			tp := sdktrace.NewTracerProvider(sdktrace.WithSampler(sdktrace.AlwaysSample()),
+				sdktrace.WithSyncer(tracetest.NewNoopExporter()))
+			b.Cleanup(func() { _ = tp.Shutdown(context.Background()) })
+			return tp
+		}},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			o := tracing.New(tracing.Options{TracerProvider: bc.tp(b)})
+			call := transport.CallInfo{Method: "getBalance", Known: true, Role: endpoint.RoleRead, Class: retrypolicy.Idempotent}
+			a := transport.Attempt{Endpoint: "bench", Number: 1, Duration: 3 * time.Millisecond, Wait: time.Microsecond}
+			res := transport.CallResult{Attempts: 1, Duration: 3 * time.Millisecond}
+			ctx := context.Background()
+			b.ReportAllocs()
+			for b.Loop() {
+				cctx := o.CallStarted(ctx, call)
+				actx := o.AttemptStarted(cctx, call, a)
+				o.AttemptEnded(actx, call, a)
+				o.CallEnded(cctx, call, res)
 			}
 		})
 	}

@@ -6,6 +6,7 @@ import (
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
+	"go.opentelemetry.io/otel/trace/noop"
 
 	"github.com/solroute/solroute/retrypolicy"
 	"github.com/solroute/solroute/transport"
@@ -50,8 +51,11 @@ func New(o Options) transport.Observer {
 	if tp == nil {
 		tp = otel.GetTracerProvider()
 	}
+	tracer := tp.Tracer(ScopeName)
+	_, inert := tracer.(noop.Tracer)
 	return &observer{
-		tracer:      tp.Tracer(ScopeName),
+		tracer:      tracer,
+		inert:       inert,
 		callOpts:    []trace.SpanStartOption{trace.WithSpanKind(trace.SpanKindInternal)},
 		attemptOpts: []trace.SpanStartOption{trace.WithSpanKind(trace.SpanKindClient)},
 		callKey:     &spanKey{"call"},
@@ -65,6 +69,10 @@ func New(o Options) transport.Observer {
 // span of its own in the context, and this one must end its own spans.
 type observer struct {
 	tracer trace.Tracer
+	// inert is set when tracer is trace/noop's: its spans never record,
+	// and CallStarted and AttemptStarted start one only where noop's Start
+	// would change the context (inert.go).
+	inert bool
 	// callOpts and attemptOpts are the spans' start options, made once
 	// (an option is a closure: making one per span would allocate).
 	callOpts, attemptOpts []trace.SpanStartOption
@@ -83,6 +91,9 @@ type spanKey struct{ level string }
 // observer) must never end that call's spans: this observer's keys are
 // hidden from it first.
 func (o *observer) CallStarted(ctx context.Context, call transport.CallInfo) context.Context {
+	if o.inert {
+		return o.inertStart(ctx, call, o.callOpts)
+	}
 	ctx = o.hide(ctx)
 	ctx, span := o.tracer.Start(ctx, spanName(call), o.callOpts...)
 	if !span.IsRecording() {
@@ -107,6 +118,9 @@ func (o *observer) hide(ctx context.Context) context.Context {
 
 // AttemptStarted starts the attempt's span, a child of the call's.
 func (o *observer) AttemptStarted(ctx context.Context, call transport.CallInfo, a transport.Attempt) context.Context {
+	if o.inert {
+		return o.inertStart(ctx, call, o.attemptOpts)
+	}
 	if parent, ok := ctx.Value(o.callKey).(trace.Span); ok {
 		// An Observer added after this one may have made its own span
 		// the context's current one: the attempt is the call's child.
@@ -126,6 +140,9 @@ func (o *observer) AttemptStarted(ctx context.Context, call transport.CallInfo, 
 // is an error, except one canceled because the other attempt of its
 // hedged pair answered first: it did nothing wrong.
 func (o *observer) AttemptEnded(ctx context.Context, _ transport.CallInfo, a transport.Attempt) {
+	if o.inert { // it stored no span
+		return
+	}
 	span, ok := ctx.Value(o.attemptKey).(trace.Span)
 	if !ok {
 		return
@@ -141,6 +158,9 @@ func (o *observer) AttemptEnded(ctx context.Context, _ transport.CallInfo, a tra
 // records its error (a *transport.CallError, secret-free) and has status
 // Error.
 func (o *observer) CallEnded(ctx context.Context, _ transport.CallInfo, r transport.CallResult) {
+	if o.inert { // it stored no span
+		return
+	}
 	span, ok := ctx.Value(o.callKey).(trace.Span)
 	if !ok {
 		return

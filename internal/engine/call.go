@@ -105,7 +105,10 @@ func (c *Engine) newLoop(ctx context.Context, cs *callState, role endpoint.Role)
 	if err != nil {
 		return nil, &transport.CallError{Method: cs.method, Errs: []error{err}}
 	}
-	now := c.clock.Now()
+	now := cs.info.Start // an observed call's start: CallEnded's Duration and the deadline share it
+	if cs.obs == nil {
+		now = c.clock.Now()
+	}
 	cs.setDeadline(ctx, now, timeout)
 	cs.attemptMax = c.attemptTO
 	if cs.attemptMax == 0 {
