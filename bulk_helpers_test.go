@@ -153,6 +153,14 @@ func newBulkFixture(t testing.TB, f *front, accounts int, lags []uint64, scripts
 // endpoint.
 func newLimitedBulkFixture(t testing.TB, f *front, accounts int, lags []uint64, scripts []fixtures.Script, read endpoint.Limits) *bulkFixture {
 	t.Helper()
+	return bulkFixtureOf(t, f, accounts, lags, scripts, read, false)
+}
+
+// bulkFixtureOf is newLimitedBulkFixture, with the client on the
+// servers' fake clock when fakeClient is set (its buckets then never
+// refill and every latency it measures is 0: no estimate).
+func bulkFixtureOf(t testing.TB, f *front, accounts int, lags []uint64, scripts []fixtures.Script, read endpoint.Limits, fakeClient bool) *bulkFixture {
+	t.Helper()
 	clock := clockwork.NewFakeClock()
 	ledger := fixtures.NewLedger()
 	members := make([]fixtures.Member, len(lags))
@@ -183,7 +191,11 @@ func newLimitedBulkFixture(t testing.TB, f *front, accounts int, lags []uint64, 
 	// is retried while its server may still be tearing it down, which
 	// the front would count as one more in flight.
 	ts.AttemptTimeout = time.Minute
-	c, err := solroute.New(solroute.Options{Endpoints: eps, Transport: &ts})
+	opts := solroute.Options{Endpoints: eps, Transport: &ts}
+	if fakeClient {
+		opts.Hooks.Clock = clock
+	}
+	c, err := solroute.New(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
