@@ -6,6 +6,7 @@ import (
 	"github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"
 	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/internal/engine"
 )
 
 // The bulk reads: one call for any number of accounts, transactions or
@@ -141,7 +142,9 @@ func (c *Client) GetTransactionsBulk(ctx context.Context, sigs []solana.Signatur
 // first.
 func finish[T any](ctx context.Context, c *Client, b *bulkCall, out []T) (*BulkResult[T], error) {
 	if b.inflight == 0 {
-		b.capOf = func() int { return adaptiveCap(c.pool.Capacities(endpoint.RoleRead)) }
+		lat := &callLatency{}
+		ctx = engine.WithObserver(ctx, lat)
+		b.capOf = func() int { return adaptiveCap(lat.apply(c.pool.Capacities(endpoint.RoleRead))) }
 	}
 	r, err := b.run(ctx)
 	return &BulkResult[T]{Value: out, Floor: r.floor, HighestSlot: r.highest, InFlight: r.inflight}, err

@@ -25,6 +25,11 @@ const (
 	// cap measured before the rule (3 endpoints at 300 req/s, 30 ms),
 	// and the source's 32.
 	capUnlimited = 32
+	// capStart is the most an adaptive cap starts at: the pool's
+	// estimates before the call (a peak EWMA, or the prior) may be far
+	// above the need, and the call's own answers correct them within the
+	// first asks (bulk_workers.go).
+	capStart = 32
 	// capMin and capMax bound the rule's answer (capMin yields to the
 	// sum of the endpoints' concurrency caps when lower).
 	capMin, capMax = 4, 256

@@ -52,24 +52,20 @@ func TestBulkAdaptiveCapRule(t *testing.T) {
 }
 
 // TestBulkAdaptiveCapAskedAgain: an adaptive cap is asked again as the
-// call runs: a call that starts at 4 (a cold pool) and learns 12 has 12
-// chunks in flight, never more than the cap it last raised to, and every
-// chunk read once. The asks are held until the cap's worth is in flight
+// call runs: a call that starts at 4 (a cold pool) and learns 8, then 16
+// has 16 chunks in flight, never more than the cap it last raised to,
+// and every chunk read once. The asks are held until the cap's worth is in flight
 // (once per cap), so a cap never asked again shows as a call stuck at 4.
 func TestBulkAdaptiveCapAskedAgain(t *testing.T) {
 	const chunks = 200
 	var asked, inFlight, peak, over atomic.Int64
 	var mu sync.Mutex
-	gates := map[int]chan struct{}{4: make(chan struct{}), 12: make(chan struct{})}
+	gates := map[int]chan struct{}{4: make(chan struct{}), 8: make(chan struct{}), 16: make(chan struct{})}
 	capNow := 0
 	capOf := func() int {
 		mu.Lock()
 		defer mu.Unlock()
-		if asked.Add(1) > 1 {
-			capNow = 12
-		} else {
-			capNow = 4
-		}
+		capNow = min(4<<(asked.Add(1)-1), 16)
 		return capNow
 	}
 	read := make([]atomic.Int32, chunks)
@@ -106,8 +102,8 @@ func TestBulkAdaptiveCapAskedAgain(t *testing.T) {
 	if err != nil {
 		t.Fatalf("run: %v (peak %d: the cap was not raised)", err, peak.Load())
 	}
-	if r.inflight != 12 || peak.Load() != 12 || over.Load() != 0 {
-		t.Errorf("reported cap %d, peak in flight %d, %d asks above the cap: want 12, 12, 0", r.inflight, peak.Load(), over.Load())
+	if r.inflight != 16 || peak.Load() != 16 || over.Load() != 0 {
+		t.Errorf("reported cap %d, peak in flight %d, %d asks above the cap: want 16, 16, 0", r.inflight, peak.Load(), over.Load())
 	}
 	for i := range read {
 		if n := read[i].Load(); n != 1 {

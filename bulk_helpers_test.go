@@ -18,7 +18,6 @@ import (
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
 	"github.com/solroute/solroute/transport"
-	"golang.org/x/time/rate"
 )
 
 // bulkKey is the i-th key of a bulk test: i+1 in its first 8 bytes, never
@@ -58,10 +57,37 @@ type front struct {
 	// provider's limit: a request past it is answered 429 (counted in
 	// refused).
 	latency  time.Duration
-	limited  func() *rate.Limiter
+	limited  func() allower
 	refused  atomic.Int64
 	gateOnce sync.Once
 	open     chan struct{}
+}
+
+// allower is a provider's limit: Allow reports whether one more request
+// is within it now (rate.Limiter is one, a window another).
+type allower interface{ Allow() bool }
+
+// window is a provider's limit over fixed 1 s windows on the real clock:
+// at most limit requests in each second (benchmarks only).
+type window struct {
+	mu    sync.Mutex
+	limit int
+	start time.Time
+	count int
+}
+
+// Allow counts one request in the current second, if there is room.
+func (w *window) Allow() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if now := time.Now().Truncate(time.Second); !now.Equal(w.start) {
+		w.start, w.count = now, 0
+	}
+	if w.count >= w.limit {
+		return false
+	}
+	w.count++
+	return true
 }
 
 // newFront returns a front whose gate (0: none) lets the first pass
@@ -83,7 +109,7 @@ func (f *front) wrap(t testing.TB, target string) *httptest.Server {
 	}
 	proxy := httputil.NewSingleHostReverseProxy(u)
 	proxy.Transport = &http.Transport{MaxIdleConnsPerHost: 256}
-	var lim *rate.Limiter
+	var lim allower
 	if f.limited != nil {
 		lim = f.limited()
 	}

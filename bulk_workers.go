@@ -8,9 +8,13 @@ import (
 // workers is the cap of a running bulk read and the workers under it.
 // Each worker takes chunk indexes from one counter, so the cap is held by
 // construction and goroutines are bounded by it, not by the input. An
-// adaptive cap (bulkCall.capOf) is asked again each time as many chunks
-// as the cap have been read (about once per latency): above the workers
+// adaptive cap (bulkCall.capOf) starts at most at capStart and is asked
+// again each time as many chunks as the cap have been read (about once
+// per latency), growing at most twofold an ask: above the workers
 // running, it starts more; below, workers leave as they finish a chunk.
+// A slow start, because chunks beyond the need are not free: each waits
+// in the pool for a token and is woken with every other waiter on each
+// release and refill, CPU that a loaded client lacks (plans/018).
 type workers struct {
 	mu             sync.Mutex
 	wg             sync.WaitGroup
@@ -29,7 +33,7 @@ func (s *bulkState) spread(ctx context.Context, first int) {
 	w.mu.Lock()
 	w.cap = s.inflight
 	if s.capOf != nil {
-		w.cap = s.capOf()
+		w.cap = min(s.capOf(), capStart)
 	}
 	w.peak = w.cap
 	w.running = min(w.cap, left)
@@ -96,7 +100,7 @@ func (s *bulkState) readOne(ctx context.Context) {
 		return
 	}
 	w.sinceCap = 0
-	w.cap = s.capOf()
+	w.cap = min(s.capOf(), 2*w.cap)
 	w.peak = max(w.peak, w.cap)
 	start := min(w.cap-w.running, s.chunks-int(s.next.Load()))
 	for range start {
