@@ -36,9 +36,11 @@ const (
 )
 
 // adaptiveCap is the default cap on chunks in flight over the endpoints
-// cs (the first tier a read is admitted to): ceil(capHeadroom × Σ rate ×
-// latency) over the rate-limited ones (each at most its
-// MaxConcurrentRequests), plus the MaxConcurrentRequests of those limited
+// cs (the first tier a read is admitted to): ceil(Σ capHeadroom × rate ×
+// latency) over the rate-limited ones, each at most its BurstCapacity (a
+// bunch of arrivals larger than the bucket is what a provider's bucket of
+// the same size refuses: in flight, requests bunch on the way) and its
+// MaxConcurrentRequests, plus the MaxConcurrentRequests of those limited
 // by concurrency only, plus capUnlimited/len(cs) for each limited by
 // neither; within [capMin, capMax], and never above the sum of the
 // endpoints' MaxConcurrentRequests when each has one. No endpoint: capMin
@@ -57,7 +59,10 @@ func adaptiveCap(cs []admission.Capacity) int {
 			if lat <= 0 {
 				lat = capPrior
 			}
-			x := c.RequestsPerSecond * lat.Seconds()
+			x := capHeadroom * c.RequestsPerSecond * lat.Seconds()
+			if c.BurstCapacity > 0 {
+				x = min(x, float64(c.BurstCapacity))
+			}
 			if mc > 0 {
 				x = min(x, mc)
 			}
@@ -75,7 +80,7 @@ func adaptiveCap(cs []admission.Capacity) int {
 	}
 	// The epsilon keeps a product that is whole in decimals (100/s × 80
 	// ms × 3) from rounding up to one more.
-	n := int(math.Ceil(capHeadroom*rated + fixed - 1e-9))
+	n := int(math.Ceil(rated + fixed - 1e-9))
 	n = min(max(n, capMin), capMax)
 	if allConc {
 		n = min(n, conc)

@@ -43,6 +43,7 @@ func TestBulkAdaptiveCapRule(t *testing.T) {
 		{"rate x latency above the concurrency cap: the caps' sum", three(admission.Capacity{RequestsPerSecond: 300, MaxConcurrentRequests: 8, Latency: ms(100)}), 24},
 		{"one rated, one unlimited: 1.25 x 9 + 16", []admission.Capacity{{RequestsPerSecond: 300, Latency: ms(30)}, {}}, 28},
 		{"caps summing under the floor: their sum", []admission.Capacity{{MaxConcurrentRequests: 1}, {MaxConcurrentRequests: 1}}, 2},
+		{"3 x 100/s at 88 ms, burst 10: the bursts' sum, not 33", three(admission.Capacity{RequestsPerSecond: 100, BurstCapacity: 10, Latency: ms(88)}), 30},
 		{"no endpoint", nil, 4},
 	} {
 		if got := adaptiveCap(tc.cs); got != tc.want {

@@ -15,6 +15,9 @@ type Capacity struct {
 	Endpoint string
 	// RequestsPerSecond is the role's configured rate (0: unlimited).
 	RequestsPerSecond float64
+	// BurstCapacity is the role's bucket size, normalised (0 when
+	// unlimited).
+	BurstCapacity int
 	// MaxConcurrentRequests is the role's configured cap on requests in
 	// flight (0: unlimited).
 	MaxConcurrentRequests int
@@ -65,5 +68,5 @@ func (p *Pool) Capacities(role endpoint.Role) []Capacity {
 func capacityOf(m *member, now time.Time) Capacity {
 	l := m.rt.Limits()
 	return Capacity{Endpoint: m.spec.Name, RequestsPerSecond: l.RequestsPerSecond,
-		MaxConcurrentRequests: l.MaxConcurrentRequests, Latency: m.rt.LatencyAt(now)}
+		BurstCapacity: l.BurstCapacity, MaxConcurrentRequests: l.MaxConcurrentRequests, Latency: m.rt.LatencyAt(now)}
 }

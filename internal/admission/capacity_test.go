@@ -30,8 +30,8 @@ func TestCapacitiesAreTheFirstTierServing(t *testing.T) {
 	fc.Advance(ms(40))
 	pm.Done(success())
 	want := []admission.Capacity{
-		{Endpoint: "a", RequestsPerSecond: 300, MaxConcurrentRequests: 20, Latency: ms(40)},
-		{Endpoint: "b", RequestsPerSecond: 100},
+		{Endpoint: "a", RequestsPerSecond: 300, BurstCapacity: 300, MaxConcurrentRequests: 20, Latency: ms(40)},
+		{Endpoint: "b", RequestsPerSecond: 100, BurstCapacity: 100},
 	}
 	checkCapacities(t, p, "tier 0", want)
 	// The estimate decays as the balancing reads it: e^-1 after 1 s.
