@@ -5,6 +5,8 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"
+	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/internal/engine"
 )
 
 // The bulk reads: one call for any number of accounts, transactions or
@@ -15,8 +17,9 @@ import (
 
 // BulkOptions tune GetMultipleAccountsBulk, GetSignatureStatusesBulk and
 // GetTransactionsBulk; a field one of them has no use for is ignored by
-// it. The zero value reads at the node's default commitment, 32 chunks in
-// flight, each chunk as large as the method takes.
+// it. The zero value reads at the node's default commitment, with an
+// in-flight cap that follows the pool, each chunk as large as the method
+// takes.
 type BulkOptions struct {
 	// Commitment is processed, confirmed or finalized; "" means the node's
 	// default (finalized). getTransaction takes confirmed or finalized
@@ -29,7 +32,12 @@ type BulkOptions struct {
 	// GetTransactionsBulk (getTransaction reads history, with no slot).
 	MinContextSlot *uint64
 	// InFlight caps the chunks of this one call in flight at once, across
-	// every endpoint: 0 means 32 (measured: docs/bulk.md). A chunk's
+	// every endpoint. 0 means adaptive: what the read endpoints the pool
+	// would use first can take, by Little's law, 1.25 × the sum of each
+	// one's configured requests a second × its latency estimate (100 ms
+	// before any answer), asked again as the call runs, within 4..256 and
+	// the endpoints' MaxConcurrentRequests (rule and measurements:
+	// docs/bulk.md). BulkResult.InFlight says what it was. A chunk's
 	// retries stay within its place; a hedge (transport.Settings.
 	// HedgeAfter) may add one request to it.
 	InFlight int
@@ -66,11 +74,17 @@ type BulkResult[T any] struct {
 	// transactions). Between Floor and HighestSlot the chunks are each a
 	// node's view at its own slot: no input is older than Floor.
 	HighestSlot uint64
+	// InFlight is the cap on chunks in flight the call ran under:
+	// BulkOptions.InFlight when set, else the largest the adaptive rule
+	// chose (0 when no chunk was spread: no inputs, a single chunk read
+	// alone for the floor, or the first chunks failing).
+	InFlight int
 }
 
 // GetMultipleAccountsBulk reads every account of keys with
 // getMultipleAccounts, opts.ChunkSize (default 100) keys a request, at
-// most opts.InFlight (default 32) requests of this call in flight, each
+// most opts.InFlight (default: what the pool's endpoints can take)
+// requests of this call in flight, each
 // through the pool as any call (failover, limits, retries, slot tracking).
 // The first chunk is read alone; its context slot is the floor every
 // other chunk asks for as its minContextSlot, so a node behind it refuses
@@ -88,7 +102,7 @@ func (c *Client) GetMultipleAccountsBulk(ctx context.Context, keys []solana.Publ
 	if err != nil {
 		return nil, err
 	}
-	return finish(ctx, b, out)
+	return finish(ctx, c, b, out)
 }
 
 // GetSignatureStatusesBulk reads the status of every signature of sigs
@@ -105,7 +119,7 @@ func (c *Client) GetSignatureStatusesBulk(ctx context.Context, sigs []solana.Sig
 	if err != nil {
 		return nil, err
 	}
-	return finish(ctx, b, out)
+	return finish(ctx, c, b, out)
 }
 
 // GetTransactionsBulk reads every transaction of sigs with getTransaction,
@@ -120,11 +134,18 @@ func (c *Client) GetTransactionsBulk(ctx context.Context, sigs []solana.Signatur
 	if err != nil {
 		return nil, err
 	}
-	return finish(ctx, b, out)
+	return finish(ctx, c, b, out)
 }
 
-// finish runs b, whose chunks write out, and wraps out.
-func finish[T any](ctx context.Context, b *bulkCall, out []T) (*BulkResult[T], error) {
-	floor, highest, err := b.run(ctx)
-	return &BulkResult[T]{Value: out, Floor: floor, HighestSlot: highest}, err
+// finish runs b, whose chunks write out, on c's pool, and wraps out. A
+// cap of 0 is the adaptive one, on the read endpoints the pool would use
+// first.
+func finish[T any](ctx context.Context, c *Client, b *bulkCall, out []T) (*BulkResult[T], error) {
+	if b.inflight == 0 {
+		lat := &callLatency{}
+		ctx = engine.WithObserver(ctx, lat)
+		b.capOf = func() int { return adaptiveCap(lat.apply(c.pool.Capacities(endpoint.RoleRead))) }
+	}
+	r, err := b.run(ctx)
+	return &BulkResult[T]{Value: out, Floor: r.floor, HighestSlot: r.highest, InFlight: r.inflight}, err
 }

@@ -18,7 +18,6 @@ import (
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
 	"github.com/solroute/solroute/transport"
-	"golang.org/x/time/rate"
 )
 
 // bulkKey is the i-th key of a bulk test: i+1 in its first 8 bytes, never
@@ -58,10 +57,37 @@ type front struct {
 	// provider's limit: a request past it is answered 429 (counted in
 	// refused).
 	latency  time.Duration
-	limited  func() *rate.Limiter
+	limited  func() allower
 	refused  atomic.Int64
 	gateOnce sync.Once
 	open     chan struct{}
+}
+
+// allower is a provider's limit: Allow reports whether one more request
+// is within it now (rate.Limiter is one, a window another).
+type allower interface{ Allow() bool }
+
+// window is a provider's limit over fixed 1 s windows on the real clock:
+// at most limit requests in each second (benchmarks only).
+type window struct {
+	mu    sync.Mutex
+	limit int
+	start time.Time
+	count int
+}
+
+// Allow counts one request in the current second, if there is room.
+func (w *window) Allow() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if now := time.Now().Truncate(time.Second); !now.Equal(w.start) {
+		w.start, w.count = now, 0
+	}
+	if w.count >= w.limit {
+		return false
+	}
+	w.count++
+	return true
 }
 
 // newFront returns a front whose gate (0: none) lets the first pass
@@ -83,7 +109,7 @@ func (f *front) wrap(t testing.TB, target string) *httptest.Server {
 	}
 	proxy := httputil.NewSingleHostReverseProxy(u)
 	proxy.Transport = &http.Transport{MaxIdleConnsPerHost: 256}
-	var lim *rate.Limiter
+	var lim allower
 	if f.limited != nil {
 		lim = f.limited()
 	}
@@ -153,6 +179,14 @@ func newBulkFixture(t testing.TB, f *front, accounts int, lags []uint64, scripts
 // endpoint.
 func newLimitedBulkFixture(t testing.TB, f *front, accounts int, lags []uint64, scripts []fixtures.Script, read endpoint.Limits) *bulkFixture {
 	t.Helper()
+	return bulkFixtureOf(t, f, accounts, lags, scripts, read, false)
+}
+
+// bulkFixtureOf is newLimitedBulkFixture, with the client on the
+// servers' fake clock when fakeClient is set (its buckets then never
+// refill and every latency it measures is 0: no estimate).
+func bulkFixtureOf(t testing.TB, f *front, accounts int, lags []uint64, scripts []fixtures.Script, read endpoint.Limits, fakeClient bool) *bulkFixture {
+	t.Helper()
 	clock := clockwork.NewFakeClock()
 	ledger := fixtures.NewLedger()
 	members := make([]fixtures.Member, len(lags))
@@ -183,7 +217,11 @@ func newLimitedBulkFixture(t testing.TB, f *front, accounts int, lags []uint64, 
 	// is retried while its server may still be tearing it down, which
 	// the front would count as one more in flight.
 	ts.AttemptTimeout = time.Minute
-	c, err := solroute.New(solroute.Options{Endpoints: eps, Transport: &ts})
+	opts := solroute.Options{Endpoints: eps, Transport: &ts}
+	if fakeClient {
+		opts.Hooks.Clock = clock
+	}
+	c, err := solroute.New(opts)
 	if err != nil {
 		t.Fatal(err)
 	}

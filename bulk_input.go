@@ -13,15 +13,11 @@ const (
 	maxAccountsChunk = 100
 	// maxStatusesChunk is MAX_GET_SIGNATURE_STATUSES_QUERY_ITEMS.
 	maxStatusesChunk = 256
-	// defaultBulkInFlight is BulkOptions.InFlight's default: the cap
-	// that kept goodput at the endpoints' combined limit with no request
-	// refused, measured (BenchmarkBulkInFlight, docs/bulk.md).
-	defaultBulkInFlight = 32
 )
 
 // shape checks the options every bulk read shares and returns the chunk
 // size and the cap: ChunkSize within 0..limit (0: limit), InFlight not
-// negative (0: the default), a known commitment.
+// negative (0: adaptive, left 0), a known commitment.
 func (o BulkOptions) shape(method string, limit int) (size, inflight int, err error) {
 	if err := validCommitment(o.Commitment); err != nil {
 		return 0, 0, err
@@ -33,13 +29,10 @@ func (o BulkOptions) shape(method string, limit int) (size, inflight int, err er
 	}
 	if inflight < 0 {
 		return 0, 0, &InputError{Field: "in-flight cap", Value: strconv.Itoa(inflight),
-			Reason: "want 0 (the default, 32) or more"}
+			Reason: "want 0 (adaptive: follows the pool) or more"}
 	}
 	if size == 0 {
 		size = limit
-	}
-	if inflight == 0 {
-		inflight = defaultBulkInFlight
 	}
 	return size, inflight, nil
 }

@@ -11,8 +11,8 @@ import (
 
 // TestBulkMillionAccounts is the target on the fake cluster:
 // 1 000 000 keys through GetMultipleAccountsBulk over three endpoints,
-// complete and in order, the default cap (32) reached and never passed
-// on the servers. Without the race detector only (the race detector
+// complete and in order, the default cap (32: three unlimited endpoints)
+// reached and never passed on the servers. Without the race detector only (the race detector
 // makes it minutes); TestBulkAccountsInOrderUnderTheCap runs 20 000
 // keys under it.
 func TestBulkMillionAccounts(t *testing.T) {

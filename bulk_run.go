@@ -15,10 +15,14 @@ import (
 const maxPilots = 3
 
 // bulkCall is one bulk read: n inputs in chunks of size, read by ask at
-// most inflight at a time.
+// most inflight at a time (0: as many as capOf says, asked again as the
+// call runs: bulk_workers.go).
 type bulkCall struct {
 	method            string
 	n, size, inflight int
+	// capOf is the adaptive cap's rule on the pool now (adaptiveCap);
+	// used when inflight is 0.
+	capOf func() int
 	// floored: the first chunk read sets the floor every other chunk is
 	// read at or past (minSlot, when higher).
 	floored bool
@@ -38,13 +42,22 @@ type bulkState struct {
 	next    atomic.Int64 // the next chunk a worker takes
 	mu      sync.Mutex
 	failed  []BulkChunk
+	// workers holds the cap and the workers running under it.
+	workers workers
 }
 
-// run reads every chunk of b and returns the floor, the highest context
-// slot seen and, when a chunk failed, a *BulkError.
-func (b *bulkCall) run(ctx context.Context) (floor, highest uint64, err error) {
+// bulkRun is what a run found: the floor, the highest context slot seen,
+// the largest cap it ran under (0: no chunk spread).
+type bulkRun struct {
+	floor, highest uint64
+	inflight       int
+}
+
+// run reads every chunk of b and returns what it found and, when a chunk
+// failed, a *BulkError.
+func (b *bulkCall) run(ctx context.Context) (bulkRun, error) {
 	if b.n == 0 {
-		return 0, 0, nil
+		return bulkRun{}, nil
 	}
 	s := &bulkState{bulkCall: b, chunks: (b.n + b.size - 1) / b.size}
 	first := 0
@@ -52,7 +65,7 @@ func (b *bulkCall) run(ctx context.Context) (floor, highest uint64, err error) {
 		first = s.pilot(ctx)
 	}
 	s.spread(ctx, first)
-	return s.floor, s.highest.Load(), s.err()
+	return bulkRun{floor: s.floor, highest: s.highest.Load(), inflight: s.workers.peak}, s.err()
 }
 
 // pilot reads chunks alone, from the first, until one answers (at most
@@ -78,36 +91,6 @@ func (s *bulkState) pilot(ctx context.Context) int {
 		s.fail(lo, s.n, &unsentError{method: s.method, pilots: i, cause: last})
 	}
 	return s.chunks
-}
-
-// spread reads chunks first.. on at most inflight workers.
-func (s *bulkState) spread(ctx context.Context, first int) {
-	left := s.chunks - first
-	if left <= 0 {
-		return
-	}
-	s.next.Store(int64(first))
-	var wg sync.WaitGroup
-	for range min(s.inflight, left) {
-		wg.Go(func() { s.work(ctx) })
-	}
-	wg.Wait()
-}
-
-// work reads the next chunk until none is left; once ctx is done, the
-// chunks left fail with its error, unsent.
-func (s *bulkState) work(ctx context.Context) {
-	for {
-		i := int(s.next.Add(1) - 1)
-		if i >= s.chunks {
-			return
-		}
-		if err := ctx.Err(); err != nil {
-			s.fail(i*s.size, min((i+1)*s.size, s.n), err)
-			continue
-		}
-		_, _ = s.read(ctx, i, s.floor)
-	}
 }
 
 // read reads chunk i at or past floor, recording its slot or its failure.
