@@ -107,7 +107,7 @@ func TestSubscriptionSpans(t *testing.T) {
 		}
 		attrs := map[string]string{}
 		for _, kv := range s.Attributes {
-			attrs[string(kv.Key)] = kv.Value.Emit()
+			attrs[string(kv.Key)] = kv.Value.String()
 		}
 		if s.SpanKind != trace.SpanKindClient || attrs["rpc.system"] != "jsonrpc" || attrs["rpc.method"] != "rootSubscribe" ||
 			s.EndTime.Before(s.StartTime) || s.Parent.IsValid() {
