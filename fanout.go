@@ -10,8 +10,6 @@ import (
 	"github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"
 	"github.com/solroute/solroute/confirm"
-	"github.com/solroute/solroute/endpoint"
-	"github.com/solroute/solroute/internal/admission"
 	"github.com/solroute/solroute/internal/bundles"
 	"github.com/solroute/solroute/internal/resolve"
 	"github.com/solroute/solroute/transport"
@@ -41,7 +39,7 @@ func (c *Client) SendToMany(ctx context.Context, tx *solana.Transaction, k int, 
 		}
 		return nil, err
 	}
-	if n := c.sendEndpoints(); k < 1 || k > n {
+	if n := resolve.SendEndpoints(c.engine); k < 1 || k > n {
 		return nil, &InputError{Field: "k", Value: strconv.Itoa(k),
 			Reason: "want 1 to the pool's " + strconv.Itoa(n) + " send endpoints: each copy goes to a distinct one"}
 	}
@@ -59,17 +57,6 @@ func (c *Client) SendToMany(ctx context.Context, tx *solana.Transaction, k int, 
 		cfg["minContextSlot"] = *opts.MinContextSlot
 	}
 	return resolve.SendCopies(ctx, c.engine, tx, k, cfg, c.copies.load())
-}
-
-// sendEndpoints counts the pool's send endpoints.
-func (c *Client) sendEndpoints() int {
-	n := 0
-	for _, s := range c.pool.Specs() {
-		if admission.Serves(&s, endpoint.RoleSend) {
-			n++
-		}
-	}
-	return n
 }
 
 // fanOut is o's fan-out: Options.FanOut, or when 0 the document's

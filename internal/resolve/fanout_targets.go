@@ -10,8 +10,9 @@ import (
 	"github.com/solroute/solroute/internal/engine"
 )
 
-// sendEndpoints counts the pool's send endpoints: a fan-out's bound.
-func sendEndpoints(tc *engine.Engine) int {
+// SendEndpoints counts the pool's send endpoints: a fan-out's bound
+// (the root's SendToMany checks k against it too).
+func SendEndpoints(tc *engine.Engine) int {
 	n := 0
 	for _, s := range tc.Pool().Specs() {
 		if admission.Serves(&s, endpoint.RoleSend) {
@@ -24,7 +25,7 @@ func sendEndpoints(tc *engine.Engine) int {
 // checkFanOut checks a fan-out of k against tc's send endpoints: 1 to
 // their number. what names it in the error.
 func checkFanOut(tc *engine.Engine, k int, what string) error {
-	n := sendEndpoints(tc)
+	n := SendEndpoints(tc)
 	switch {
 	case k < 1:
 		return fmt.Errorf("%s %d: want 1 to the pool's %d send endpoints", what, k, n)
