@@ -61,6 +61,9 @@ func TestSendBundleLandsOnce(t *testing.T) {
 	if id != hex.EncodeToString(h[:]) {
 		t.Fatalf("id %q", id)
 	}
+	if got := solroute.BundleID(sigs); got != id {
+		t.Fatalf("internal/bundles.ID = %q, the block engine answered %q", got, id)
+	}
 	reqs := r.engine.Requests()
 	if len(reqs) != 1 || reqs[0].Method != "sendBundle" || reqs[0].Target != "/api/v1/bundles" ||
 		!strings.Contains(string(reqs[0].Params), `"encoding":"base64"`) {
