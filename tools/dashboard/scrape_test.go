@@ -70,30 +70,45 @@ var epoch = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 // the collector has: a tier-0 endpoint that answers 429 with Retry-After
 // (the call fails over to tier 1), one whose sends reset after being read
 // (ambiguous, then a send routed to it in doubt), one 100 slots behind,
-// rate-limited roles (their token buckets show). It then scrapes the
+// rate-limited roles (their token buckets show); then, moving the fake
+// clocks, subscriptions on the tier-0 members' PubSubs with a failover, a
+// fan-out with a copy refused and one that lands, and a coalesced
+// getSlot (see run). It then scrapes the
 // collector over HTTP and parses the text format with expfmt, as
 // Prometheus would.
 func demoLikeScrape(t *testing.T) *exported {
 	t.Helper()
-	serverClock := clockwork.NewFakeClockAt(epoch)
+	// The client and the members share one clock and ledger (the tier-0
+	// ones have a PubSub each); the archive has its own clock, which only
+	// coalesce moves.
+	clock, held := clockwork.NewFakeClockAt(epoch), clockwork.NewFakeClockAt(epoch)
 	limits := endpoint.Limits{RequestTimeout: time.Second, RequestsPerSecond: 100, BurstCapacity: 10}
 	members := []fixtures.Member{
 		{Name: "primary-a", Tier: 0, Read: &limits, Send: &limits},
 		{Name: "primary-b", Tier: 0, Send: &limits},
 		{Name: "primary-c", Tier: 0, Read: &limits},
 		{Name: "backup", Tier: 1, Read: &limits, Send: &limits},
+		{Name: "archive", Tier: 2, Read: &limits}, // reads held on its own clock (coalesce)
 	}
+	var streams []string
+	ledger := fixtures.NewLedger() // every member's but the archive's: the fan-out's send lands in it
 	for i := range members {
-		members[i].Options.Clock = serverClock
+		members[i].Options.Clock = clock
 		members[i].Options.Slots = &fixtures.SlotOptions{}
+		members[i].Options.Ledger = ledger
+		if members[i].Tier == 0 {
+			members[i].PubSub = &fixtures.PubSubOptions{}
+			streams = append(streams, members[i].Name)
+		}
 	}
+	members[4].Options.Clock, members[4].Options.Ledger = held, nil
 	members[2].Options.Slots.Lag = 100
 	cluster := fixtures.NewCluster(members)
 	t.Cleanup(cluster.Close)
 
 	ts := transport.DefaultSettings()
 	ts.Retry.Jitter = func(time.Duration) time.Duration { return 0 }
-	o := solroute.Options{Transport: &ts, Hooks: solroute.Hooks{Clock: clockwork.NewFakeClockAt(epoch)}}
+	o := solroute.Options{Transport: &ts, Hooks: solroute.Hooks{Clock: clock}}
 	o.Endpoints = cluster.Endpoints()
 	for i := range o.Endpoints {
 		if o.Endpoints[i].Name != "primary-c" {
@@ -125,8 +140,10 @@ func demoLikeScrape(t *testing.T) *exported {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// skipPreflight: the ledger's preflight would refuse the
+		// recorded blockhash, which is not on its chain.
 		var sig solana.Signature
-		return client.CallForInto(ctx, &sig, "sendTransaction", []any{b64, map[string]any{"encoding": "base64"}})
+		return client.CallForInto(ctx, &sig, "sendTransaction", []any{b64, map[string]any{"encoding": "base64", "skipPreflight": true}})
 	}
 	// Every reader answers once, so that every slot is known: the
 	// lagging one first, so that monotonic reads do not hold it back.
@@ -151,6 +168,12 @@ func demoLikeScrape(t *testing.T) *exported {
 	if err := getBalance(solroute.WithCapabilities(ctx, level)); err != nil {
 		t.Fatalf("getBalance past a 429: %v", err)
 	}
+	// The series that need the clocks to move: the streams, the fan-out
+	// and a coalesced read.
+	r := &run{t: t, clock: clock, held: held, cluster: cluster, client: client, reg: reg, streams: streams, holder: "archive"}
+	r.subscribe(owner)
+	r.fanOut()
+	r.coalesce([]string{"primary-a", "primary-c", "backup", "archive"})
 
 	srv := httptest.NewServer(promhttp.HandlerFor(reg, promhttp.HandlerOpts{ErrorHandling: promhttp.HTTPErrorOnError}))
 	tr := &http.Transport{}
