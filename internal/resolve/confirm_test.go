@@ -98,8 +98,14 @@ func (ch *chain) tx(seed int, age uint64) (*solana.Transaction, uint64) {
 
 // drive runs f (a resolution) on its own goroutine and advances the clock
 // one slot after each poll, until f returns or maxPolls polls went by.
-// o's OnPoll is set to the driver's.
+// o's OnPoll is set to the driver's (after the caller's own, if set).
 func (ch *chain) drive(o *confirm.Options, maxPolls int, f func(confirm.Options) (confirm.Result, error)) (confirm.Result, error) {
+	ch.t.Helper()
+	return ch.driveBy(fixturedata.DefaultSlotTime, o, maxPolls, f)
+}
+
+// driveBy is drive advancing the clock by step after each poll.
+func (ch *chain) driveBy(step time.Duration, o *confirm.Options, maxPolls int, f func(confirm.Options) (confirm.Result, error)) (confirm.Result, error) {
 	ch.t.Helper()
 	polled := make(chan struct{})
 	user := o.OnPoll
@@ -142,7 +148,7 @@ func (ch *chain) drive(o *confirm.Options, maxPolls int, f func(confirm.Options)
 			}
 			continue // f returned instead of waiting
 		}
-		ch.clock.Advance(fixturedata.DefaultSlotTime)
+		ch.clock.Advance(step)
 	}
 }
 

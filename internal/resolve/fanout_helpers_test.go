@@ -1,13 +1,11 @@
 package resolve_test
 
 import (
-	"context"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/jonboulle/clockwork"
-	"github.com/solroute/solroute/confirm"
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
 	"github.com/solroute/solroute/internal/admission"
@@ -66,46 +64,6 @@ func newFanChain(t *testing.T, senders ...sender) *chain {
 		c.Close()
 	})
 	return &chain{t: t, clock: clock, ledger: ledger, c: c, tc: tc}
-}
-
-// driveBy is drive advancing the clock by step after each poll.
-func (ch *chain) driveBy(step time.Duration, o *confirm.Options, maxPolls int, f func(confirm.Options) (confirm.Result, error)) (confirm.Result, error) {
-	ch.t.Helper()
-	polled := make(chan struct{})
-	o.OnPoll = func(confirm.Result) { polled <- struct{}{} }
-	guard, cancel := context.WithTimeout(context.Background(), 30*time.Second) // a hang guard, never asserted on
-	defer cancel()
-	stopped, stop := context.WithCancel(guard)
-	defer stop()
-	type out struct {
-		r   confirm.Result
-		err error
-	}
-	done := make(chan out, 1)
-	go func() {
-		r, err := f(*o)
-		done <- out{r, err}
-		stop()
-	}()
-	for n := 0; ; n++ {
-		select {
-		case r := <-done:
-			return r.r, r.err
-		case <-polled:
-		case <-guard.Done():
-			ch.t.Fatal("resolution hung")
-		}
-		if n == maxPolls {
-			ch.t.Fatalf("no verdict after %d polls", maxPolls)
-		}
-		if err := ch.clock.BlockUntilContext(stopped, 1); err != nil {
-			if guard.Err() != nil {
-				ch.t.Fatal(err)
-			}
-			continue
-		}
-		ch.clock.Advance(step)
-	}
 }
 
 // sendsTo counts the sendTransaction requests the endpoint named name
