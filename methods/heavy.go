@@ -32,7 +32,7 @@ const heavyTimeout = 2 * time.Minute
 // forms), and the DAS searches, which page through an index. Every name
 // is one [Default] holds.
 func heavyMethods() []string {
-	return []string{
+	return append(historyMethods(), // history, possibly from long-term storage (history.go)
 		// Account scans and wide reads.
 		"getLargestAccounts",
 		"getMultipleAccounts",
@@ -41,19 +41,6 @@ func heavyMethods() []string {
 		"getTokenAccountsByDelegate",
 		"getTokenAccountsByOwner",
 		"getTokenLargestAccounts",
-		// History, possibly from long-term storage.
-		"getBlock",
-		"getBlockTime",
-		"getBlocks",
-		"getBlocksWithLimit",
-		"getInflationReward",
-		"getSignaturesForAddress",
-		"getTransaction",
-		"getConfirmedBlock",
-		"getConfirmedBlocks",
-		"getConfirmedBlocksWithLimit",
-		"getConfirmedSignaturesForAddress2",
-		"getConfirmedTransaction",
 		// DAS searches.
 		"getAssetsByAuthority",
 		"getAssetsByCreator",
@@ -62,7 +49,7 @@ func heavyMethods() []string {
 		"getSignaturesForAsset",
 		"getTokenAccounts",
 		"searchAssets",
-	}
+	)
 }
 
 // withHeavyTimeouts sets heavyTimeout on the entry of every heavy
