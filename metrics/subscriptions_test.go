@@ -8,11 +8,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/solroute/solroute/internal/pubsubtest"
+
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/solroute/solroute/fixtures"
-	"github.com/solroute/solroute/internal/pubsub"
-	"github.com/solroute/solroute/transport"
 )
 
 // watchdog bounds a wait for what should come at once; it asserts no
@@ -45,31 +45,6 @@ var pubsubSeriesUnits = map[string]string{
 	"solroute_pubsub_resubscribe_duration_seconds":  "seconds",
 }
 
-// legWatcher is an Observer that also watches subscription events: it
-// signals each leg that goes live, first or in place of a lost one.
-type legWatcher struct{ up, replaced chan string }
-
-func (legWatcher) CallStarted(ctx context.Context, _ transport.CallInfo) context.Context { return ctx }
-func (legWatcher) AttemptStarted(ctx context.Context, _ transport.CallInfo, _ transport.Attempt) context.Context {
-	return ctx
-}
-func (legWatcher) AttemptEnded(context.Context, transport.CallInfo, transport.Attempt) {}
-func (legWatcher) CallEnded(context.Context, transport.CallInfo, transport.CallResult) {}
-
-func (w legWatcher) WatchSubscription(ev pubsub.Event) {
-	if ev.Kind != pubsub.EventLegUp {
-		return
-	}
-	ch := w.up
-	if ev.Replaced {
-		ch = w.replaced
-	}
-	select {
-	case ch <- ev.Endpoint:
-	default:
-	}
-}
-
 // pubsubMember is a member that also serves PubSub on its slot model.
 func pubsubMember(name string) fixtures.Member {
 	m := member(name, 0)
@@ -83,7 +58,7 @@ func pubsubMember(name string) fixtures.Member {
 // replacement live: every subscription series then has a child.
 func failover(t *testing.T, e *env) {
 	t.Helper()
-	w := legWatcher{up: make(chan string, 8), replaced: make(chan string, 8)}
+	w := pubsubtest.NewLegWatcher(8)
 	e.client.Observe(w)
 	ctx, cancel := context.WithTimeout(context.Background(), watchdog)
 	defer cancel()
@@ -95,14 +70,14 @@ func failover(t *testing.T, e *env) {
 	var holder string
 	for range 2 { // both legs live
 		select {
-		case holder = <-w.up:
+		case holder = <-w.Up:
 		case <-ctx.Done():
 			t.Fatal("the subscription's two legs never went live")
 		}
 	}
 	e.cluster.PubSub(holder).Drop()
 	select {
-	case <-w.replaced:
+	case <-w.Replaced:
 	case <-ctx.Done():
 		t.Fatal("no leg replaced after the cut")
 	}

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/solroute/solroute/internal/pubsubtest"
+
 	"github.com/jonboulle/clockwork"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 	"go.opentelemetry.io/otel/trace"
@@ -12,36 +14,8 @@ import (
 	"github.com/solroute/solroute"
 	"github.com/solroute/solroute/fixtures"
 	"github.com/solroute/solroute/internal/fixturedata"
-	"github.com/solroute/solroute/internal/pubsub"
 	"github.com/solroute/solroute/tracing"
-	"github.com/solroute/solroute/transport"
 )
-
-// legWatcher is an Observer that also watches subscription events: it
-// signals each leg that goes live, first or in place of a lost one. Added
-// after tracing's, it sees an event once tracing's span of it has ended.
-type legWatcher struct{ up, replaced chan string }
-
-func (legWatcher) CallStarted(ctx context.Context, _ transport.CallInfo) context.Context { return ctx }
-func (legWatcher) AttemptStarted(ctx context.Context, _ transport.CallInfo, _ transport.Attempt) context.Context {
-	return ctx
-}
-func (legWatcher) AttemptEnded(context.Context, transport.CallInfo, transport.Attempt) {}
-func (legWatcher) CallEnded(context.Context, transport.CallInfo, transport.CallResult) {}
-
-func (w legWatcher) WatchSubscription(ev pubsub.Event) {
-	if ev.Kind != pubsub.EventLegUp {
-		return
-	}
-	ch := w.up
-	if ev.Replaced {
-		ch = w.replaced
-	}
-	select {
-	case ch <- ev.Endpoint:
-	default:
-	}
-}
 
 // subscribeAndCut builds a traced client over three PubSub endpoints
 // (wsURL rewrites each WebSocket URL), subscribes to roots, waits for both
@@ -68,7 +42,7 @@ func subscribeAndCut(t *testing.T, wsURL func(string) string) (tracetest.SpanStu
 	t.Cleanup(func() { _ = c.Close() })
 	tp, spans, _ := recordingProvider(t)
 	tracing.Instrument(c, tracing.Options{TracerProvider: tp})
-	w := legWatcher{up: make(chan string, 8), replaced: make(chan string, 8)}
+	w := pubsubtest.NewLegWatcher(8)
 	c.Observe(w)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
@@ -80,14 +54,14 @@ func subscribeAndCut(t *testing.T, wsURL func(string) string) (tracetest.SpanStu
 	var holder string
 	for range 2 {
 		select {
-		case holder = <-w.up:
+		case holder = <-w.Up:
 		case <-ctx.Done():
 			t.Fatal("the subscription's two legs never went live")
 		}
 	}
 	cl.PubSub(holder).Drop()
 	select {
-	case <-w.replaced:
+	case <-w.Replaced:
 	case <-ctx.Done():
 		t.Fatal("no leg replaced after the cut")
 	}
