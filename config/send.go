@@ -26,22 +26,26 @@ const maxFanOut = 16
 // fit in the send endpoints (one that cannot be met is a mistake, not a
 // wish to clamp).
 func (p *parser) checkSend(d *Document) {
-	k := d.Send.FanOut
-	switch {
-	case k == 0:
-		return // left out: the default (a written 0 is refused by the decoder)
-	case k < 0 || k > maxFanOut:
-		p.add("send.fan_out", "must be between 1 and "+strconv.Itoa(maxFanOut))
-		return
-	}
 	n := 0
 	for i := range d.Endpoints {
 		if _, ok := d.Endpoints[i].Roles[endpoint.RoleSend]; ok {
 			n++
 		}
 	}
-	if k > n {
-		p.add("send.fan_out", "is more than the "+strconv.Itoa(n)+
-			" endpoint(s) with a send role: each copy goes to a distinct one")
+	p.checkSpread("send.fan_out", d.Send.FanOut, maxFanOut, n,
+		"endpoint(s) with a send role: each copy goes to a distinct one")
+}
+
+// checkSpread checks a count written at key (0: left out, the default;
+// a written 0 is refused by the decoder) that spreads over distinct
+// endpoints: from 1 to max, and at most the have endpoints that can take
+// a part, described by what.
+func (p *parser) checkSpread(key string, v, max, have int, what string) {
+	switch {
+	case v == 0:
+	case v < 0 || v > max:
+		p.add(key, "must be between 1 and "+strconv.Itoa(max))
+	case v > have:
+		p.add(key, "is more than the "+strconv.Itoa(have)+" "+what)
 	}
 }

@@ -1,7 +1,5 @@
 package config
 
-import "strconv"
-
 // Subscribe is the [subscribe] table: how a client holds its
 // subscriptions across the endpoints that serve the subscribe role
 // ([endpoints.subscribe]). The zero value takes every default.
@@ -23,22 +21,12 @@ const maxRedundancy = 16
 // written must fit in the subscribe endpoints (one that cannot be met is a
 // mistake, not a wish to clamp). Its range is the decoder's.
 func (p *parser) checkSubscribe(d *Document) {
-	r := d.Subscribe.Redundancy
-	switch {
-	case r == 0:
-		return // left out: the default (a written 0 is refused by the decoder)
-	case r < 0 || r > maxRedundancy:
-		p.add("subscribe.redundancy", "must be between 1 and "+strconv.Itoa(maxRedundancy))
-		return
-	}
 	n := 0
 	for i := range d.Endpoints {
 		if d.Endpoints[i].Subscribe != nil {
 			n++
 		}
 	}
-	if r > n {
-		p.add("subscribe.redundancy", "is more than the "+strconv.Itoa(n)+
-			" endpoint(s) with an [endpoints.subscribe] table: each subscription is held on that many distinct endpoints")
-	}
+	p.checkSpread("subscribe.redundancy", d.Subscribe.Redundancy, maxRedundancy, n,
+		"endpoint(s) with an [endpoints.subscribe] table: each subscription is held on that many distinct endpoints")
 }
