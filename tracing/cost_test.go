@@ -32,6 +32,15 @@ func TestNoProviderInstalled(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector changes allocation counts")
 	}
+	if extra := allocsAdded(t, tracing.Options{}, "with tracing and no provider"); extra > maxNoopAllocs {
+		t.Fatalf("tracing with no provider adds %.1f allocations per call, want at most %d", extra, maxNoopAllocs)
+	}
+}
+
+// allocsAdded measures what Instrument with o adds to the allocations of
+// a call of one attempt, logging both counts under the name what.
+func allocsAdded(t *testing.T, o tracing.Options, what string) float64 {
+	t.Helper()
 	_, _, c, _ := newClient(t, []fixtures.Member{member("a", 0)}, conf{})
 	call := func() {
 		if err := getBalance(context.Background(), c); err != nil {
@@ -40,12 +49,10 @@ func TestNoProviderInstalled(t *testing.T) {
 	}
 	const runs = 300
 	plain := testing.AllocsPerRun(runs, call)
-	tracing.Instrument(c, tracing.Options{})
-	noop := testing.AllocsPerRun(runs, call)
-	t.Logf("allocations per call: %.1f without tracing, %.1f with tracing and no provider (+%.1f)", plain, noop, noop-plain)
-	if noop-plain > maxNoopAllocs {
-		t.Fatalf("tracing with no provider adds %.1f allocations per call, want at most %d", noop-plain, maxNoopAllocs)
-	}
+	tracing.Instrument(c, o)
+	traced := testing.AllocsPerRun(runs, call)
+	t.Logf("allocations per call: %.1f without tracing, %.1f %s (+%.1f)", plain, traced, what, traced-plain)
+	return traced - plain
 }
 
 // TestNoProviderInstalledRecordsNothing: the no-op provider's spans carry

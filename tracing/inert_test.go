@@ -25,19 +25,9 @@ func TestNoopProviderAllocatesNothing(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector changes allocation counts")
 	}
-	_, _, c, _ := newClient(t, []fixtures.Member{member("a", 0)}, conf{})
-	call := func() {
-		if err := getBalance(context.Background(), c); err != nil {
-			t.Fatal(err)
-		}
-	}
-	const runs = 300
-	plain := testing.AllocsPerRun(runs, call)
-	tracing.Instrument(c, tracing.Options{TracerProvider: noop.NewTracerProvider()})
-	traced := testing.AllocsPerRun(runs, call)
-	t.Logf("allocations per call: %.1f without tracing, %.1f on the noop provider (+%.1f)", plain, traced, traced-plain)
-	if traced-plain > maxNoopProviderAllocs {
-		t.Fatalf("tracing on the noop provider adds %.1f allocations per call, want at most %d", traced-plain, maxNoopProviderAllocs)
+	o := tracing.Options{TracerProvider: noop.NewTracerProvider()}
+	if extra := allocsAdded(t, o, "on the noop provider"); extra > maxNoopProviderAllocs {
+		t.Fatalf("tracing on the noop provider adds %.1f allocations per call, want at most %d", extra, maxNoopProviderAllocs)
 	}
 }
 
