@@ -45,18 +45,9 @@ func benchTargets(b *testing.B, url string) []benchTarget {
 	// tracking costs.
 	offSettings := pool.DefaultSettings()
 	offSettings.MaxSlotLag = 0
-	po, err := admission.New([]endpoint.Spec{{Name: "bench", URL: endpoint.NewSecret(url),
-		Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: {}}}}, offSettings, admission.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
 	ts := transport.DefaultSettings()
 	ts.MonotonicReads = false
-	untracked, err := engine.New(po, ts, engine.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { _ = untracked.Close() })
+	untracked := oneEndpoint(b, url, offSettings, ts)
 	// solroute-fixed: a fixed AttemptTimeout, so reads are not timed (no
 	// latency histogram, no adaptive rule): the adaptive rule's cost is
 	// solroute's time over this one's, in the same run.
@@ -235,6 +226,23 @@ func BenchmarkAttemptExecutor(b *testing.B) {
 // loopback answer, so that no hedge starts and the row measures what
 // being ready to hedge costs a call.
 const benchHedgeAfter = 100 * time.Millisecond
+
+// oneEndpoint returns an engine over one read endpoint at url ("bench")
+// with pool settings ps and settings ts, on a pool of its own.
+func oneEndpoint(b testing.TB, url string, ps pool.Settings, ts transport.Settings) *engine.Engine {
+	b.Helper()
+	p, err := admission.New([]endpoint.Spec{{Name: "bench", URL: endpoint.NewSecret(url),
+		Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: {}}}}, ps, admission.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	e, err := engine.New(p, ts, engine.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = e.Close() })
+	return e
+}
 
 // twoEndpoints returns an engine over two endpoints of one server (a
 // hedge needs another endpoint) with settings s, on a pool of its own.

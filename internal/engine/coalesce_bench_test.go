@@ -10,8 +10,6 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"
-	"github.com/solroute/solroute/endpoint"
-	"github.com/solroute/solroute/internal/admission"
 	"github.com/solroute/solroute/internal/balancefloor"
 	"github.com/solroute/solroute/internal/engine"
 	"github.com/solroute/solroute/pool"
@@ -31,19 +29,9 @@ func distinctKeys() []solana.PublicKey {
 // coalesceEngine is an engine over url with Settings.Coalesce set to list.
 func coalesceEngine(b *testing.B, url string, list []string) *engine.Engine {
 	b.Helper()
-	p, err := admission.New([]endpoint.Spec{{Name: "bench", URL: endpoint.NewSecret(url),
-		Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: {}}}}, pool.DefaultSettings(), admission.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
 	s := transport.DefaultSettings()
 	s.Coalesce = list
-	e, err := engine.New(p, s, engine.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { _ = e.Close() })
-	return e
+	return oneEndpoint(b, url, pool.DefaultSettings(), s)
 }
 
 // BenchmarkGetBalanceCoalesce is what coalescing costs a read that shares
