@@ -65,6 +65,13 @@ func newChain(t *testing.T, nodes ...node) *chain {
 			specs[i].URL = endpoint.NewSecret(liar(t, c.Server(n.name).URL(), n.lie))
 		}
 	}
+	return chainOver(t, clock, ledger, c, specs)
+}
+
+// chainOver is the chain of cluster c (closed with the test) over specs:
+// a pool on clock and an engine without retry jitter.
+func chainOver(t *testing.T, clock *clockwork.FakeClock, ledger *fixtures.Ledger, c *fixtures.Cluster, specs []endpoint.Spec) *chain {
+	t.Helper()
 	p, err := admission.New(specs, pool.DefaultSettings(), admission.Options{Clock: clock, Seed: 1})
 	if err != nil {
 		c.Close()

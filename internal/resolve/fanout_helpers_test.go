@@ -8,11 +8,7 @@ import (
 	"github.com/jonboulle/clockwork"
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
-	"github.com/solroute/solroute/internal/admission"
-	"github.com/solroute/solroute/internal/engine"
 	"github.com/solroute/solroute/internal/fixturespec"
-	"github.com/solroute/solroute/pool"
-	"github.com/solroute/solroute/transport"
 )
 
 // sender is one send-only endpoint of a fan-out chain.
@@ -47,23 +43,7 @@ func newFanChain(t *testing.T, senders ...sender) *chain {
 		members = append(members, m)
 	}
 	c := fixtures.NewCluster(members)
-	p, err := admission.New(fixturespec.Specs(c), pool.DefaultSettings(), admission.Options{Clock: clock, Seed: 1})
-	if err != nil {
-		c.Close()
-		t.Fatal(err)
-	}
-	s := transport.DefaultSettings()
-	s.Retry.Jitter = func(time.Duration) time.Duration { return 0 }
-	tc, err := engine.New(p, s, engine.Options{})
-	if err != nil {
-		c.Close()
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = tc.Close()
-		c.Close()
-	})
-	return &chain{t: t, clock: clock, ledger: ledger, c: c, tc: tc}
+	return chainOver(t, clock, ledger, c, fixturespec.Specs(c))
 }
 
 // sendsTo counts the sendTransaction requests the endpoint named name
