@@ -37,6 +37,17 @@ type subEnv struct {
 // client on their Endpoints; edit adjusts them first.
 func newSubEnv(t *testing.T, names []string, edit func([]solroute.Endpoint)) *subEnv {
 	t.Helper()
+	return newSubEnvWith(t, names, func(o *solroute.Options) {
+		if edit != nil {
+			edit(o.Endpoints)
+		}
+	})
+}
+
+// newSubEnvWith is newSubEnv with the client's options edited before it
+// is built (a logger, observers, WebSocket URLs).
+func newSubEnvWith(t *testing.T, names []string, edit func(*solroute.Options)) *subEnv {
+	t.Helper()
 	e := &subEnv{t: t, clock: clockwork.NewFakeClockAt(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)),
 		ledger: fixtures.NewLedger(), names: names}
 	var ms []fixtures.Member
@@ -46,11 +57,11 @@ func newSubEnv(t *testing.T, names []string, edit func([]solroute.Endpoint)) *su
 	}
 	e.cluster = fixtures.NewCluster(ms)
 	t.Cleanup(e.cluster.Close)
-	eps := e.cluster.Endpoints()
+	o := solroute.Options{Endpoints: e.cluster.Endpoints(), Hooks: solroute.Hooks{Clock: e.clock}}
 	if edit != nil {
-		edit(eps)
+		edit(&o)
 	}
-	c, err := solroute.New(solroute.Options{Endpoints: eps, Hooks: solroute.Hooks{Clock: e.clock}})
+	c, err := solroute.New(o)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,10 +12,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/gagliardetto/solana-go/rpc"
-	"github.com/jonboulle/clockwork"
 	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
@@ -28,32 +26,6 @@ import (
 	"github.com/solroute/solroute/metrics"
 	"github.com/solroute/solroute/tracing"
 )
-
-// newSubEnvWith is newSubEnv with the client's options edited before it
-// is built (a logger, observers, WebSocket URLs).
-func newSubEnvWith(t *testing.T, names []string, edit func(*solroute.Options)) *subEnv {
-	t.Helper()
-	e := &subEnv{t: t, clock: clockwork.NewFakeClockAt(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)),
-		ledger: fixtures.NewLedger(), names: names}
-	var ms []fixtures.Member
-	for _, n := range names {
-		ms = append(ms, fixtures.Member{Name: n, PubSub: &fixtures.PubSubOptions{}, Options: fixtures.Options{
-			Clock: e.clock, Ledger: e.ledger, Slots: &fixtures.SlotOptions{Start: 5000}}})
-	}
-	e.cluster = fixtures.NewCluster(ms)
-	t.Cleanup(e.cluster.Close)
-	o := solroute.Options{Endpoints: e.cluster.Endpoints(), Hooks: solroute.Hooks{Clock: e.clock}}
-	if edit != nil {
-		edit(&o)
-	}
-	c, err := solroute.New(o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e.client = c
-	t.Cleanup(func() { _ = c.Close() })
-	return e
-}
 
 // gathered is a registry's series: `name{endpoint="a"}` (labels sorted) to
 // its value; a histogram gives its _count.
