@@ -60,8 +60,13 @@ func BenchmarkGetBalanceInterleaved(b *testing.B) {
 	tr := &http.Transport{MaxIdleConnsPerHost: 256}
 	b.Cleanup(tr.CloseIdleConnections)
 	raw := balancefloor.Raw(&http.Client{Transport: tr}, srv.URL, somePubkey)
-	names := []string{"raw"}
+	names := []string{"raw", "raw+timeout"}
 	calls := []func(context.Context) error{func(ctx context.Context) error {
+		_, err := raw(ctx)
+		return err
+	}, func(ctx context.Context) error { // raw with a bound of its own, as any call in production has
+		ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		defer cancel()
 		_, err := raw(ctx)
 		return err
 	}}

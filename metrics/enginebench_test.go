@@ -3,6 +3,7 @@ package metrics_test
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/gagliardetto/solana-go/rpc"
 	"github.com/prometheus/client_golang/prometheus"
@@ -49,10 +50,44 @@ func engineRows(b *testing.B, url string) (names []string, calls []func(context.
 			tracing.Instrument(e, tracing.Options{TracerProvider: noopProvider(b)})
 		}
 		names = append(names, name)
-		calls = append(calls, func(ctx context.Context) error {
-			var out *rpc.GetBalanceResult
-			return e.CallForInto(ctx, &out, "getBalance", []any{somePubkey})
-		})
+		calls = append(calls, engineCall(e))
+	}
+	for _, row := range []struct {
+		name  string
+		after time.Duration
+	}{{"engine-2", 0}, {"engine-2+hedged", 100 * time.Millisecond}, {"engine-2+auto", transport.HedgeAuto}} {
+		names = append(names, row.name)
+		calls = append(calls, engineCall(twoEndpointEngine(b, url, row.after)))
 	}
 	return names, calls
+}
+
+// engineCall is a getBalance through e.
+func engineCall(e *engine.Engine) func(context.Context) error {
+	return func(ctx context.Context) error {
+		var out *rpc.GetBalanceResult
+		return e.CallForInto(ctx, &out, "getBalance", []any{somePubkey})
+	}
+}
+
+// twoEndpointEngine is an engine over two endpoints of url hedging reads
+// after hedgeAfter (0: never; transport.HedgeAuto): the rows of issue
+// 22's hedged and auto targets, whose hedges are never reached on
+// loopback, against the same two endpoints unhedged, so each row costs
+// what being ready to hedge costs.
+func twoEndpointEngine(b *testing.B, url string, hedgeAfter time.Duration) *engine.Engine {
+	read := map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: {}}
+	p, err := admission.New([]endpoint.Spec{{Name: "one", URL: endpoint.NewSecret(url), Roles: read},
+		{Name: "two", URL: endpoint.NewSecret(url), Roles: read}}, pool.DefaultSettings(), admission.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	s := transport.DefaultSettings()
+	s.HedgeAfter = hedgeAfter
+	e, err := engine.New(p, s, engine.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = e.Close() })
+	return e
 }

@@ -99,6 +99,12 @@ type callState struct {
 // reads the clock once before the attempt and once after: end is when it
 // ended.
 func (c *Engine) attempt(ctx context.Context, cs *callState, pm *admission.Permit) (o outcome, end time.Time) {
+	return c.attemptCancelable(ctx, cs, pm, nil)
+}
+
+// attemptCancelable is attempt, handing its timer to fc once armed (nil:
+// none), so that a hedge can cancel it (firstCancel).
+func (c *Engine) attemptCancelable(ctx context.Context, cs *callState, pm *admission.Permit, fc *firstCancel) (o outcome, end time.Time) {
 	ep := c.endpoints[pm.Endpoint()]
 	now := c.clock.Now()
 	if ep == nil { // the pool named an endpoint it did not list in Specs
@@ -116,6 +122,9 @@ func (c *Engine) attempt(ctx context.Context, cs *callState, pm *admission.Permi
 	timer := c.newAttemptTimer(cs, now, timeout)
 	actx, cancel := context.WithCancelCause(ctx)
 	timer.arm(cancel)
+	if fc != nil {
+		fc.set(timer)
+	}
 	o = c.post(ctx, actx, cs, ep, timer)
 	o.timeout = timer.stop()
 	cancel(nil)

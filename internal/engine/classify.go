@@ -16,6 +16,10 @@ func classifyErr(ctx, actx context.Context, err error) retrypolicy.Cause {
 	if ctx.Err() != nil {
 		return retrypolicy.Canceled
 	}
+	// Its hedge settled the call (firstCancel): nothing was learnt either.
+	if errors.Is(context.Cause(actx), errSuperseded) {
+		return retrypolicy.Canceled
+	}
 	// The attempt's own timer (pool clock) fired: the endpoint was slow.
 	if errors.Is(context.Cause(actx), errAttemptTimeout) {
 		return retrypolicy.Timeout

@@ -195,11 +195,14 @@ func newEndpointClient(spec *endpoint.Spec) (*endpointClient, error) {
 
 // endpointHeader is the header every POST to spec's endpoint at u
 // carries, and the secret values in it (spec's header values, and the
-// Basic credentials of u's user info).
+// Basic credentials of u's user info). The engine's own is Content-Type
+// alone, what agave's RPC client and the curl examples of Solana's RPC
+// documentation send: an Accept header is one more header for every
+// server to parse on every call, and no RPC node or provider needs it (a
+// configured one is sent like any other).
 func endpointHeader(spec *endpoint.Spec, u *url.URL) (http.Header, []string) {
-	header := make(http.Header, 3+len(spec.Headers))
+	header := make(http.Header, 2+len(spec.Headers))
 	header.Set("Content-Type", "application/json")
-	header.Set("Accept", "application/json")
 	secretValues := make([]string, 0, 1+len(spec.Headers))
 	for k, v := range spec.Headers {
 		header.Set(k, v.Reveal())

@@ -45,6 +45,7 @@ func (e *attemptError) Unwrap() error { return e.err }
 // secret-free.
 var (
 	errAttemptTimeout   = errors.New("attempt timed out")
+	errSuperseded       = errors.New("canceled: its hedge answered first")
 	errBatchMismatch    = errors.New("batch response does not match the requests")
 	errEmptyBatch       = errors.New("transport: empty batch")
 	errNoTimeLeft       = errors.New("no time left before the call's deadline")

@@ -38,12 +38,10 @@ func (c *Engine) hedged(ctx context.Context, cs *callState, first attemptRun, re
 		first.o, first.end = c.attempt(first.ctx, cs, first.pm)
 		return first, nil
 	}
-	fctx, fcancel := context.WithCancel(first.ctx)
-	defer fcancel()
-	h := &hedgeStart{c: c, ctx: ctx, cs: cs, x: x, out: out, first: first, req: req, call: call, hn: hn, fcancel: fcancel}
+	h := &hedgeStart{c: c, ctx: ctx, cs: cs, x: x, out: out, first: first, req: req, call: call, hn: hn}
 	h.wg.Add(1)
 	timer := c.clock.AfterFunc(c.hedgeDelay(first.pm), h.start)
-	first.o, first.end = c.attempt(fctx, cs, first.pm)
+	first.o, first.end = c.attemptCancelable(first.ctx, cs, first.pm, &h.fcancel)
 	if timer.Stop() { // no hedge started, nor will
 		return first, nil
 	}
@@ -63,16 +61,17 @@ func (c *Engine) hedged(ctx context.Context, cs *callState, first attemptRun, re
 // started). wg is done once start has decided; its fields are written
 // only before that.
 type hedgeStart struct {
-	c       *Engine
-	ctx     context.Context
-	cs      *callState
-	x       *intoExchange
-	out     reflect.Value
-	first   attemptRun
-	req     admission.Request
-	call    *retry.Call
-	hn      int
-	fcancel context.CancelFunc
+	c     *Engine
+	ctx   context.Context
+	cs    *callState
+	x     *intoExchange
+	out   reflect.Value
+	first attemptRun
+	req   admission.Request
+	call  *retry.Call
+	hn    int
+	// fcancel cancels the first attempt (a hedge that settled the call).
+	fcancel firstCancel
 
 	wg      sync.WaitGroup
 	results chan attemptRun
@@ -85,7 +84,7 @@ type hedgeStart struct {
 func (h *hedgeStart) start() {
 	defer h.wg.Done()
 	h.results = make(chan attemptRun, 2)
-	h.fresh, h.hcancel = h.c.startHedge(h.ctx, h.cs, h.x, h.out, h.first, h.req, h.call, h.hn, h.results, h.fcancel)
+	h.fresh, h.hcancel = h.c.startHedge(h.ctx, h.cs, h.x, h.out, h.first, h.req, h.call, h.hn, h.results, &h.fcancel)
 }
 
 // settlePair takes both attempts of a hedged pair from h.results, in the
@@ -100,7 +99,7 @@ func (c *Engine) settlePair(ctx context.Context, x *intoExchange, h *hedgeStart)
 		main, side = b, &a
 	} else {
 		if a.hedge {
-			h.fcancel()
+			h.fcancel.cancel()
 		} else {
 			h.hcancel()
 		}
@@ -130,10 +129,10 @@ func hedgeable(cs *callState) (*intoExchange, reflect.Value, bool) {
 // runHedge runs the hedge r of cs under ctx and sends it, finished, to
 // results; when it settles the call it cancels the first attempt
 // (fcancel) at once, which the caller, still in that attempt, cannot do.
-func (c *Engine) runHedge(ctx context.Context, cs *callState, r attemptRun, results chan<- attemptRun, fcancel context.CancelFunc) {
+func (c *Engine) runHedge(ctx context.Context, cs *callState, r attemptRun, results chan<- attemptRun, fcancel *firstCancel) {
 	r.o, r.end = c.attempt(ctx, cs, r.pm)
 	if retry.Settles(r.o.Outcome) {
-		fcancel()
+		fcancel.cancel()
 	}
 	results <- r
 }
@@ -145,7 +144,7 @@ func (c *Engine) runHedge(ctx context.Context, cs *callState, r attemptRun, resu
 // (fcancel) when it settles the call. cancel cancels it; nil when no hedge
 // started.
 func (c *Engine) startHedge(ctx context.Context, cs *callState, x *intoExchange, out reflect.Value, first attemptRun,
-	req admission.Request, call *retry.Call, hn int, results chan<- attemptRun, fcancel context.CancelFunc) (fresh reflect.Value, cancel context.CancelFunc) {
+	req admission.Request, call *retry.Call, hn int, results chan<- attemptRun, fcancel *firstCancel) (fresh reflect.Value, cancel context.CancelFunc) {
 	hreq := req
 	hreq.Avoid = append(slices.Clip(req.Avoid), first.pm.Endpoint())
 	hpm := c.pool.TryAcquire(hreq)
@@ -194,4 +193,40 @@ func (c *Engine) settleSide(side *attemptRun) {
 		}
 	}
 	side.pm.Done(side.o.Outcome)
+}
+
+// firstCancel is how a hedge cancels the first attempt of its pair, which
+// runs on the caller's goroutine: that attempt hands over its timer once
+// armed (set) and the hedge cancels it (cancel), in either order. It
+// stands in for a cancel context of its own above the attempt's (three
+// allocations and a registration per hedgeable read, plans/015-call-cost.md,
+// "Fourth pass"): the attempt's own context is canceled, with
+// errSuperseded, which classifyErr reads as Canceled.
+type firstCancel struct {
+	mu       sync.Mutex
+	at       *attemptTimer
+	canceled bool
+}
+
+// set hands over the first attempt's timer, canceling it at once when the
+// hedge already asked.
+func (f *firstCancel) set(at *attemptTimer) {
+	f.mu.Lock()
+	f.at = at
+	canceled := f.canceled
+	f.mu.Unlock()
+	if canceled {
+		at.supersede()
+	}
+}
+
+// cancel cancels the first attempt, now or as soon as it is armed.
+func (f *firstCancel) cancel() {
+	f.mu.Lock()
+	f.canceled = true
+	at := f.at
+	f.mu.Unlock()
+	if at != nil {
+		at.supersede()
+	}
 }

@@ -13,11 +13,14 @@ import (
 )
 
 // maxHedgeReadyAllocs bounds what being ready to hedge adds to a read
-// answered before its hedge delay: the first attempt's cancel context (the
-// hedge's means to cancel it), the hedge timer and its function's state.
-// It was 12 when the first attempt ran on a goroutine of its own, waited
-// for on a channel.
-const maxHedgeReadyAllocs = 8
+// answered before its hedge delay: the hedge timer (the clock's timer and
+// its function) and the pair's state (hedgeStart, which holds the hedge's
+// means to cancel the first attempt, firstCancel). It was 12 when the
+// first attempt ran on a goroutine of its own, waited for on a channel,
+// then 8 while the first attempt had a cancel context of its own above
+// the attempt's (three allocations: the context, its Done channel and the
+// attempt's registration under it).
+const maxHedgeReadyAllocs = 3
 
 // TestHedgedReadAnsweredInTime: a hedged read answered before its hedge
 // delay runs on the caller's goroutine: at most maxHedgeReadyAllocs

@@ -215,6 +215,16 @@ func (at *attemptTimer) fire() {
 	}
 }
 
+// supersede cancels the attempt, with errSuperseded, unless it ended:
+// another attempt of its hedged pair settled the call (firstCancel).
+func (at *attemptTimer) supersede() {
+	at.mu.Lock()
+	defer at.mu.Unlock()
+	if !at.stopped {
+		at.cancel(errSuperseded)
+	}
+}
+
 // stop stops the timer and returns the bound the attempt ran under.
 func (at *attemptTimer) stop() time.Duration {
 	at.mu.Lock()
