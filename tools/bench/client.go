@@ -82,6 +82,11 @@ func clientKinds() []clientKind {
 			open:  newSolrouteClient,
 		},
 		{
+			name:  typed,
+			about: "solroute's own typed calls (Client.GetBalance, and CallForInto for sends) over the same pool and settings as solroute, without solana-go's rpc.Client above it: its requests are written by solroute's encoder, as round-robin's are prebuilt bytes, so the two compare the pool's machinery alone (issue 22)",
+			open:  newTypedClient,
+		},
+		{
 			name:  trackingOff,
 			about: "solroute with slot tracking off (pool.Settings.MaxSlotLag = 0, transport.Settings.MonotonicReads = false): issue 13's mechanism off, to show what it costs and what it prevents",
 			open: func(urls []string, o *Options, w *answerWatch) (client, error) {
@@ -129,6 +134,9 @@ func clientKinds() []clientKind {
 		},
 	}
 }
+
+// typed is the client that calls solroute's typed calls directly.
+const typed = "solroute-typed"
 
 // trackingOff is the client that runs solroute with slot tracking off.
 const trackingOff = "solroute-untracked"

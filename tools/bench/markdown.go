@@ -170,6 +170,13 @@ func (r *Report) writeTargets(p func(string, ...any)) {
 		p("what a program that installed no OpenTelemetry SDK pays. At zero latency (`healthy`) every client and the fake servers share two cores, so CPU per call decides goodput; ")
 		p("`healthy-2ms` is closer to a real provider.\n\n")
 	}
+	if rows := r.issue22Rows(); len(rows) > 0 {
+		writeTable(p, "Targets (issue 22): what the pool costs a call", rows)
+		p("`%s` calls solroute's typed `GetBalance` (and `CallForInto` for sends), whose requests solroute's own encoder writes, ", typed)
+		p("as round-robin posts prebuilt bytes: the two differ by the pool's machinery. `solroute` is solana-go's `rpc.Client` over the same pool, ")
+		p("which also pays solana-go's encoding of every request (compare `solana-go` with `net/http`). ")
+		p("Allocations are the client process's, with the harness's `context.WithTimeout` per call; the servers run in a child process.\n\n")
+	}
 }
 
 // writeDrainNote explains steady goodput, under issue 12's table: why a
