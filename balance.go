@@ -2,6 +2,7 @@ package solroute
 
 import (
 	"context"
+	"strconv"
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"
@@ -23,6 +24,26 @@ type BalanceOptions struct {
 type balanceConfig struct {
 	Commitment     rpc.CommitmentType `json:"commitment,omitempty"`
 	MinContextSlot *uint64            `json:"minContextSlot,omitempty"`
+}
+
+// AppendJSON appends c as json.Marshal writes it (wire.Appender: the
+// request encoder then takes no reflection and no allocation for it), for
+// a Commitment validCommitment accepted, which needs no escaping.
+func (c balanceConfig) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	if c.Commitment != "" {
+		b = append(b, `"commitment":"`...)
+		b = append(b, c.Commitment...)
+		b = append(b, '"')
+	}
+	if c.MinContextSlot != nil {
+		if c.Commitment != "" {
+			b = append(b, ',')
+		}
+		b = append(b, `"minContextSlot":`...)
+		b = strconv.AppendUint(b, *c.MinContextSlot, 10)
+	}
+	return append(b, '}')
 }
 
 // GetBalance returns the lamports of pubkey with the slot the answer was

@@ -2,9 +2,11 @@ package wire
 
 import (
 	"encoding/json"
+	"slices"
 	"strconv"
 
 	"github.com/gagliardetto/solana-go"
+	"github.com/gagliardetto/solana-go/rpc"
 )
 
 // request is one JSON-RPC 2.0 request object: what EncodeRequest writes,
@@ -82,8 +84,94 @@ func appendParam(b []byte, p any) ([]byte, error) {
 		return strconv.AppendInt(b, v, 10), nil
 	case uint64:
 		return strconv.AppendUint(b, v, 10), nil
+	case rpc.M:
+		return appendObject(b, v)
+	case map[string]any:
+		return appendObject(b, v)
+	case Appender:
+		return v.AppendJSON(b), nil
 	}
 	return appendMarshaled(b, p)
+}
+
+// Appender is a param that writes its own JSON: byte for byte what
+// json.Marshal writes for it (its tests hold it to that). The root's typed
+// calls' config objects are Appenders.
+type Appender interface {
+	AppendJSON(b []byte) []byte
+}
+
+// maxObjectKeys bounds the members of an object appendObject writes
+// itself, their keys sorted on the stack; a larger one goes to
+// json.Marshal.
+const maxObjectKeys = 8
+
+// appendObject appends m, a config object as solana-go's calls build
+// them (rpc.M: "commitment", "encoding", "minContextSlot", ...), as
+// json.Marshal writes it: members sorted by key, each value by
+// appendValue. It takes none of json.Marshal's reflection and four
+// allocations a call; an object holding anything appendValue does not
+// write goes to json.Marshal whole.
+func appendObject(b []byte, m map[string]any) ([]byte, error) {
+	if len(m) > maxObjectKeys {
+		return appendMarshaled(b, m)
+	}
+	var keys [maxObjectKeys]string
+	n := 0
+	for k := range m {
+		keys[n] = k
+		n++
+	}
+	ks := keys[:n]
+	slices.Sort(ks) // json.Marshal's order: the keys' bytes
+	start := len(b)
+	b = append(b, '{')
+	for i, k := range ks {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendKnownString(b, k)
+		b = append(b, ':')
+		var ok bool
+		if b, ok = appendValue(b, m[k]); !ok {
+			return appendMarshaled(b[:start], m)
+		}
+	}
+	return append(b, '}'), nil
+}
+
+// appendValue appends v, a member of a config object, as json.Marshal
+// writes it, for the types such objects hold; ok is false for any other
+// (b is then to be discarded).
+func appendValue(b []byte, v any) (_ []byte, ok bool) {
+	switch v := v.(type) {
+	case string:
+		return appendKnownString(b, v), true
+	case rpc.CommitmentType:
+		return appendKnownString(b, string(v)), true
+	case solana.EncodingType:
+		return appendKnownString(b, string(v)), true
+	case rpc.M:
+		out, err := appendObject(b, v)
+		return out, err == nil
+	case map[string]any:
+		out, err := appendObject(b, v)
+		return out, err == nil
+	case nil, solana.PublicKey, bool, int, int64, uint64:
+		out, err := appendParam(b, v)
+		return out, err == nil
+	}
+	return b, false
+}
+
+// appendKnownString is appendString for a string json.Marshal never
+// fails on (any Go string: it replaces invalid UTF-8).
+func appendKnownString(b []byte, s string) []byte {
+	out, err := appendString(b, s)
+	if err != nil {
+		return append(b, `""`...) // unreachable: json.Marshal of a string does not fail
+	}
+	return out
 }
 
 // appendString appends s quoted, as json.Marshal quotes it: as is when

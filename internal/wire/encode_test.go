@@ -51,6 +51,16 @@ func TestEncodeRequestMatchesMarshal(t *testing.T) {
 		{"sendTransaction", []any{"AQID+/==", map[string]any{"encoding": "base64"}}},
 		{"x", []any{"quote\" backslash\\ <b>&amp; \u2028 \x01 é \xff"}},
 		{"we<ird\"method", []any{1.5, []string{"a"}, json.RawMessage(`{ "a" : 1 }`)}},
+		// config objects as solana-go builds them: written by appendObject
+		{"getAccountInfo", []any{pk, rpc.M{"encoding": solana.EncodingBase64, "commitment": rpc.CommitmentConfirmed,
+			"minContextSlot": uint64(345678901), "dataSlice": rpc.M{"offset": uint64(0), "length": uint64(32)}}}},
+		{"getBlock", []any{uint64(7), rpc.M{"rewards": false, "transactionDetails": "none", "maxSupportedTransactionVersion": uint64(0),
+			"identity": pk, "epoch": nil, "limit": 10, "before": int64(-1)}}},
+		{"m", []any{rpc.M{}, map[string]any{}, rpc.M{"b": 1, "a": 2, "A": 3, "_": 4, "é": 5, "<&>\"": "\u2028"}}},
+		// objects appendObject leaves to json.Marshal: too many members, or a value it does not write
+		{"m", []any{rpc.M{"a": 1, "b": 2, "c": 3, "d": 4, "e": 5, "f": 6, "g": 7, "h": 8, "i": 9}}},
+		{"m", []any{rpc.M{"commitment": "confirmed", "dataSlice": &struct{ Offset uint64 }{3}}}},
+		{"m", []any{rpc.M{"nested": rpc.M{"x": 1.5}}, rpc.M{"u": uint32(3)}, rpc.M{"t": rpc.TransactionDetailsSignatures}}},
 	}
 	for _, c := range cases {
 		got, err := EncodeRequest(42, c.method, c.params)
@@ -104,6 +114,22 @@ func TestEncodeRequestAllocatesOnce(t *testing.T) {
 	}
 }
 
+// TestConfigObjectAllocatesNothing: a request with a config object as
+// solana-go builds one (rpc.M) is still one allocation: json.Marshal of
+// the object alone took four.
+func TestConfigObjectAllocatesNothing(t *testing.T) {
+	pk := solana.MustPublicKeyFromBase58("9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM")
+	params := []any{pk, rpc.M{"commitment": rpc.CommitmentConfirmed, "encoding": solana.EncodingBase64, "minContextSlot": uint64(9)}}
+	n := testing.AllocsPerRun(100, func() {
+		if _, err := EncodeRequest(7, "getAccountInfo", params); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if n > 1 {
+		t.Fatalf("%v allocations per request, want 1", n)
+	}
+}
+
 // FuzzEncodeRequest holds EncodeRequest to json.Marshal's bytes on
 // arbitrary methods, strings, numbers and keys.
 func FuzzEncodeRequest(f *testing.F) {
@@ -112,7 +138,8 @@ func FuzzEncodeRequest(f *testing.F) {
 	f.Fuzz(func(t *testing.T, method, s string, u uint64, i int64, key []byte) {
 		var k solana.PublicKey
 		copy(k[:], key)
-		params := []any{s, u, i, k, nil, true}
+		params := []any{s, u, i, k, nil, true,
+			rpc.M{s: u, "commitment": rpc.CommitmentType(s), method: rpc.M{"k": k, s: i}, "e": solana.EncodingType(method)}}
 		got, err := EncodeRequest(u, method, params)
 		if err != nil {
 			t.Fatal(err)
