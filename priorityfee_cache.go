@@ -25,6 +25,19 @@ type feeCache struct {
 	mu      sync.Mutex
 	entries map[string]*feeEntry
 	waiting int // callers waiting on a fetch in flight, for the tests
+	// moved, when a test asked for it, is closed (and cleared) when
+	// waiting next changes: the tests' event for "n callers joined"
+	// (priorityfee_export_test.go). Nil otherwise: no cost.
+	moved chan struct{}
+}
+
+// waitMoved signals a change of waiting to a test watching it; f.mu is
+// held.
+func (f *feeCache) waitMoved() {
+	if f.moved != nil {
+		close(f.moved)
+		f.moved = nil
+	}
 }
 
 // feeEntry is one account set's fetch and, once done is closed, its
@@ -92,6 +105,7 @@ func (f *feeCache) join(c *Client, key string) (*feeEntry, int) {
 			}
 		default:
 			f.waiting++
+			f.waitMoved()
 			return e, feeWait
 		}
 	}
@@ -104,6 +118,7 @@ func (f *feeCache) join(c *Client, key string) (*feeEntry, int) {
 func (f *feeCache) left() {
 	f.mu.Lock()
 	f.waiting--
+	f.waitMoved()
 	f.mu.Unlock()
 }
 

@@ -1,10 +1,14 @@
 package solroute
 
-// PriorityFeeWaiting counts the callers waiting on a PriorityFee fetch in
-// flight, for the tests that must know every caller joined it before they
-// let the fetch end.
-func PriorityFeeWaiting(c *Client) int {
+// PriorityFeeWaiting returns how many callers wait on a PriorityFee fetch
+// in flight, and a channel closed when that count next changes: the
+// event the tests that must know every caller joined the fetch wait on
+// before they let it end.
+func PriorityFeeWaiting(c *Client) (int, <-chan struct{}) {
 	c.fees.mu.Lock()
 	defer c.fees.mu.Unlock()
-	return c.fees.waiting
+	if c.fees.moved == nil {
+		c.fees.moved = make(chan struct{})
+	}
+	return c.fees.waiting, c.fees.moved
 }

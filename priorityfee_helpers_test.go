@@ -2,7 +2,6 @@ package solroute_test
 
 import (
 	"context"
-	"runtime"
 	"testing"
 	"time"
 
@@ -60,14 +59,20 @@ func feeWatchdog(t *testing.T) context.Context {
 	return ctx
 }
 
-// awaitWaiting waits until n callers wait on c's fetch in flight.
+// awaitWaiting waits until n callers wait on c's fetch in flight, on the
+// cache's event for every change of that count (no polling).
 func awaitWaiting(t *testing.T, ctx context.Context, c *solroute.Client, n int) {
 	t.Helper()
-	for solroute.PriorityFeeWaiting(c) < n {
-		if ctx.Err() != nil {
-			t.Fatalf("%d callers wait on the fetch in flight, want %d", solroute.PriorityFeeWaiting(c), n)
+	for {
+		got, moved := solroute.PriorityFeeWaiting(c)
+		if got >= n {
+			return
 		}
-		runtime.Gosched()
+		select {
+		case <-moved:
+		case <-ctx.Done():
+			t.Fatalf("%d callers wait on the fetch in flight, want %d", got, n)
+		}
 	}
 }
 
