@@ -10,6 +10,7 @@ import (
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/internal/admission"
 	"github.com/solroute/solroute/internal/engine"
+	"github.com/solroute/solroute/internal/genesis"
 	"github.com/solroute/solroute/methods"
 	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/transport"
@@ -45,7 +46,7 @@ func New(opts Options) (*Client, error) {
 		specs[i] = opts.Endpoints[i].spec()
 	}
 	if opts.Cluster != "" {
-		if _, ok := endpoint.GenesisOf(opts.Cluster); !ok {
+		if _, ok := genesis.Of(opts.Cluster); !ok {
 			return nil, errors.New("solroute: unknown Options.Cluster: want mainnet-beta, devnet, testnet or a base58 genesis hash")
 		}
 	}
@@ -132,7 +133,7 @@ func build(specs []endpoint.Spec, cluster string, ts transport.Settings, ps pool
 		return nil, fmt.Errorf("solroute: %w", err)
 	}
 	to := engine.Options{Logger: h.Logger, Observers: h.Observers, Registry: reg}
-	if g, ok := endpoint.GenesisOf(cluster); ok {
+	if g, ok := genesis.Of(cluster); ok {
 		to.Genesis = g.String()
 	}
 	tc, err := engine.New(p, ts, to)
@@ -165,7 +166,7 @@ func (c *Client) Snapshot() []endpoint.Snapshot { return c.pool.Snapshot() }
 // Cluster returns the cluster the options or the document name ("" when
 // none) and its genesis hash (false when none).
 func (c *Client) Cluster() (string, solana.Hash, bool) {
-	h, ok := endpoint.GenesisOf(c.cluster)
+	h, ok := genesis.Of(c.cluster)
 	return c.cluster, h, ok
 }
 

@@ -3,6 +3,7 @@ package config
 import (
 	"github.com/gagliardetto/solana-go"
 	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/internal/genesis"
 	"github.com/solroute/solroute/methods"
 	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/retrypolicy"
@@ -67,5 +68,5 @@ func layoutOf(d *Document) *layout {
 // must report. It reports false when Cluster is "" or not understood (Parse
 // rejects the latter).
 func (d *Document) ExpectedGenesisHash() (solana.Hash, bool) {
-	return endpoint.GenesisOf(d.Cluster)
+	return genesis.Of(d.Cluster)
 }

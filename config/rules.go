@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/internal/genesis"
+	"github.com/solroute/solroute/internal/httpheader"
 	"github.com/solroute/solroute/retrypolicy"
 	"github.com/solroute/solroute/transport"
 )
@@ -127,7 +129,7 @@ func (p *parser) checkCluster(d *Document) {
 	if !p.present[path] || p.hasAtOrBelow(path) {
 		return
 	}
-	if _, known := endpoint.GenesisOf(d.Cluster); !known {
+	if _, known := genesis.Of(d.Cluster); !known {
 		p.add(path, "is not a known cluster: want mainnet-beta, devnet, testnet or a cluster's genesis hash (32 bytes in base58)")
 	}
 }
@@ -145,9 +147,9 @@ func (p *parser) checkHeaders(d *Document) {
 			hp := join(path, name)
 			switch {
 			case p.hasAtOrBelow(hp):
-			case !endpoint.ValidHeaderName(name):
+			case !httpheader.ValidName(name):
 				p.add(hp, "is not a valid HTTP header name")
-			case !endpoint.ValidHeaderValue(s.Headers[name].Reveal()):
+			case !httpheader.ValidValue(s.Headers[name].Reveal()):
 				p.add(hp, "value must not contain control characters such as a newline")
 			default:
 				continue

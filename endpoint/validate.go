@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/solroute/solroute/internal/httpheader"
 )
 
 // Problem is one wrong settings field: the one shape every Validate of the
@@ -130,10 +132,10 @@ func (v *validator) url(path, raw string) {
 
 func (v *validator) headers(path string, h map[string]Secret) {
 	for _, k := range slices.Sorted(maps.Keys(h)) {
-		if !ValidHeaderName(k) {
+		if !httpheader.ValidName(k) {
 			v.add(path, "header name %q is not a valid HTTP header name", k)
 		}
-		if !ValidHeaderValue(h[k].Reveal()) {
+		if !httpheader.ValidValue(h[k].Reveal()) {
 			v.add(path, "the value of header %q contains control characters", k)
 		}
 	}
@@ -224,30 +226,6 @@ func shortDuration(d time.Duration) string {
 		s = strings.TrimSuffix(s, "0m")
 	}
 	return s
-}
-
-// ValidHeaderName reports whether s is an RFC 9110 token, the syntax of an
-// HTTP header name.
-func ValidHeaderName(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9':
-		case strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0:
-		default:
-			return false
-		}
-	}
-	return true
-}
-
-// ValidHeaderValue reports whether s is a header value net/http will send:
-// no control character but horizontal tab.
-func ValidHeaderValue(s string) bool {
-	return !hasControl(strings.ReplaceAll(s, "\t", ""))
 }
 
 // hasControl reports whether s holds an ASCII control character.

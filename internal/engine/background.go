@@ -10,6 +10,7 @@ import (
 	"github.com/gagliardetto/solana-go"
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/internal/admission"
+	"github.com/solroute/solroute/internal/genesis"
 	"github.com/solroute/solroute/internal/slots"
 	"github.com/solroute/solroute/internal/wire"
 	"github.com/solroute/solroute/retrypolicy"
@@ -203,10 +204,10 @@ func describeGenesis(h solana.Hash) string {
 }
 
 // ClusterName names a public cluster's genesis hash ("" for any other):
-// the reverse of endpoint.GenesisOf, the one table of the hashes.
+// the reverse of genesis.Of, the one table of the hashes.
 func ClusterName(h solana.Hash) string {
-	for _, name := range [...]string{"mainnet-beta", "devnet", "testnet"} { // what GenesisOf resolves
-		if g, _ := endpoint.GenesisOf(name); g == h {
+	for _, name := range [...]string{"mainnet-beta", "devnet", "testnet"} { // what genesis.Of resolves
+		if g, _ := genesis.Of(name); g == h {
 			return name
 		}
 	}

@@ -1,11 +1,13 @@
-package endpoint
+// Package genesis resolves the clusters a configuration names to their
+// genesis hash, for config, the root client and the engine's cluster check.
+package genesis
 
 import "github.com/gagliardetto/solana-go"
 
-// GenesisOf resolves a cluster as a configuration names it:
+// Of resolves a cluster as a configuration names it:
 // "mainnet-beta", "devnet", "testnet" or a base58 genesis hash. It reports
 // false for anything else, including "".
-func GenesisOf(cluster string) (solana.Hash, bool) {
+func Of(cluster string) (solana.Hash, bool) {
 	switch cluster {
 	case "mainnet-beta":
 		cluster = "5eykt4UsFv8P8NJdTREpY1vzqKqZKvdpKuc147dw2N9d"
