@@ -2,7 +2,6 @@ package solroute
 
 import (
 	"context"
-	"strconv"
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"
@@ -20,32 +19,6 @@ type BalanceOptions struct {
 	MinContextSlot *uint64
 }
 
-// balanceConfig is getBalance's config object.
-type balanceConfig struct {
-	Commitment     rpc.CommitmentType `json:"commitment,omitempty"`
-	MinContextSlot *uint64            `json:"minContextSlot,omitempty"`
-}
-
-// AppendJSON appends c as json.Marshal writes it (wire.Appender: the
-// request encoder then takes no reflection and no allocation for it), for
-// a Commitment validCommitment accepted, which needs no escaping.
-func (c balanceConfig) AppendJSON(b []byte) []byte {
-	b = append(b, '{')
-	if c.Commitment != "" {
-		b = append(b, `"commitment":"`...)
-		b = append(b, c.Commitment...)
-		b = append(b, '"')
-	}
-	if c.MinContextSlot != nil {
-		if c.Commitment != "" {
-			b = append(b, ',')
-		}
-		b = append(b, `"minContextSlot":`...)
-		b = strconv.AppendUint(b, *c.MinContextSlot, 10)
-	}
-	return append(b, '}')
-}
-
 // GetBalance returns the lamports of pubkey with the slot the answer was
 // evaluated at (result.Context.Slot). Any 32-byte key is valid; an unknown
 // commitment is rejected with an *InputError before any request.
@@ -53,9 +26,19 @@ func (c *Client) GetBalance(ctx context.Context, pubkey solana.PublicKey, opts B
 	if err := validCommitment(opts.Commitment); err != nil {
 		return nil, err
 	}
-	params := []any{pubkey} // the wire encoder writes a PublicKey in base58 itself, without allocating
+	params := append(make([]any, 0, 2), pubkey) // the wire encoder writes a PublicKey in base58 itself
 	if opts.Commitment != "" || opts.MinContextSlot != nil {
-		params = append(params, balanceConfig(opts))
+		// An rpc.M, as solana-go builds it: the encoder writes it and the
+		// slot plan reads it without a JSON round trip (a struct took
+		// both through encoding/json: 13 allocations).
+		cfg := make(rpc.M, 2)
+		if opts.Commitment != "" {
+			cfg["commitment"] = opts.Commitment
+		}
+		if opts.MinContextSlot != nil {
+			cfg["minContextSlot"] = *opts.MinContextSlot
+		}
+		params = append(params, cfg)
 	}
 	var out required[rpc.GetBalanceResult]
 	if err := c.engine.CallForInto(ctx, &out, "getBalance", params); err != nil {

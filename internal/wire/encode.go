@@ -88,17 +88,8 @@ func appendParam(b []byte, p any) ([]byte, error) {
 		return appendObject(b, v)
 	case map[string]any:
 		return appendObject(b, v)
-	case Appender:
-		return v.AppendJSON(b), nil
 	}
 	return appendMarshaled(b, p)
-}
-
-// Appender is a param that writes its own JSON: byte for byte what
-// json.Marshal writes for it (its tests hold it to that). The root's typed
-// calls' config objects are Appenders.
-type Appender interface {
-	AppendJSON(b []byte) []byte
 }
 
 // maxObjectKeys bounds the members of an object appendObject writes
