@@ -48,6 +48,12 @@ func benchTargets(b *testing.B, url string) []benchTarget {
 	ts := transport.DefaultSettings()
 	ts.MonotonicReads = false
 	untracked := oneEndpoint(b, url, offSettings, ts)
+	// Slot tracking on but no monotonic reads: no minContextSlot in the
+	// requests, which the server then has no more bytes to parse (the
+	// wire cost of the guarantee: plans/015-call-cost.md, "Fourth pass").
+	noMono := transport.DefaultSettings()
+	noMono.MonotonicReads = false
+	unfloored := oneEndpoint(b, url, pool.DefaultSettings(), noMono)
 	// solroute-fixed: a fixed AttemptTimeout, so reads are not timed (no
 	// latency histogram, no adaptive rule): the adaptive rule's cost is
 	// solroute's time over this one's, in the same run.
@@ -76,6 +82,13 @@ func benchTargets(b *testing.B, url string) []benchTarget {
 		}},
 		{"solroute-untracked", func(ctx context.Context) (uint64, error) {
 			out, err := getBalance(ctx, untracked)
+			if err != nil {
+				return 0, err
+			}
+			return out.Value, nil
+		}},
+		{"solroute-unfloored", func(ctx context.Context) (uint64, error) {
+			out, err := getBalance(ctx, unfloored)
 			if err != nil {
 				return 0, err
 			}
