@@ -14,9 +14,10 @@ import (
 
 // maxTypedExtraAllocs bounds what one GetBalance through the root client
 // allocates beyond the same getBalance through raw net/http: issue 22's
-// raw + 8 (plans/015-call-cost.md), for the call users make, not only the
-// engine's.
-const maxTypedExtraAllocs = 8
+// target is raw + 8 (plans/015-call-cost.md), for the call users make, not
+// only the engine's; it is +4 since stop 29 (no Accept header, two trace
+// hooks fewer), bounded at 5 so that one more allocation on the path shows.
+const maxTypedExtraAllocs = 5
 
 // TestGetBalanceAllocations: GetBalance through the root client, against
 // raw net/http decoding the same answer into the same solana-go type, on

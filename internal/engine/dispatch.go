@@ -15,9 +15,6 @@ const (
 	// runs on its own goroutine, and a cancelled attempt can return before
 	// that goroutine reports its first write.
 	markConn uint32 = 1 << iota
-	// markWrote: a write hook fired (a header field, the headers or the
-	// whole request went to the connection's buffer).
-	markWrote
 	// markAnswered: the first byte of a response arrived.
 	markAnswered
 )
@@ -31,17 +28,20 @@ const (
 //   - NotDispatched only when no connection was handed the request: the
 //     failure happened in DNS, dial, TLS or the wait for a free connection,
 //     before any write could start;
-//   - MaybeDispatched as soon as a connection was handed the request (GotConn)
-//     or a write hook (WroteHeaders, WroteRequest) fired and no answer came;
+//   - MaybeDispatched as soon as a connection was handed the request
+//     (GotConn) and no answer came;
 //   - Answered once GotFirstResponseByte fired.
 //
-// Counting GotConn as "maybe" is stricter than waiting for a write hook
-// (every write follows GotConn, so WroteHeaderField, which fires once per
-// header field, adds nothing and is not installed), and on purpose: after GotConn the request belongs to the connection's
+// Counting GotConn as "maybe" is stricter than waiting for a write hook,
+// and on purpose: after GotConn the request belongs to the connection's
 // writer goroutine, and an attempt cancelled at that moment can return
 // before the writer's first hook fires even though the writer goes on to
 // write. No failure other than cancellation ends an attempt between GotConn
-// and the first write hook, so nothing provable is lost.
+// and the first write, so nothing provable is lost. Every write follows
+// GotConn, so the write hooks (WroteHeaderField, WroteHeaders,
+// WroteRequest) could only repeat what GotConn proved: none is installed,
+// two closures an attempt fewer (plans/015-call-cost.md, "Fourth pass").
+// The dispatch tests add their own, to prove a write happened.
 type dispatchTracker struct {
 	marks atomic.Uint32
 	trace httptrace.ClientTrace
@@ -51,8 +51,6 @@ type dispatchTracker struct {
 func (t *dispatchTracker) init() {
 	t.trace = httptrace.ClientTrace{
 		GotConn:              func(httptrace.GotConnInfo) { t.marks.Or(markConn) },
-		WroteHeaders:         func() { t.marks.Or(markWrote) },
-		WroteRequest:         func(httptrace.WroteRequestInfo) { t.marks.Or(markWrote) },
 		GotFirstResponseByte: func() { t.marks.Or(markAnswered) },
 	}
 }
@@ -63,7 +61,7 @@ func (t *dispatchTracker) state() retrypolicy.DispatchState {
 	switch {
 	case m&markAnswered != 0:
 		return retrypolicy.Answered
-	case m&(markConn|markWrote) != 0:
+	case m&markConn != 0:
 		return retrypolicy.MaybeDispatched
 	}
 	return retrypolicy.NotDispatched

@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"net/http/httptrace"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/solroute/solroute/retrypolicy"
@@ -20,6 +21,14 @@ import (
 func post(t *testing.T, ctx context.Context, tr *http.Transport, url string) (retrypolicy.DispatchState, bool, error) {
 	t.Helper()
 	tracker := newDispatchTracker()
+	// The test's own write hooks, beside the tracker's: the proof that a
+	// write happened, finer than the state (which counts GotConn alone as
+	// maybe dispatched). httptrace runs both.
+	var wrote atomic.Bool
+	ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
+		WroteHeaders: func() { wrote.Store(true) },
+		WroteRequest: func(httptrace.WroteRequestInfo) { wrote.Store(true) },
+	})
 	body := []byte(`{"jsonrpc":"2.0","id":1,"method":"sendTransaction","params":["AQ=="]}`)
 	req, err := http.NewRequestWithContext(httptrace.WithClientTrace(ctx, &tracker.trace),
 		http.MethodPost, url, bytes.NewReader(body))
@@ -32,12 +41,8 @@ func post(t *testing.T, ctx context.Context, tr *http.Transport, url string) (re
 		_, err = io.ReadAll(resp.Body)
 		resp.Body.Close()
 	}
-	return tracker.state(), tracker.wrote(), err
+	return tracker.state(), wrote.Load(), err
 }
-
-// wrote reports whether a write hook fired: finer than state, which
-// counts GotConn alone as maybe dispatched.
-func (t *dispatchTracker) wrote() bool { return t.marks.Load()&markWrote != 0 }
 
 // rawServer accepts connections on loopback and runs serve on each.
 func rawServer(t *testing.T, serve func(net.Conn)) string {
