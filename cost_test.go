@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/gagliardetto/solana-go"
+	"github.com/gagliardetto/solana-go/rpc"
 	"github.com/solroute/solroute"
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/internal/balancefloor"
@@ -25,16 +26,7 @@ const maxTypedExtraAllocs = 5
 // went to the encoder as it is and the result decoded in one pass (plan
 // 015); skipped under the race detector, which allocates on its own.
 func TestGetBalanceAllocations(t *testing.T) {
-	if raceEnabled {
-		t.Skip("the race detector changes allocation counts")
-	}
-	srv := httptest.NewServer(http.HandlerFunc(balancefloor.Handler))
-	t.Cleanup(srv.Close)
-	c, err := solroute.New(solroute.Options{Endpoints: []solroute.Endpoint{{Name: "cost", URL: srv.URL, Read: &endpoint.Limits{}}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = c.Close() })
+	c, url := balanceClient(t)
 	tr := &http.Transport{MaxIdleConnsPerHost: 16}
 	t.Cleanup(tr.CloseIdleConnections)
 	hc := &http.Client{Transport: tr}
@@ -46,7 +38,7 @@ func TestGetBalanceAllocations(t *testing.T) {
 			t.Fatal(res, err)
 		}
 	})
-	floor := balancefloor.Raw(hc, srv.URL, key)
+	floor := balancefloor.Raw(hc, url, key)
 	raw := testing.AllocsPerRun(runs, func() {
 		if v, err := floor(ctx); err != nil || v != balancefloor.Lamports {
 			t.Fatal(v, err)
@@ -55,5 +47,50 @@ func TestGetBalanceAllocations(t *testing.T) {
 	t.Logf("allocations per call: %.1f through GetBalance, %.1f raw (+%.1f)", routed, raw, routed-raw)
 	if routed-raw > maxTypedExtraAllocs {
 		t.Fatalf("GetBalance adds %.1f allocations per call over raw net/http, want at most %d", routed-raw, maxTypedExtraAllocs)
+	}
+}
+
+// balanceClient is a root client over one loopback endpoint that answers
+// every getBalance (balancefloor.Handler), and that endpoint's URL; it
+// skips the test under the race detector, which allocates on its own.
+func balanceClient(t *testing.T) (*solroute.Client, string) {
+	t.Helper()
+	if raceEnabled {
+		t.Skip("the race detector changes allocation counts")
+	}
+	srv := httptest.NewServer(http.HandlerFunc(balancefloor.Handler))
+	t.Cleanup(srv.Close)
+	c, err := solroute.New(solroute.Options{Endpoints: []solroute.Endpoint{{Name: "cost", URL: srv.URL, Read: &endpoint.Limits{}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Close() })
+	return c, srv.URL
+}
+
+// maxBalanceConfigAllocs bounds what a commitment and a minimum context
+// slot add to a GetBalance: the config object (a map and its values) and
+// the params' second element. It was 17 while the config was a struct,
+// which the encoder and the slot plan both took through encoding/json.
+const maxBalanceConfigAllocs = 5
+
+// TestGetBalanceConfigCostsNoJSON: GetBalance with options allocates at
+// most maxBalanceConfigAllocs more than without, on a loopback server.
+func TestGetBalanceConfigCostsNoJSON(t *testing.T) {
+	c, _ := balanceClient(t)
+	pk := solana.MustPublicKeyFromBase58("9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM")
+	min := uint64(1)
+	allocs := func(opts solroute.BalanceOptions) float64 {
+		return testing.AllocsPerRun(300, func() {
+			if _, err := c.GetBalance(context.Background(), pk, opts); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+	plain := allocs(solroute.BalanceOptions{})
+	withOpts := allocs(solroute.BalanceOptions{Commitment: rpc.CommitmentConfirmed, MinContextSlot: &min})
+	t.Logf("allocations per GetBalance: %.1f plain, %.1f with a commitment and a minimum context slot", plain, withOpts)
+	if withOpts-plain > maxBalanceConfigAllocs {
+		t.Fatalf("options add %.1f allocations, want at most %d", withOpts-plain, maxBalanceConfigAllocs)
 	}
 }
