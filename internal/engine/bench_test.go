@@ -73,34 +73,10 @@ func benchTargets(b *testing.B, url string) []benchTarget {
 	b.Cleanup(func() { _ = sg.Close() })
 
 	return []benchTarget{
-		{"solroute", func(ctx context.Context) (uint64, error) {
-			out, err := getBalance(ctx, sr)
-			if err != nil {
-				return 0, err
-			}
-			return out.Value, nil
-		}},
-		{"solroute-untracked", func(ctx context.Context) (uint64, error) {
-			out, err := getBalance(ctx, untracked)
-			if err != nil {
-				return 0, err
-			}
-			return out.Value, nil
-		}},
-		{"solroute-unfloored", func(ctx context.Context) (uint64, error) {
-			out, err := getBalance(ctx, unfloored)
-			if err != nil {
-				return 0, err
-			}
-			return out.Value, nil
-		}},
-		{"solroute-fixed", func(ctx context.Context) (uint64, error) {
-			out, err := getBalance(ctx, sf)
-			if err != nil {
-				return 0, err
-			}
-			return out.Value, nil
-		}},
+		engineTarget("solroute", sr),
+		engineTarget("solroute-untracked", untracked),
+		engineTarget("solroute-unfloored", unfloored),
+		engineTarget("solroute-fixed", sf),
 		{"raw", balancefloor.Raw(raw, url, somePubkey)},
 		{"retryablehttp", retryableBalance(raw, url)},
 		{"solana-go", func(ctx context.Context) (uint64, error) {
@@ -132,6 +108,31 @@ func retryableBalance(client *http.Client, url string) func(ctx context.Context)
 	}
 }
 
+// engineTarget is a getBalance through e.
+func engineTarget(name string, e *engine.Engine) benchTarget {
+	return benchTarget{name, func(ctx context.Context) (uint64, error) {
+		out, err := getBalance(ctx, e)
+		if err != nil {
+			return 0, err
+		}
+		return out.Value, nil
+	}}
+}
+
+// run runs tg's two cases: sequential round trips, then benchCallers
+// concurrent ones (runCallers).
+func (tg benchTarget) run(b *testing.B, ctx context.Context) {
+	b.Run(tg.name+"/sequential", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if v, err := tg.call(ctx); err != nil || v != 2039280 {
+				b.Fatal(v, err)
+			}
+		}
+	})
+	b.Run(tg.name+"/64-callers", func(b *testing.B) { tg.runCallers(b, ctx) })
+}
+
 // runCallers makes round trips from benchCallers concurrent goroutines.
 func (tg benchTarget) runCallers(b *testing.B, ctx context.Context) {
 	b.ReportAllocs()
@@ -155,15 +156,7 @@ func BenchmarkGetBalance(b *testing.B) {
 	defer srv.Close()
 	ctx := context.Background()
 	for _, tg := range benchTargets(b, srv.URL) {
-		b.Run(tg.name+"/sequential", func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				if v, err := tg.call(ctx); err != nil || v != 2039280 {
-					b.Fatal(v, err)
-				}
-			}
-		})
-		b.Run(tg.name+"/64-callers", func(b *testing.B) { tg.runCallers(b, ctx) })
+		tg.run(b, ctx)
 	}
 }
 
@@ -291,22 +284,6 @@ func BenchmarkGetBalanceHedged(b *testing.B) {
 		name string
 		s    transport.Settings
 	}{{"plain", transport.DefaultSettings()}, {"hedged", hedged}, {"auto", auto}} {
-		e := twoEndpoints(b, srv.URL, row.s)
-		tg := benchTarget{row.name, func(ctx context.Context) (uint64, error) {
-			out, err := getBalance(ctx, e)
-			if err != nil {
-				return 0, err
-			}
-			return out.Value, nil
-		}}
-		b.Run(row.name+"/sequential", func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				if v, err := tg.call(ctx); err != nil || v != 2039280 {
-					b.Fatal(v, err)
-				}
-			}
-		})
-		b.Run(row.name+"/64-callers", func(b *testing.B) { tg.runCallers(b, ctx) })
+		engineTarget(row.name, twoEndpoints(b, srv.URL, row.s)).run(b, ctx)
 	}
 }

@@ -58,14 +58,6 @@ func BenchmarkGetBalanceCoalesce(b *testing.B) {
 			}
 			return out.Value, nil
 		}}
-		b.Run(row.name+"/sequential", func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				if v, err := tg.call(ctx); err != nil || v != 2039280 {
-					b.Fatal(v, err)
-				}
-			}
-		})
-		b.Run(row.name+"/64-callers", func(b *testing.B) { tg.runCallers(b, ctx) })
+		tg.run(b, ctx)
 	}
 }
