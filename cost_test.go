@@ -74,9 +74,9 @@ func balanceClient(t *testing.T) (*solroute.Client, string) {
 // which the encoder and the slot plan both took through encoding/json.
 const maxBalanceConfigAllocs = 5
 
-// TestGetBalanceConfigCostsNoJSON: GetBalance with options allocates at
+// TestGetBalanceOptionsAllocations: GetBalance with options allocates at
 // most maxBalanceConfigAllocs more than without, on a loopback server.
-func TestGetBalanceConfigCostsNoJSON(t *testing.T) {
+func TestGetBalanceOptionsAllocations(t *testing.T) {
 	c, _ := balanceClient(t)
 	pk := solana.MustPublicKeyFromBase58("9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM")
 	min := uint64(1)
