@@ -10,17 +10,29 @@ import (
 const base58Alphabet = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
 
 // limbBase is 58⁵, the base of appendBase58's limbs: a limb shifted left
-// by 32 bits still fits in a uint64, so the key is taken 4 bytes at a time.
+// by 32 bits still fits in a uint64, so the bytes are taken 4 at a time.
 const limbBase = 58 * 58 * 58 * 58 * 58
+
+// maxBase58Bytes is the longest value appendBase58 writes: a signature.
+// 2⁵¹² < 58⁹⁰: eighteen limbs of five digits.
+const (
+	maxBase58Bytes = 64
+	maxLimbs       = 18
+)
 
 // appendBase58 appends k in base58 followed by a closing quote: the text
 // of k.String(), without its two allocations.
-func appendBase58(b []byte, k solana.PublicKey) []byte {
-	// 2²⁵⁶ < 58⁴⁵: nine limbs of five digits, least significant first.
-	var limbs [9]uint64
+func appendBase58(b []byte, k solana.PublicKey) []byte { return appendBase58Bytes(b, k[:]) }
+
+// appendBase58Bytes appends src (a multiple of 4 bytes, at most
+// maxBase58Bytes: a public key or a signature) in base58 followed by a
+// closing quote, as base58.Encode writes it: each leading zero byte a
+// leading '1'.
+func appendBase58Bytes(b []byte, src []byte) []byte {
+	var limbs [maxLimbs]uint64 // least significant first
 	n := 0
-	for i := 0; i < len(k); i += 4 {
-		carry := uint64(binary.BigEndian.Uint32(k[i:]))
+	for i := 0; i+4 <= len(src); i += 4 {
+		carry := uint64(binary.BigEndian.Uint32(src[i:]))
 		for j := 0; j < n; j++ {
 			carry += limbs[j] << 32
 			limbs[j] = carry % limbBase
@@ -32,20 +44,20 @@ func appendBase58(b []byte, k solana.PublicKey) []byte {
 			carry /= limbBase
 		}
 	}
-	var digits [45]byte // most significant first
+	var digits [5 * maxLimbs]byte // most significant first
+	const last = 5*maxLimbs - 1
 	for j := 0; j < n; j++ {
 		v := limbs[j]
 		for d := range 5 {
-			digits[44-5*j-d] = byte(v % 58)
+			digits[last-5*j-d] = byte(v % 58)
 			v /= 58
 		}
 	}
-	first := 45 - 5*n
-	for first < 45 && digits[first] == 0 {
+	first := 5*maxLimbs - 5*n
+	for first < len(digits) && digits[first] == 0 {
 		first++
 	}
-	// Each leading zero byte is a leading '1'.
-	for _, c := range k {
+	for _, c := range src {
 		if c != 0 {
 			break
 		}

@@ -26,8 +26,9 @@ const requestSpare = 48
 
 // EncodeRequest marshals one request with a numeric id: the bytes
 // json.Marshal writes for it, in one allocation for the common params
-// (strings, public keys, integers, booleans, nil); any other param is
-// written by json.Marshal itself.
+// (strings, public keys and signatures and slices of them, integers,
+// booleans, nil, config objects); any other param is written by
+// json.Marshal itself.
 func EncodeRequest(id uint64, method string, params []any) ([]byte, error) {
 	size := len(`{"jsonrpc":"2.0","id":,"method":"","params":[]}`) + 20 + len(method) + requestSpare
 	for _, p := range params {
@@ -63,6 +64,12 @@ func paramSize(p any) int {
 		return len(v) + 3
 	case solana.PublicKey:
 		return 47 // at most 44 base58 digits, quotes and a comma
+	case solana.Signature:
+		return 91 // at most 88 digits, quotes and a comma
+	case []solana.PublicKey:
+		return 2 + 47*len(v)
+	case []solana.Signature:
+		return 2 + 91*len(v)
 	}
 	return 24
 }
@@ -76,6 +83,32 @@ func appendParam(b []byte, p any) ([]byte, error) {
 		return appendString(b, v)
 	case solana.PublicKey:
 		return appendBase58(append(b, '"'), v), nil
+	case solana.Signature:
+		return appendBase58Bytes(append(b, '"'), v[:]), nil
+	case []solana.PublicKey: // getMultipleAccounts' keys: json.Marshal took 1.3 µs and 4 allocations a key
+		if v == nil {
+			return append(b, "null"...), nil
+		}
+		b = append(b, '[')
+		for i := range v {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendBase58(append(b, '"'), v[i])
+		}
+		return append(b, ']'), nil
+	case []solana.Signature: // getSignatureStatuses' signatures
+		if v == nil {
+			return append(b, "null"...), nil
+		}
+		b = append(b, '[')
+		for i := range v {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendBase58Bytes(append(b, '"'), v[i][:])
+		}
+		return append(b, ']'), nil
 	case bool:
 		return strconv.AppendBool(b, v), nil
 	case int:

@@ -30,6 +30,18 @@ func keyWithZeros(n int) solana.PublicKey {
 	return k
 }
 
+// sigWithZeros is a signature whose first n bytes are zero.
+func sigWithZeros(n int) solana.Signature {
+	var s solana.Signature
+	for i := range s {
+		s[i] = byte(7*i + 1)
+	}
+	for i := range n {
+		s[i] = 0
+	}
+	return s
+}
+
 // TestEncodeRequestMatchesMarshal: the hand-written request is the bytes
 // json.Marshal writes, for every kind of param its fast paths take and
 // the ones they leave to json.Marshal.
@@ -51,6 +63,12 @@ func TestEncodeRequestMatchesMarshal(t *testing.T) {
 		{"sendTransaction", []any{"AQID+/==", map[string]any{"encoding": "base64"}}},
 		{"x", []any{"quote\" backslash\\ <b>&amp; \u2028 \x01 é \xff"}},
 		{"we<ird\"method", []any{1.5, []string{"a"}, json.RawMessage(`{ "a" : 1 }`)}},
+		// keys and signatures, alone and in slices, as the bulk reads and solana-go pass them
+		{"getMultipleAccounts", []any{[]solana.PublicKey{pk, keyWithZeros(3), keyWithZeros(32)}, rpc.M{"encoding": "base64"}}},
+		{"getMultipleAccounts", []any{[]solana.PublicKey{}, []solana.PublicKey(nil)}},
+		{"getSignatureStatuses", []any{[]solana.Signature{sigWithZeros(0), sigWithZeros(5), sigWithZeros(64)}, rpc.M{"searchTransactionHistory": true}}},
+		{"getSignatureStatuses", []any{[]solana.Signature{}, []solana.Signature(nil)}},
+		{"getTransaction", []any{sigWithZeros(1), rpc.M{"encoding": "json", "maxSupportedTransactionVersion": 0}}},
 		// config objects as solana-go builds them: written by appendObject
 		{"getAccountInfo", []any{pk, rpc.M{"encoding": solana.EncodingBase64, "commitment": rpc.CommitmentConfirmed,
 			"minContextSlot": uint64(345678901), "dataSlice": rpc.M{"offset": uint64(0), "length": uint64(32)}}}},
@@ -87,6 +105,16 @@ func TestBase58MatchesSolanaGo(t *testing.T) {
 		}
 		if got := appendBase58(nil, k); string(got) != k.String()+`"` {
 			t.Fatalf("%x: got %s, want %s", k[:], got, k.String())
+		}
+		var s solana.Signature
+		for j := range s {
+			s[j] = byte(r.Uint32())
+		}
+		for j := range i % 9 {
+			s[j] = 0
+		}
+		if got := appendBase58Bytes(nil, s[:]); string(got) != s.String()+`"` {
+			t.Fatalf("%x: got %s, want %s", s[:], got, s.String())
 		}
 	}
 }
@@ -130,6 +158,25 @@ func TestConfigObjectAllocatesNothing(t *testing.T) {
 	}
 }
 
+// TestBulkKeysAllocateOnce: a getMultipleAccounts request of 100 keys is
+// one allocation; json.Marshal of the keys alone took 402.
+func TestBulkKeysAllocateOnce(t *testing.T) {
+	keys := make([]solana.PublicKey, 100)
+	for i := range keys {
+		keys[i] = keyWithZeros(i % 3)
+		keys[i][31] = byte(i)
+	}
+	params := []any{keys, rpc.M{"encoding": "base64", "commitment": "confirmed"}}
+	n := testing.AllocsPerRun(100, func() {
+		if _, err := EncodeRequest(7, "getMultipleAccounts", params); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if n > 1 {
+		t.Fatalf("%v allocations per request, want 1", n)
+	}
+}
+
 // FuzzEncodeRequest holds EncodeRequest to json.Marshal's bytes on
 // arbitrary methods, strings, numbers and keys.
 func FuzzEncodeRequest(f *testing.F) {
@@ -138,7 +185,10 @@ func FuzzEncodeRequest(f *testing.F) {
 	f.Fuzz(func(t *testing.T, method, s string, u uint64, i int64, key []byte) {
 		var k solana.PublicKey
 		copy(k[:], key)
-		params := []any{s, u, i, k, nil, true,
+		var sig solana.Signature
+		copy(sig[:], key)
+		copy(sig[32:], key)
+		params := []any{s, u, i, k, nil, true, sig, []solana.PublicKey{k, {}}, []solana.Signature{sig, {}},
 			rpc.M{s: u, "commitment": rpc.CommitmentType(s), method: rpc.M{"k": k, s: i}, "e": solana.EncodingType(method)}}
 		got, err := EncodeRequest(u, method, params)
 		if err != nil {
@@ -184,6 +234,30 @@ func BenchmarkBase58(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			_ = k.String()
+		}
+	})
+}
+
+// BenchmarkEncodeBulkKeys is a getMultipleAccounts request of 100 keys
+// through EncodeRequest against json.Marshal of the same request.
+func BenchmarkEncodeBulkKeys(b *testing.B) {
+	keys := make([]solana.PublicKey, 100)
+	for i := range keys {
+		keys[i][0], keys[i][31] = byte(i+1), 7
+	}
+	params := []any{keys, rpc.M{"encoding": "base64", "commitment": "confirmed"}}
+	b.Run("wire", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := EncodeRequest(7, "getMultipleAccounts", params); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("json.Marshal", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			_ = reference(b, 7, "getMultipleAccounts", params)
 		}
 	})
 }
