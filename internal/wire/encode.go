@@ -117,6 +117,8 @@ func appendParam(b []byte, p any) ([]byte, error) {
 		return strconv.AppendInt(b, v, 10), nil
 	case uint64:
 		return strconv.AppendUint(b, v, 10), nil
+	case uint:
+		return strconv.AppendUint(b, uint64(v), 10), nil
 	case rpc.M:
 		return appendObject(b, v)
 	case map[string]any:
@@ -131,7 +133,8 @@ func appendParam(b []byte, p any) ([]byte, error) {
 const maxObjectKeys = 8
 
 // appendObject appends m, a config object as solana-go's calls build
-// them (rpc.M: "commitment", "encoding", "minContextSlot", ...), as
+// them (rpc.M: "commitment", "encoding", "minContextSlot", sendTransaction's
+// "skipPreflight", "preflightCommitment" and "maxRetries", ...), as
 // json.Marshal writes it: members sorted by key, each value by
 // appendValue. It takes none of json.Marshal's reflection and four
 // allocations a call; an object holding anything appendValue does not
@@ -175,13 +178,30 @@ func appendValue(b []byte, v any) (_ []byte, ok bool) {
 		return appendKnownString(b, string(v)), true
 	case solana.EncodingType:
 		return appendKnownString(b, string(v)), true
+	case rpc.TransactionDetailsType:
+		return appendKnownString(b, string(v)), true
+	case *int: // solana-go's optional members (limit, rewards, ...): null when unset
+		if v == nil {
+			return append(b, "null"...), true
+		}
+		return strconv.AppendInt(b, int64(*v), 10), true
+	case *uint64:
+		if v == nil {
+			return append(b, "null"...), true
+		}
+		return strconv.AppendUint(b, *v, 10), true
+	case *bool:
+		if v == nil {
+			return append(b, "null"...), true
+		}
+		return strconv.AppendBool(b, *v), true
 	case rpc.M:
 		out, err := appendObject(b, v)
 		return out, err == nil
 	case map[string]any:
 		out, err := appendObject(b, v)
 		return out, err == nil
-	case nil, solana.PublicKey, bool, int, int64, uint64:
+	case nil, solana.PublicKey, solana.Signature, bool, int, int64, uint64, uint:
 		out, err := appendParam(b, v)
 		return out, err == nil
 	}

@@ -75,10 +75,16 @@ func TestEncodeRequestMatchesMarshal(t *testing.T) {
 		{"getBlock", []any{uint64(7), rpc.M{"rewards": false, "transactionDetails": "none", "maxSupportedTransactionVersion": uint64(0),
 			"identity": pk, "epoch": nil, "limit": 10, "before": int64(-1)}}},
 		{"m", []any{rpc.M{}, map[string]any{}, rpc.M{"b": 1, "a": 2, "A": 3, "_": 4, "é": 5, "<&>\"": "\u2028"}}},
+		{"sendTransaction", []any{"AQID", rpc.M{"encoding": "base64", "skipPreflight": true,
+			"preflightCommitment": rpc.CommitmentProcessed, "maxRetries": uint(0)}}},
+		{"getSignaturesForAddress", []any{pk, rpc.M{"limit": &[]int{10}[0], "before": sigWithZeros(2), "until": solana.Signature{}}}},
+		{"getBlock", []any{uint64(9), rpc.M{"rewards": (*bool)(nil), "limit": (*int)(nil), "v": (*uint64)(nil),
+			"w": &[]uint64{7}[0], "x": &[]bool{true}[0], "transactionDetails": rpc.TransactionDetailsFull}}},
+		{"m", []any{uint(42)}},
 		// objects appendObject leaves to json.Marshal: too many members, or a value it does not write
 		{"m", []any{rpc.M{"a": 1, "b": 2, "c": 3, "d": 4, "e": 5, "f": 6, "g": 7, "h": 8, "i": 9}}},
 		{"m", []any{rpc.M{"commitment": "confirmed", "dataSlice": &struct{ Offset uint64 }{3}}}},
-		{"m", []any{rpc.M{"nested": rpc.M{"x": 1.5}}, rpc.M{"u": uint32(3)}, rpc.M{"t": rpc.TransactionDetailsSignatures}}},
+		{"m", []any{rpc.M{"nested": rpc.M{"x": 1.5}}, rpc.M{"u": uint32(3)}, rpc.M{"t": int32(-3)}}},
 	}
 	for _, c := range cases {
 		got, err := EncodeRequest(42, c.method, c.params)
@@ -189,7 +195,8 @@ func FuzzEncodeRequest(f *testing.F) {
 		copy(sig[:], key)
 		copy(sig[32:], key)
 		params := []any{s, u, i, k, nil, true, sig, []solana.PublicKey{k, {}}, []solana.Signature{sig, {}},
-			rpc.M{s: u, "commitment": rpc.CommitmentType(s), method: rpc.M{"k": k, s: i}, "e": solana.EncodingType(method)}}
+			rpc.M{s: u, "commitment": rpc.CommitmentType(s), method: rpc.M{"k": k, s: i}, "e": solana.EncodingType(method),
+				"p": &i, "q": &u, "sig": sig, "n": uint(u)}}
 		got, err := EncodeRequest(u, method, params)
 		if err != nil {
 			t.Fatal(err)
