@@ -34,7 +34,7 @@ func (c *Client) SendBundle(ctx context.Context, txs []*solana.Transaction) (str
 		return "", err
 	}
 	var id string
-	params := []any{encoded, map[string]string{"encoding": "base64"}}
+	params := []any{encoded, map[string]any{"encoding": "base64"}} // written by the encoder itself (wire: config objects)
 	if err := c.engine.CallForInto(engine.WithCapabilities(ctx, bundles.Capability), &id, "sendBundle", params); err != nil {
 		return "", err
 	}
