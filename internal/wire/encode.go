@@ -68,6 +68,12 @@ func paramSize(p any) int {
 		return 91 // at most 88 digits, quotes and a comma
 	case []solana.PublicKey:
 		return 2 + 47*len(v)
+	case []string:
+		n := 2
+		for _, e := range v {
+			n += len(e) + 3
+		}
+		return n
 	case []solana.Signature:
 		return 2 + 91*len(v)
 	}
@@ -75,7 +81,7 @@ func paramSize(p any) int {
 }
 
 // appendParam appends p as json.Marshal encodes it.
-func appendParam(b []byte, p any) ([]byte, error) {
+func appendParam(b []byte, p any) (_ []byte, err error) {
 	switch v := p.(type) {
 	case nil:
 		return append(b, "null"...), nil
@@ -95,6 +101,20 @@ func appendParam(b []byte, p any) ([]byte, error) {
 				b = append(b, ',')
 			}
 			b = appendBase58(append(b, '"'), v[i])
+		}
+		return append(b, ']'), nil
+	case []string: // sendBundle's transactions, priority fees' accounts
+		if v == nil {
+			return append(b, "null"...), nil
+		}
+		b = append(b, '[')
+		for i := range v {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = appendString(b, v[i]); err != nil {
+				return nil, err
+			}
 		}
 		return append(b, ']'), nil
 	case []solana.Signature: // getSignatureStatuses' signatures

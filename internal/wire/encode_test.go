@@ -81,6 +81,7 @@ func TestEncodeRequestMatchesMarshal(t *testing.T) {
 		{"getBlock", []any{uint64(9), rpc.M{"rewards": (*bool)(nil), "limit": (*int)(nil), "v": (*uint64)(nil),
 			"w": &[]uint64{7}[0], "x": &[]bool{true}[0], "transactionDetails": rpc.TransactionDetailsFull}}},
 		{"m", []any{uint(42)}},
+		{"sendBundle", []any{[]string{"AQID+/==", "", "quote\" <b>é\xff"}, []string{}, []string(nil)}},
 		// objects appendObject leaves to json.Marshal: too many members, or a value it does not write
 		{"m", []any{rpc.M{"a": 1, "b": 2, "c": 3, "d": 4, "e": 5, "f": 6, "g": 7, "h": 8, "i": 9}}},
 		{"m", []any{rpc.M{"commitment": "confirmed", "dataSlice": &struct{ Offset uint64 }{3}}}},
@@ -194,7 +195,7 @@ func FuzzEncodeRequest(f *testing.F) {
 		var sig solana.Signature
 		copy(sig[:], key)
 		copy(sig[32:], key)
-		params := []any{s, u, i, k, nil, true, sig, []solana.PublicKey{k, {}}, []solana.Signature{sig, {}},
+		params := []any{s, u, i, k, nil, true, sig, []solana.PublicKey{k, {}}, []solana.Signature{sig, {}}, []string{s, method},
 			rpc.M{s: u, "commitment": rpc.CommitmentType(s), method: rpc.M{"k": k, s: i}, "e": solana.EncodingType(method),
 				"p": &i, "q": &u, "sig": sig, "n": uint(u)}}
 		got, err := EncodeRequest(u, method, params)
