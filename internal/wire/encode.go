@@ -140,17 +140,22 @@ func appendParam(b []byte, p any) (_ []byte, err error) {
 	case uint:
 		return strconv.AppendUint(b, uint64(v), 10), nil
 	case rpc.M:
-		return appendObject(b, v)
+		return appendObject(b, v, 0)
 	case map[string]any:
-		return appendObject(b, v)
+		return appendObject(b, v, 0)
 	}
 	return appendMarshaled(b, p)
 }
 
 // maxObjectKeys bounds the members of an object appendObject writes
 // itself, their keys sorted on the stack; a larger one goes to
-// json.Marshal.
-const maxObjectKeys = 8
+// json.Marshal. maxObjectDepth bounds the objects it writes inside one
+// another (solana-go nests one: dataSlice); a deeper one, a map that
+// holds itself among them, goes to json.Marshal, which reports the cycle.
+const (
+	maxObjectKeys  = 8
+	maxObjectDepth = 4
+)
 
 // appendObject appends m, a config object as solana-go's calls build
 // them (rpc.M: "commitment", "encoding", "minContextSlot", sendTransaction's
@@ -159,8 +164,11 @@ const maxObjectKeys = 8
 // appendValue. It takes none of json.Marshal's reflection and four
 // allocations a call; an object holding anything appendValue does not
 // write goes to json.Marshal whole.
-func appendObject(b []byte, m map[string]any) ([]byte, error) {
-	if len(m) > maxObjectKeys {
+func appendObject(b []byte, m map[string]any, depth int) ([]byte, error) {
+	switch {
+	case m == nil:
+		return append(b, "null"...), nil
+	case len(m) > maxObjectKeys || depth >= maxObjectDepth:
 		return appendMarshaled(b, m)
 	}
 	var keys [maxObjectKeys]string
@@ -180,17 +188,17 @@ func appendObject(b []byte, m map[string]any) ([]byte, error) {
 		b = appendKnownString(b, k)
 		b = append(b, ':')
 		var ok bool
-		if b, ok = appendValue(b, m[k]); !ok {
+		if b, ok = appendValue(b, m[k], depth); !ok {
 			return appendMarshaled(b[:start], m)
 		}
 	}
 	return append(b, '}'), nil
 }
 
-// appendValue appends v, a member of a config object, as json.Marshal
-// writes it, for the types such objects hold; ok is false for any other
-// (b is then to be discarded).
-func appendValue(b []byte, v any) (_ []byte, ok bool) {
+// appendValue appends v, a member of a config object at depth, as
+// json.Marshal writes it, for the types such objects hold; ok is false for
+// any other (b is then to be discarded).
+func appendValue(b []byte, v any, depth int) (_ []byte, ok bool) {
 	switch v := v.(type) {
 	case string:
 		return appendKnownString(b, v), true
@@ -216,16 +224,26 @@ func appendValue(b []byte, v any) (_ []byte, ok bool) {
 		}
 		return strconv.AppendBool(b, *v), true
 	case rpc.M:
-		out, err := appendObject(b, v)
-		return out, err == nil
+		out, err := appendObject(b, v, depth+1)
+		return orKeep(b, out, err)
 	case map[string]any:
-		out, err := appendObject(b, v)
-		return out, err == nil
+		out, err := appendObject(b, v, depth+1)
+		return orKeep(b, out, err)
 	case nil, solana.PublicKey, solana.Signature, bool, int, int64, uint64, uint:
 		out, err := appendParam(b, v)
-		return out, err == nil
+		return orKeep(b, out, err)
 	}
 	return b, false
+}
+
+// orKeep turns an append's (out, err) into appendValue's (out, ok),
+// keeping b when it failed: the caller goes back to where the object
+// began.
+func orKeep(b, out []byte, err error) ([]byte, bool) {
+	if err != nil {
+		return b, false
+	}
+	return out, true
 }
 
 // appendKnownString is appendString for a string json.Marshal never

@@ -75,6 +75,8 @@ func TestEncodeRequestMatchesMarshal(t *testing.T) {
 		{"getBlock", []any{uint64(7), rpc.M{"rewards": false, "transactionDetails": "none", "maxSupportedTransactionVersion": uint64(0),
 			"identity": pk, "epoch": nil, "limit": 10, "before": int64(-1)}}},
 		{"m", []any{rpc.M{}, map[string]any{}, rpc.M{"b": 1, "a": 2, "A": 3, "_": 4, "é": 5, "<&>\"": "\u2028"}}},
+		{"m", []any{rpc.M(nil), map[string]any(nil), rpc.M{"a": rpc.M(nil), "b": map[string]any(nil)}}},
+		{"m", []any{rpc.M{"a": rpc.M{"b": rpc.M{"c": rpc.M{"d": rpc.M{"e": rpc.M{"f": 1}}}}}}}},
 		{"sendTransaction", []any{"AQID", rpc.M{"encoding": "base64", "skipPreflight": true,
 			"preflightCommitment": rpc.CommitmentProcessed, "maxRetries": uint(0)}}},
 		{"getSignaturesForAddress", []any{pk, rpc.M{"limit": &[]int{10}[0], "before": sigWithZeros(2), "until": solana.Signature{}}}},
@@ -126,10 +128,17 @@ func TestBase58MatchesSolanaGo(t *testing.T) {
 	}
 }
 
-// TestEncodeRequestErrors: a param json.Marshal refuses fails the encode.
+// TestEncodeRequestErrors: a param json.Marshal refuses fails the encode:
+// a channel, and a config object that holds itself (json.Marshal reports
+// the cycle; written by hand without a bound, it overflowed the stack).
 func TestEncodeRequestErrors(t *testing.T) {
 	if _, err := EncodeRequest(1, "m", []any{make(chan int)}); err == nil {
 		t.Fatal("a channel param encoded")
+	}
+	m := rpc.M{"commitment": "confirmed"}
+	m["self"] = m
+	if _, err := EncodeRequest(1, "m", []any{m}); err == nil {
+		t.Fatal("a map that holds itself encoded")
 	}
 }
 

@@ -61,7 +61,8 @@ func ErrorContextSlot(data []byte) (uint64, bool) {
 
 // WithMinContextSlot returns body, a request EncodeRequest made (and
 // which the caller no longer uses: the result may share its array), whose params element at index i carries "minContextSlot": slot:
-// added to the object there, put in place of a null there, or appended as
+// added to the object there (or put in place of the value of its own
+// "minContextSlot"), put in place of a null there, or appended as
 // a new object when params has exactly i elements (params itself added
 // when absent and i is 0). ok is false (and body is returned as is) for
 // anything else: fewer than i elements, or a value at i that is not an object or null. Splicing the
@@ -103,6 +104,13 @@ func WithMinContextSlot(body []byte, i int, slot uint64) (out []byte, ok bool) {
 		if n == i {
 			switch body[at] {
 			case '{':
+				if v, ok := member(body, at, "minContextSlot"); ok {
+					// Asked for already (a 0 the plan reads as unset): the
+					// floor replaces its value, so that the object never
+					// holds the key twice (agave refuses a duplicate field).
+					var buf [24]byte
+					return splice(body, v, skipValue(body, v), strconv.AppendUint(buf[:0], slot, 10)), true
+				}
 				var buf [64]byte
 				ins := appendMinContextSlot(buf[:0], slot)
 				if next := skipSpace(body, at+1); next < len(body) && body[next] != '}' {
