@@ -107,7 +107,10 @@ func WithMinContextSlot(body []byte, i int, slot uint64) (out []byte, ok bool) {
 				if v, ok := member(body, at, "minContextSlot"); ok {
 					// Asked for already (a 0 the plan reads as unset): the
 					// floor replaces its value, so that the object never
-					// holds the key twice (agave refuses a duplicate field).
+					// holds the key twice: a strict parser refuses that, and
+					// one that keeps the last member (serde_json's Value,
+					// under agave's JSON-RPC params) reads the 0 and loses
+					// the floor.
 					var buf [24]byte
 					return splice(body, v, skipValue(body, v), strconv.AppendUint(buf[:0], slot, 10)), true
 				}
