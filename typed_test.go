@@ -186,3 +186,36 @@ func TestNullResultIsInvalid(t *testing.T) {
 		}
 	}
 }
+
+// TestGetBalanceExplicitZeroMinContextSlotOnce: a read that asks
+// minContextSlot 0, under monotonic reads with a floor already known,
+// goes out with the key once, holding the floor. It went out with the key
+// twice, the floor first and the caller's 0 last: a parser that keeps the
+// last member (agave's) read 0, and a strict one refused the request.
+func TestGetBalanceExplicitZeroMinContextSlotOnce(t *testing.T) {
+	c, cl := newClient(t, nil)
+	ctx := context.Background()
+	if _, err := c.GetBalance(ctx, owner, solroute.BalanceOptions{Commitment: rpc.CommitmentConfirmed}); err != nil {
+		t.Fatal(err)
+	}
+	zero := uint64(0)
+	if _, err := c.GetBalance(ctx, owner, solroute.BalanceOptions{Commitment: rpc.CommitmentConfirmed, MinContextSlot: &zero}); err != nil {
+		t.Fatal(err)
+	}
+	var reqs []fixtures.Received
+	for _, name := range []string{"a", "b"} {
+		if s := cl.Server(name); s != nil {
+			reqs = append(reqs, s.Requests()...)
+		}
+	}
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests, want 2", len(reqs))
+	}
+	last := string(reqs[1].Params)
+	if n := strings.Count(last, `"minContextSlot"`); n != 1 {
+		t.Fatalf("params %s carry minContextSlot %d times, want once", last, n)
+	}
+	if want := fmt.Sprintf(`"minContextSlot":%d`, fixturedata.RecordedSlot); !strings.Contains(last, want) {
+		t.Fatalf("params %s, want the floor %s", last, want)
+	}
+}
