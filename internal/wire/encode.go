@@ -81,54 +81,22 @@ func paramSize(p any) int {
 }
 
 // appendParam appends p as json.Marshal encodes it.
-func appendParam(b []byte, p any) (_ []byte, err error) {
+func appendParam(b []byte, p any) ([]byte, error) {
 	switch v := p.(type) {
 	case nil:
 		return append(b, "null"...), nil
 	case string:
 		return appendString(b, v)
 	case solana.PublicKey:
-		return appendBase58(append(b, '"'), v), nil
+		return appendKey(b, v)
 	case solana.Signature:
-		return appendBase58Bytes(append(b, '"'), v[:]), nil
+		return appendSignature(b, v)
 	case []solana.PublicKey: // getMultipleAccounts' keys: json.Marshal took 1.3 µs and 4 allocations a key
-		if v == nil {
-			return append(b, "null"...), nil
-		}
-		b = append(b, '[')
-		for i := range v {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendBase58(append(b, '"'), v[i])
-		}
-		return append(b, ']'), nil
-	case []string: // sendBundle's transactions, priority fees' accounts
-		if v == nil {
-			return append(b, "null"...), nil
-		}
-		b = append(b, '[')
-		for i := range v {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			if b, err = appendString(b, v[i]); err != nil {
-				return nil, err
-			}
-		}
-		return append(b, ']'), nil
+		return appendArray(b, v, appendKey)
 	case []solana.Signature: // getSignatureStatuses' signatures
-		if v == nil {
-			return append(b, "null"...), nil
-		}
-		b = append(b, '[')
-		for i := range v {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendBase58Bytes(append(b, '"'), v[i][:])
-		}
-		return append(b, ']'), nil
+		return appendArray(b, v, appendSignature)
+	case []string: // sendBundle's transactions, priority fees' accounts
+		return appendArray(b, v, appendString)
 	case bool:
 		return strconv.AppendBool(b, v), nil
 	case int:
@@ -254,6 +222,35 @@ func appendKnownString(b []byte, s string) []byte {
 		return append(b, `""`...) // unreachable: json.Marshal of a string does not fail
 	}
 	return out
+}
+
+// appendArray appends v as json.Marshal writes a slice (null when nil),
+// each element by put.
+func appendArray[T any](b []byte, v []T, put func([]byte, T) ([]byte, error)) ([]byte, error) {
+	if v == nil {
+		return append(b, "null"...), nil
+	}
+	b = append(b, '[')
+	for i := range v {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		var err error
+		if b, err = put(b, v[i]); err != nil {
+			return nil, err
+		}
+	}
+	return append(b, ']'), nil
+}
+
+// appendKey appends k quoted in base58, as its MarshalJSON writes it.
+func appendKey(b []byte, k solana.PublicKey) ([]byte, error) {
+	return appendBase58(append(b, '"'), k), nil
+}
+
+// appendSignature appends s quoted in base58, as its MarshalJSON writes it.
+func appendSignature(b []byte, s solana.Signature) ([]byte, error) {
+	return appendBase58Bytes(append(b, '"'), s[:]), nil
 }
 
 // appendString appends s quoted, as json.Marshal quotes it: as is when

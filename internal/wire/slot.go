@@ -104,22 +104,7 @@ func WithMinContextSlot(body []byte, i int, slot uint64) (out []byte, ok bool) {
 		if n == i {
 			switch body[at] {
 			case '{':
-				if v, ok := member(body, at, "minContextSlot"); ok {
-					// Asked for already (a 0 the plan reads as unset): the
-					// floor replaces its value, so that the object never
-					// holds the key twice: a strict parser refuses that, and
-					// one that keeps the last member (serde_json's Value,
-					// under agave's JSON-RPC params) reads the 0 and loses
-					// the floor.
-					var buf [24]byte
-					return splice(body, v, skipValue(body, v), strconv.AppendUint(buf[:0], slot, 10)), true
-				}
-				var buf [64]byte
-				ins := appendMinContextSlot(buf[:0], slot)
-				if next := skipSpace(body, at+1); next < len(body) && body[next] != '}' {
-					ins = append(ins, ',')
-				}
-				return splice(body, at+1, at+1, ins), true
+				return intoObject(body, at, slot), true
 			case 'n':
 				if end := skipValue(body, at); string(body[at:end]) == "null" {
 					var buf [64]byte
@@ -133,6 +118,25 @@ func WithMinContextSlot(body []byte, i int, slot uint64) (out []byte, ok bool) {
 			at = skipSpace(body, at+1)
 		}
 	}
+}
+
+// intoObject gives the object at body[at] "minContextSlot": slot: in
+// place of the value of its own "minContextSlot" when it has one (asked
+// for already, a 0 the plan reads as unset), so that the object never
+// holds the key twice (a strict parser refuses that, and one that keeps
+// the last member, serde_json's Value under agave's JSON-RPC params, reads
+// the 0 and loses the floor); as its first member otherwise.
+func intoObject(body []byte, at int, slot uint64) []byte {
+	if v, ok := member(body, at, "minContextSlot"); ok {
+		var buf [24]byte
+		return splice(body, v, skipValue(body, v), strconv.AppendUint(buf[:0], slot, 10))
+	}
+	var buf [64]byte
+	ins := appendMinContextSlot(buf[:0], slot)
+	if next := skipSpace(body, at+1); next < len(body) && body[next] != '}' {
+		ins = append(ins, ',')
+	}
+	return splice(body, at+1, at+1, ins)
 }
 
 // appendMinContextSlot appends "minContextSlot":slot.
