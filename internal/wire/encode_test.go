@@ -142,54 +142,34 @@ func TestEncodeRequestErrors(t *testing.T) {
 	}
 }
 
-// TestEncodeRequestAllocatesOnce: a getBalance request, a method and a
-// public key, is one allocation (json.Marshal took six), with room left
-// for the minContextSlot splice.
+// TestEncodeRequestAllocatesOnce: a request is one allocation, with room
+// left for the minContextSlot splice, for getBalance's public key (json.Marshal
+// took six), a config object as solana-go builds one (json.Marshal of the
+// object alone took four) and getMultipleAccounts' 100 keys (json.Marshal
+// of the keys alone took 402).
 func TestEncodeRequestAllocatesOnce(t *testing.T) {
 	pk := solana.MustPublicKeyFromBase58("9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM")
-	params := []any{pk}
-	n := testing.AllocsPerRun(100, func() {
-		if _, err := EncodeRequest(7, "getBalance", params); err != nil {
-			t.Fatal(err)
-		}
-	})
-	if n > 1 {
-		t.Fatalf("%v allocations per request, want 1", n)
-	}
-}
-
-// TestConfigObjectAllocatesNothing: a request with a config object as
-// solana-go builds one (rpc.M) is still one allocation: json.Marshal of
-// the object alone took four.
-func TestConfigObjectAllocatesNothing(t *testing.T) {
-	pk := solana.MustPublicKeyFromBase58("9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM")
-	params := []any{pk, rpc.M{"commitment": rpc.CommitmentConfirmed, "encoding": solana.EncodingBase64, "minContextSlot": uint64(9)}}
-	n := testing.AllocsPerRun(100, func() {
-		if _, err := EncodeRequest(7, "getAccountInfo", params); err != nil {
-			t.Fatal(err)
-		}
-	})
-	if n > 1 {
-		t.Fatalf("%v allocations per request, want 1", n)
-	}
-}
-
-// TestBulkKeysAllocateOnce: a getMultipleAccounts request of 100 keys is
-// one allocation; json.Marshal of the keys alone took 402.
-func TestBulkKeysAllocateOnce(t *testing.T) {
 	keys := make([]solana.PublicKey, 100)
 	for i := range keys {
 		keys[i] = keyWithZeros(i % 3)
 		keys[i][31] = byte(i)
 	}
-	params := []any{keys, rpc.M{"encoding": "base64", "commitment": "confirmed"}}
-	n := testing.AllocsPerRun(100, func() {
-		if _, err := EncodeRequest(7, "getMultipleAccounts", params); err != nil {
-			t.Fatal(err)
+	for _, tc := range []struct {
+		method string
+		params []any
+	}{
+		{"getBalance", []any{pk}},
+		{"getAccountInfo", []any{pk, rpc.M{"commitment": rpc.CommitmentConfirmed, "encoding": solana.EncodingBase64, "minContextSlot": uint64(9)}}},
+		{"getMultipleAccounts", []any{keys, rpc.M{"encoding": "base64", "commitment": "confirmed"}}},
+	} {
+		n := testing.AllocsPerRun(100, func() {
+			if _, err := EncodeRequest(7, tc.method, tc.params); err != nil {
+				t.Fatal(err)
+			}
+		})
+		if n > 1 {
+			t.Errorf("%s: %v allocations per request, want 1", tc.method, n)
 		}
-	})
-	if n > 1 {
-		t.Fatalf("%v allocations per request, want 1", n)
 	}
 }
 
