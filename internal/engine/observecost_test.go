@@ -16,22 +16,9 @@ import (
 func TestObservedCallClockReads(t *testing.T) {
 	clock := &countingClock{Clock: clockwork.NewRealClock()}
 	c := costClient(t, clock)
-	ctx := context.Background()
-	count := func() int64 {
-		for range 3 { // the first calls learn the slot and the latency
-			if _, err := getBalance(ctx, c); err != nil {
-				t.Fatal(err)
-			}
-		}
-		clock.reads.Store(0)
-		if _, err := getBalance(ctx, c); err != nil {
-			t.Fatal(err)
-		}
-		return clock.reads.Load()
-	}
-	plain := count()
+	plain := clockReadsPerCall(t, c, clock)
 	c.Observe(engine.AttemptFunc(func(context.Context, string, transport.Attempt) {}))
-	observed := count()
+	observed := clockReadsPerCall(t, c, clock)
 	t.Logf("clock readings per call: %d, %d observed", plain, observed)
 	if observed > plain+1 {
 		t.Fatalf("an observed call read the clock %d times, %d more than unobserved; want at most 1 more", observed, observed-plain)
