@@ -66,11 +66,7 @@ func TestHistoryReadGoesToHistoryFirstInAnyTier(t *testing.T) {
 		t.Fatalf("plain reads: %v, want all 20 on fast: tiers still decide", got)
 	}
 	// deep busy: a history read waits one slot for it, then takes fast.
-	held := now(t, p, historyRead("getBlock"), "deep")
-	pd := start(context.Background(), p, historyRead("getBlock"))
-	pd.waitsFor(t, fc, 400*time.Millisecond)
-	pd.permit(t, "fast").Done(success())
-	held.Done(success())
+	takesAfterPatience(t, p, fc, historyRead("getBlock"), "deep", "fast")
 }
 
 func TestHistoryReadWithoutDeclarationsKeepsTiers(t *testing.T) {
@@ -182,10 +178,18 @@ func TestAvoidedComesAfterEndpointsWithoutHistory(t *testing.T) {
 		t.Fatalf("deep avoided: %v, want all on plain (no history, not avoided)", got)
 	}
 	// plain busy: the avoided archive after one slot's patience.
-	held := now(t, p, historyRead("getSignaturesForAddress"), "plain")
-	pd := start(context.Background(), p, historyRead("getSignaturesForAddress"))
+	takesAfterPatience(t, p, fc, historyRead("getSignaturesForAddress"), "plain", "deep")
+}
+
+// takesAfterPatience holds busy (req's first choice) with one req, then
+// checks that the next req waits one slot's patience (400 ms) for it and
+// takes other.
+func takesAfterPatience(t *testing.T, p *admission.Pool, fc *clockwork.FakeClock, req admission.Request, busy, other string) {
+	t.Helper()
+	held := now(t, p, req, busy)
+	pd := start(context.Background(), p, req)
 	pd.waitsFor(t, fc, 400*time.Millisecond)
-	pd.permit(t, "deep").Done(success())
+	pd.permit(t, other).Done(success())
 	held.Done(success())
 }
 
