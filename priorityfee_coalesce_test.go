@@ -22,10 +22,7 @@ var feeAccount = solana.MustPublicKeyFromBase58("9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsG
 // until all 100 wait), and all get the same estimate.
 func TestPriorityFeeHundredCallersOneRequestEach(t *testing.T) {
 	ctx := feeWatchdog(t)
-	clock := clockwork.NewFakeClock()
-	a, b := feeMember("a", clock, descendingFees), feeMember("b", clock, descendingFees)
-	a.Options.Script, b.Options.Script = delayFees(time.Second), delayFees(time.Second)
-	c, cl := feeClient(t, clock, a, b)
+	clock, c, cl := heldFeeClient(t)
 
 	const callers = 100
 	got := make([]solroute.PriorityFeeEstimate, callers)
@@ -109,10 +106,7 @@ func TestPriorityFeeNewSlotNewRequest(t *testing.T) {
 // up, a waiter fetches again rather than inherit its cancellation.
 func TestPriorityFeeCallerContextBoundsOnlyItsWait(t *testing.T) {
 	ctx := feeWatchdog(t)
-	clock := clockwork.NewFakeClock()
-	a, b := feeMember("a", clock, descendingFees), feeMember("b", clock, descendingFees)
-	a.Options.Script, b.Options.Script = delayFees(time.Second), delayFees(time.Second)
-	c, cl := feeClient(t, clock, a, b)
+	clock, c, cl := heldFeeClient(t)
 	call := func(ctx context.Context) <-chan feeResult {
 		ch := make(chan feeResult, 1)
 		go func() {

@@ -76,6 +76,18 @@ func awaitWaiting(t *testing.T, ctx context.Context, c *solroute.Client, n int) 
 	}
 }
 
+// heldFeeClient is a client over endpoints a and b whose fee answers
+// wait a second on the returned fake clock: the fetch stays in flight
+// until the test moves it.
+func heldFeeClient(t *testing.T) (*clockwork.FakeClock, *solroute.Client, *fixtures.Cluster) {
+	t.Helper()
+	clock := clockwork.NewFakeClock()
+	a, b := feeMember("a", clock, descendingFees), feeMember("b", clock, descendingFees)
+	a.Options.Script, b.Options.Script = delayFees(time.Second), delayFees(time.Second)
+	c, cl := feeClient(t, clock, a, b)
+	return clock, c, cl
+}
+
 // delayFees holds every getRecentPrioritizationFees answer for d on the
 // server's clock.
 func delayFees(d time.Duration) fixtures.Script {
