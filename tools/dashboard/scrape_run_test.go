@@ -118,13 +118,20 @@ func (r *run) subscribe(owner solana.PublicKey) {
 			if ep.Heartbeat > 0 {
 				beats++
 			}
-			if ep.Subscriptions > 0 && cut == "" {
+			// The client counts a subscription it holds or awaits; the
+			// server's count, read after a settle, says it reached the
+			// endpoint and its answer was read (awaited, it may still be
+			// dialing: a cut then drops nothing).
+			held := r.cluster.PubSub(ep.Name).Stats().Subscribes["accountSubscribe"] > 0
+			if ep.Subscriptions > 0 && held && cut == "" {
 				cut = ep.Name
 			}
 		}
 		return beats > 0 && cut != ""
 	})
-	r.cluster.PubSub(cut).Drop()
+	if n := r.cluster.PubSub(cut).Drop(); n == 0 {
+		r.t.Fatalf("cutting %s dropped no connection", cut)
+	}
 	r.stepUntil("the resubscribe after cutting "+cut, func() bool {
 		return r.count("solroute_pubsub_resubscribe_duration_seconds") > 0
 	})
