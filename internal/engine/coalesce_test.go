@@ -186,6 +186,12 @@ func TestCoalesceFollowerDeadline(t *testing.T) {
 	timed := async(func() error { _, err := latestBlockhash(short, e.client); return err })
 	other := async(func() error { _, err := latestBlockhash(ctx, e.client); return err })
 	e.joins.wait(t, 2)
+	// A follower arms its deadline's timer after it joined: moved before
+	// that, the clock would leave the timer 2 s past the deadline. On the
+	// clock by now: the leader's attempt and the two followers' deadlines.
+	if err := e.clock.BlockUntilContext(guardCtx(t), 3); err != nil {
+		t.Fatal(err)
+	}
 	e.clock.Advance(2 * time.Second)
 	err := wait(t, timed)
 	ce := callErr(t, err)
