@@ -35,7 +35,8 @@ type coalescer struct {
 	// flights are the calls in flight by the hash of their request
 	// (a flight holds its key: a collision shares nothing).
 	flights map[uint64]*flight
-	// joined, when set (tests), is called after a follower joined.
+	// joined, when set (tests), is called each time a follower joined a
+	// flight, once its deadline is set (followed).
 	joined func()
 }
 
@@ -113,9 +114,23 @@ func (c *Engine) callCoalesced(ctx context.Context, out any, method string, para
 		if w == nil {
 			w = c.newFollower(ctx, method, params)
 		}
+		c.coalesce.followed()
 		if again, err := w.follow(ctx, f, out, params); !again {
 			return err
 		}
+	}
+}
+
+// followed calls the tests' hook, if any, for a follower that joined a
+// flight and has its deadline: after newFollower read the clock, so that a
+// test that moves a fake clock once every follower joined moves it past a
+// deadline already set, never under one still to be read.
+func (k *coalescer) followed() {
+	k.mu.Lock()
+	f := k.joined
+	k.mu.Unlock()
+	if f != nil {
+		f()
 	}
 }
 
@@ -130,9 +145,6 @@ func (k *coalescer) join(key []byte) (*flight, bool) {
 			f.done = make(chan struct{})
 		}
 		f.followers++
-		if k.joined != nil {
-			k.joined()
-		}
 		return f, false
 	}
 	f := &flight{key: key, hash: h, k: k}

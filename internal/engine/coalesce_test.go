@@ -186,9 +186,10 @@ func TestCoalesceFollowerDeadline(t *testing.T) {
 	timed := async(func() error { _, err := latestBlockhash(short, e.client); return err })
 	other := async(func() error { _, err := latestBlockhash(ctx, e.client); return err })
 	e.joins.wait(t, 2)
-	// A follower arms its deadline's timer after it joined: moved before
-	// that, the clock would leave the timer 2 s past the deadline. On the
-	// clock by now: the leader's attempt and the two followers' deadlines.
+	// A follower arms its deadline's timer after the join event, for the
+	// time left at the clock's reading then: an Advance between that
+	// reading and the arming would leave the timer late. On the clock by
+	// now: the leader's attempt and the two followers' deadlines.
 	if err := e.clock.BlockUntilContext(guardCtx(t), 3); err != nil {
 		t.Fatal(err)
 	}
