@@ -3,6 +3,7 @@ package engine_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -285,5 +286,49 @@ func BenchmarkGetBalanceHedged(b *testing.B) {
 		s    transport.Settings
 	}{{"plain", transport.DefaultSettings()}, {"hedged", hedged}, {"auto", auto}} {
 		engineTarget(row.name, twoEndpoints(b, srv.URL, row.s)).run(b, ctx)
+	}
+}
+
+// BenchmarkGetBalanceCapped is the 64-caller getBalance of
+// BenchmarkGetBalance, and 256 callers, against one endpoint without a
+// concurrency cap and with MaxConcurrentRequests 8, a provider's kind of
+// cap: with it, callers past the eighth wait in the pool, and each slot
+// freed wakes every waiter of the role to scan again (admission's
+// wakeList), so the capped rows measure that convoy (plans/015, "The
+// convoy at a concurrency cap").
+func BenchmarkGetBalanceCapped(b *testing.B) {
+	srv := httptest.NewServer(http.HandlerFunc(balancefloor.Handler))
+	defer srv.Close()
+	ctx := context.Background()
+	for _, row := range []struct {
+		name string
+		cap  int
+	}{{"uncapped", 0}, {"cap-8", 8}} {
+		p, err := admission.New([]endpoint.Spec{{Name: "bench", URL: endpoint.NewSecret(srv.URL),
+			Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: {MaxConcurrentRequests: row.cap}}}},
+			pool.DefaultSettings(), admission.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		e, err := engine.New(p, transport.DefaultSettings(), engine.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { _ = e.Close() })
+		tg := engineTarget(row.name, e)
+		for _, callers := range []int{benchCallers, 4 * benchCallers} {
+			b.Run(fmt.Sprintf("%s/%d-callers", row.name, callers), func(b *testing.B) {
+				b.ReportAllocs()
+				b.SetParallelism((callers + runtime.GOMAXPROCS(0) - 1) / runtime.GOMAXPROCS(0))
+				b.RunParallel(func(pb *testing.PB) {
+					for pb.Next() {
+						if v, err := tg.call(ctx); err != nil || v != balancefloor.Lamports {
+							b.Error(v, err)
+							return
+						}
+					}
+				})
+			})
+		}
 	}
 }
