@@ -36,7 +36,7 @@ type coalescer struct {
 	// (a flight holds its key: a collision shares nothing).
 	flights map[uint64]*flight
 	// joined, when set (tests), is called each time a follower joined a
-	// flight, once its deadline is set (followed).
+	// flight, once it waits with its deadline's timer armed (followed).
 	joined func()
 }
 
@@ -114,7 +114,6 @@ func (c *Engine) callCoalesced(ctx context.Context, out any, method string, para
 		if w == nil {
 			w = c.newFollower(ctx, method, params)
 		}
-		c.coalesce.followed()
 		if again, err := w.follow(ctx, f, out, params); !again {
 			return err
 		}
@@ -122,9 +121,10 @@ func (c *Engine) callCoalesced(ctx context.Context, out any, method string, para
 }
 
 // followed calls the tests' hook, if any, for a follower that joined a
-// flight and has its deadline: after newFollower read the clock, so that a
-// test that moves a fake clock once every follower joined moves it past a
-// deadline already set, never under one still to be read.
+// flight and is about to wait, its deadline's timer armed: a test that
+// moves a fake clock once every follower joined moves it past a timer
+// already on the clock, never under one still to be armed. (A lock per
+// follower, which only coalesced reads that found a call in flight pay.)
 func (k *coalescer) followed() {
 	k.mu.Lock()
 	f := k.joined

@@ -55,6 +55,7 @@ func (w *follower) follow(ctx context.Context, f *flight, out any, params []any)
 		defer t.Stop()
 		expired = t.Chan()
 	}
+	c.coalesce.followed()
 	select {
 	case <-f.done:
 	case <-ctx.Done():

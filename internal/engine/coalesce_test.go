@@ -185,14 +185,7 @@ func TestCoalesceFollowerDeadline(t *testing.T) {
 	short := deadlineCtx{Context: ctx, deadline: e.clock.Now().Add(2 * time.Second)}
 	timed := async(func() error { _, err := latestBlockhash(short, e.client); return err })
 	other := async(func() error { _, err := latestBlockhash(ctx, e.client); return err })
-	e.joins.wait(t, 2)
-	// A follower arms its deadline's timer after the join event, for the
-	// time left at the clock's reading then: an Advance between that
-	// reading and the arming would leave the timer late. On the clock by
-	// now: the leader's attempt and the two followers' deadlines.
-	if err := e.clock.BlockUntilContext(guardCtx(t), 3); err != nil {
-		t.Fatal(err)
-	}
+	e.joins.wait(t, 2) // both wait, their deadlines' timers armed
 	e.clock.Advance(2 * time.Second)
 	err := wait(t, timed)
 	ce := callErr(t, err)
