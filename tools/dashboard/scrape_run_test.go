@@ -119,9 +119,8 @@ func (r *run) subscribe(owner solana.PublicKey) {
 				beats++
 			}
 			// The client counts a subscription it holds or awaits; the
-			// server's count, read after a settle, says it reached the
-			// endpoint and its answer was read (awaited, it may still be
-			// dialing: a cut then drops nothing).
+			// server's count says the endpoint registered it (awaited, it
+			// may still be dialing: a cut then drops nothing).
 			held := r.cluster.PubSub(ep.Name).Stats().Subscribes["accountSubscribe"] > 0
 			if ep.Subscriptions > 0 && held && cut == "" {
 				cut = ep.Name
