@@ -290,8 +290,8 @@ func BenchmarkGetBalanceHedged(b *testing.B) {
 }
 
 // BenchmarkGetBalanceCapped is the 64-caller getBalance of
-// BenchmarkGetBalance, and 256 callers, against one endpoint without a
-// concurrency cap and with MaxConcurrentRequests 8, a provider's kind of
+// BenchmarkGetBalance, and 8 and 256 callers, against one endpoint without
+// a concurrency cap and with MaxConcurrentRequests 8, a provider's kind of
 // cap: with it, callers past the eighth wait in the pool, and each slot
 // freed wakes every waiter of the role to scan again (admission's
 // wakeList), so the capped rows measure that convoy (plans/015, "The
@@ -316,7 +316,7 @@ func BenchmarkGetBalanceCapped(b *testing.B) {
 		}
 		b.Cleanup(func() { _ = e.Close() })
 		tg := engineTarget(row.name, e)
-		for _, callers := range []int{benchCallers, 4 * benchCallers} {
+		for _, callers := range []int{8, benchCallers, 4 * benchCallers} {
 			b.Run(fmt.Sprintf("%s/%d-callers", row.name, callers), func(b *testing.B) {
 				b.ReportAllocs()
 				b.SetParallelism((callers + runtime.GOMAXPROCS(0) - 1) / runtime.GOMAXPROCS(0))
