@@ -48,13 +48,13 @@ func benchTargets(b *testing.B, url string) []benchTarget {
 	offSettings.MaxSlotLag = 0
 	ts := transport.DefaultSettings()
 	ts.MonotonicReads = false
-	untracked := oneEndpoint(b, url, offSettings, ts)
+	untracked := oneEndpoint(b, url, endpoint.Limits{}, offSettings, ts)
 	// Slot tracking on but no monotonic reads: no minContextSlot in the
 	// requests, which the server then has no more bytes to parse (the
 	// wire cost of the guarantee: plans/015-call-cost.md, "Fourth pass").
 	noMono := transport.DefaultSettings()
 	noMono.MonotonicReads = false
-	unfloored := oneEndpoint(b, url, pool.DefaultSettings(), noMono)
+	unfloored := oneEndpoint(b, url, endpoint.Limits{}, pool.DefaultSettings(), noMono)
 	// solroute-fixed: a fixed AttemptTimeout, so reads are not timed (no
 	// latency histogram, no adaptive rule): the adaptive rule's cost is
 	// solroute's time over this one's, in the same run.
@@ -136,8 +136,14 @@ func (tg benchTarget) run(b *testing.B, ctx context.Context) {
 
 // runCallers makes round trips from benchCallers concurrent goroutines.
 func (tg benchTarget) runCallers(b *testing.B, ctx context.Context) {
+	tg.runConcurrent(b, ctx, benchCallers)
+}
+
+// runConcurrent makes round trips from about n concurrent goroutines (a
+// multiple of GOMAXPROCS).
+func (tg benchTarget) runConcurrent(b *testing.B, ctx context.Context, n int) {
 	b.ReportAllocs()
-	b.SetParallelism((benchCallers + runtime.GOMAXPROCS(0) - 1) / runtime.GOMAXPROCS(0))
+	b.SetParallelism((n + runtime.GOMAXPROCS(0) - 1) / runtime.GOMAXPROCS(0))
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
 			if v, err := tg.call(ctx); err != nil || v != 2039280 {
@@ -235,11 +241,12 @@ func BenchmarkAttemptExecutor(b *testing.B) {
 const benchHedgeAfter = 100 * time.Millisecond
 
 // oneEndpoint returns an engine over one read endpoint at url ("bench")
-// with pool settings ps and settings ts, on a pool of its own.
-func oneEndpoint(b testing.TB, url string, ps pool.Settings, ts transport.Settings) *engine.Engine {
+// with the read limits read, pool settings ps and settings ts, on a pool
+// of its own.
+func oneEndpoint(b testing.TB, url string, read endpoint.Limits, ps pool.Settings, ts transport.Settings) *engine.Engine {
 	b.Helper()
 	p, err := admission.New([]endpoint.Spec{{Name: "bench", URL: endpoint.NewSecret(url),
-		Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: {}}}}, ps, admission.Options{})
+		Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: read}}}, ps, admission.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -304,31 +311,10 @@ func BenchmarkGetBalanceCapped(b *testing.B) {
 		name string
 		cap  int
 	}{{"uncapped", 0}, {"cap-8", 8}} {
-		p, err := admission.New([]endpoint.Spec{{Name: "bench", URL: endpoint.NewSecret(srv.URL),
-			Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: {MaxConcurrentRequests: row.cap}}}},
-			pool.DefaultSettings(), admission.Options{})
-		if err != nil {
-			b.Fatal(err)
-		}
-		e, err := engine.New(p, transport.DefaultSettings(), engine.Options{})
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.Cleanup(func() { _ = e.Close() })
+		e := oneEndpoint(b, srv.URL, endpoint.Limits{MaxConcurrentRequests: row.cap}, pool.DefaultSettings(), transport.DefaultSettings())
 		tg := engineTarget(row.name, e)
 		for _, callers := range []int{8, benchCallers, 4 * benchCallers} {
-			b.Run(fmt.Sprintf("%s/%d-callers", row.name, callers), func(b *testing.B) {
-				b.ReportAllocs()
-				b.SetParallelism((callers + runtime.GOMAXPROCS(0) - 1) / runtime.GOMAXPROCS(0))
-				b.RunParallel(func(pb *testing.PB) {
-					for pb.Next() {
-						if v, err := tg.call(ctx); err != nil || v != balancefloor.Lamports {
-							b.Error(v, err)
-							return
-						}
-					}
-				})
-			})
+			b.Run(fmt.Sprintf("%s/%d-callers", row.name, callers), func(b *testing.B) { tg.runConcurrent(b, ctx, callers) })
 		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"
+	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/internal/balancefloor"
 	"github.com/solroute/solroute/internal/engine"
 	"github.com/solroute/solroute/pool"
@@ -31,7 +32,7 @@ func coalesceEngine(b *testing.B, url string, list []string) *engine.Engine {
 	b.Helper()
 	s := transport.DefaultSettings()
 	s.Coalesce = list
-	return oneEndpoint(b, url, pool.DefaultSettings(), s)
+	return oneEndpoint(b, url, endpoint.Limits{}, pool.DefaultSettings(), s)
 }
 
 // BenchmarkGetBalanceCoalesce is what coalescing costs a read that shares
