@@ -36,7 +36,8 @@ type coalescer struct {
 	// (a flight holds its key: a collision shares nothing).
 	flights map[uint64]*flight
 	// joined, when set (tests), is called each time a follower joined a
-	// flight, once it waits with its deadline's timer armed (followed).
+	// flight, once it waits with its deadline's timer armed
+	// (follower.follow).
 	joined func()
 }
 
@@ -104,7 +105,7 @@ func (c *Engine) callCoalesced(ctx context.Context, out any, method string, para
 	}
 	var w *follower
 	for {
-		f, lead := c.coalesce.join(key)
+		f, lead, joined := c.coalesce.join(key)
 		if lead {
 			if w != nil { // it waited already: its call keeps the deadline it joined with
 				ctx = w.bounded(ctx)
@@ -114,44 +115,33 @@ func (c *Engine) callCoalesced(ctx context.Context, out any, method string, para
 		if w == nil {
 			w = c.newFollower(ctx, method, params)
 		}
+		w.joined = joined
 		if again, err := w.follow(ctx, f, out, params); !again {
 			return err
 		}
 	}
 }
 
-// followed calls the tests' hook, if any, for a follower that joined a
-// flight and is about to wait, its deadline's timer armed: a test that
-// moves a fake clock once every follower joined moves it past a timer
-// already on the clock, never under one still to be armed. (A lock per
-// follower, which only coalesced reads that found a call in flight pay.)
-func (k *coalescer) followed() {
-	k.mu.Lock()
-	f := k.joined
-	k.mu.Unlock()
-	if f != nil {
-		f()
-	}
-}
-
 // join returns the flight of key and whether this caller leads it (a
-// new flight) or follows it.
-func (k *coalescer) join(key []byte) (*flight, bool) {
+// new flight) or follows it; a follower also gets the tests' hook (nil
+// unless a test set one), read under the lock join holds anyway, for
+// follower.follow to call once it waits.
+func (k *coalescer) join(key []byte) (f *flight, lead bool, joined func()) {
 	h := maphash.Bytes(k.seed, key)
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	if f := k.flights[h]; f != nil && string(f.key) == string(key) {
-		if f.done == nil {
-			f.done = make(chan struct{})
+	if cur := k.flights[h]; cur != nil && string(cur.key) == string(key) {
+		if cur.done == nil {
+			cur.done = make(chan struct{})
 		}
-		f.followers++
-		return f, false
+		cur.followers++
+		return cur, false, k.joined
 	}
-	f := &flight{key: key, hash: h, k: k}
+	f = &flight{key: key, hash: h, k: k}
 	if k.flights[h] == nil { // else a collision: this one runs unshared
 		k.flights[h] = f
 	}
-	return f, true
+	return f, true, nil
 }
 
 // lead makes f's call for the leader into out. Without hedging the

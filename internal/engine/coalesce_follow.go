@@ -26,6 +26,9 @@ type follower struct {
 	// plan is what the caller's own call would hold the answer to.
 	plan    slots.Plan
 	tracked bool
+	// joined is the tests' hook for the flight it joined last (nil: none;
+	// coalescer.join).
+	joined func()
 }
 
 // newFollower sets up the caller of method under ctx as a follower, now.
@@ -55,7 +58,9 @@ func (w *follower) follow(ctx context.Context, f *flight, out any, params []any)
 		defer t.Stop()
 		expired = t.Chan()
 	}
-	c.coalesce.followed()
+	if w.joined != nil { // waiting, its deadline's timer armed: the tests' event
+		w.joined()
+	}
 	select {
 	case <-f.done:
 	case <-ctx.Done():
