@@ -186,21 +186,31 @@ func (p *Pool) TryAcquire(req Request) *Permit {
 }
 
 // wait scans again and again, sleeping between scans until the earliest of:
-// a slot freed in the role (the wake channel), the earliest cooldown end or
-// token refill seen in the scan (a timer), the deadline (the same timer)
-// and ctx. It holds no lock while sleeping, and every wakeup follows a real
-// event, so it never spins.
+// a slot freed in the role that it may use (its wake, from the role's
+// waitQueue), the earliest cooldown end or token refill seen in the scan
+// (a timer), the deadline (the same timer) and ctx. It holds no lock while
+// sleeping, and every wakeup follows a real event, so it never spins.
 func (p *Pool) wait(ctx context.Context, sel *selection, req *Request, deadline time.Time) (*Permit, error) {
+	q := &sel.rs.queue
+	w := &waiter{sel: *sel, wake: make(chan struct{}, 1)}
+	sel = &w.sel
+	// Queued before the scan: a slot freed after this line wakes w, even
+	// if the scan saw the role full.
+	q.join(w)
+	var taken *member // the wake w took last, until it is used or passed on
 	for {
-		// Take the channel before the scan: a slot freed after this line
-		// closes it, even if the scan saw the role full.
-		woken := sel.rs.wake.channel()
 		now := p.clock.Now()
 		pm, wakeAt, late := p.scan(sel, now, deadline)
 		if pm != nil {
+			q.leave(w, taken, pm.m)
 			return pm, nil
 		}
+		if taken != nil {
+			q.pass(w, taken)
+			taken = nil
+		}
 		if late || !now.Before(deadline) {
+			q.leave(w, nil, nil)
 			return nil, p.deadlineError(sel, req, now, deadline, nil)
 		}
 		if wakeAt.IsZero() || wakeAt.After(deadline) {
@@ -217,10 +227,12 @@ func (p *Pool) wait(ctx context.Context, sel *selection, req *Request, deadline 
 		}
 		timer := p.clock.NewTimer(d)
 		select {
-		case <-woken:
+		case <-w.wake:
+			taken = q.take(w)
 		case <-timer.Chan():
 		case <-ctx.Done():
 			timer.Stop()
+			q.leave(w, nil, nil)
 			err := ctx.Err()
 			if now := p.clock.Now(); errors.Is(err, context.DeadlineExceeded) && !now.Before(deadline) {
 				return nil, p.deadlineError(sel, req, now, deadline, err)

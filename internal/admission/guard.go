@@ -36,7 +36,7 @@ func (p *Pool) Exclude(name, reason string) {
 func (p *Pool) wakeAll() {
 	for _, rs := range p.roles {
 		if rs != nil {
-			rs.wake.broadcast()
+			rs.queue.all()
 		}
 	}
 }

@@ -50,7 +50,8 @@ type roleSet struct {
 	ordered []*member
 	// timeout is the smallest RequestTimeout of the role's endpoints.
 	timeout time.Duration
-	wake    wakeList
+	// queue is the role's requests waiting in Acquire.
+	queue waitQueue
 }
 
 // tierGroup is the candidates of one tier, in configuration order, and the
@@ -138,7 +139,8 @@ func (p *Pool) addEndpoint(spec *endpoint.Spec, s pool.Settings, opts Options, s
 			continue
 		}
 		rs := p.roles[role]
-		ro := rolestate.Options{OnSlotFreed: rs.wake.broadcast, Ejection: s.Ejection,
+		var m *member
+		ro := rolestate.Options{OnSlotFreed: func() { rs.queue.freed(m) }, Ejection: s.Ejection,
 			DoubtWindow: p.doubtWindow, Shared: shared}
 		if opts.NewBucket != nil {
 			ro.Bucket = opts.NewBucket(spec, role)
@@ -151,7 +153,7 @@ func (p *Pool) addEndpoint(spec *endpoint.Spec, s pool.Settings, opts Options, s
 			return err
 		}
 		p.all = append(p.all, rt)
-		m := &member{rt: rt, pool: p, spec: spec, idx: len(rs.ordered), timeout: rt.Limits().RequestTimeout}
+		m = &member{rt: rt, pool: p, spec: spec, idx: len(rs.ordered), timeout: rt.Limits().RequestTimeout}
 		rs.ordered = append(rs.ordered, m)
 		roles = append(roles, m)
 		rs.addToTier(m)

@@ -21,10 +21,12 @@ type Options struct {
 	// that changes the state, from the goroutine that caused it. It must
 	// not block.
 	OnStateChange func(from, to endpoint.Health)
-	// OnSlotFreed, when set, is called each time a concurrency slot is
-	// given back while every slot was held, that is when a request blocked
-	// by concurrency may now be admitted. It must not block. It is never
-	// called when MaxConcurrentRequests is 0.
+	// OnSlotFreed, when set, is called each time Release gives a
+	// concurrency slot back, and when AdmitAt gives back, for a missing
+	// token, a slot it took while that made every slot held: each time a
+	// request blocked by concurrency may now be admitted, once per slot.
+	// It must not block. It is never called when MaxConcurrentRequests is
+	// 0.
 	OnSlotFreed func()
 	// Ejection configures passive ejection after consecutive failures.
 	// The zero value never ejects (see endpoint.DefaultEjection).
@@ -271,7 +273,7 @@ func (r *Runtime) admitAt(now, deadline time.Time, panic bool) (a Admission, b B
 	}
 	if !r.bucket.TakeAt(at) {
 		r.refusedRate.Add(1)
-		r.releaseSlot()
+		r.releaseSlot(false)
 		return a, Block{Reason: BlockedByRate, Until: r.bucket.ReadyAt(at)}, false
 	}
 	r.starts.Add(n)
@@ -319,16 +321,19 @@ func (r *Runtime) concurrencyBlock(v int64) Block {
 // when no slot is held, which is a caller bug.
 func (r *Runtime) Release(a Admission) {
 	r.starts.Add(-a.n)
-	r.releaseSlot()
+	r.releaseSlot(true)
 }
 
-// releaseSlot gives back one concurrency slot.
-func (r *Runtime) releaseSlot() {
+// releaseSlot gives back one concurrency slot, and says so to OnSlotFreed
+// when the slot was held (a Release) or every slot looked held with it:
+// AdmitAt's give-back of a slot it took for a missing token wakes nobody
+// otherwise, for the waiter it would wake is the one scanning.
+func (r *Runtime) releaseSlot(held bool) {
 	v := r.inFlight.Add(-1)
 	if v < 0 {
 		panic("endpoint: Release without a held slot")
 	}
-	if r.maxConc > 0 && v+1 == r.maxConc && r.onSlotFreed != nil {
+	if r.maxConc > 0 && (held || v+1 == r.maxConc) && r.onSlotFreed != nil {
 		r.onSlotFreed()
 	}
 }

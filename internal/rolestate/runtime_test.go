@@ -137,7 +137,11 @@ func TestAdmitIsTransactional(t *testing.T) {
 	})
 }
 
-func TestOnSlotFreedOnlyFromFull(t *testing.T) {
+// TestOnSlotFreedOnEveryRelease: the pool wakes one waiter per freed slot,
+// so every Release says so, full or not; AdmitAt's give-back of a slot
+// for a missing token says so only when the role looked full with it
+// (the cases above).
+func TestOnSlotFreedOnEveryRelease(t *testing.T) {
 	freed := 0
 	r := newRuntime(t, endpoint.Limits{MaxConcurrentRequests: 2}, Options{OnSlotFreed: func() { freed++ }})
 	r.AdmitAt(t0, time.Time{})
@@ -146,8 +150,15 @@ func TestOnSlotFreedOnlyFromFull(t *testing.T) {
 	r.AdmitAt(t0, time.Time{})
 	r.Release(Admission{}) // 2 -> 1: was full
 	r.Release(Admission{}) // 1 -> 0
-	if freed != 1 {
-		t.Errorf("freed = %d, want 1", freed)
+	if freed != 3 {
+		t.Errorf("freed = %d, want 3", freed)
+	}
+	uncapped := 0
+	u := newRuntime(t, endpoint.Limits{}, Options{OnSlotFreed: func() { uncapped++ }})
+	u.AdmitAt(t0, time.Time{})
+	u.Release(Admission{})
+	if uncapped != 0 {
+		t.Errorf("uncapped: freed = %d, want 0 (no request waits for a slot)", uncapped)
 	}
 	defer func() {
 		if recover() == nil {
