@@ -97,6 +97,23 @@ func pinnedB() admission.Request {
 	return r
 }
 
+// TestWakeAScanCannotUseIsPassedBack: a wake reaches a waiter that may use
+// the freed endpoint only later (a last resort in doubt, whose patience
+// has not run out); its scan fails with the endpoint free, and it passes
+// the wake to the waiter behind it, which takes the slot at once.
+func TestWakeAScanCannotUseIsPassedBack(t *testing.T) {
+	p, fc := newPool(t, rw("a", 0, endpoint.Limits{MaxConcurrentRequests: 1}), rw("b", 0, endpoint.Limits{MaxConcurrentRequests: 1}))
+	putInDoubt(t, p, "a")
+	pa, pb := now(t, p, pinnedA(), "a"), now(t, p, pinnedB(), "b")
+	ws := queue(t, p, fc, 0, avoidDoubt, pinnedA())
+	pa.Release()
+	got := ws[1].permit(t, "a")
+	ws[0].mustWait(t, fc, 1)
+	pb.Release()
+	ws[0].permit(t, "b").Release()
+	got.Release()
+}
+
 // TestWakeOfAWaiterThatGivesUpIsPassedOn: a waiter whose context ends as
 // its wake arrives leaves with an error or a permit; either way the slot
 // reaches the next waiter. (Which of the two comes first is the
