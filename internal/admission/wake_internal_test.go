@@ -9,33 +9,37 @@ import (
 	"github.com/solroute/solroute/pool"
 )
 
-// The wake queue's routing, driven step by step: which waiter each freed
-// slot, each wake left unused and each wake passed on reaches. (wake_test.go
-// runs the same rules through Acquire, where the order of the goroutines
-// is the scheduler's.)
+// The wait queue's hand-offs, driven step by step: which waiter each freed
+// slot reaches, where a declined or abandoned slot goes, and when a slot
+// stays free. (wake_test.go runs the same rules through Acquire, where the
+// order of the goroutines is the scheduler's.)
 
-// wakeEnv is a pool of endpoints a and b, each capped at one request, and
-// the read role's queue.
+// wakeEnv is a pool of endpoints a and b, each capped at one request, c
+// capped at one and at one request a second, and the read role's queue.
 type wakeEnv struct {
-	t    *testing.T
-	p    *Pool
-	q    *waitQueue
-	a, b *member
+	t       *testing.T
+	p       *Pool
+	q       *waitQueue
+	a, b, c *member
 }
 
 func newWakeEnv(t *testing.T) *wakeEnv {
 	t.Helper()
 	var specs []endpoint.Spec
-	for _, name := range []string{"a", "b"} {
+	for _, name := range []string{"a", "b", "c"} {
+		l := endpoint.Limits{MaxConcurrentRequests: 1}
+		if name == "c" {
+			l.RequestsPerSecond, l.BurstCapacity = 1, 1
+		}
 		specs = append(specs, endpoint.Spec{Name: name, URL: endpoint.NewSecret("https://" + name + ".example.com/"),
-			Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: {MaxConcurrentRequests: 1}}})
+			Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: l}})
 	}
 	p, err := New(specs, pool.DefaultSettings(), Options{Clock: clockwork.NewFakeClock(), Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	rs := p.roleSet(endpoint.RoleRead)
-	return &wakeEnv{t: t, p: p, q: &rs.queue, a: rs.ordered[0], b: rs.ordered[1]}
+	return &wakeEnv{t: t, p: p, q: &rs.queue, a: rs.ordered[0], b: rs.ordered[1], c: rs.ordered[2]}
 }
 
 // waiter queues a waiter for a read pinned to only ("": any endpoint).
@@ -50,17 +54,25 @@ func (e *wakeEnv) waiter(only string) *waiter {
 	return w
 }
 
-// woken requires w to hold a wake for m (nil: all's) and takes it.
-func (e *wakeEnv) woken(w *waiter, m *member) {
+// handed requires w to have been woken with a slot of m, takes the wake
+// and returns the slot's member.
+func (e *wakeEnv) handed(w *waiter, m *member) {
+	e.t.Helper()
+	if got := e.woken(w); got != m {
+		e.t.Fatalf("handed a slot of %s, want %s", name(got), name(m))
+	}
+}
+
+// woken requires w to hold a wake, takes it and returns the member whose
+// slot it was handed (nil: none).
+func (e *wakeEnv) woken(w *waiter) *member {
 	e.t.Helper()
 	select {
 	case <-w.wake:
 	default:
-		e.t.Fatalf("no wake for %s", name(m))
+		e.t.Fatal("no wake")
 	}
-	if got := e.q.take(w); got != m {
-		e.t.Fatalf("wake for %s, want %s", name(got), name(m))
-	}
+	return e.q.take(w)
 }
 
 // asleep requires each of ws to hold no wake.
@@ -73,14 +85,22 @@ func (e *wakeEnv) asleep(ws ...*waiter) {
 	}
 }
 
+// inFlight requires m to hold n slots.
+func (e *wakeEnv) inFlight(m *member, n int) {
+	e.t.Helper()
+	if got := m.rt.InFlight(); got != n {
+		e.t.Fatalf("%s holds %d slots, want %d", name(m), got, n)
+	}
+}
+
 func name(m *member) string {
 	if m == nil {
-		return "every waiter"
+		return "no endpoint"
 	}
 	return m.spec.Name
 }
 
-// hold takes m's only slot, and returns the admission to give back.
+// hold admits a request on m, and returns its release.
 func (e *wakeEnv) hold(m *member) func() {
 	e.t.Helper()
 	a, _, ok := m.rt.AdmitAt(e.p.clock.Now(), time.Time{})
@@ -90,91 +110,105 @@ func (e *wakeEnv) hold(m *member) func() {
 	return func() { m.rt.Release(a) }
 }
 
-func TestWakeRoutesToTheOldestThatMayUseTheSlot(t *testing.T) {
+func TestHandOffToTheOldestThatMayUseTheSlot(t *testing.T) {
 	e := newWakeEnv(t)
 	release := e.hold(e.a)
 	onB, any1, any2 := e.waiter("b"), e.waiter(""), e.waiter("")
 	release()
+	e.inFlight(e.a, 1) // handed, not freed: a request arriving now finds a full
 	e.asleep(onB, any2)
-	// A second slot freed while any1 still holds its wake goes past it.
-	e.q.freed(e.a)
-	e.woken(any1, e.a)
-	e.woken(any2, e.a)
+	e.q.freed(e.a) // a release whose slot a request on the fast path took
+	e.asleep(onB, any2)
+	e.handed(any1, e.a)
+	if pm, _ := e.p.admitHeld(&any1.sel, e.a, e.p.clock.Now(), time.Time{}); pm == nil {
+		t.Fatal("the waiter handed a's slot could not use it")
+	} else {
+		e.inFlight(e.a, 1)
+		e.q.leave(any1, e.a)
+		pm.Release() // and the slot goes on to the next waiter
+	}
+	e.inFlight(e.a, 1)
+	e.handed(any2, e.a)
 	e.asleep(onB)
-	// Taken, a wake no longer counts: the oldest is first again.
-	e.q.freed(e.a)
-	e.woken(any1, e.a)
-	e.asleep(onB, any2)
 }
 
-func TestWakeUnusedIsRoutedAgain(t *testing.T) {
-	t.Run("taken, then a permit elsewhere", func(t *testing.T) {
-		e := newWakeEnv(t)
-		any, onA := e.waiter(""), e.waiter("a")
-		e.q.freed(e.a)
-		e.woken(any, e.a)
-		e.asleep(onA)
-		e.q.leave(any, e.a, e.b)
-		e.woken(onA, e.a)
-	})
-	t.Run("held, and the waiter gives up", func(t *testing.T) {
-		e := newWakeEnv(t)
-		any, onA := e.waiter(""), e.waiter("a")
-		e.q.freed(e.a)
-		e.q.leave(any, nil, nil) // its context ended before it took the wake
-		e.woken(onA, e.a)
-	})
-	t.Run("held, and a permit on the same endpoint", func(t *testing.T) {
-		e := newWakeEnv(t)
-		any, onA := e.waiter(""), e.waiter("a")
-		e.q.freed(e.a) // the scan that took a raced this wake
-		e.q.leave(any, nil, e.a)
-		e.asleep(onA)
-	})
-	t.Run("taken and held, one used", func(t *testing.T) {
-		e := newWakeEnv(t)
-		any, onA := e.waiter(""), e.waiter("a")
-		e.q.freed(e.a)
-		e.woken(any, e.a)
-		e.q.freed(e.a) // a second slot freed while any scanned
-		e.asleep(onA)
-		e.q.leave(any, e.a, e.a)
-		e.woken(onA, e.a)
-	})
-	t.Run("all's wake", func(t *testing.T) {
-		e := newWakeEnv(t)
-		any, onA := e.waiter(""), e.waiter("a")
-		e.q.all()
-		e.woken(any, nil)
-		e.woken(onA, nil)
-		e.q.leave(any, nil, nil)
-		e.asleep(onA)
-	})
-}
-
-func TestWakePassedOnOnlyBackwardsAndOnlyWhileFree(t *testing.T) {
+func TestDeclinedSlotGoesOn(t *testing.T) {
 	e := newWakeEnv(t)
-	older, w, younger := e.waiter("a"), e.waiter(""), e.waiter("")
-	e.q.pass(w, e.a) // a is free: the next waiter behind w, not the older one
-	e.woken(younger, e.a)
-	e.asleep(older)
 	release := e.hold(e.a)
-	e.q.pass(w, e.a) // a is taken again: its release wakes, not this
-	e.asleep(older, younger)
+	any1, onB, any2 := e.waiter(""), e.waiter("b"), e.waiter("")
 	release()
-	e.woken(older, e.a)
-	e.q.pass(younger, e.a) // nobody behind the last waiter
-	e.asleep(w)
+	soon := e.p.clock.Now().Add(10 * time.Millisecond)
+	e.handed(any1, e.a)
+	e.q.decline(any1, e.a, time.Time{}) // until the guard says
+	e.handed(any2, e.a)
+	if any2.declinedUntil() != (time.Time{}) {
+		t.Fatal("a decline with no end has one")
+	}
+	e.q.decline(any2, e.a, soon) // until a cooldown's end, say
+	if any2.declinedUntil() != soon {
+		t.Fatalf("declined until %v, want %v", any2.declinedUntil(), soon)
+	}
+	e.inFlight(e.a, 0) // nobody else wants it: free
+	e.asleep(any1, onB, any2)
+	e.q.freed(e.a) // both declined a
+	e.asleep(any1, any2)
+	e.q.timed(any2, soon.Add(-1))
+	e.q.freed(e.a)
+	e.asleep(any1, any2)
+	e.q.timed(any2, soon)
+	e.q.freed(e.a)
+	e.handed(any2, e.a)
+	e.q.decline(any2, e.a, time.Time{})
+	e.q.all() // the guard's verdict: every waiter scans, declines forgotten
+	for _, w := range []*waiter{any1, onB, any2} {
+		if m := e.woken(w); m != nil {
+			t.Fatalf("all's wake handed a slot of %s", name(m))
+		}
+	}
+	e.q.freed(e.a)
+	e.handed(any1, e.a)
+	e.q.leave(any1, nil) // a permit its scan found: the handed slot is given first, by wait
+	e.q.decline(any1, e.a, time.Time{})
+	e.handed(any2, e.a)
+	e.q.decline(any2, e.a, time.Time{})
+	e.inFlight(e.a, 0)
+}
+
+func TestLeavingHolderGivesTheSlotOn(t *testing.T) {
+	e := newWakeEnv(t)
+	release := e.hold(e.a)
+	any, onA := e.waiter(""), e.waiter("a")
+	release()
+	e.q.leave(any, nil) // its context ended before it took the wake
+	e.handed(onA, e.a)
+	e.q.leave(onA, nil)
+	e.inFlight(e.a, 1) // onA's slot: it took the wake, wait gives it back
+	e.q.decline(onA, e.a, time.Time{})
+	e.inFlight(e.a, 0)
+}
+
+func TestNoHandOffWithoutAToken(t *testing.T) {
+	e := newWakeEnv(t)
+	release := e.hold(e.c) // spends c's only token
+	any1, any2 := e.waiter(""), e.waiter("")
+	release()
+	e.inFlight(e.c, 0) // free, for the waiter to scan and see the token's wait
+	if m := e.woken(any1); m != nil {
+		t.Fatalf("handed a slot of %s with no token", name(m))
+	}
+	e.asleep(any2)
 }
 
 func TestWakeQueueUnlinks(t *testing.T) {
 	e := newWakeEnv(t)
 	ws := []*waiter{e.waiter(""), e.waiter(""), e.waiter("")}
 	for _, i := range []int{1, 2, 0} {
-		e.q.leave(ws[i], nil, nil)
+		e.q.leave(ws[i], nil)
 	}
 	if e.q.head != nil || e.q.tail != nil || e.q.n.Load() != 0 {
 		t.Fatalf("queue not empty: head %v, tail %v, n %d", e.q.head, e.q.tail, e.q.n.Load())
 	}
-	e.q.freed(e.a) // nobody to wake
+	release := e.hold(e.a)
+	release()
+	e.inFlight(e.a, 0) // nobody to hand it to
 }

@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"runtime"
+	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -152,6 +154,38 @@ func (tg benchTarget) runConcurrent(b *testing.B, ctx context.Context, n int) {
 			}
 		}
 	})
+}
+
+// runConcurrentTimed is runConcurrent, reporting also the calls' latency
+// percentiles (p50, p99, max, in µs): what a waiter for a slot pays, and
+// whether a few pay it all.
+func (tg benchTarget) runConcurrentTimed(b *testing.B, ctx context.Context, n int) {
+	b.ReportAllocs()
+	b.SetParallelism((n + runtime.GOMAXPROCS(0) - 1) / runtime.GOMAXPROCS(0))
+	var mu sync.Mutex
+	var all []time.Duration
+	b.RunParallel(func(pb *testing.PB) {
+		took := make([]time.Duration, 0, 2*b.N/n+16)
+		for pb.Next() {
+			start := time.Now()
+			if v, err := tg.call(ctx); err != nil || v != 2039280 {
+				b.Error(v, err)
+				return
+			}
+			took = append(took, time.Since(start))
+		}
+		mu.Lock()
+		all = append(all, took...)
+		mu.Unlock()
+	})
+	if len(all) == 0 {
+		return
+	}
+	slices.Sort(all)
+	at := func(q float64) float64 { return float64(all[int(q*float64(len(all)-1))].Microseconds()) }
+	b.ReportMetric(at(0.5), "p50-µs")
+	b.ReportMetric(at(0.99), "p99-µs")
+	b.ReportMetric(at(1), "max-µs")
 }
 
 // BenchmarkGetBalance compares a getBalance round trip through solroute,
@@ -314,7 +348,7 @@ func BenchmarkGetBalanceCapped(b *testing.B) {
 		e := oneEndpoint(b, srv.URL, endpoint.Limits{MaxConcurrentRequests: row.cap}, pool.DefaultSettings(), transport.DefaultSettings())
 		tg := engineTarget(row.name, e)
 		for _, callers := range []int{8, benchCallers, 4 * benchCallers} {
-			b.Run(fmt.Sprintf("%s/%d-callers", row.name, callers), func(b *testing.B) { tg.runConcurrent(b, ctx, callers) })
+			b.Run(fmt.Sprintf("%s/%d-callers", row.name, callers), func(b *testing.B) { tg.runConcurrentTimed(b, ctx, callers) })
 		}
 	}
 }
