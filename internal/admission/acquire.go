@@ -2,9 +2,7 @@ package admission
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"log/slog"
 	"slices"
 	"time"
 
@@ -183,103 +181,6 @@ func (p *Pool) TryAcquire(req Request) *Permit {
 	p.lastResorts(&sel, &req, now, deadline)
 	pm, _, _ := p.scan(&sel, now, deadline)
 	return pm
-}
-
-// wait scans again and again, sleeping between scans until the earliest of:
-// a wake from the role's waitQueue (a slot freed that it may use, most
-// often handed to it), the earliest cooldown end or token refill seen in
-// the scan (a timer), the deadline (the same timer) and ctx. It holds no
-// lock while sleeping, and every wakeup follows a real event, so it never
-// spins.
-func (p *Pool) wait(ctx context.Context, sel *selection, req *Request, deadline time.Time) (*Permit, error) {
-	q := &sel.rs.queue
-	w := &waiter{sel: *sel, wake: make(chan struct{}, 1)}
-	sel = &w.sel
-	// Queued before the scan: a slot freed after this line reaches w,
-	// even if the scan saw the role full.
-	q.join(w)
-	var handed *member // a slot w holds, from its last wake
-	for {
-		now := p.clock.Now()
-		var pm *Permit
-		if handed != nil {
-			var until time.Time
-			if pm, until = p.admitHeld(sel, handed, now, deadline); pm == nil {
-				q.decline(w, handed, until)
-			}
-			handed = nil
-		}
-		var wakeAt time.Time
-		late := false
-		if pm == nil {
-			pm, wakeAt, late = p.scan(sel, now, deadline)
-		}
-		if pm != nil {
-			q.leave(w, pm.m)
-			return pm, nil
-		}
-		if late || !now.Before(deadline) {
-			q.leave(w, nil)
-			return nil, p.deadlineError(sel, req, now, deadline, nil)
-		}
-		// A decline ends at a time the scan may not have seen: the slot
-		// went on to another waiter, and the member looks full.
-		if t := w.declinedUntil(); !t.IsZero() && (wakeAt.IsZero() || t.Before(wakeAt)) {
-			wakeAt = t
-		}
-		if wakeAt.IsZero() || wakeAt.After(deadline) {
-			wakeAt = deadline
-		}
-		// Every block the scan reports clears strictly after now; the
-		// floor only guarantees that a wrong bucket cannot make this loop
-		// spin.
-		d := max(wakeAt.Sub(now), time.Nanosecond)
-		if p.log != nil && p.log.Enabled(ctx, slog.LevelDebug) {
-			p.log.LogAttrs(ctx, slog.LevelDebug, "pool: every candidate blocked, waiting",
-				slog.String("method", req.Method), slog.String("role", req.Role.String()),
-				slog.Duration("for_at_most", d), slog.Duration("deadline_in", deadline.Sub(now)))
-		}
-		timer := p.clock.NewTimer(d)
-		select {
-		case <-w.wake:
-			handed = q.take(w)
-		case <-timer.Chan():
-			q.timed(w, p.clock.Now())
-		case <-ctx.Done():
-			timer.Stop()
-			q.leave(w, nil)
-			err := ctx.Err()
-			if now := p.clock.Now(); errors.Is(err, context.DeadlineExceeded) && !now.Before(deadline) {
-				return nil, p.deadlineError(sel, req, now, deadline, err)
-			}
-			return nil, p.contextError(req, err)
-		}
-		timer.Stop()
-	}
-}
-
-// admitHeld admits the request on m, whose slot the wait queue handed it,
-// when the selection may use m now: the guard lets it through, a pass at
-// now tries it, and it admits (no cooldown, a token, before the deadline).
-// Otherwise it returns when the request may use m again (zero: when the
-// guard says, or never before the deadline), and the request declines the
-// slot.
-func (p *Pool) admitHeld(sel *selection, m *member, now, deadline time.Time) (*Permit, time.Time) {
-	if _, ok := sel.takes(m); !ok {
-		return nil, time.Time{}
-	}
-	tried := false
-	for pass := range sel.passes(now) {
-		tried = tried || sel.tries(m, pass, now)
-	}
-	if !tried {
-		return nil, sel.lastAt // a last resort whose time has not come
-	}
-	a, b, ok := m.rt.AdmitHeldAt(now, deadline)
-	if !ok {
-		return nil, b.Until
-	}
-	return p.permit(sel, m, a, deadline), time.Time{}
 }
 
 // scan tries every candidate at most once, by tier, the last resorts (if

@@ -18,28 +18,27 @@ import (
 // without handing it the slot let a request arriving meanwhile take the
 // slot, again and again, while the waiter's wait grew to its deadline.
 //
-// No slot is lost and no wake-up either:
+// Every wake is settled by the waiter that takes it, so none is lost:
 //   - a waiter joins before its first scan, so a slot freed after that
 //     scan looked finds it queued: a release gives the slot back before it
 //     reads n, and a waiter counts itself in n before it scans;
-//   - a waiter holding a slot it cannot use (its selection's moving parts:
-//     a last resort's time, the guard, a cooldown, a token, the deadline)
-//     declines it: the slot goes back and on to the next waiter. The
-//     decline lasts until the block's end, which the waiter's timer is
-//     set to, or until every waiter is woken (the guard's verdicts, which
-//     have no time). Each waiter declines a slot once, so its journey
-//     ends;
-//   - a slot is handed on only while m could admit a request holding it
+//   - a waiter handed a slot is admitted on it, or gives it back, scans
+//     (panic mode, or another pass, may still take m), and if the scan did
+//     not take m declines it: the wake goes on to the next waiter;
+//   - a slot is handed only while m could admit a request holding it
 //     (UsableAt). During a rate-limit cooldown or with no token it stays
-//     free, and a waiter is woken without it, to scan and set its timer to
-//     the block's end. That waiter owes the wake until a permit of m
-//     pays it: one that leaves without (its deadline, its context, a permit
-//     elsewhere) wakes the next, which would otherwise sleep on a timer
-//     that knows nothing of m;
-//   - a waiter that leaves holding a slot gives it back and on.
-//
-// What frees many candidates at once, the cluster guard's verdict, wakes
-// every waiter without a slot (all).
+//     free, and a waiter is woken without it. If that waiter's scan tried
+//     m, it has set its timer to the block's end and owes the wake until a
+//     permit of m pays it; one that leaves without (its deadline, its
+//     context, a permit elsewhere) wakes the next, which would otherwise
+//     sleep on a timer that knows nothing of m. If its scan did not try m
+//     (a last resort's time, the guard), it declines the wake at once;
+//   - a decline lasts until the block's end, which the waiter's timer is
+//     set to, or until the cluster guard's next verdict (all), which has
+//     no time. A waiter skips the wakes of a member it declined, so each
+//     wake's journey ends;
+//   - a waiter that leaves (a permit, its deadline, its context, a panic)
+//     gives back and on the slot or wake it holds.
 type waitQueue struct {
 	// n counts the waiters queued: a release that reads 0 takes no lock.
 	n          atomic.Int32
@@ -50,6 +49,9 @@ type waitQueue struct {
 // waiter is one Acquire in its role's queue. Its selection is a copy, so
 // that Acquire's own stays on the stack on the fast path; its fixed part
 // is written before join and only read after.
+//
+// Every field below wake is written under the queue's lock; the waiter's
+// own goroutine reads declined without it, for it alone writes it.
 type waiter struct {
 	sel selection
 	// wake is buffered: a wake is sent only while none is held, so the
@@ -61,30 +63,33 @@ type waiter struct {
 	// wake), handed when the waiter holds that slot now.
 	held, handed bool
 	slot         *member
-	// declined are the members whose slot the waiter could not use, each
-	// until when; owed, the members it was woken for without a slot and
-	// has no permit of. Written by the waiter's goroutine under the queue's
-	// lock, read by routing under it.
+	// forget is set by all: the waiter's declines end when it takes its
+	// next wake (it may hold one that all did not replace).
+	forget bool
+	// declined are the members whose wakes the waiter skips, each until
+	// when; owed, the members it was woken for without a slot and has no
+	// permit of.
 	declined []declined
 	owed     []*member
 }
 
-// declined is a member whose slot a waiter could not use, until a time
-// (zero: until all's wake).
+// declined is a member whose wakes a waiter skips, until a time (zero:
+// until all's wake).
 type declined struct {
 	m     *member
 	until time.Time
 }
 
-// wants reports whether w may be handed a slot of m: routing's part of
+// wants reports whether w may be woken for a slot of m: routing's part of
 // selection.tries, and not declined.
 func (w *waiter) wants(m *member) bool {
-	return w.sel.admits(m) && w.sel.lastResort(m) != lastNever &&
-		!slices.ContainsFunc(w.declined, func(d declined) bool { return d.m == m })
+	if !w.sel.admits(m) || w.sel.lastResort(m) == lastNever {
+		return false
+	}
+	return w.forget || !slices.ContainsFunc(w.declined, func(d declined) bool { return d.m == m })
 }
 
 // declinedUntil is the earliest end of w's declines (zero: none has one).
-// The waiter's own goroutine reads it without the lock: it alone writes.
 func (w *waiter) declinedUntil() time.Time {
 	var t time.Time
 	for _, d := range w.declined {
@@ -98,6 +103,7 @@ func (w *waiter) declinedUntil() time.Time {
 // join queues w last.
 func (q *waitQueue) join(w *waiter) {
 	q.mu.Lock()
+	defer q.mu.Unlock()
 	w.prev = q.tail
 	if q.tail != nil {
 		q.tail.next = w
@@ -106,54 +112,55 @@ func (q *waitQueue) join(w *waiter) {
 	}
 	q.tail = w
 	q.n.Add(1)
-	q.mu.Unlock()
 }
 
-// take clears w's wake, received from w.wake, and returns the member whose
-// slot w now holds (nil: none). A wake without a slot is owed; all's wake
-// also clears w's declines: the guard may have let through what w
-// declined.
-func (q *waitQueue) take(w *waiter) (handed *member) {
+// take clears w's wake, received from w.wake, and returns the member it is
+// for (nil: all's wake) and whether w holds that member's slot now.
+func (q *waitQueue) take(w *waiter) (m *member, handed bool) {
 	q.mu.Lock()
-	switch {
-	case w.handed:
-		handed = w.slot
-	case w.slot != nil:
-		w.owed = append(w.owed, w.slot)
-	default:
-		w.declined = w.declined[:0]
+	defer q.mu.Unlock()
+	m, handed = w.slot, w.handed
+	if w.forget || m == nil {
+		w.declined, w.forget = w.declined[:0], false
 	}
 	w.held, w.handed, w.slot = false, false, nil
-	q.mu.Unlock()
-	return handed
+	return m, handed
 }
 
-// timed ends w's declines due by now: its timer fired.
-func (q *waitQueue) timed(w *waiter, now time.Time) {
-	if len(w.declined) == 0 {
+// expire ends w's declines due by now.
+func (q *waitQueue) expire(w *waiter, now time.Time) {
+	if t := w.declinedUntil(); t.IsZero() || now.Before(t) {
 		return
 	}
 	q.mu.Lock()
+	defer q.mu.Unlock()
 	w.declined = slices.DeleteFunc(w.declined, func(d declined) bool { return !d.until.IsZero() && !now.Before(d.until) })
-	q.mu.Unlock()
 }
 
-// decline gives back the slot of m that w holds and cannot use until
-// until (zero: until all's wake), and hands it on.
-func (q *waitQueue) decline(w *waiter, m *member, until time.Time) {
+// settle is what w does with a wake for m that its scan did not use, the
+// slot (if it was handed one) given back already: it owes the wake when
+// it can use m and was not handed a slot (its scan has timed m's block),
+// and otherwise declines m until until and wakes the next waiter.
+func (q *waitQueue) settle(w *waiter, m *member, handed, usable bool, until time.Time) {
 	q.mu.Lock()
+	defer q.mu.Unlock()
+	if usable && !handed {
+		w.owed = append(w.owed, m)
+		return
+	}
 	w.declined = append(w.declined, declined{m, until})
-	m.rt.ReturnSlot()
 	q.route(m)
-	q.mu.Unlock()
 }
 
-// leave takes w out of the queue, used the member of the permit it leaves
-// with (nil: none). It gives back and on the slot of a wake w holds and
-// has not taken, and wakes another waiter for each wake w owes but a
-// permit of used.
-func (q *waitQueue) leave(w *waiter, used *member) {
+// leave takes w out of the queue. used is the member of the permit it
+// leaves with (nil: none); woke the member of a wake it took and has not
+// settled (nil: none), whose slot it still holds when holding. A permit of
+// m uses woke's wake if woke is m, else one it owes for m; every other
+// wake w took, holds or owes goes on to the next waiter, its slot given
+// back.
+func (q *waitQueue) leave(w *waiter, used, woke *member, holding bool) {
 	q.mu.Lock()
+	defer q.mu.Unlock()
 	if w.prev != nil {
 		w.prev.next = w.next
 	} else {
@@ -165,12 +172,21 @@ func (q *waitQueue) leave(w *waiter, used *member) {
 		q.tail = w.prev
 	}
 	q.n.Add(-1)
+	if holding {
+		woke.rt.ReturnSlot()
+	}
+	if woke != nil && woke == used {
+		woke, used = nil, nil
+	}
 	if m := w.slot; w.held && m != nil {
 		if w.handed {
 			m.rt.ReturnSlot()
 		}
 		w.held, w.handed, w.slot = false, false, nil
 		q.route(m)
+	}
+	if woke != nil {
+		q.route(woke)
 	}
 	if i := slices.Index(w.owed, used); used != nil && i >= 0 {
 		w.owed = slices.Delete(w.owed, i, i+1)
@@ -179,7 +195,6 @@ func (q *waitQueue) leave(w *waiter, used *member) {
 		q.route(m)
 	}
 	w.owed = nil
-	q.mu.Unlock()
 }
 
 // freed hands a slot just freed on m to a waiter: rolestate's OnSlotFreed.
@@ -188,14 +203,13 @@ func (q *waitQueue) freed(m *member) {
 		return
 	}
 	q.mu.Lock()
+	defer q.mu.Unlock()
 	q.route(m)
-	q.mu.Unlock()
 }
 
 // route hands a free slot of m to the first waiter that wants it. When m
 // cannot use it now (a rate-limit cooldown, no token), the slot stays free
-// and the waiter is woken without it, to scan and put the block's end on
-// its timer. With q.mu held.
+// and the waiter is woken without it. With q.mu held.
 func (q *waitQueue) route(m *member) {
 	for w := q.head; w != nil; w = w.next {
 		if w.held || !w.wants(m) {
@@ -212,18 +226,21 @@ func (q *waitQueue) route(m *member) {
 	}
 }
 
-// all wakes every queued waiter that holds no wake.
+// all wakes every queued waiter that holds no wake, and ends every
+// waiter's declines: the cluster guard's verdict may have let through what
+// they declined.
 func (q *waitQueue) all() {
 	if q.n.Load() == 0 {
 		return
 	}
 	q.mu.Lock()
+	defer q.mu.Unlock()
 	for w := q.head; w != nil; w = w.next {
+		w.forget = true
 		if !w.held {
 			w.send(nil, false)
 		}
 	}
-	q.mu.Unlock()
 }
 
 // send gives w a wake for m (nil: all's), with a slot of m when handed.

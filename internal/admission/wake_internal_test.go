@@ -54,18 +54,27 @@ func (e *wakeEnv) waiter(only string) *waiter {
 	return w
 }
 
-// handed requires w to have been woken with a slot of m, takes the wake
-// and returns the slot's member.
+// handed requires w to have been woken with a slot of m, and takes the
+// wake.
 func (e *wakeEnv) handed(w *waiter, m *member) {
 	e.t.Helper()
-	if got := e.woken(w); got != m {
-		e.t.Fatalf("handed a slot of %s, want %s", name(got), name(m))
+	if got, handed := e.woken(w); got != m || !handed {
+		e.t.Fatalf("woken for %s (handed %v), want handed a slot of %s", name(got), handed, name(m))
 	}
 }
 
-// woken requires w to hold a wake, takes it and returns the member whose
-// slot it was handed (nil: none).
-func (e *wakeEnv) woken(w *waiter) *member {
+// plain requires w to have been woken for m without its slot, and takes
+// the wake.
+func (e *wakeEnv) plain(w *waiter, m *member) {
+	e.t.Helper()
+	if got, handed := e.woken(w); got != m || handed {
+		e.t.Fatalf("woken for %s (handed %v), want a wake for %s without its slot", name(got), handed, name(m))
+	}
+}
+
+// woken requires w to hold a wake, takes it and returns the member it is
+// for (nil: all's) and whether w holds its slot.
+func (e *wakeEnv) woken(w *waiter) (*member, bool) {
 	e.t.Helper()
 	select {
 	case <-w.wake:
@@ -110,6 +119,13 @@ func (e *wakeEnv) hold(m *member) func() {
 	return func() { m.rt.Release(a) }
 }
 
+// refuse is wait's way with a handed slot w cannot use: given back, the
+// scan failed, the wake declined until until.
+func (e *wakeEnv) refuse(w *waiter, m *member, until time.Time) {
+	m.rt.ReturnSlot()
+	e.q.settle(w, m, true, !until.IsZero(), until)
+}
+
 func TestHandOffToTheOldestThatMayUseTheSlot(t *testing.T) {
 	e := newWakeEnv(t)
 	release := e.hold(e.a)
@@ -120,90 +136,110 @@ func TestHandOffToTheOldestThatMayUseTheSlot(t *testing.T) {
 	e.q.freed(e.a) // a release whose slot a request on the fast path took
 	e.asleep(onB, any2)
 	e.handed(any1, e.a)
-	if pm, _ := e.p.admitHeld(&any1.sel, e.a, e.p.clock.Now(), time.Time{}); pm == nil {
+	pm, _ := e.p.admitHeld(&any1.sel, e.a, e.p.clock.Now(), time.Time{})
+	if pm == nil {
 		t.Fatal("the waiter handed a's slot could not use it")
-	} else {
-		e.inFlight(e.a, 1)
-		e.q.leave(any1, e.a)
-		pm.Release() // and the slot goes on to the next waiter
 	}
+	e.inFlight(e.a, 1)
+	e.q.leave(any1, e.a, e.a, false) // its permit used the wake
+	e.asleep(onB, any2)
+	pm.Release() // and the slot goes on to the next waiter
 	e.inFlight(e.a, 1)
 	e.handed(any2, e.a)
 	e.asleep(onB)
+	e.q.leave(any2, nil, e.a, true) // leaving with it: on again, and nobody wants it
+	e.inFlight(e.a, 0)
+	e.asleep(onB)
 }
 
-func TestDeclinedSlotGoesOn(t *testing.T) {
+func TestDeclinedWakeGoesOn(t *testing.T) {
 	e := newWakeEnv(t)
 	release := e.hold(e.a)
 	any1, onB, any2 := e.waiter(""), e.waiter("b"), e.waiter("")
 	release()
 	soon := e.p.clock.Now().Add(10 * time.Millisecond)
 	e.handed(any1, e.a)
-	e.q.decline(any1, e.a, time.Time{}) // until the guard says
+	e.refuse(any1, e.a, soon) // a cooldown's end, say
+	if any1.declinedUntil() != soon {
+		t.Fatalf("declined until %v, want %v", any1.declinedUntil(), soon)
+	}
 	e.handed(any2, e.a)
+	e.refuse(any2, e.a, time.Time{}) // until the guard says
 	if any2.declinedUntil() != (time.Time{}) {
 		t.Fatal("a decline with no end has one")
-	}
-	e.q.decline(any2, e.a, soon) // until a cooldown's end, say
-	if any2.declinedUntil() != soon {
-		t.Fatalf("declined until %v, want %v", any2.declinedUntil(), soon)
 	}
 	e.inFlight(e.a, 0) // nobody else wants it: free
 	e.asleep(any1, onB, any2)
 	e.q.freed(e.a) // both declined a
 	e.asleep(any1, any2)
-	e.q.timed(any2, soon.Add(-1))
+	e.q.expire(any1, soon.Add(-1))
 	e.q.freed(e.a)
 	e.asleep(any1, any2)
-	e.q.timed(any2, soon)
+	e.q.expire(any1, soon)
 	e.q.freed(e.a)
-	e.handed(any2, e.a)
-	e.q.decline(any2, e.a, time.Time{})
+	e.handed(any1, e.a)
+	e.refuse(any1, e.a, time.Time{})
 	e.q.all() // the guard's verdict: every waiter scans, declines forgotten
 	for _, w := range []*waiter{any1, onB, any2} {
-		if m := e.woken(w); m != nil {
-			t.Fatalf("all's wake handed a slot of %s", name(m))
+		if m, _ := e.woken(w); m != nil {
+			t.Fatalf("all's wake was for %s", name(m))
 		}
 	}
 	e.q.freed(e.a)
 	e.handed(any1, e.a)
-	e.q.leave(any1, nil) // a permit its scan found: the handed slot is given first, by wait
-	e.q.decline(any1, e.a, time.Time{})
+	e.refuse(any1, e.a, time.Time{})
 	e.handed(any2, e.a)
-	e.q.decline(any2, e.a, time.Time{})
+	e.refuse(any2, e.a, time.Time{})
 	e.inFlight(e.a, 0)
 }
 
-func TestLeavingHolderGivesTheSlotOn(t *testing.T) {
+// TestAllForgetsTheDeclinesOfAWaiterHoldingAWake: a waiter that holds a
+// wake when the guard's verdict comes gets no wake of all's, but forgets
+// its declines all the same, when it takes the wake it holds.
+func TestAllForgetsTheDeclinesOfAWaiterHoldingAWake(t *testing.T) {
 	e := newWakeEnv(t)
-	release := e.hold(e.a)
-	any, onA := e.waiter(""), e.waiter("a")
-	release()
-	e.q.leave(any, nil) // its context ended before it took the wake
-	e.handed(onA, e.a)
-	e.q.leave(onA, nil)
-	e.inFlight(e.a, 1) // onA's slot: it took the wake, wait gives it back
-	e.q.decline(onA, e.a, time.Time{})
-	e.inFlight(e.a, 0)
+	releaseA, releaseB := e.hold(e.a), e.hold(e.b)
+	w := e.waiter("")
+	releaseA()
+	e.handed(w, e.a)
+	e.refuse(w, e.a, time.Time{}) // the guard held a, say
+	releaseB()                    // w holds b's slot
+	e.q.all()                     // a verified: w holds a wake, so all sends none
+	e.handed(w, e.b)
+	if len(w.declined) != 0 {
+		t.Fatalf("w still declines %d endpoints after the verdict", len(w.declined))
+	}
+	e.refuse(w, e.b, time.Time{})
+	e.q.freed(e.a)
+	e.handed(w, e.a)
+	e.refuse(w, e.a, time.Time{})
 }
 
-func TestNoHandOffWithoutAToken(t *testing.T) {
+func TestOwedWakeGoesOn(t *testing.T) {
 	e := newWakeEnv(t)
 	release := e.hold(e.c) // spends c's only token
-	any1, any2 := e.waiter(""), e.waiter("")
+	any1, any2, any3 := e.waiter(""), e.waiter(""), e.waiter("")
 	release()
-	e.inFlight(e.c, 0) // free, for the waiter to scan and see the token's wait
-	if m := e.woken(any1); m != nil {
-		t.Fatalf("handed a slot of %s with no token", name(m))
-	}
+	e.inFlight(e.c, 0) // free, for the waiter to scan and time the token's wait
+	e.plain(any1, e.c)
+	e.asleep(any2, any3)
+	e.q.settle(any1, e.c, false, true, time.Time{}) // its scan timed c's block: owed
+	e.asleep(any2, any3)
+	e.q.leave(any1, e.a, nil, false) // a permit elsewhere: the wake goes on
+	e.plain(any2, e.c)
+	e.q.settle(any2, e.c, false, false, time.Time{}) // could not try c: declined and on at once
+	e.plain(any3, e.c)
+	e.q.settle(any3, e.c, false, true, time.Time{})
+	e.q.leave(any3, e.c, nil, false) // a permit of c pays what it owes
 	e.asleep(any2)
+	e.q.leave(any2, nil, nil, false)
 }
 
 func TestWakeQueueUnlinks(t *testing.T) {
 	e := newWakeEnv(t)
 	ws := []*waiter{e.waiter(""), e.waiter(""), e.waiter("")}
 	for _, i := range []int{1, 2, 0} {
-		e.q.leave(ws[i], nil)
+		e.q.leave(ws[i], nil, nil, false)
 	}
 	if e.q.head != nil || e.q.tail != nil || e.q.n.Load() != 0 {
 		t.Fatalf("queue not empty: head %v, tail %v, n %d", e.q.head, e.q.tail, e.q.n.Load())

@@ -3,8 +3,10 @@ package admission_test
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -385,5 +387,147 @@ func TestWakeOfAnEjectedEndpoint(t *testing.T) {
 	pb.Release()
 	if r := w1.get(t); r.err == nil {
 		r.pm.Release()
+	}
+}
+
+// timers waits for n timers the pool starts, whatever their order, and
+// returns their lengths sorted.
+func (c *timerClock) timers(t *testing.T, n int) []time.Duration {
+	t.Helper()
+	ds := make([]time.Duration, n)
+	for i := range ds {
+		ds[i] = c.anyTimer(t)
+	}
+	slices.Sort(ds)
+	return ds
+}
+
+// refill is x/time/rate's wait for a token d away: d, or 1 ns sooner.
+func refill(d, got time.Duration) bool { return got <= d && got >= d-time.Microsecond }
+
+// TestWakeWithoutASlotToALastResortGoesOn: a's slot frees with no token,
+// so the wake goes without it to the oldest waiter that may use a: w1, for
+// which a is a last resort in doubt whose patience (2 s) has not run out.
+// Its scan does not try a, so it passes the wake on at once to w2, pinned
+// to a, which times the refill. (A review found the version that let w1
+// keep it: w2 slept to its deadline with a free since t0+100ms.)
+func TestWakeWithoutASlotToALastResortGoesOn(t *testing.T) {
+	tc := &timerClock{FakeClock: clockwork.NewFakeClockAt(t0), started: make(chan time.Duration, 64)}
+	p := newPoolOn(t, tc, func(s *pool.Settings, _ *admission.Options) { s.DoubtPatience = 2 * time.Second },
+		rw("a", 0, endpoint.Limits{MaxConcurrentRequests: 1, RequestsPerSecond: 10, BurstCapacity: 1}),
+		rw("b", 0, endpoint.Limits{MaxConcurrentRequests: 1}))
+	putInDoubt(t, p, "a")
+	pa, pb := now(t, p, pinnedA(), "a"), now(t, p, pinnedB(), "b") // a's only token spent: next at t0+100ms
+	older := avoidDoubt
+	older.Deadline = t0.Add(10 * time.Second)
+	onA := pinnedA()
+	onA.Deadline = t0.Add(ms(500))
+	w1 := start(context.Background(), p, older)
+	if d := tc.anyTimer(t); d != 2*time.Second {
+		t.Fatalf("w1's timer %v, want lastAt's 2s", d)
+	}
+	w2 := start(context.Background(), p, onA)
+	tc.timerStarted(t, ms(500))
+	pa.Release() // no token: a stays free, w1 woken without the slot
+	if ds := tc.timers(t, 2); !refill(ms(100), ds[0]) || ds[1] != 2*time.Second {
+		t.Fatalf("timers %v, want w2's refill (100ms) and w1's lastAt (2s)", ds)
+	}
+	tc.Advance(ms(100)) // a token, a free
+	w2.permit(t, "a").Release()
+	pb.Release()
+	if r := w1.get(t); r.err == nil {
+		r.pm.Release()
+	}
+}
+
+// TestWakeWithoutASlotToAWaiterTheGuardRefusesGoesOn: the guard holds a;
+// w1 (any endpoint) may not use it, w2 (pinned: the check) may. a's slot
+// frees with no token, the wake goes to w1, and w1 passes it on to w2.
+func TestWakeWithoutASlotToAWaiterTheGuardRefusesGoesOn(t *testing.T) {
+	p, tc := newPoolTimers(t, ep("a", 0, endpoint.Limits{MaxConcurrentRequests: 1, RequestsPerSecond: 10, BurstCapacity: 1}),
+		ep("b", 0, endpoint.Limits{MaxConcurrentRequests: 1}))
+	p.Hold("a")
+	pa, pb := now(t, p, pinnedA(), "a"), now(t, p, pinnedB(), "b")
+	long := read
+	long.Deadline = t0.Add(10 * time.Second)
+	onA := pinnedA()
+	onA.Deadline = t0.Add(ms(500))
+	w1 := start(context.Background(), p, long)
+	tc.timerStarted(t, 10*time.Second)
+	w2 := start(context.Background(), p, onA)
+	tc.timerStarted(t, ms(500))
+	pa.Release()
+	if ds := tc.timers(t, 2); !refill(ms(100), ds[0]) || ds[1] != 10*time.Second {
+		t.Fatalf("timers %v, want w2's refill (100ms) and w1's deadline (10s)", ds)
+	}
+	tc.Advance(ms(100))
+	w2.permit(t, "a").Release()
+	pb.Release()
+	if r := w1.get(t); r.err == nil {
+		r.pm.Release()
+	}
+}
+
+// TestWakeOfAnEjectedEndpointToAPanicModeWaiter: TestWakeOfAnEjectedEndpoint
+// with the waiters' order swapped. The slot is handed to w1, pinned to a:
+// its own scan, in panic mode, must get to take it before the slot goes on.
+// (A review found the version that handed it on first: w1 slept, a free,
+// in 20 of 20 runs.)
+func TestWakeOfAnEjectedEndpointToAPanicModeWaiter(t *testing.T) {
+	for range 20 {
+		tc := &timerClock{FakeClock: clockwork.NewFakeClockAt(t0), started: make(chan time.Duration, 64)}
+		p := newPoolOn(t, tc, func(s *pool.Settings, _ *admission.Options) {
+			s.Ejection = endpoint.Ejection{After: 1, Base: 10 * time.Second, Max: 10 * time.Second}
+		}, ep("a", 0, endpoint.Limits{MaxConcurrentRequests: 1}), ep("b", 0, endpoint.Limits{MaxConcurrentRequests: 1}))
+		pa, pb := now(t, p, pinnedA(), "a"), now(t, p, pinnedB(), "b")
+		long := read
+		long.Deadline = t0.Add(30 * time.Second)
+		onA := pinnedA()
+		onA.Deadline = t0.Add(5 * time.Second)
+		w1 := start(context.Background(), p, onA)
+		tc.anyTimer(t)
+		w2 := start(context.Background(), p, long)
+		tc.anyTimer(t)
+		pa.Done(failure()) // ejects a, frees its slot: handed to w1
+		w1.permit(t, "a").Release()
+		pb.Release()
+		if r := w2.get(t); r.err == nil {
+			r.pm.Release()
+		}
+	}
+}
+
+// panicHandler is a log handler that panics, as a user's might.
+type panicHandler struct{ slog.Handler }
+
+func (panicHandler) Enabled(context.Context, slog.Level) bool  { return true }
+func (panicHandler) Handle(context.Context, slog.Record) error { panic("handler") }
+
+// TestPanicInWaitLeavesTheQueue: a panic inside wait (the user's log
+// handler here; a user's bucket would do as well) still takes the waiter
+// out of the queue: the next release's slot is not handed to a waiter
+// that is gone. (A review found the version that leaked it for good.)
+func TestPanicInWaitLeavesTheQueue(t *testing.T) {
+	fc := clockwork.NewFakeClockAt(t0)
+	p, err := admission.New([]endpoint.Spec{capped("a", 1)}, pool.DefaultSettings(),
+		admission.Options{Clock: fc, Seed: 1, Logger: slog.New(panicHandler{})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	held, err := p.Acquire(context.Background(), read)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan any)
+	go func() {
+		defer func() { done <- recover() }()
+		_, _ = p.Acquire(context.Background(), read) // waits: logs, panics
+	}()
+	if r := <-done; r == nil {
+		t.Fatal("no panic")
+	}
+	held.Release()
+	if n := p.Outstanding(); n != 0 {
+		t.Errorf("%d slot(s) held by nobody after every permit was released", n)
 	}
 }

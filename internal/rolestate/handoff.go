@@ -1,0 +1,52 @@
+package rolestate
+
+import "time"
+
+// The pool's side of a freed slot handed to a waiting request
+// (internal/admission/wake.go): the slot taken back at once, so that a
+// request arriving meanwhile finds the role full, then admitted for the
+// waiter or given back.
+
+// AdmitHeldAt is AdmitAt for a request that already holds a concurrency
+// slot, one TakeSlot took for it: the slot is not counted again, and on a
+// refusal the request still holds it (ReturnSlot gives it back).
+func (r *Runtime) AdmitHeldAt(now, deadline time.Time) (a Admission, b Block, ok bool) {
+	return r.admitAt(now, deadline, false, true)
+}
+
+// TakeSlot takes a free concurrency slot without admitting a request, and
+// reports false when every slot is held (or the role has no cap): the pool
+// hands a freed slot to the waiter it wakes, so that a request arriving
+// meanwhile cannot take it (AdmitHeldAt, ReturnSlot).
+func (r *Runtime) TakeSlot() bool {
+	for {
+		v := r.inFlight.Load()
+		if r.maxConc == 0 || v >= r.maxConc {
+			return false
+		}
+		if r.inFlight.CompareAndSwap(v, v+1) {
+			return true
+		}
+	}
+}
+
+// ReturnSlot gives back a slot TakeSlot took and no request was admitted
+// on. It does not call OnSlotFreed: the pool routes the slot itself.
+func (r *Runtime) ReturnSlot() {
+	if r.inFlight.Add(-1) < 0 {
+		panic("endpoint: ReturnSlot without a held slot")
+	}
+}
+
+// UsableAt reports whether a request holding a slot could be admitted at
+// now, an ejection aside: no rate-limit cooldown runs and a token is
+// ready. The pool hands a freed slot on only then; a waiter's own timer
+// knows when the block ends. (An ejection passes: panic mode may use the
+// endpoint, and a scan alone knows.)
+func (r *Runtime) UsableAt(now time.Time) bool {
+	at, n := r.peek(now)
+	if active, until := r.cool.activeAt(n); active && r.cooldownBlock(until).Reason != BlockedByEjection {
+		return false
+	}
+	return !r.rated || !r.bucket.ReadyAt(at).After(at)
+}
