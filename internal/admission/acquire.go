@@ -155,7 +155,7 @@ func (p *Pool) Acquire(ctx context.Context, req Request) (*Permit, error) {
 	}
 	p.lastResorts(&sel, &req, now, deadline)
 	// The fast path: one scan, no channel, no timer.
-	if pm, _, late := p.scan(&sel, now, deadline); pm != nil {
+	if pm, _, late := p.scan(&sel, now, deadline, nil); pm != nil {
 		return pm, nil
 	} else if late {
 		return nil, p.deadlineError(&sel, &req, now, deadline, nil)
@@ -179,7 +179,7 @@ func (p *Pool) TryAcquire(req Request) *Permit {
 		deadline = now.Add(sel.timeout)
 	}
 	p.lastResorts(&sel, &req, now, deadline)
-	pm, _, _ := p.scan(&sel, now, deadline)
+	pm, _, _ := p.scan(&sel, now, deadline, nil)
 	return pm
 }
 
@@ -191,8 +191,10 @@ func (p *Pool) TryAcquire(req Request) *Permit {
 // chooses among the admissible, the limits decide who is. It returns a
 // permit, or the earliest instant a cooldown ends or a token refills
 // among the blocked candidates (zero when only concurrency blocks them),
-// or late when now is at or past the deadline.
-func (p *Pool) scan(sel *selection, now, deadline time.Time) (pm *Permit, wakeAt time.Time, late bool) {
+// or late when now is at or past the deadline. held, when not nil, is the
+// member whose slot the wait queue handed the request: admitted on that
+// slot if the scan gets to it first.
+func (p *Pool) scan(sel *selection, now, deadline time.Time, held *member) (pm *Permit, wakeAt time.Time, late bool) {
 	// When ejections hold back more than half the candidates, the scan runs
 	// again in panic mode (Envoy's healthy panic threshold, 50 %): the few
 	// left, busy or throttled, cannot carry the role's traffic alone.
@@ -206,7 +208,7 @@ func (p *Pool) scan(sel *selection, now, deadline time.Time) (pm *Permit, wakeAt
 					t.blocked(b)
 					continue
 				}
-				a, b, ok := m.rt.AdmitAt(now, deadline)
+				a, b, ok := m.admitAt(now, deadline, m == held, false)
 				if ok {
 					return p.permit(sel, m, a, deadline), time.Time{}, false
 				}
@@ -223,11 +225,26 @@ func (p *Pool) scan(sel *selection, now, deadline time.Time) (pm *Permit, wakeAt
 		sel.heldBack(now, &t) // the last resorts whose time has not come
 	}
 	if 2*t.ejected > t.seen {
-		if pm := p.panicScan(sel, now, deadline); pm != nil {
+		pm, until := p.panicScan(sel, now, deadline, held)
+		if pm != nil {
 			return pm, time.Time{}, false
 		}
+		t.until(until) // a refill or cooldown panic mode waits for
 	}
 	return nil, t.wakeAt, false
+}
+
+// admitAt admits a request on m at now: AdmitAt, or AdmitHeldAt on the
+// slot the wait queue handed the request (held); with ejected, their
+// panic-mode forms.
+func (m *member) admitAt(now, deadline time.Time, held, ejected bool) (rolestate.Admission, rolestate.Block, bool) {
+	switch {
+	case held:
+		return m.rt.AdmitHeldAt(now, deadline, ejected)
+	case ejected:
+		return m.rt.AdmitEjectedAt(now, deadline)
+	}
+	return m.rt.AdmitAt(now, deadline)
 }
 
 // tally is what a scan learnt from the candidates it could not admit.
@@ -243,8 +260,13 @@ func (t *tally) blocked(b rolestate.Block) {
 	if b.Reason == rolestate.BlockedByEjection {
 		t.ejected++
 	}
-	if !b.Until.IsZero() && (t.wakeAt.IsZero() || b.Until.Before(t.wakeAt)) {
-		t.wakeAt = b.Until
+	t.until(b.Until)
+}
+
+// until brings wakeAt forward to u, if sooner (a zero u: no change).
+func (t *tally) until(u time.Time) {
+	if !u.IsZero() && (t.wakeAt.IsZero() || u.Before(t.wakeAt)) {
+		t.wakeAt = u
 	}
 }
 
@@ -257,8 +279,11 @@ func (t *tally) blocked(b rolestate.Block) {
 // Last resorts come last here too. A permit so granted reports its
 // outcome as usual: a success resets the failure count and the ejection
 // backoff, a failure counts toward the next ejection; the running ejection
-// ends on its own.
-func (p *Pool) panicScan(sel *selection, now, deadline time.Time) *Permit {
+// ends on its own. Without a permit it returns the earliest instant a
+// refusal of its own ends (a token, a rate-limit cooldown; zero: none),
+// which the scan before it did not see behind the ejection.
+func (p *Pool) panicScan(sel *selection, now, deadline time.Time, held *member) (*Permit, time.Time) {
+	var until time.Time
 	for pass := range sel.passes(now) {
 		for _, g := range sel.rs.tiers {
 			n, start := g.rotated()
@@ -270,13 +295,17 @@ func (p *Pool) panicScan(sel *selection, now, deadline time.Time) *Permit {
 				if _, ok := sel.takes(m); !ok {
 					continue
 				}
-				if a, _, ok := m.rt.AdmitEjectedAt(now, deadline); ok {
-					return p.permit(sel, m, a, deadline)
+				a, b, ok := m.admitAt(now, deadline, m == held, true)
+				if ok {
+					return p.permit(sel, m, a, deadline), time.Time{}
+				}
+				if !b.Until.IsZero() && (until.IsZero() || b.Until.Before(until)) {
+					until = b.Until
 				}
 			}
 		}
 	}
-	return nil
+	return nil, until
 }
 
 // permit is the Permit for an admission a of m. For a request that avoids

@@ -145,9 +145,7 @@ func (p *Pool) addEndpoint(spec *endpoint.Spec, s pool.Settings, opts Options, s
 		if opts.NewBucket != nil {
 			ro.Bucket = opts.NewBucket(spec, role)
 		}
-		if p.log != nil {
-			ro.OnStateChange = p.stateLogger(spec.Name, role)
-		}
+		ro.OnStateChange = p.onStateChange(rs, spec.Name, role)
 		rt, err := rolestate.New(spec, role, start, ro)
 		if err != nil {
 			return err
@@ -182,12 +180,21 @@ func (rs *roleSet) addToTier(m *member) {
 	}
 }
 
-// stateLogger returns the OnStateChange hook of one (endpoint, role).
-func (p *Pool) stateLogger(name string, role endpoint.Role) func(from, to endpoint.Health) {
+// onStateChange returns the OnStateChange hook of one (endpoint, role) of
+// rs: an ejection wakes every request waiting in the role, for it may put
+// some in panic mode (scan), where the ejected endpoint's free slots, and
+// any other's, serve them; and a logger, when there is one, hears of
+// every change.
+func (p *Pool) onStateChange(rs *roleSet, name string, role endpoint.Role) func(from, to endpoint.Health) {
 	return func(from, to endpoint.Health) {
-		p.log.LogAttrs(context.Background(), slog.LevelDebug, "pool: endpoint state changed",
-			slog.String("endpoint", name), slog.String("role", role.String()),
-			slog.String("from", from.String()), slog.String("to", to.String()))
+		if to == endpoint.Ejected {
+			rs.queue.all()
+		}
+		if p.log != nil {
+			p.log.LogAttrs(context.Background(), slog.LevelDebug, "pool: endpoint state changed",
+				slog.String("endpoint", name), slog.String("role", role.String()),
+				slog.String("from", from.String()), slog.String("to", to.String()))
+		}
 	}
 }
 

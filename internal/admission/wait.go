@@ -35,16 +35,20 @@ func (p *Pool) wait(ctx context.Context, sel *selection, req *Request, deadline 
 	for {
 		now := p.clock.Now()
 		q.expire(w, now)
-		if pm = p.useWake(w, &wk, now, deadline); pm != nil {
-			return pm, nil
+		var held *member
+		if wk.holding {
+			held = wk.m
 		}
 		var wakeAt time.Time
 		var late bool
-		if pm, wakeAt, late = p.scan(sel, now, deadline); pm != nil {
+		if pm, wakeAt, late = p.scan(sel, now, deadline, held); pm != nil {
+			if pm.m == held {
+				wk.holding = false // the permit's now
+			}
 			return pm, nil
 		}
 		if wk.m != nil {
-			q.settle(w, wk.m, wk.handed, wk.usable, wk.until)
+			p.settle(w, wk, now)
 			wk = wake{}
 		}
 		if late || !now.Before(deadline) {
@@ -65,46 +69,51 @@ func (p *Pool) wait(ctx context.Context, sel *selection, req *Request, deadline 
 }
 
 // wake is a wake a waiter took: for which member (nil: none, or all's),
-// whether it still holds the member's slot, and, once useWake has looked,
-// whether it was handed the slot, whether its selection may use the
-// member now and, if not, until when.
+// whether it was handed the member's slot, and whether it still holds it.
 type wake struct {
-	m                       *member
-	holding, handed, usable bool
-	until                   time.Time
+	m               *member
+	handed, holding bool
 }
 
-// useWake admits w on the slot its wake handed it, when its selection may
-// use the member now and the member admits. Otherwise it gives the slot
-// back (the scan that follows may take it still: panic mode, another
-// pass) and notes in wk why, for settle.
-func (p *Pool) useWake(w *waiter, wk *wake, now, deadline time.Time) *Permit {
-	if wk.m == nil {
-		return nil
+// settle is what w does with its wake for wk.m, which its scan at now did
+// not use, the slot (if handed) given back first:
+//   - its selection may not use the member now (a last resort's time, the
+//     guard): it declines the member until it may, and the wake goes on;
+//   - a wake without a slot: its scan tried the member and timed the
+//     block's end (a token, a cooldown), so it owes the wake;
+//   - a handed slot the member refused it (a token, a cooldown, an
+//     ejection outside panic mode): it declines until the block ends, and
+//     the slot goes on, to a waiter that can use it sooner;
+//   - a handed slot taken again since it was given back (a request on the
+//     fast path): that request's release hands it on.
+func (p *Pool) settle(w *waiter, wk wake, now time.Time) {
+	q, m := &w.sel.rs.queue, wk.m
+	if wk.holding {
+		m.rt.ReturnSlot()
 	}
-	wk.until, wk.usable = w.sel.usable(wk.m, now)
-	wk.handed = wk.holding
-	if !wk.holding {
-		return nil
-	}
-	if wk.usable {
-		pm, b := p.admitHeld(&w.sel, wk.m, now, deadline)
-		if pm != nil {
-			wk.holding = false // the permit's now
-			return pm
+	until, usable := w.sel.usable(m, now)
+	switch {
+	case !usable:
+		q.decline(w, m, until)
+	case !wk.handed:
+		q.owe(w, m)
+	default:
+		switch b := m.rt.ProbeAt(now, time.Time{}); {
+		case b.Reason == rolestate.BlockedByConcurrency:
+		case b.Until.IsZero():
+			q.pass(m) // free and admitting since the scan: on, not declined
+		default:
+			q.decline(w, m, b.Until)
 		}
-		wk.until = b.Until
 	}
-	wk.m.rt.ReturnSlot()
-	wk.holding = false
-	return nil
 }
 
 // sleep waits at most until wakeAt for w's next wake, and returns it (zero
 // when the timer fired), or ctx's error.
 func (p *Pool) sleep(ctx context.Context, w *waiter, req *Request, now, wakeAt, deadline time.Time) (wake, error) {
 	// Every block the scan reports clears strictly after now; the floor
-	// only guarantees that a wrong bucket cannot make the loop spin.
+	// keeps a wrong bucket (one whose ReadyAt says now while its TakeAt
+	// refuses) to one round a nanosecond of the pool's clock.
 	d := max(wakeAt.Sub(now), time.Nanosecond)
 	if p.log != nil && p.log.Enabled(ctx, slog.LevelDebug) {
 		p.log.LogAttrs(ctx, slog.LevelDebug, "pool: every candidate blocked, waiting",
@@ -116,7 +125,7 @@ func (p *Pool) sleep(ctx context.Context, w *waiter, req *Request, now, wakeAt, 
 	select {
 	case <-w.wake:
 		m, handed := w.sel.rs.queue.take(w)
-		return wake{m: m, holding: handed}, nil
+		return wake{m: m, handed: handed, holding: handed}, nil
 	case <-timer.Chan():
 		return wake{}, nil
 	case <-ctx.Done():
@@ -141,16 +150,4 @@ func (s *selection) usable(m *member, now time.Time) (until time.Time, ok bool) 
 		}
 	}
 	return s.lastAt, false
-}
-
-// admitHeld admits the request on m, whose slot the wait queue handed it
-// and which the selection may use now (usable): no cooldown, a token,
-// before the deadline. Otherwise b says why (its Until, when the block
-// ends), and the slot is still the caller's.
-func (p *Pool) admitHeld(sel *selection, m *member, now, deadline time.Time) (*Permit, rolestate.Block) {
-	a, b, ok := m.rt.AdmitHeldAt(now, deadline)
-	if !ok {
-		return nil, b
-	}
-	return p.permit(sel, m, a, deadline), rolestate.Block{}
 }

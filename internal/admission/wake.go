@@ -18,25 +18,34 @@ import (
 // without handing it the slot let a request arriving meanwhile take the
 // slot, again and again, while the waiter's wait grew to its deadline.
 //
-// Every wake is settled by the waiter that takes it, so none is lost:
+// Every wake is settled by the waiter that takes it (Pool.settle), so
+// none is lost:
 //   - a waiter joins before its first scan, so a slot freed after that
 //     scan looked finds it queued: a release gives the slot back before it
 //     reads n, and a waiter counts itself in n before it scans;
-//   - a waiter handed a slot is admitted on it, or gives it back, scans
-//     (panic mode, or another pass, may still take m), and if the scan did
-//     not take m declines it: the wake goes on to the next waiter;
+//   - a waiter handed a slot scans as any request would, but is admitted
+//     on that slot when the scan reaches m (Pool.scan's held): a preferred
+//     tier or candidate free meanwhile still comes first, and panic mode
+//     still applies. If the scan took another member, the slot goes on
+//     when the waiter leaves; if it took nothing, the waiter gives the
+//     slot back and declines m until the block's end (a token, a
+//     cooldown, an ejection outside panic mode), and the slot goes on;
 //   - a slot is handed only while m could admit a request holding it
 //     (UsableAt). During a rate-limit cooldown or with no token it stays
-//     free, and a waiter is woken without it. If that waiter's scan tried
-//     m, it has set its timer to the block's end and owes the wake until a
-//     permit of m pays it; one that leaves without (its deadline, its
-//     context, a permit elsewhere) wakes the next, which would otherwise
-//     sleep on a timer that knows nothing of m. If its scan did not try m
-//     (a last resort's time, the guard), it declines the wake at once;
-//   - a decline lasts until the block's end, which the waiter's timer is
-//     set to, or until the cluster guard's next verdict (all), which has
-//     no time. A waiter skips the wakes of a member it declined, so each
-//     wake's journey ends;
+//     free, and a waiter is woken without it. If its selection may use m
+//     now, its scan tried m and timed the block's end, and it owes the
+//     wake until a permit of m pays it; one that leaves without (its
+//     deadline, its context, a permit elsewhere) wakes the next, which
+//     would otherwise sleep on a timer that knows nothing of m. If it may
+//     not (a last resort's time, the guard), it declines m and passes the
+//     wake at once;
+//   - a decline lasts until its end, which the waiter's timer is set to, or
+//     until the cluster guard's next verdict (all), which has no time. A
+//     waiter skips the wakes of a member it declined, so each wake's
+//     journey ends;
+//   - an ejection wakes every waiter of the role (Pool.onStateChange): it
+//     may put waiters in panic mode, where they can use what they could
+//     not;
 //   - a waiter that leaves (a permit, its deadline, its context, a panic)
 //     gives back and on the slot or wake it holds.
 type waitQueue struct {
@@ -137,18 +146,26 @@ func (q *waitQueue) expire(w *waiter, now time.Time) {
 	w.declined = slices.DeleteFunc(w.declined, func(d declined) bool { return !d.until.IsZero() && !now.Before(d.until) })
 }
 
-// settle is what w does with a wake for m that its scan did not use, the
-// slot (if it was handed one) given back already: it owes the wake when
-// it can use m and was not handed a slot (its scan has timed m's block),
-// and otherwise declines m until until and wakes the next waiter.
-func (q *waitQueue) settle(w *waiter, m *member, handed, usable bool, until time.Time) {
+// owe records that w owes a wake for m (Pool.settle).
+func (q *waitQueue) owe(w *waiter, m *member) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	if usable && !handed {
-		w.owed = append(w.owed, m)
-		return
-	}
+	w.owed = append(w.owed, m)
+}
+
+// decline makes w skip m's wakes until until (zero: until all's wake), and
+// passes the wake it had for m on.
+func (q *waitQueue) decline(w *waiter, m *member, until time.Time) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
 	w.declined = append(w.declined, declined{m, until})
+	q.route(m)
+}
+
+// pass hands a wake for m on.
+func (q *waitQueue) pass(m *member) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
 	q.route(m)
 }
 
@@ -202,9 +219,7 @@ func (q *waitQueue) freed(m *member) {
 	if q.n.Load() == 0 {
 		return
 	}
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	q.route(m)
+	q.pass(m)
 }
 
 // route hands a free slot of m to the first waiter that wants it. When m

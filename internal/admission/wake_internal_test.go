@@ -123,7 +123,7 @@ func (e *wakeEnv) hold(m *member) func() {
 // scan failed, the wake declined until until.
 func (e *wakeEnv) refuse(w *waiter, m *member, until time.Time) {
 	m.rt.ReturnSlot()
-	e.q.settle(w, m, true, !until.IsZero(), until)
+	e.q.decline(w, m, until)
 }
 
 func TestHandOffToTheOldestThatMayUseTheSlot(t *testing.T) {
@@ -136,9 +136,9 @@ func TestHandOffToTheOldestThatMayUseTheSlot(t *testing.T) {
 	e.q.freed(e.a) // a release whose slot a request on the fast path took
 	e.asleep(onB, any2)
 	e.handed(any1, e.a)
-	pm, _ := e.p.admitHeld(&any1.sel, e.a, e.p.clock.Now(), time.Time{})
-	if pm == nil {
-		t.Fatal("the waiter handed a's slot could not use it")
+	pm, _, _ := e.p.scan(&any1.sel, e.p.clock.Now(), time.Time{}, e.a)
+	if pm == nil || pm.m != e.a {
+		t.Fatal("the waiter handed a's slot was not admitted on it")
 	}
 	e.inFlight(e.a, 1)
 	e.q.leave(any1, e.a, e.a, false) // its permit used the wake
@@ -223,13 +223,13 @@ func TestOwedWakeGoesOn(t *testing.T) {
 	e.inFlight(e.c, 0) // free, for the waiter to scan and time the token's wait
 	e.plain(any1, e.c)
 	e.asleep(any2, any3)
-	e.q.settle(any1, e.c, false, true, time.Time{}) // its scan timed c's block: owed
+	e.q.owe(any1, e.c) // its scan timed c's block
 	e.asleep(any2, any3)
 	e.q.leave(any1, e.a, nil, false) // a permit elsewhere: the wake goes on
 	e.plain(any2, e.c)
-	e.q.settle(any2, e.c, false, false, time.Time{}) // could not try c: declined and on at once
+	e.q.decline(any2, e.c, time.Time{}) // could not try c: declined and on at once
 	e.plain(any3, e.c)
-	e.q.settle(any3, e.c, false, true, time.Time{})
+	e.q.owe(any3, e.c)
 	e.q.leave(any3, e.c, nil, false) // a permit of c pays what it owes
 	e.asleep(any2)
 	e.q.leave(any2, nil, nil, false)
@@ -247,4 +247,40 @@ func TestWakeQueueUnlinks(t *testing.T) {
 	release := e.hold(e.a)
 	release()
 	e.inFlight(e.a, 0) // nobody to hand it to
+}
+
+// TestHandedSlotYieldsToAPreferredTier: a slot of b (tier 1) is handed to
+// w1, and a (tier 0) frees before w1 runs (w1 holds a wake, so a's wake
+// skips it). w1's scan takes a, as any scan would, and b's slot goes on to
+// w2, pinned to b. (A review found the version that admitted w1 on b
+// without a scan: a stayed free while w2 waited.)
+func TestHandedSlotYieldsToAPreferredTier(t *testing.T) {
+	l := endpoint.Limits{MaxConcurrentRequests: 1}
+	specs := []endpoint.Spec{
+		{Name: "a", URL: endpoint.NewSecret("https://a.example.com/"), Tier: 0, Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: l}},
+		{Name: "b", URL: endpoint.NewSecret("https://b.example.com/"), Tier: 1, Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: l}},
+	}
+	p, err := New(specs, pool.DefaultSettings(), Options{Clock: clockwork.NewFakeClock(), Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs := p.roleSet(endpoint.RoleRead)
+	e := &wakeEnv{t: t, p: p, q: &rs.queue, a: rs.ordered[0], b: rs.ordered[1]}
+	releaseA, releaseB := e.hold(e.a), e.hold(e.b)
+	w1, w2 := e.waiter(""), e.waiter("b")
+	releaseB()
+	releaseA()
+	e.inFlight(e.a, 0)
+	e.asleep(w2)
+	e.handed(w1, e.b)
+	pm, _, _ := p.scan(&w1.sel, p.clock.Now(), time.Time{}, e.b)
+	if pm == nil || pm.m != e.a {
+		t.Fatalf("w1's scan: %v, want a permit of a, the preferred tier", pm)
+	}
+	e.q.leave(w1, pm.m, e.b, true) // b's slot given back and on
+	e.handed(w2, e.b)
+	e.q.leave(w2, nil, e.b, true)
+	pm.Release()
+	e.inFlight(e.a, 0)
+	e.inFlight(e.b, 0)
 }

@@ -531,3 +531,65 @@ func TestPanicInWaitLeavesTheQueue(t *testing.T) {
 		t.Errorf("%d slot(s) held by nobody after every permit was released", n)
 	}
 }
+
+// TestPanicModeTimesTheRefill: a, the waiter's only candidate, is ejected
+// with its slot free and no token until t0+100ms. Panic mode would admit
+// the waiter but for the token: its timer is the refill, not the
+// ejection's end. (A review found the scan that dropped panic mode's
+// refusals: the waiter slept to its deadline.)
+func TestPanicModeTimesTheRefill(t *testing.T) {
+	tc := &timerClock{FakeClock: clockwork.NewFakeClockAt(t0), started: make(chan time.Duration, 64)}
+	p := newPoolOn(t, tc, func(s *pool.Settings, _ *admission.Options) {
+		s.Ejection = endpoint.Ejection{After: 1, Base: 10 * time.Second, Max: 10 * time.Second}
+	}, ep("a", 0, endpoint.Limits{MaxConcurrentRequests: 1, RequestsPerSecond: 10, BurstCapacity: 1}))
+	now(t, p, read, "a").Done(failure()) // ejected, the only token spent
+	req := read
+	req.Deadline = t0.Add(5 * time.Second)
+	w := start(context.Background(), p, req)
+	if d := tc.anyTimer(t); !refill(ms(100), d) {
+		t.Fatalf("the waiter's timer %v, want the refill's 100ms", d)
+	}
+	tc.Advance(ms(100))
+	w.permit(t, "a").Release()
+}
+
+// TestEjectionWakesWaitersIntoPanicMode: a's ejection leaves w1 (any of a,
+// b, c) outside panic mode, 1 of 3 ejected; b's ejection puts it in, with
+// a free. The ejection wakes every waiter, so w1 scans and takes a, and
+// w2, pinned to b, takes b. (A review found the version where b's one
+// wake went to w2 alone, and w1 slept until a's ejection ended.)
+func TestEjectionWakesWaitersIntoPanicMode(t *testing.T) {
+	tc := &timerClock{FakeClock: clockwork.NewFakeClockAt(t0), started: make(chan time.Duration, 64)}
+	p := newPoolOn(t, tc, func(s *pool.Settings, _ *admission.Options) {
+		s.Ejection = endpoint.Ejection{After: 1, Base: 10 * time.Second, Max: 10 * time.Second}
+	}, ep("a", 0, endpoint.Limits{MaxConcurrentRequests: 1}), ep("b", 0, endpoint.Limits{MaxConcurrentRequests: 1}),
+		ep("c", 0, endpoint.Limits{MaxConcurrentRequests: 1}))
+	pinnedC := read
+	pinnedC.Endpoint = "c"
+	pa, pb, pc := now(t, p, pinnedA(), "a"), now(t, p, pinnedB(), "b"), now(t, p, pinnedC, "c")
+	long := read
+	long.Deadline = t0.Add(30 * time.Second)
+	onB := pinnedB()
+	onB.Deadline = long.Deadline
+	w2 := start(context.Background(), p, onB) // older
+	tc.anyTimer(t)
+	w1 := start(context.Background(), p, long)
+	tc.anyTimer(t)
+	pa.Done(failure()) // a ejected: every waiter scans; a's slot free, nobody's
+	if ds := tc.timers(t, 2); ds[0] != 10*time.Second {
+		t.Fatalf("timers %v, want w1's at a's ejection's end (10s) first", ds)
+	}
+	pb.Done(failure()) // b ejected: panic mode for both
+	r := w1.get(t)     // a or b, by panic mode's round robin
+	if r.err != nil || r.pm.Endpoint() == "c" {
+		t.Fatalf("w1: %v, %v; want a permit of a or b", r.pm, r.err)
+	}
+	if r.pm.Endpoint() == "b" {
+		r.pm.Release() // and b's slot goes to w2
+	}
+	w2.permit(t, "b").Release()
+	if r.pm.Endpoint() == "a" {
+		r.pm.Release()
+	}
+	pc.Release()
+}

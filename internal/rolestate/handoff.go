@@ -9,9 +9,11 @@ import "time"
 
 // AdmitHeldAt is AdmitAt for a request that already holds a concurrency
 // slot, one TakeSlot took for it: the slot is not counted again, and on a
-// refusal the request still holds it (ReturnSlot gives it back).
-func (r *Runtime) AdmitHeldAt(now, deadline time.Time) (a Admission, b Block, ok bool) {
-	return r.admitAt(now, deadline, false, true)
+// refusal the request still holds it (ReturnSlot gives it back). With
+// ejected it is AdmitEjectedAt's panic mode: a running ejection does not
+// block.
+func (r *Runtime) AdmitHeldAt(now, deadline time.Time, ejected bool) (a Admission, b Block, ok bool) {
+	return r.admitAt(now, deadline, ejected, true)
 }
 
 // TakeSlot takes a free concurrency slot without admitting a request, and

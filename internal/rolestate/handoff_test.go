@@ -16,11 +16,11 @@ func TestHandOffSlot(t *testing.T) {
 	if !r.TakeSlot() || !r.TakeSlot() || r.TakeSlot() {
 		t.Fatal("TakeSlot: want two slots, then none")
 	}
-	a, _, ok := r.AdmitHeldAt(t0, time.Time{})
+	a, _, ok := r.AdmitHeldAt(t0, time.Time{}, false)
 	if !ok || r.InFlight() != 2 {
 		t.Fatalf("AdmitHeldAt: admitted %v, in flight %d; want true and 2", ok, r.InFlight())
 	}
-	if _, b, ok := r.AdmitHeldAt(t0, time.Time{}); ok || b.Reason != BlockedByRate || r.InFlight() != 2 {
+	if _, b, ok := r.AdmitHeldAt(t0, time.Time{}, false); ok || b.Reason != BlockedByRate || r.InFlight() != 2 {
 		t.Fatalf("AdmitHeldAt with no token: %v %v, in flight %d; want a rate refusal and the slot still held", ok, b.Reason, r.InFlight())
 	}
 	r.ReturnSlot()

@@ -331,9 +331,10 @@ func (r *Runtime) Release(a Admission) {
 }
 
 // releaseSlot gives back one concurrency slot, and says so to OnSlotFreed
-// when the slot was held (a Release) or every slot looked held with it:
-// AdmitAt's give-back of a slot it took for a missing token wakes nobody
-// otherwise, for the waiter it would wake is the one scanning.
+// when the slot was held (a Release) or every slot looked held with it.
+// AdmitAt's give-back of a slot it took for a missing token says nothing
+// otherwise: the role never looked full, so nobody waits for that slot,
+// and the one it could wake is the request scanning.
 func (r *Runtime) releaseSlot(held bool) {
 	v := r.inFlight.Add(-1)
 	if v < 0 {
