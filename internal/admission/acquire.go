@@ -208,7 +208,14 @@ func (p *Pool) scan(sel *selection, now, deadline time.Time, held *member) (pm *
 					t.blocked(b)
 					continue
 				}
-				a, b, ok := m.admitAt(now, deadline, m == held, false)
+				var a rolestate.Admission
+				var b rolestate.Block
+				var ok bool
+				if m != held { // written out, not admitAt: the fast path's call inlines
+					a, b, ok = m.rt.AdmitAt(now, deadline)
+				} else {
+					a, b, ok = m.rt.AdmitHeldAt(now, deadline, false)
+				}
 				if ok {
 					return p.permit(sel, m, a, deadline), time.Time{}, false
 				}
