@@ -13,8 +13,10 @@ import (
 func TestHandOffSlot(t *testing.T) {
 	freed := 0
 	r := newRuntime(t, endpoint.Limits{RequestsPerSecond: 10, BurstCapacity: 1, MaxConcurrentRequests: 2}, Options{OnSlotFreed: func() { freed++ }})
-	if !r.TakeSlot() || !r.TakeSlot() || r.TakeSlot() {
-		t.Fatal("TakeSlot: want two slots, then none")
+	for i, want := range []bool{true, true, false} {
+		if got := r.TakeSlot(); got != want {
+			t.Fatalf("TakeSlot %d: %v, want two slots, then none", i+1, got)
+		}
 	}
 	a, _, ok := r.AdmitHeldAt(t0, time.Time{}, false)
 	if !ok || r.InFlight() != 2 {
