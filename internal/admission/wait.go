@@ -48,8 +48,7 @@ func (p *Pool) wait(ctx context.Context, sel *selection, req *Request, deadline 
 			return pm, nil
 		}
 		if wk.m != nil {
-			p.settle(w, wk, now)
-			wk = wake{}
+			p.settle(w, &wk, now)
 		}
 		if late || !now.Before(deadline) {
 			return nil, p.deadlineError(sel, req, now, deadline, nil)
@@ -79,33 +78,42 @@ type wake struct {
 // not use, the slot (if handed) given back first:
 //   - its selection may not use the member now (a last resort's time, the
 //     guard): it declines the member until it may, and the wake goes on;
+//   - the member is ejected: panic mode, this waiter's or another's, may
+//     use it before the ejection ends. It declines until the member could
+//     admit again (a token, a cooldown's end), or until the ejection ends
+//     when the member could admit now (so it is not in panic mode), and
+//     the wake goes on;
 //   - a wake without a slot: its scan tried the member and timed the
 //     block's end (a token, a cooldown), so it owes the wake;
-//   - a handed slot the member refused it (a token, a cooldown, an
-//     ejection outside panic mode): it declines until the block ends, and
-//     the slot goes on, to a waiter that can use it sooner;
 //   - a handed slot taken again since it was given back (a request on the
-//     fast path): that request's release hands it on.
-func (p *Pool) settle(w *waiter, wk wake, now time.Time) {
+//     fast path): that request's release hands it on;
+//   - a handed slot the member refused it (a token, a cooldown): it
+//     declines until the block ends, and the slot goes on.
+func (p *Pool) settle(w *waiter, wk *wake, now time.Time) {
 	q, m := &w.sel.rs.queue, wk.m
 	if wk.holding {
+		wk.holding = false // first: a panic below must not give it back twice
 		m.rt.ReturnSlot()
 	}
 	until, usable := w.sel.usable(m, now)
+	b := m.rt.ProbeAt(now, time.Time{})
 	switch {
 	case !usable:
 		q.decline(w, m, until)
+	case b.Reason == rolestate.BlockedByEjection:
+		if from := m.rt.UsableFrom(now); from.After(now) && from.Before(b.Until) {
+			b.Until = from
+		}
+		q.decline(w, m, b.Until)
 	case !wk.handed:
 		q.owe(w, m)
+	case b.Reason == rolestate.BlockedByConcurrency:
+	case b.Until.IsZero():
+		q.pass(m) // free and admitting since the scan: on, not declined
 	default:
-		switch b := m.rt.ProbeAt(now, time.Time{}); {
-		case b.Reason == rolestate.BlockedByConcurrency:
-		case b.Until.IsZero():
-			q.pass(m) // free and admitting since the scan: on, not declined
-		default:
-			q.decline(w, m, b.Until)
-		}
+		q.decline(w, m, b.Until)
 	}
+	wk.m = nil
 }
 
 // sleep waits at most until wakeAt for w's next wake, and returns it (zero

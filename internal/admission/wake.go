@@ -29,7 +29,7 @@ import (
 //     still applies. If the scan took another member, the slot goes on
 //     when the waiter leaves; if it took nothing, the waiter gives the
 //     slot back and declines m until the block's end (a token, a
-//     cooldown, an ejection outside panic mode), and the slot goes on;
+//     cooldown), and the slot goes on;
 //   - a slot is handed only while m could admit a request holding it
 //     (UsableAt). During a rate-limit cooldown or with no token it stays
 //     free, and a waiter is woken without it. If its selection may use m
@@ -39,6 +39,11 @@ import (
 //     would otherwise sleep on a timer that knows nothing of m. If it may
 //     not (a last resort's time, the guard), it declines m and passes the
 //     wake at once;
+//   - a wake for an ejected m is never kept: panic mode, this waiter's or
+//     one behind it, may use m before the ejection ends. The waiter
+//     declines until m could admit again (its token, its cooldown's end),
+//     or until the ejection's end when m could admit now (so the waiter is
+//     not in panic mode), and passes the wake on;
 //   - a decline lasts until its end, which the waiter's timer is set to, or
 //     until the cluster guard's next verdict (all), which has no time. A
 //     waiter skips the wakes of a member it declined, so each wake's

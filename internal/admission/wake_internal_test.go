@@ -6,7 +6,9 @@ import (
 
 	"github.com/jonboulle/clockwork"
 	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/internal/rolestate"
 	"github.com/solroute/solroute/pool"
+	"github.com/solroute/solroute/retrypolicy"
 )
 
 // The wait queue's hand-offs, driven step by step: which waiter each freed
@@ -283,4 +285,140 @@ func TestHandedSlotYieldsToAPreferredTier(t *testing.T) {
 	pm.Release()
 	e.inFlight(e.a, 0)
 	e.inFlight(e.b, 0)
+}
+
+// TestPanicWaiterDeclinesOnlyUntilTheRefill: w's only candidate a is
+// ejected (30 s): panic mode. a's freed slot is handed to w (a token
+// ready), but a new arrival takes the last token before w scans: w's
+// panic scan is refused for the token (until +1 s), and w declines a until
+// the refill, not the ejection's end, which panic mode ignores. (A fourth
+// review found the version that declined for 30 s: every slot a freed
+// skipped w while a was free with a token.)
+func TestPanicWaiterDeclinesOnlyUntilTheRefill(t *testing.T) {
+	s := pool.DefaultSettings()
+	s.Ejection = endpoint.Ejection{After: 1, Base: 30 * time.Second, Max: 30 * time.Second}
+	fc := clockwork.NewFakeClock()
+	p, err := New([]endpoint.Spec{{Name: "a", URL: endpoint.NewSecret("https://a.example.com/"),
+		Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: {MaxConcurrentRequests: 3, RequestsPerSecond: 1, BurstCapacity: 5}}}},
+		s, Options{Clock: fc, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs := p.roleSet(endpoint.RoleRead)
+	q, a := &rs.queue, rs.ordered[0]
+	req := Request{Role: endpoint.RoleRead, Method: "getBalance"}
+	must := func() *Permit {
+		t.Helper()
+		pm := p.TryAcquire(req)
+		if pm == nil {
+			t.Fatal("not admitted")
+		}
+		return pm
+	}
+	p1, p2, p3 := must(), must(), must() // 2 tokens left
+	p1.Done(retrypolicy.Outcome{Cause: retrypolicy.Connection, Dispatch: retrypolicy.NotDispatched, Fault: retrypolicy.EndpointFault})
+	p4 := must() // panic mode: a full, 1 token
+	w := &waiter{wake: make(chan struct{}, 1)}
+	p.selection(&w.sel, &req)
+	q.join(w)
+	deadline := fc.Now().Add(20 * time.Second)
+	if pm, _, _ := p.scan(&w.sel, fc.Now(), deadline, nil); pm != nil {
+		t.Fatal("admitted")
+	}
+	p2.Release() // handed to w: a token is ready
+	p3.Release() // w holds a wake: stays free
+	p5 := must() // a new arrival: the free slot and the last token
+	<-w.wake
+	m, handed := q.take(w)
+	if m != a || !handed {
+		t.Fatal("not handed")
+	}
+	pm, wakeAt, _ := p.scan(&w.sel, fc.Now(), deadline, a)
+	if pm != nil {
+		t.Fatal("admitted without a token")
+	}
+	t.Logf("w's timer: %v", wakeAt.Sub(fc.Now()))
+	p.settle(w, &wake{m: a, handed: true, holding: true}, fc.Now())
+	if d := w.declinedUntil().Sub(fc.Now()); d > time.Second {
+		t.Errorf("w (panic mode) declines a for %v; panic mode may use it at the refill, 1s", d)
+	}
+	// The consequence: at the refill an arrival beats w to a; then a slot frees.
+	fc.Advance(time.Second)
+	p6 := must()
+	q.expire(w, fc.Now())
+	_, wakeAt, _ = p.scan(&w.sel, fc.Now(), deadline, nil)
+	p4.Release()
+	fc.Advance(time.Second) // a free, a token ready
+	if len(w.wake) == 0 && wakeAt.Sub(fc.Now()) > time.Second {
+		if pm, _, _ := p.scan(&w.sel, fc.Now(), deadline, nil); pm != nil {
+			t.Errorf("lost wake-up: a is free with a token for w (panic mode), w holds no wake, its timer is %v away", wakeAt.Sub(fc.Now()))
+			pm.Release()
+		}
+	}
+	q.leave(w, nil, nil, false)
+	p5.Release()
+	p6.Release()
+	if n := p.Outstanding(); n != 0 {
+		t.Errorf("outstanding %d", n)
+	}
+}
+
+// armedBucket panics in ReadyAt once armed, as a user's bucket (one shared
+// between processes, say) might.
+type armedBucket struct {
+	pool.Bucket
+	armed bool
+}
+
+func (b *armedBucket) ReadyAt(t time.Time) time.Time {
+	if b.armed {
+		b.armed = false
+		panic("bucket")
+	}
+	return b.Bucket.ReadyAt(t)
+}
+
+// TestPanicInSettleGivesTheSlotBackOnce: settle gives the handed slot
+// back, then calls into the bucket (ProbeAt, or route's UsableAt). When
+// the bucket panics there, wait's deferred leave must not give the same
+// slot back again, counting free a slot another permit holds. (A fourth
+// review found the version that did.)
+func TestPanicInSettleGivesTheSlotBackOnce(t *testing.T) {
+	var bk *armedBucket
+	p, err := New([]endpoint.Spec{{Name: "a", URL: endpoint.NewSecret("https://a.example.com/"),
+		Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: {MaxConcurrentRequests: 2, RequestsPerSecond: 100, BurstCapacity: 10}}}},
+		pool.DefaultSettings(), Options{Clock: clockwork.NewFakeClock(), Seed: 1,
+			NewBucket: func(spec *endpoint.Spec, role endpoint.Role) pool.Bucket {
+				bk = &armedBucket{Bucket: rolestate.NewRateBucket(spec.Roles[role])}
+				return bk
+			}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs := p.roleSet(endpoint.RoleRead)
+	q, a := &rs.queue, rs.ordered[0]
+	req := Request{Role: endpoint.RoleRead, Method: "getBalance"}
+	keep, other := p.TryAcquire(req), p.TryAcquire(req)
+	w := &waiter{wake: make(chan struct{}, 1)}
+	p.selection(&w.sel, &req)
+	q.join(w)
+	other.Release() // handed to w
+	<-w.wake
+	m, handed := q.take(w)
+	wk := wake{m: m, handed: handed, holding: handed}
+	bk.armed = true
+	func() { // wait's shape: the deferred leave, then settle
+		defer func() { _ = recover() }()
+		defer func() { q.leave(w, nil, wk.m, wk.holding) }()
+		p.settle(w, &wk, p.clock.Now())
+	}()
+	if got := a.rt.InFlight(); got != 1 {
+		t.Errorf("a counts %d slots in flight with one permit held", got)
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			t.Errorf("the held permit's Release panicked: %v", r)
+		}
+	}()
+	keep.Release()
 }

@@ -593,3 +593,67 @@ func TestEjectionWakesWaitersIntoPanicMode(t *testing.T) {
 	}
 	pc.Release()
 }
+
+// TestWakeOfAnEjectedEndpointWithoutATokenReachesAPanicWaiter: a is
+// ejected (10 s) and full with a panic-mode permit, its tokens spent (next
+// at +100ms). w1 (any of a, b, c; 1 of 3 ejected: no panic) is older than
+// w2 (pinned to a: panic mode). a's release finds no token, so its wake
+// goes without the slot to w1, which cannot use a before the ejection
+// ends: it declines until the refill and passes the wake to w2, which
+// panic mode admits at +100ms. (A fourth review found the version where
+// w1 owed the wake until a's ejection ended, and w2 slept.)
+func TestWakeOfAnEjectedEndpointWithoutATokenReachesAPanicWaiter(t *testing.T) {
+	tc := &timerClock{FakeClock: clockwork.NewFakeClockAt(t0), started: make(chan time.Duration, 64)}
+	p := newPoolOn(t, tc, func(s *pool.Settings, _ *admission.Options) {
+		s.Ejection = endpoint.Ejection{After: 1, Base: 10 * time.Second, Max: 10 * time.Second}
+	}, ep("a", 0, endpoint.Limits{MaxConcurrentRequests: 1, RequestsPerSecond: 10, BurstCapacity: 2}),
+		ep("b", 0, endpoint.Limits{MaxConcurrentRequests: 1}), ep("c", 0, endpoint.Limits{MaxConcurrentRequests: 1}))
+	pinnedC := read
+	pinnedC.Endpoint = "c"
+	now(t, p, pinnedA(), "a").Done(failure()) // a ejected for 10 s, one token left
+	pa := now(t, p, pinnedA(), "a")           // panic mode (its only candidate): a full, no token until +100ms
+	pb, pc := now(t, p, pinnedB(), "b"), now(t, p, pinnedC, "c")
+	long := read
+	long.Deadline = t0.Add(30 * time.Second)
+	onA := pinnedA()
+	onA.Deadline = long.Deadline
+	w1 := start(context.Background(), p, long)
+	if d := tc.anyTimer(t); d != 10*time.Second {
+		t.Fatalf("w1's timer %v", d)
+	}
+	w2 := start(context.Background(), p, onA)
+	if d := tc.anyTimer(t); d != 10*time.Second {
+		t.Fatalf("w2's timer %v", d)
+	}
+	pa.Release() // no token: a wake without the slot, to w1, and on to w2
+	if ds := tc.timers(t, 2); !refill(ms(100), ds[0]) || !refill(ms(100), ds[1]) {
+		t.Fatalf("timers %v, want both at the refill (100ms)", ds)
+	}
+	tc.Advance(ms(100)) // a free, a token ready: panic mode admits w2
+	select {
+	case r := <-w2.ch:
+		if r.err != nil {
+			t.Fatal(r.err)
+		}
+		r.pm.Release()
+	case <-time.After(2 * time.Second):
+		if pm := p.TryAcquire(onA); pm != nil { // a request like w2's is admitted at once
+			t.Errorf("lost wake-up: w2 (pinned to a, panic mode) sleeps while a is free with a token; a new arrival got it")
+			pm.Release()
+		}
+		tc.Advance(30 * time.Second) // both deadlines
+		for _, w := range []*pending{w1, w2} {
+			if r := w.get(t); r.pm != nil {
+				r.pm.Release()
+			}
+		}
+		pb.Release()
+		pc.Release()
+		return
+	}
+	pb.Release()
+	pc.Release()
+	if r := w1.get(t); r.pm != nil {
+		r.pm.Release()
+	}
+}

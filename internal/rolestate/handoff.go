@@ -42,13 +42,23 @@ func (r *Runtime) ReturnSlot() {
 
 // UsableAt reports whether a request holding a slot could be admitted at
 // now, an ejection aside: no rate-limit cooldown runs and a token is
-// ready. The pool hands a freed slot on only then; a waiter's own timer
-// knows when the block ends. (An ejection passes: panic mode may use the
-// endpoint, and a scan alone knows.)
+// ready. The pool hands a freed slot on only then. (An ejection passes:
+// panic mode may use the endpoint, and a scan alone knows.)
 func (r *Runtime) UsableAt(now time.Time) bool {
+	at, _ := r.peek(now)
+	return !r.UsableFrom(now).After(at)
+}
+
+// UsableFrom is the earliest instant, at or after now, at which UsableAt
+// would report true if nobody took a token meanwhile: the end of a
+// rate-limit cooldown, then the bucket's next token.
+func (r *Runtime) UsableFrom(now time.Time) time.Time {
 	at, n := r.peek(now)
 	if active, until := r.cool.activeAt(n); active && r.cooldownBlock(until).Reason != BlockedByEjection {
-		return false
+		at = r.epoch.Add(time.Duration(until))
 	}
-	return !r.rated || !r.bucket.ReadyAt(at).After(at)
+	if r.rated {
+		at = r.bucket.ReadyAt(at)
+	}
+	return at
 }
