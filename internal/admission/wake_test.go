@@ -269,17 +269,7 @@ func TestWakeOwedAcrossARateBlock(t *testing.T) {
 		t.Fatalf("w2's timer %v, want the refill's 50ms", refill)
 	}
 	tc.Advance(ms(50)) // t0+100ms: a free, a token in the bucket
-	select {
-	case r := <-w2.ch:
-		if r.err != nil {
-			t.Fatal(r.err)
-		}
-		r.pm.Release()
-	case <-time.After(2 * time.Second): // a guard in real time, not what the test asserts on
-		tc.Advance(10*time.Second - ms(100))
-		r := w2.get(t)
-		t.Fatalf("lost wake-up: w2 slept to its deadline with a free since t0+100ms: %v", r.err)
-	}
+	w2.permit(t, "a").Release()
 }
 
 // TestWakeOwedAcrossACooldown: the same with a 429's cooldown and a waiter
@@ -303,17 +293,7 @@ func TestWakeOwedAcrossACooldown(t *testing.T) {
 	}
 	tc.anyTimer(t)   // w2, woken by w1's leaving: the cooldown's end
 	tc.Advance(cool) // the cooldown is over, a is free
-	select {
-	case r := <-w2.ch:
-		if r.err != nil {
-			t.Fatal(r.err)
-		}
-		r.pm.Release()
-	case <-time.After(2 * time.Second):
-		tc.Advance(30*time.Second - cool)
-		r := w2.get(t)
-		t.Fatalf("lost wake-up: w2 slept to its deadline with a free since the cooldown ended (%v): %v", cool, r.err)
-	}
+	w2.permit(t, "a").Release()
 }
 
 // TestWakeOwedByAPermitElsewhere: w1 (any endpoint) is woken for a while
@@ -337,17 +317,7 @@ func TestWakeOwedByAPermitElsewhere(t *testing.T) {
 	defer got.Release()
 	tc.anyTimer(t) // w2, woken by w1's leaving
 	tc.Advance(cool)
-	select {
-	case r := <-w2.ch:
-		if r.err != nil {
-			t.Fatal(r.err)
-		}
-		r.pm.Release()
-	case <-time.After(2 * time.Second):
-		tc.Advance(30*time.Second - cool)
-		r := w2.get(t)
-		t.Fatalf("lost wake-up: w2 (pinned to a) slept to its deadline with a free since %v: %v", cool, r.err)
-	}
+	w2.permit(t, "a").Release()
 }
 
 // TestWakeOfAnEjectedEndpoint: a's failure ejects it and frees its slot,
@@ -373,17 +343,7 @@ func TestWakeOfAnEjectedEndpoint(t *testing.T) {
 	if d := tc.anyTimer(t); d != 10*time.Second {
 		t.Fatalf("w1's timer %v, want the ejection's 10s", d)
 	}
-	select {
-	case r := <-w2.ch:
-		if r.err != nil {
-			t.Fatal(r.err)
-		}
-		r.pm.Release()
-	case <-time.After(2 * time.Second):
-		t.Errorf("lost wake-up: w2 (pinned to ejected a, free: panic mode) still waits, clock unmoved")
-		tc.Advance(30 * time.Second)
-		w2.get(t)
-	}
+	w2.permit(t, "a").Release()
 	pb.Release()
 	if r := w1.get(t); r.err == nil {
 		r.pm.Release()
@@ -630,27 +590,7 @@ func TestWakeOfAnEjectedEndpointWithoutATokenReachesAPanicWaiter(t *testing.T) {
 		t.Fatalf("timers %v, want both at the refill (100ms)", ds)
 	}
 	tc.Advance(ms(100)) // a free, a token ready: panic mode admits w2
-	select {
-	case r := <-w2.ch:
-		if r.err != nil {
-			t.Fatal(r.err)
-		}
-		r.pm.Release()
-	case <-time.After(2 * time.Second):
-		if pm := p.TryAcquire(onA); pm != nil { // a request like w2's is admitted at once
-			t.Errorf("lost wake-up: w2 (pinned to a, panic mode) sleeps while a is free with a token; a new arrival got it")
-			pm.Release()
-		}
-		tc.Advance(30 * time.Second) // both deadlines
-		for _, w := range []*pending{w1, w2} {
-			if r := w.get(t); r.pm != nil {
-				r.pm.Release()
-			}
-		}
-		pb.Release()
-		pc.Release()
-		return
-	}
+	w2.permit(t, "a").Release()
 	pb.Release()
 	pc.Release()
 	if r := w1.get(t); r.pm != nil {
