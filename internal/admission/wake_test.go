@@ -277,14 +277,11 @@ func TestWakeOwedAcrossARateBlock(t *testing.T) {
 func TestWakeOwedAcrossACooldown(t *testing.T) {
 	p, tc := newPoolTimers(t, ep("a", 0, endpoint.Limits{MaxConcurrentRequests: 1}))
 	held := now(t, p, read, "a")
-	long := read
-	long.Deadline = t0.Add(30 * time.Second)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	w1 := start(ctx, p, long)
+	w1 := start(ctx, p, until30s(read))
 	tc.anyTimer(t)
-	w2 := start(context.Background(), p, long)
-	tc.anyTimer(t)
+	w2 := tc.waitInTurn(t, p, until30s(read))[0]
 	held.Done(rateLimited(0)) // cooldown, then the release's one wake: w1's
 	cool := tc.anyTimer(t)    // w1: until the cooldown's end
 	cancel()
@@ -302,14 +299,8 @@ func TestWakeOwedAcrossACooldown(t *testing.T) {
 func TestWakeOwedByAPermitElsewhere(t *testing.T) {
 	p, tc := newPoolTimers(t, ep("a", 0, endpoint.Limits{MaxConcurrentRequests: 1}), ep("b", 0, endpoint.Limits{MaxConcurrentRequests: 1}))
 	pa, pb := now(t, p, pinnedA(), "a"), now(t, p, pinnedB(), "b")
-	long := read
-	long.Deadline = t0.Add(30 * time.Second)
-	onA := pinnedA()
-	onA.Deadline = long.Deadline
-	w1 := start(context.Background(), p, long)
-	tc.anyTimer(t)
-	w2 := start(context.Background(), p, onA)
-	tc.anyTimer(t)
+	ws := tc.waitInTurn(t, p, until30s(read), until30s(pinnedA()))
+	w1, w2 := ws[0], ws[1]
 	pa.Done(rateLimited(0)) // a cools down; the wake goes to w1 (oldest)
 	cool := tc.anyTimer(t)
 	pb.Release() // b's slot: handed to w1
@@ -326,19 +317,10 @@ func TestWakeOwedByAPermitElsewhere(t *testing.T) {
 // admitted at once in panic mode (its only candidate ejected), with the
 // clock never moving.
 func TestWakeOfAnEjectedEndpoint(t *testing.T) {
-	tc := &timerClock{FakeClock: clockwork.NewFakeClockAt(t0), started: make(chan time.Duration, 64)}
-	p := newPoolOn(t, tc, func(s *pool.Settings, _ *admission.Options) {
-		s.Ejection = endpoint.Ejection{After: 1, Base: 10 * time.Second, Max: 10 * time.Second}
-	}, ep("a", 0, endpoint.Limits{MaxConcurrentRequests: 1}), ep("b", 0, endpoint.Limits{MaxConcurrentRequests: 1}))
+	p, tc := newEjectingPool(t, ep("a", 0, endpoint.Limits{MaxConcurrentRequests: 1}), ep("b", 0, endpoint.Limits{MaxConcurrentRequests: 1}))
 	pa, pb := now(t, p, pinnedA(), "a"), now(t, p, pinnedB(), "b")
-	long := read
-	long.Deadline = t0.Add(30 * time.Second)
-	onA := pinnedA()
-	onA.Deadline = long.Deadline
-	w1 := start(context.Background(), p, long)
-	tc.anyTimer(t)
-	w2 := start(context.Background(), p, onA)
-	tc.anyTimer(t)
+	ws := tc.waitInTurn(t, p, until30s(read), until30s(pinnedA()))
+	w1, w2 := ws[0], ws[1]
 	pa.Done(failure()) // ejects a, frees its slot: handed to w1
 	if d := tc.anyTimer(t); d != 10*time.Second {
 		t.Fatalf("w1's timer %v, want the ejection's 10s", d)
@@ -348,6 +330,41 @@ func TestWakeOfAnEjectedEndpoint(t *testing.T) {
 	if r := w1.get(t); r.err == nil {
 		r.pm.Release()
 	}
+}
+
+// newPoolTimersWith is newPoolTimers with edit applied to the settings
+// and options (newPoolWith's edit).
+func newPoolTimersWith(t *testing.T, edit func(*pool.Settings, *admission.Options), specs ...endpoint.Spec) (*admission.Pool, *timerClock) {
+	t.Helper()
+	tc := &timerClock{FakeClock: clockwork.NewFakeClockAt(t0), started: make(chan time.Duration, 64)}
+	return newPoolOn(t, tc, edit, specs...), tc
+}
+
+// newEjectingPool is newPoolTimers with endpoints ejected for 10 s after
+// one failure.
+func newEjectingPool(t *testing.T, specs ...endpoint.Spec) (*admission.Pool, *timerClock) {
+	t.Helper()
+	return newPoolTimersWith(t, func(s *pool.Settings, _ *admission.Options) {
+		s.Ejection = endpoint.Ejection{After: 1, Base: 10 * time.Second, Max: 10 * time.Second}
+	}, specs...)
+}
+
+// waitInTurn starts one Acquire per request, each once the one before it
+// holds its timer, so that they queue in this order.
+func (c *timerClock) waitInTurn(t *testing.T, p *admission.Pool, reqs ...admission.Request) []*pending {
+	t.Helper()
+	ws := make([]*pending, len(reqs))
+	for i, req := range reqs {
+		ws[i] = start(context.Background(), p, req)
+		c.anyTimer(t)
+	}
+	return ws
+}
+
+// until30s is req with its deadline at t0 + 30 s.
+func until30s(req admission.Request) admission.Request {
+	req.Deadline = t0.Add(30 * time.Second)
+	return req
 }
 
 // timers waits for n timers the pool starts, whatever their order, and
@@ -372,8 +389,7 @@ func refill(d, got time.Duration) bool { return got <= d && got >= d-time.Micros
 // to a, which times the refill. (A review found the version that let w1
 // keep it: w2 slept to its deadline with a free since t0+100ms.)
 func TestWakeWithoutASlotToALastResortGoesOn(t *testing.T) {
-	tc := &timerClock{FakeClock: clockwork.NewFakeClockAt(t0), started: make(chan time.Duration, 64)}
-	p := newPoolOn(t, tc, func(s *pool.Settings, _ *admission.Options) { s.DoubtPatience = 2 * time.Second },
+	p, tc := newPoolTimersWith(t, func(s *pool.Settings, _ *admission.Options) { s.DoubtPatience = 2 * time.Second },
 		rw("a", 0, endpoint.Limits{MaxConcurrentRequests: 1, RequestsPerSecond: 10, BurstCapacity: 1}),
 		rw("b", 0, endpoint.Limits{MaxConcurrentRequests: 1}))
 	putInDoubt(t, p, "a")
@@ -435,19 +451,10 @@ func TestWakeWithoutASlotToAWaiterTheGuardRefusesGoesOn(t *testing.T) {
 // in 20 of 20 runs.)
 func TestWakeOfAnEjectedEndpointToAPanicModeWaiter(t *testing.T) {
 	for range 20 {
-		tc := &timerClock{FakeClock: clockwork.NewFakeClockAt(t0), started: make(chan time.Duration, 64)}
-		p := newPoolOn(t, tc, func(s *pool.Settings, _ *admission.Options) {
-			s.Ejection = endpoint.Ejection{After: 1, Base: 10 * time.Second, Max: 10 * time.Second}
-		}, ep("a", 0, endpoint.Limits{MaxConcurrentRequests: 1}), ep("b", 0, endpoint.Limits{MaxConcurrentRequests: 1}))
+		p, tc := newEjectingPool(t, ep("a", 0, endpoint.Limits{MaxConcurrentRequests: 1}), ep("b", 0, endpoint.Limits{MaxConcurrentRequests: 1}))
 		pa, pb := now(t, p, pinnedA(), "a"), now(t, p, pinnedB(), "b")
-		long := read
-		long.Deadline = t0.Add(30 * time.Second)
-		onA := pinnedA()
-		onA.Deadline = t0.Add(5 * time.Second)
-		w1 := start(context.Background(), p, onA)
-		tc.anyTimer(t)
-		w2 := start(context.Background(), p, long)
-		tc.anyTimer(t)
+		ws := tc.waitInTurn(t, p, until30s(pinnedA()), until30s(read))
+		w1, w2 := ws[0], ws[1]
 		pa.Done(failure()) // ejects a, frees its slot: handed to w1
 		w1.permit(t, "a").Release()
 		pb.Release()
@@ -498,10 +505,7 @@ func TestPanicInWaitLeavesTheQueue(t *testing.T) {
 // ejection's end. (A review found the scan that dropped panic mode's
 // refusals: the waiter slept to its deadline.)
 func TestPanicModeTimesTheRefill(t *testing.T) {
-	tc := &timerClock{FakeClock: clockwork.NewFakeClockAt(t0), started: make(chan time.Duration, 64)}
-	p := newPoolOn(t, tc, func(s *pool.Settings, _ *admission.Options) {
-		s.Ejection = endpoint.Ejection{After: 1, Base: 10 * time.Second, Max: 10 * time.Second}
-	}, ep("a", 0, endpoint.Limits{MaxConcurrentRequests: 1, RequestsPerSecond: 10, BurstCapacity: 1}))
+	p, tc := newEjectingPool(t, ep("a", 0, endpoint.Limits{MaxConcurrentRequests: 1, RequestsPerSecond: 10, BurstCapacity: 1}))
 	now(t, p, read, "a").Done(failure()) // ejected, the only token spent
 	req := read
 	req.Deadline = t0.Add(5 * time.Second)
@@ -519,22 +523,13 @@ func TestPanicModeTimesTheRefill(t *testing.T) {
 // w2, pinned to b, takes b. (A review found the version where b's one
 // wake went to w2 alone, and w1 slept until a's ejection ended.)
 func TestEjectionWakesWaitersIntoPanicMode(t *testing.T) {
-	tc := &timerClock{FakeClock: clockwork.NewFakeClockAt(t0), started: make(chan time.Duration, 64)}
-	p := newPoolOn(t, tc, func(s *pool.Settings, _ *admission.Options) {
-		s.Ejection = endpoint.Ejection{After: 1, Base: 10 * time.Second, Max: 10 * time.Second}
-	}, ep("a", 0, endpoint.Limits{MaxConcurrentRequests: 1}), ep("b", 0, endpoint.Limits{MaxConcurrentRequests: 1}),
+	p, tc := newEjectingPool(t, ep("a", 0, endpoint.Limits{MaxConcurrentRequests: 1}), ep("b", 0, endpoint.Limits{MaxConcurrentRequests: 1}),
 		ep("c", 0, endpoint.Limits{MaxConcurrentRequests: 1}))
 	pinnedC := read
 	pinnedC.Endpoint = "c"
 	pa, pb, pc := now(t, p, pinnedA(), "a"), now(t, p, pinnedB(), "b"), now(t, p, pinnedC, "c")
-	long := read
-	long.Deadline = t0.Add(30 * time.Second)
-	onB := pinnedB()
-	onB.Deadline = long.Deadline
-	w2 := start(context.Background(), p, onB) // older
-	tc.anyTimer(t)
-	w1 := start(context.Background(), p, long)
-	tc.anyTimer(t)
+	ws := tc.waitInTurn(t, p, until30s(pinnedB()), until30s(read)) // w2 is the older
+	w2, w1 := ws[0], ws[1]
 	pa.Done(failure()) // a ejected: every waiter scans; a's slot free, nobody's
 	if ds := tc.timers(t, 2); ds[0] != 10*time.Second {
 		t.Fatalf("timers %v, want w1's at a's ejection's end (10s) first", ds)
@@ -563,10 +558,7 @@ func TestEjectionWakesWaitersIntoPanicMode(t *testing.T) {
 // panic mode admits at +100ms. (A fourth review found the version where
 // w1 owed the wake until a's ejection ended, and w2 slept.)
 func TestWakeOfAnEjectedEndpointWithoutATokenReachesAPanicWaiter(t *testing.T) {
-	tc := &timerClock{FakeClock: clockwork.NewFakeClockAt(t0), started: make(chan time.Duration, 64)}
-	p := newPoolOn(t, tc, func(s *pool.Settings, _ *admission.Options) {
-		s.Ejection = endpoint.Ejection{After: 1, Base: 10 * time.Second, Max: 10 * time.Second}
-	}, ep("a", 0, endpoint.Limits{MaxConcurrentRequests: 1, RequestsPerSecond: 10, BurstCapacity: 2}),
+	p, tc := newEjectingPool(t, ep("a", 0, endpoint.Limits{MaxConcurrentRequests: 1, RequestsPerSecond: 10, BurstCapacity: 2}),
 		ep("b", 0, endpoint.Limits{MaxConcurrentRequests: 1}), ep("c", 0, endpoint.Limits{MaxConcurrentRequests: 1}))
 	pinnedC := read
 	pinnedC.Endpoint = "c"
