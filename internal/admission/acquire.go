@@ -232,11 +232,9 @@ func (p *Pool) scan(sel *selection, now, deadline time.Time, held *member) (pm *
 		sel.heldBack(now, &t) // the last resorts whose time has not come
 	}
 	if 2*t.ejected > t.seen {
-		pm, until := p.panicScan(sel, now, deadline, held)
-		if pm != nil {
+		if pm := p.panicScan(sel, now, deadline, held, &t); pm != nil {
 			return pm, time.Time{}, false
 		}
-		t.until(until) // a refill or cooldown panic mode waits for
 	}
 	return nil, t.wakeAt, false
 }
@@ -286,11 +284,10 @@ func (t *tally) until(u time.Time) {
 // Last resorts come last here too. A permit so granted reports its
 // outcome as usual: a success resets the failure count and the ejection
 // backoff, a failure counts toward the next ejection; the running ejection
-// ends on its own. Without a permit it returns the earliest instant a
-// refusal of its own ends (a token, a rate-limit cooldown; zero: none),
-// which the scan before it did not see behind the ejection.
-func (p *Pool) panicScan(sel *selection, now, deadline time.Time, held *member) (*Permit, time.Time) {
-	var until time.Time
+// ends on its own. Without a permit it brings t's wakeAt forward to when a
+// refusal of its own ends (a token, a rate-limit cooldown), which the scan
+// before it did not see behind the ejection.
+func (p *Pool) panicScan(sel *selection, now, deadline time.Time, held *member, t *tally) *Permit {
 	for pass := range sel.passes(now) {
 		for _, g := range sel.rs.tiers {
 			n, start := g.rotated()
@@ -304,15 +301,13 @@ func (p *Pool) panicScan(sel *selection, now, deadline time.Time, held *member) 
 				}
 				a, b, ok := m.admitAt(now, deadline, m == held, true)
 				if ok {
-					return p.permit(sel, m, a, deadline), time.Time{}
+					return p.permit(sel, m, a, deadline)
 				}
-				if !b.Until.IsZero() && (until.IsZero() || b.Until.Before(until)) {
-					until = b.Until
-				}
+				t.until(b.Until)
 			}
 		}
 	}
-	return nil, until
+	return nil
 }
 
 // permit is the Permit for an admission a of m. For a request that avoids
