@@ -3,6 +3,7 @@ package confirm
 import (
 	"time"
 
+	"github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"
 )
 
@@ -19,8 +20,8 @@ type Options struct {
 	// every Rebroadcast while the transaction is not found at confirmed or
 	// better and its blockhash may be valid: until Quorum endpoints have
 	// each reported a finalized block height past lastValidBlockHeight
-	// (Result.BlockHeight; see the package doc). 0 (the default) never
-	// re-sends.
+	// (Result.BlockHeight; see the package doc), or, for a durable-nonce
+	// transaction, its nonce moved on. 0 (the default) never re-sends.
 	Rebroadcast time.Duration
 	// SkipPreflight and PreflightCommitment are sendTransaction's
 	// skipPreflight and preflightCommitment for the first send ("": the
@@ -33,8 +34,10 @@ type Options struct {
 	MaxRetries *uint
 	// Quorum is how many distinct read endpoints must each vouch, on
 	// their own answers, that the transaction expired (a finalized block
-	// height past lastValidBlockHeight, and the signature not found with
-	// history search at a slot at or past that finalized slot) before
+	// height past lastValidBlockHeight, or for a durable-nonce transaction
+	// its nonce account holding another nonce at a finalized slot after
+	// one where it held the transaction's; and the signature not found
+	// with history search at a slot at or past that finalized slot) before
 	// Expired is concluded. 0 means 2, or 1 when the pool has one read
 	// endpoint. 1 takes one endpoint's word: a node that lies about its
 	// height, or a cache or proxy in front of a node that missed the
@@ -66,6 +69,19 @@ type Options struct {
 	// send through the pool, as without it. More than the pool's send
 	// endpoints is an error before any request.
 	FanOut int
+	// NonceAccount and Nonce mark a durable-nonce transaction: its first
+	// instruction advances the nonce account NonceAccount, and its recent
+	// blockhash is the durable nonce Nonce that account held when it was
+	// signed. Such a transaction has no lastValidBlockHeight (pass 0): it
+	// can land until the account's nonce moves on, however many blocks
+	// pass, and is Expired only once Quorum endpoints have each seen that
+	// happen at finalized commitment without the signature. Resolve needs
+	// them for one; SendAndConfirm reads them from the transaction (set,
+	// they must agree with it; NonceAccount must be set when the message
+	// loads the account from an address lookup table). Both zero: a
+	// transaction on a recent blockhash.
+	NonceAccount solana.PublicKey
+	Nonce        solana.Hash
 	// OnPoll, when set, is called after every poll with the result so
 	// far, from the resolving goroutine, before it waits for the next: for
 	// progress logs. It must not block for long.

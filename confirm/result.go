@@ -23,7 +23,12 @@ const (
 	// answers, a finalized block height past its lastValidBlockHeight and
 	// did not know the signature (history searched) at a slot at or past
 	// that finalized slot, and no endpoint knew it. It can never land;
-	// re-signing with a new blockhash is safe.
+	// re-signing with a new blockhash is safe. For a durable-nonce
+	// transaction, each reported its nonce account holding another nonce
+	// (or none) at a finalized slot after one at which it reported the
+	// account holding the transaction's, and did not know the signature at
+	// or past that slot: the nonce moved on without it, so it can never
+	// land.
 	Expired
 )
 
@@ -69,6 +74,12 @@ type Result struct {
 	// Quorum is how many read endpoints must vouch for Expired
 	// (Options.Quorum, or its default).
 	Quorum int
+	// NonceAccount and Nonce are, for a durable-nonce transaction, its
+	// nonce account and the nonce it carries (Options.NonceAccount and
+	// Nonce, or read from the transaction by SendAndConfirm); zero for
+	// others. LastValidBlockHeight and BlockHeight are then 0.
+	NonceAccount solana.PublicKey
+	Nonce        solana.Hash
 	// Witnesses is what each read endpoint has said about expiry, in
 	// configuration order: its own finalized block height, whether it
 	// vouched, and why not. A fresh slice at every poll.
@@ -126,7 +137,8 @@ type Witness struct {
 	// Endpoint is the endpoint's name.
 	Endpoint string
 	// Vouched is true once it reported a finalized block height past
-	// lastValidBlockHeight and did not know the signature, history
+	// lastValidBlockHeight (for a durable-nonce transaction: its nonce
+	// moved on, NonceMovedAt) and did not know the signature, history
 	// searched, in an answer at or past that finalized slot.
 	Vouched bool
 	// BlockHeight and Slot are its highest finalized block height and the
@@ -134,6 +146,13 @@ type Witness struct {
 	BlockHeight, Slot uint64
 	// StatusSlot, when Vouched, is the context slot of its "not found".
 	StatusSlot uint64
+	// NonceHeldAt and NonceMovedAt are, for a durable-nonce transaction,
+	// the finalized slot at which it last reported the nonce account
+	// holding the transaction's nonce, and the one after that at which it
+	// reported the account holding another (or none); 0 when not yet.
+	// Slot is then the finalized slot of its last answer, and BlockHeight
+	// 0.
+	NonceHeldAt, NonceMovedAt uint64
 	// Reason says why it has not vouched (its last answer: "finalized
 	// block height 1003 ≤ 1004", "unreachable: ...", "status found at
 	// slot ..."), "" when it vouched or has not been heard from.
@@ -145,6 +164,8 @@ type Witness struct {
 // 1004".
 func (w Witness) String() string {
 	switch {
+	case w.Vouched && w.NonceMovedAt > 0:
+		return fmt.Sprintf("%s vouched (nonce held at finalized slot %d, moved on by %d, not found at slot %d)", w.Endpoint, w.NonceHeldAt, w.NonceMovedAt, w.StatusSlot)
 	case w.Vouched:
 		return fmt.Sprintf("%s vouched (finalized block height %d, not found at slot %d)", w.Endpoint, w.BlockHeight, w.StatusSlot)
 	case w.Reason == "":

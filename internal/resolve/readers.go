@@ -78,6 +78,9 @@ func (r *resolver) update() {
 
 // reason is Result.Reason.
 func (r *resolver) reason() string {
+	if r.nonce {
+		return r.nonceReason()
+	}
 	lvbh, q := r.res.LastValidBlockHeight, r.res.Quorum
 	switch {
 	case r.res.Status == confirm.Landed || r.res.Status == confirm.Failed:

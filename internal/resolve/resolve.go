@@ -60,6 +60,9 @@ type resolver struct {
 	// watch is the signature's subscription, nil when there is none (no
 	// watcher, PollOnly, the subscribe failed) or it ended.
 	watch Watch
+	// nonce is set for a durable-nonce transaction (nonce.go): expiry is
+	// judged by its nonce account, not by height.
+	nonce bool
 }
 
 // newResolver checks the input and starts a Result.
@@ -70,14 +73,19 @@ func newResolver(tc *engine.Engine, sig solana.Signature, lvbh uint64, o confirm
 	if sig.IsZero() {
 		return nil, errors.New("confirm: zero signature")
 	}
-	if lvbh == 0 {
-		return nil, errors.New("confirm: lastValidBlockHeight is 0: pass the one getLatestBlockhash returned with the transaction's blockhash")
+	if err := checkNonce(o, lvbh); err != nil {
+		return nil, err
 	}
 	o, err := normalized(o)
 	if err != nil {
 		return nil, err
 	}
-	r := &resolver{tc: tc, clock: tc.Pool().Clock(), o: o, res: confirm.Result{Signature: sig, LastValidBlockHeight: lvbh}}
+	r := &resolver{tc: tc, clock: tc.Pool().Clock(), o: o, res: confirm.Result{Signature: sig, LastValidBlockHeight: lvbh,
+		NonceAccount: o.NonceAccount, Nonce: o.Nonce}}
+	// A durable-nonce transaction has no height to wait for: every poll
+	// asks each reader (witness.go), so that each sees the nonce held.
+	r.nonce = !o.Nonce.IsZero()
+	r.watching = r.nonce
 	for _, s := range tc.Pool().Specs() {
 		if admission.Serves(&s, endpoint.RoleRead) {
 			r.readers = append(r.readers, &reader{Witness: confirm.Witness{Endpoint: s.Name}})
@@ -250,6 +258,11 @@ func (r *resolver) height(ctx context.Context) error {
 }
 
 // valid reports whether, as far as a quorum of endpoints has said, the
-// blockhash may still be valid: one endpoint's height cannot stop a
-// rebroadcast.
-func (r *resolver) valid() bool { return r.res.BlockHeight <= r.res.LastValidBlockHeight }
+// blockhash (or the durable nonce) may still be valid: one endpoint's
+// height, or nonce, cannot stop a rebroadcast.
+func (r *resolver) valid() bool {
+	if r.nonce {
+		return r.nonceMoved() < r.res.Quorum
+	}
+	return r.res.BlockHeight <= r.res.LastValidBlockHeight
+}

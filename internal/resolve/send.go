@@ -52,6 +52,10 @@ func SendAndConfirmHooked(ctx context.Context, tc *engine.Engine, h Hooks, tx *s
 	if tx == nil || len(tx.Signatures) == 0 || tx.Signatures[0].IsZero() {
 		return confirm.Result{LastValidBlockHeight: lastValidBlockHeight}, errors.New("confirm: the transaction is nil or not signed")
 	}
+	o, err := withNonce(tx, o)
+	if err != nil {
+		return confirm.Result{Signature: tx.Signatures[0], LastValidBlockHeight: lastValidBlockHeight}, err
+	}
 	r, err := newResolver(tc, tx.Signatures[0], lastValidBlockHeight, o)
 	if err == nil && r.o.FanOut > 1 {
 		err = checkFanOut(tc, r.o.FanOut, "confirm: Options.FanOut")

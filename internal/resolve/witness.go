@@ -39,6 +39,9 @@ type answer struct {
 	read bool
 	// status is the signature's status, when it knew it.
 	status *rpc.SignatureStatusesResult
+	// nonce is its finalized read of a durable-nonce transaction's nonce
+	// account, when read (read set; info is then zero).
+	nonce nonceRead
 	// vouched, with the "not found" answer's context slot.
 	vouched    bool
 	statusSlot uint64
@@ -63,14 +66,17 @@ func (r *resolver) witnessRound(ctx context.Context) bool {
 			w.Reason = strings.TrimPrefix(w.said+"; ", "; ") + "not asked: " + why
 		default:
 			asked++
-			go func(name string) { answers <- r.ask(rctx, name) }(w.Endpoint)
+			go func(name string, heldAt uint64) { answers <- r.ask(rctx, name, heldAt) }(w.Endpoint, w.NonceHeldAt)
 		}
 	}
 	var found *rpc.SignatureStatusesResult
 	for range asked {
 		a := <-answers
 		w := r.reader(a.name)
-		if a.read {
+		switch {
+		case a.read && r.nonce:
+			heardNonce(w, a.nonce)
+		case a.read:
 			r.heard(w, a.info)
 		}
 		w.said, w.Reason = a.reason, a.reason
@@ -93,9 +99,11 @@ func (r *resolver) witnessRound(ctx context.Context) bool {
 
 // ask asks the endpoint named name, alone and outside any floor, for its
 // finalized block height and, when that is past lastValidBlockHeight,
-// for the signature's status with history search. It runs on its own
-// goroutine and only reads the resolver.
-func (r *resolver) ask(ctx context.Context, name string) (a answer) {
+// for the signature's status with history search (for a durable-nonce
+// transaction: askNonce, heldAt the finalized slot at which name last
+// reported the nonce held). It runs on its own goroutine and only reads
+// the resolver.
+func (r *resolver) ask(ctx context.Context, name string, heldAt uint64) (a answer) {
 	a.name = name
 	// Only name's own answers count: an answer from any other endpoint
 	// (which WithEndpoint rules out) would make it vouch for another.
@@ -110,6 +118,9 @@ func (r *resolver) ask(ctx context.Context, name string) (a answer) {
 			a = answer{name: name, reason: "answered by " + other + ", not by itself"}
 		}
 	}()
+	if r.nonce {
+		return r.askNonce(ctx, pinned, a, heldAt)
+	}
 	info, err := r.epochInfo(pinned)
 	if err != nil {
 		a.reason = r.failure(ctx, "getEpochInfo", err)
