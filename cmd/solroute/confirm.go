@@ -25,6 +25,14 @@ sendTransaction answered, or what 'solroute send' printed);
 --last-valid-block-height N is the lastValidBlockHeight that
 getLatestBlockhash returned with the transaction's blockhash.
 
+A durable-nonce transaction (its first instruction advances a nonce
+account) has no last valid block height: give --nonce-account A (that
+account) and --nonce N (the nonce it carries as its recent blockhash)
+instead. It can land while the account holds that nonce, however many
+blocks pass; "expired" then needs --quorum endpoints each to report, at
+finalized commitment, the account holding the nonce and later another, and
+no status for the signature at or past that slot.
+
 The report gives the status, the slot it landed in, the highest
 confirmation seen, the on-chain error of a failed transaction, the
 finalized block height a quorum of endpoints reached against the last
@@ -40,14 +48,17 @@ any request.`
 
 const confirmExample = `
 solroute confirm --config rpc.toml 5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW --last-valid-block-height 312104467
-solroute confirm --config rpc.toml --commitment finalized --timeout 3m --json SIGNATURE --last-valid-block-height 312104467`
+solroute confirm --config rpc.toml --commitment finalized --timeout 3m --json SIGNATURE --last-valid-block-height 312104467
+solroute confirm --config rpc.toml SIGNATURE --nonce-account NONCE_ACCOUNT --nonce NONCE`
 
 // runConfirm is "solroute confirm".
 func runConfirm(ctx context.Context, e *env, args []string) int {
-	f := newFlags("confirm", "confirm --config FILE [--commitment C] [--quorum Q] [--timeout D] [--json] SIGNATURE --last-valid-block-height N",
-		confirmAbout, confirmExample)
+	f := newFlags("confirm", "confirm --config FILE [--commitment C] [--quorum Q] [--timeout D] [--json] SIGNATURE "+
+		"(--last-valid-block-height N | --nonce-account A --nonce N)", confirmAbout, confirmExample)
 	cfgPath := f.String("config", "", "read the TOML configuration from `FILE` (required)")
-	lvbh := f.Uint64("last-valid-block-height", 0, "`N`, "+lastValidHelp+" (required)")
+	lvbh := f.Uint64("last-valid-block-height", 0, "`N`, "+lastValidHelp+" (required, but for a durable-nonce transaction)")
+	nonceAccount := f.String("nonce-account", "", "for a durable-nonce transaction, the nonce account `A` its first instruction advances (with --nonce, instead of --last-valid-block-height)")
+	nonce := f.String("nonce", "", "for a durable-nonce transaction, the nonce `N` it carries as its recent blockhash (with --nonce-account)")
 	commitment := f.String("commitment", "confirmed", "the commitment `C` the transaction must reach to count as landed: processed, confirmed or finalized")
 	quorum := f.Int("quorum", 0, "`Q` read endpoints must each vouch for expired (0: 2, or 1 with one read endpoint; 1 takes one endpoint's word)")
 	timeout := f.Duration("timeout", defaultResolveTimeout, "give up after `D` with the status unknown (exit 6)")
@@ -61,8 +72,12 @@ func runConfirm(ctx context.Context, e *env, args []string) int {
 		return e.usageError("confirm", "SIGNATURE is required: the transaction's first signature, in base 58")
 	case len(pos) > 1:
 		return e.usageError("confirm", "too many arguments: want one SIGNATURE, got %d arguments", len(pos))
-	case *lvbh == 0:
-		return e.usageError("confirm", "--last-valid-block-height N is required: %s", lastValidHelp)
+	case (*nonceAccount == "") != (*nonce == ""):
+		return e.usageError("confirm", "--nonce-account and --nonce go together: a durable-nonce transaction's account and the nonce it carries")
+	case *nonce != "" && *lvbh != 0:
+		return e.usageError("confirm", "--last-valid-block-height and --nonce contradict each other: a durable-nonce transaction has no last valid block height; give one")
+	case *nonce == "" && *lvbh == 0:
+		return e.usageError("confirm", "--last-valid-block-height N is required: %s (or, for a durable-nonce transaction, --nonce-account A --nonce N)", lastValidHelp)
 	case *timeout <= 0:
 		return e.usageError("confirm", "--timeout must be positive")
 	case *quorum < 0:
@@ -76,6 +91,15 @@ func runConfirm(ctx context.Context, e *env, args []string) int {
 	if err != nil {
 		return e.usageError("confirm", "%v", err)
 	}
+	var x expiry
+	if *nonce != "" {
+		if x.nonceAccount, err = solana.PublicKeyFromBase58(*nonceAccount); err != nil {
+			return e.usageError("confirm", "invalid --nonce-account %q: want the nonce account's public key, in base 58", *nonceAccount)
+		}
+		if x.nonce, err = solana.HashFromBase58(*nonce); err != nil || x.nonce.IsZero() {
+			return e.usageError("confirm", "invalid --nonce %q: want the nonce the transaction carries as its recent blockhash, in base 58", *nonce)
+		}
+	}
 	cfg, code := e.loadConfig("confirm", *cfgPath)
 	if cfg == nil {
 		return code
@@ -88,7 +112,7 @@ func runConfirm(ctx context.Context, e *env, args []string) int {
 	if readers := readEndpoints(c.Snapshot()); *quorum > readers {
 		return e.usageError("confirm", "--quorum %d exceeds the %d read endpoints in %s: expired could never be concluded", *quorum, readers, *cfgPath)
 	}
-	rs := &resolution{cfgPath: *cfgPath, commitment: level, timeout: *timeout, quorum: *quorum}
+	rs := &resolution{cfgPath: *cfgPath, commitment: level, timeout: *timeout, quorum: *quorum, nonce: x}
 	ctx, cancel := e.withTimeout(ctx, *timeout)
 	defer cancel()
 	r, err := c.Resolve(ctx, sig, *lvbh, rs.options(e))

@@ -9,11 +9,13 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"
 	"github.com/solroute/solroute"
 	"github.com/solroute/solroute/config"
 	"github.com/solroute/solroute/confirm"
 	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/internal/durablenonce"
 	"github.com/solroute/solroute/transport"
 )
 
@@ -50,6 +52,38 @@ func parseCommitment(flag, s string) (rpc.CommitmentType, error) {
 // errors.
 const lastValidHelp = "the lastValidBlockHeight getLatestBlockhash returned with the transaction's blockhash"
 
+// expiry is what a transaction expires by: its blockhash's last valid
+// block height, or, for a durable-nonce transaction (its first
+// instruction advances a nonce account), its nonce moving on.
+type expiry struct {
+	lvbh         uint64
+	nonceAccount solana.PublicKey
+	nonce        solana.Hash
+}
+
+// expiryOf is tx's expiry, lvbh the --last-valid-block-height given.
+func expiryOf(tx *solana.Transaction, lvbh uint64) expiry {
+	if acct, nonce, ok := durablenonce.Of(tx); ok && !acct.IsZero() {
+		return expiry{nonceAccount: acct, nonce: nonce}
+	}
+	return expiry{lvbh: lvbh}
+}
+
+// nonced reports whether x is a durable nonce's.
+func (x expiry) nonced() bool { return !x.nonce.IsZero() }
+
+// flags is x as 'solroute confirm' takes it: "--nonce-account A --nonce
+// N", or "--last-valid-block-height N" (N itself when not known).
+func (x expiry) flags() string {
+	switch {
+	case x.nonced():
+		return fmt.Sprintf("--nonce-account %s --nonce %s", x.nonceAccount, x.nonce)
+	case x.lvbh == 0:
+		return "--last-valid-block-height N (N: " + lastValidHelp + ")"
+	}
+	return fmt.Sprintf("--last-valid-block-height %d", x.lvbh)
+}
+
 // openPool builds the client of cmd from the configuration, on the
 // command's clock, and checks that an endpoint serves the role of each of
 // methods: without one the configuration is wrong, whatever the endpoints
@@ -76,7 +110,7 @@ func (e *env) openPool(cmd, cfgPath string, cfg *config.Document, methods ...str
 }
 
 // resolveMethods are the methods a resolution calls.
-var resolveMethods = []string{"getSignatureStatuses", "getEpochInfo"}
+var resolveMethods = []string{"getSignatureStatuses", "getEpochInfo", "getAccountInfo"}
 
 // withTimeout bounds ctx by d on the command's clock: the context is
 // canceled with the cause context.DeadlineExceeded when d has passed, and
@@ -114,12 +148,16 @@ type resolution struct {
 	rebroadcast time.Duration
 	// quorum is confirm.Options.Quorum (0: its default).
 	quorum int
+	// nonce is, for confirm, the durable nonce --nonce-account and
+	// --nonce give (send --confirm reads it from the transaction).
+	nonce expiry
 }
 
 // options returns the confirm.Options of the resolution, with the
 // command's test hook.
 func (rs *resolution) options(e *env) confirm.Options {
-	return confirm.Options{Commitment: rs.commitment, Rebroadcast: rs.rebroadcast, Quorum: rs.quorum, OnPoll: e.onPoll}
+	return confirm.Options{Commitment: rs.commitment, Rebroadcast: rs.rebroadcast, Quorum: rs.quorum, OnPoll: e.onPoll,
+		NonceAccount: rs.nonce.nonceAccount, Nonce: rs.nonce.nonce}
 }
 
 // resolutionReport is the report of a resolution, and its --json form.
@@ -145,6 +183,11 @@ type resolutionReport struct {
 	// endpoint cannot raise it); LastValidBlockHeight the one given.
 	BlockHeight          uint64 `json:"block_height,omitempty"`
 	LastValidBlockHeight uint64 `json:"last_valid_block_height"`
+	// NonceAccount and Nonce are, for a durable-nonce transaction, its
+	// nonce account and the nonce it carries (its expiry is the nonce's
+	// moving on, and LastValidBlockHeight is 0); absent for others.
+	NonceAccount string `json:"nonce_account,omitempty"`
+	Nonce        string `json:"nonce,omitempty"`
 	// Quorum is how many endpoints must vouch for expired.
 	Quorum int `json:"quorum"`
 	// Witnesses is what each read endpoint said about the expiry; absent
@@ -176,8 +219,9 @@ type resolutionReport struct {
 
 	status confirm.Status
 	// pastValid is set when some endpoint reported a finalized block
-	// height past LastValidBlockHeight.
+	// height past LastValidBlockHeight, or a durable nonce moved on.
 	pastValid bool
+	expiry    expiry
 }
 
 // witnessReport is one read endpoint's word on the expiry
@@ -191,6 +235,11 @@ type witnessReport struct {
 	Slot        uint64 `json:"slot,omitempty"`
 	// StatusSlot is the slot of its "not found", when it vouched.
 	StatusSlot uint64 `json:"status_slot,omitempty"`
+	// NonceHeldAt and NonceMovedAt are, for a durable-nonce transaction,
+	// the finalized slots at which it reported the nonce held and, after,
+	// moved on; absent when not yet.
+	NonceHeldAt  uint64 `json:"nonce_held_at,omitempty"`
+	NonceMovedAt uint64 `json:"nonce_moved_at,omitempty"`
 	// Reason is why it did not vouch.
 	Reason string `json:"reason,omitempty"`
 	text   string
@@ -210,13 +259,18 @@ func (rs *resolution) report(ctx context.Context, r confirm.Result) *resolutionR
 		Polls:                r.Polls,
 		Quorum:               r.Quorum,
 		status:               r.Status,
+		expiry:               expiry{lvbh: r.LastValidBlockHeight, nonceAccount: r.NonceAccount, nonce: r.Nonce},
+	}
+	if rep.expiry.nonced() {
+		rep.NonceAccount, rep.Nonce = r.NonceAccount.String(), r.Nonce.String()
 	}
 	if r.Status == confirm.Expired || r.Status == confirm.Unknown {
 		rep.Reason = r.Reason
 		for _, w := range r.Witnesses {
 			rep.Witnesses = append(rep.Witnesses, witnessReport{Endpoint: w.Endpoint, Vouched: w.Vouched,
-				BlockHeight: w.BlockHeight, Slot: w.Slot, StatusSlot: w.StatusSlot, Reason: w.Reason, text: w.String()})
-			rep.pastValid = rep.pastValid || w.BlockHeight > r.LastValidBlockHeight
+				BlockHeight: w.BlockHeight, Slot: w.Slot, StatusSlot: w.StatusSlot, NonceHeldAt: w.NonceHeldAt, NonceMovedAt: w.NonceMovedAt,
+				Reason: w.Reason, text: w.String()})
+			rep.pastValid = rep.pastValid || (rep.expiry.nonced() && w.NonceMovedAt > 0) || (!rep.expiry.nonced() && w.BlockHeight > r.LastValidBlockHeight)
 		}
 	}
 	if r.Err != nil {
@@ -256,6 +310,10 @@ func (rs *resolution) verdict(rep *resolutionReport) string {
 	case confirm.Failed:
 		return "failed: it landed with an on-chain error; its fee was paid, and sending it again fails the same way"
 	case confirm.Expired:
+		if rep.expiry.nonced() {
+			return fmt.Sprintf("expired: its nonce account %s moved on from its nonce and no endpoint knows it; "+
+				"it can never land: sign it again on the account's current nonce", rep.NonceAccount)
+		}
 		return fmt.Sprintf("expired: its blockhash is past block height %d and no endpoint knows it; "+
 			"it can never land: sign it again with a new blockhash", rep.LastValidBlockHeight)
 	}
@@ -263,21 +321,40 @@ func (rs *resolution) verdict(rep *resolutionReport) string {
 	if rep.Stopped == "interrupted" {
 		why = "interrupted before a verdict"
 	}
-	again := fmt.Sprintf("run 'solroute confirm --config %s %s --last-valid-block-height %d' before signing it again",
-		rs.cfgPath, rep.Signature, rep.LastValidBlockHeight)
+	again := fmt.Sprintf("run 'solroute confirm --config %s %s %s' before signing it again",
+		rs.cfgPath, rep.Signature, rep.expiry.flags())
+	if rep.expiry.nonced() {
+		return rs.nonceVerdict(rep, why, again)
+	}
 	if !rep.pastValid {
 		return fmt.Sprintf("unknown: %s; it may still land until a finalized block height passes %d: %s",
 			why, rep.LastValidBlockHeight, again)
 	}
-	vouched := 0
-	for _, w := range rep.Witnesses {
-		if w.Vouched {
-			vouched++
-		}
-	}
 	return fmt.Sprintf("unknown: %s; an endpoint reported a finalized block height past %d, but expired needs %d "+
 		"endpoints to vouch for it and %d did (see the witness lines): until %d do, it may have landed: %s",
-		why, rep.LastValidBlockHeight, rep.Quorum, vouched, rep.Quorum, again)
+		why, rep.LastValidBlockHeight, rep.Quorum, rep.vouched(), rep.Quorum, again)
+}
+
+// nonceVerdict is verdict's unknown for a durable-nonce transaction.
+func (rs *resolution) nonceVerdict(rep *resolutionReport, why, again string) string {
+	if !rep.pastValid {
+		return fmt.Sprintf("unknown: %s; it may still land while its nonce account %s holds its nonce "+
+			"(advancing the nonce, or landing another transaction on it, settles it): %s", why, rep.NonceAccount, again)
+	}
+	return fmt.Sprintf("unknown: %s; an endpoint saw the nonce of %s move on, but expired needs %d "+
+		"endpoints to vouch for it and %d did (see the witness lines): until %d do, it may have landed: %s",
+		why, rep.NonceAccount, rep.Quorum, rep.vouched(), rep.Quorum, again)
+}
+
+// vouched counts the witnesses that vouched.
+func (rep *resolutionReport) vouched() int {
+	n := 0
+	for _, w := range rep.Witnesses {
+		if w.Vouched {
+			n++
+		}
+	}
+	return n
 }
 
 // exitCode is the exit code of a resolution's status.
@@ -355,9 +432,20 @@ func (rep *resolutionReport) writeHeights(line func(label, format string, args .
 	if rep.Quorum == 1 {
 		on = "on 1 endpoint"
 	}
-	if rep.BlockHeight > 0 {
+	switch {
+	case rep.expiry.nonced():
+		who := fmt.Sprintf("%d endpoints see", rep.Quorum)
+		if rep.Quorum == 1 {
+			who = "1 endpoint sees"
+		}
+		line("nonce", "%s of account %s; expired once %s it move on (finalized)", rep.Nonce, rep.NonceAccount, who)
+		for _, w := range rep.Witnesses {
+			line("witness", "%s", w.text)
+		}
+		return
+	case rep.BlockHeight > 0:
 		line("block height", "%d finalized %s; last valid %d", rep.BlockHeight, on, rep.LastValidBlockHeight)
-	} else {
+	default:
 		line("block height", "not yet read %s; last valid %d", on, rep.LastValidBlockHeight)
 	}
 	if rep.pastValid || rep.status == confirm.Expired {

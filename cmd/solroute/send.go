@@ -26,7 +26,10 @@ Without --confirm the signature the endpoint answered is printed. A send
 that may have reached a server without an answer exits 3: find out
 whether it landed with 'solroute confirm' before sending it again.
 
-With --confirm (which needs --last-valid-block-height), the send is
+With --confirm (which needs --last-valid-block-height, but for a
+durable-nonce transaction, whose first instruction advances a nonce
+account: it expires when its nonce moves on, read from the transaction
+itself), the send is
 followed, as 'solroute confirm' does, until the transaction has landed at
 --commitment or expired, or --timeout passes; an ambiguous send is
 resolved the same way, never resent. --rebroadcast D re-sends the
@@ -94,8 +97,6 @@ func runSend(ctx context.Context, e *env, args []string) int {
 		return e.usageError("send", "--preflight-commitment and --skip-preflight contradict each other: give one")
 	case *rebroadcast < 0:
 		return e.usageError("send", "--rebroadcast must not be negative")
-	case *confirmIt && *lvbh == 0:
-		return e.usageError("send", "--confirm needs --last-valid-block-height N: %s", lastValidHelp)
 	case *timeout <= 0:
 		return e.usageError("send", "--timeout must be positive")
 	case *fanOut < 1:
@@ -104,6 +105,14 @@ func runSend(ctx context.Context, e *env, args []string) int {
 	tx, wire, err := parseTransaction(pos[0])
 	if err != nil {
 		return e.usageError("send", "%v", err)
+	}
+	x := expiryOf(tx, *lvbh)
+	switch {
+	case x.nonced() && set["last-valid-block-height"]:
+		return e.usageError("send", "the transaction is a durable-nonce transaction (its first instruction advances the nonce account %s): "+
+			"it has no last valid block height and expires when its nonce moves on; drop --last-valid-block-height", x.nonceAccount)
+	case *confirmIt && !x.nonced() && *lvbh == 0:
+		return e.usageError("send", "--confirm needs --last-valid-block-height N: %s", lastValidHelp)
 	}
 	level, err := parseCommitment("commitment", *commitment)
 	if err != nil {
@@ -137,7 +146,7 @@ func runSend(ctx context.Context, e *env, args []string) int {
 	sig := tx.Signatures[0].String()
 
 	if !*confirmIt && *fanOut > 1 {
-		return e.sendToMany(ctx, c.Client, tx, *fanOut, *skipPreflight, preflightLevel, *cfgPath, *lvbh, *asJSON)
+		return e.sendToMany(ctx, c.Client, tx, *fanOut, *skipPreflight, preflightLevel, *cfgPath, x, *asJSON)
 	}
 	if !*confirmIt {
 		params := map[string]any{"encoding": "base64", "preflightCommitment": preflightLevel}
@@ -146,7 +155,7 @@ func runSend(ctx context.Context, e *env, args []string) int {
 		}
 		var answered string
 		if err := c.CallForInto(ctx, &answered, "sendTransaction", []any{wire, params}); err != nil {
-			return e.sendFailed(err, *cfgPath, sig, *lvbh)
+			return e.sendFailed(err, *cfgPath, sig, x)
 		}
 		if *asJSON {
 			enc := json.NewEncoder(e.stdout)
@@ -165,7 +174,7 @@ func runSend(ctx context.Context, e *env, args []string) int {
 	o.SkipPreflight, o.PreflightCommitment, o.FanOut = *skipPreflight, preflightLevel, *fanOut
 	r, err := c.SendAndConfirm(ctx, tx, *lvbh, o)
 	if err != nil {
-		return e.sendFailed(err, *cfgPath, sig, *lvbh)
+		return e.sendFailed(err, *cfgPath, sig, x)
 	}
 	rep := rs.report(ctx, r)
 	rep.write(e.stdout, *asJSON)
@@ -174,18 +183,14 @@ func runSend(ctx context.Context, e *env, args []string) int {
 
 // sendFailed reports a send that failed on one line and returns its exit
 // code: exitAmbiguous, with the 'solroute confirm' command line that
-// finds out whether it landed, when it may have reached a server
-// (lvbh 0 is written N); exitUsage when no endpoint serves sends (checked
-// before, so not expected); exitFailed otherwise.
-func (e *env) sendFailed(err error, cfgPath, sig string, lvbh uint64) int {
+// finds out whether it landed, when it may have reached a server (x its
+// expiry flags); exitUsage when no endpoint serves sends (checked before,
+// so not expected); exitFailed otherwise.
+func (e *env) sendFailed(err error, cfgPath, sig string, x expiry) int {
 	switch {
 	case errors.Is(err, solroute.ErrAmbiguousDispatch):
-		n, what := "N", " (N: "+lastValidHelp+")"
-		if lvbh > 0 {
-			n, what = fmt.Sprint(lvbh), ""
-		}
-		fmt.Fprintf(e.stderr, "solroute send: %v; find out whether it landed with: solroute confirm --config %s %s --last-valid-block-height %s%s\n",
-			err, cfgPath, sig, n, what)
+		fmt.Fprintf(e.stderr, "solroute send: %v; find out whether it landed with: solroute confirm --config %s %s %s\n",
+			err, cfgPath, sig, x.flags())
 		return exitAmbiguous
 	case errors.Is(err, solroute.ErrNoEndpoint):
 		fmt.Fprintf(e.stderr, "solroute send: %v\n", err)

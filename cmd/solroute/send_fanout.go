@@ -59,7 +59,7 @@ func copyLines(copies []confirm.Copy) []copyLine {
 // signature, then one line per endpoint; the exit code as for one send
 // (0 some endpoint accepted, 3 none did but one may have the
 // transaction, 1 every copy refused).
-func (e *env) sendToMany(ctx context.Context, c *solroute.Client, tx *solana.Transaction, k int, skip bool, preflight rpc.CommitmentType, cfgPath string, lvbh uint64, asJSON bool) int {
+func (e *env) sendToMany(ctx context.Context, c *solroute.Client, tx *solana.Transaction, k int, skip bool, preflight rpc.CommitmentType, cfgPath string, x expiry, asJSON bool) int {
 	opts := rpc.TransactionOpts{SkipPreflight: skip}
 	if !skip {
 		opts.PreflightCommitment = preflight
@@ -89,7 +89,7 @@ func (e *env) sendToMany(ctx context.Context, c *solroute.Client, tx *solana.Tra
 		}
 	}
 	if err != nil {
-		return e.sendFailed(err, cfgPath, sig, lvbh)
+		return e.sendFailed(err, cfgPath, sig, x)
 	}
 	return exitOK
 }
