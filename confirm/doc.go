@@ -14,6 +14,12 @@
 // cannot make a transaction that may still land look expired. Each
 // [Witness] says who vouched and why the others did not.
 //
+// A durable-nonce transaction (its first instruction advances a nonce
+// account; [Options].NonceAccount and Nonce) has no lastValidBlockHeight:
+// it is Expired only once Quorum endpoints have each reported, at
+// finalized commitment, the account holding its nonce and later another,
+// and then not known the signature at or past that slot.
+//
 // With a subscribe endpoint the signature is also watched
 // (signatureSubscribe, made before the send): a notification brings
 // Landed or Failed forward, polling stays the fallback and the only judge

@@ -116,6 +116,7 @@ func TestDurableNonceExpiresOnlyOnceTheNonceMovedOn(t *testing.T) {
 		t.Fatalf("result %+v, truth %+v", r, truth)
 	}
 	// No finalized bank held the new nonce before movedSlot + 32.
+	t.Logf("expired at poll %d, %d polls after the nonce moved", r.Polls, r.Polls-moveAt)
 	if r.Polls <= moveAt+int(fixturedata.FinalizedDepth) {
 		t.Errorf("expired at poll %d: the nonce moved at poll %d and finalizes %d slots later", r.Polls, moveAt, fixturedata.FinalizedDepth)
 	}
