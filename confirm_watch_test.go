@@ -4,14 +4,17 @@ import (
 	"context"
 	"errors"
 	"math"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"
 
 	"github.com/solroute/solroute"
 	"github.com/solroute/solroute/confirm"
 	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/internal/fixturedata"
 	"github.com/solroute/solroute/internal/resolve"
 )
 
@@ -253,4 +256,40 @@ func TestRefusedSendClosesTheSubscription(t *testing.T) {
 	if snap, ok := solroute.SubscribeSnapshot(e.client); !ok || snap.Subscriptions != 0 {
 		t.Fatalf("subscriptions left: %+v", snap)
 	}
+}
+
+// TestSendAndConfirmDurableNonce: through the front door, a durable-nonce
+// transaction is told from its bytes (lastValidBlockHeight 0), its
+// landing comes from the notification as any other's, the Result names
+// its nonce, and a height given for it is refused before any request.
+func TestSendAndConfirmDurableNonce(t *testing.T) {
+	e, t0 := newConfirmEnv(t, fixtures.Fault{})
+	s := newStepper(e, t0)
+	acct, nonce := fixturedata.NonceAccount(1), solana.Hash{1}
+	if _, _, err := e.ledger.Apply(fixtures.Change{Accounts: map[string]*fixtures.AccountState{
+		acct.String(): {Lamports: 1_447_680, Data: fixturedata.NonceAccountData(1, nonce)}}}); err != nil {
+		t.Fatal(err)
+	}
+	tx, err := fixturedata.NonceTransaction(1, 1, nonce)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ended, cancel := context.WithCancel(context.Background()) // input let through would resolve at once, to unknown
+	cancel()
+	if _, err := e.client.SendAndConfirm(ended, tx, 1100, confirm.Options{}); err == nil || !strings.Contains(err.Error(), "pass 0") {
+		t.Fatalf("a height for a durable-nonce transaction: %v", err)
+	}
+	start := e.clock.Now()
+	r, err := s.sendAndConfirm(t, 200, txAndHeight{tx, 0}, confirmOpts(slow))
+	if err != nil {
+		t.Fatal(err)
+	}
+	truth := e.ledger.Tx(tx.Signatures[0].String())
+	if r.Status != confirm.Landed || r.Slot != truth.Slot || !r.NonceAccount.Equals(acct) || r.Nonce != nonce || truth.Arrivals != 1 {
+		t.Fatalf("result %+v, truth %+v", r, truth)
+	}
+	if took := e.clock.Since(start); took >= slow {
+		t.Fatalf("verdict after %v: not the notification's", took)
+	}
+	s.assertClosed(t)
 }
