@@ -73,16 +73,16 @@ func New(opts Options) (*Client, error) {
 // the environment). A document with problems yields a
 // *config.ValidationError listing every one, with its line; none quotes a
 // value.
-func Open(path string) (*Client, error) { return OpenWith(path, Hooks{}) }
-
-// OpenWith is Open with hooks: a clock, a logger, Observers, the shared
-// limiter a [limits] backend = "redis" needs (see FromDocument).
-func OpenWith(path string, h Hooks) (*Client, error) {
+//
+// With hooks (a clock, a logger, the shared limiter a [limits] backend =
+// "redis" needs), load the document and build from it:
+// config.Load(path), then FromDocument(doc, hooks).
+func Open(path string) (*Client, error) {
 	doc, err := config.Load(path)
 	if err != nil {
 		return nil, err
 	}
-	return FromDocument(doc, h)
+	return FromDocument(doc, Hooks{})
 }
 
 // FromDocument builds a Client from a document (config.Parse,

@@ -107,7 +107,7 @@ func ExampleWithSession() {
 	}
 	defer c.Close()
 
-	worker := solroute.WithSession(context.Background(), solroute.NewSession())
+	worker := solroute.WithSession(context.Background(), new(solroute.Session))
 	var last uint64
 	backwards := 0
 	for range 12 {

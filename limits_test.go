@@ -21,12 +21,12 @@ import (
 // limitsMarker is a password planted in a [limits] url.
 const limitsMarker = "LiMiTsMaRkEr"
 
-// TestOpenWithSharedLimits: a document with [limits] backend = "redis"
+// TestFromDocumentWithSharedLimits: a document with [limits] backend = "redis"
 // and the limiter the program built from it gets buckets leased from
 // Redis (the pool's calls are paid from them). Client.Close leaves the
 // limiter to its owner (TestMain checks no goroutine is left once both
 // are closed).
-func TestOpenWithSharedLimits(t *testing.T) {
+func TestFromDocumentWithSharedLimits(t *testing.T) {
 	srv := redistest.Start(t, redistest.Options{Password: "pw-" + limitsMarker})
 	ep := fakeEndpoint("provider")
 	defer ep.Close()
@@ -55,7 +55,7 @@ url = "` + ep.URL() + `"
 		t.Fatal(err)
 	}
 	defer lim.Close()
-	c, err := solroute.OpenWith(path, solroute.Hooks{Limits: lim})
+	c, err := solroute.FromDocument(d, solroute.Hooks{Limits: lim})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +113,6 @@ url = "` + ep.URL() + `"
 	}
 	opens := map[string]func() (*solroute.Client, error){
 		"Open":         func() (*solroute.Client, error) { return solroute.Open(path) },
-		"OpenWith":     func() (*solroute.Client, error) { return solroute.OpenWith(path, solroute.Hooks{}) },
 		"FromDocument": func() (*solroute.Client, error) { return solroute.FromDocument(d, solroute.Hooks{}) },
 	}
 	for name, open := range opens {

@@ -15,9 +15,6 @@ type Session struct {
 	marks slots.Session
 }
 
-// NewSession returns an empty Session.
-func NewSession() *Session { return &Session{} }
-
 // Slot returns the highest slot returned within s at commitment c (0:
 // none): a read's context slot, or getSlot's answer, whichever is higher.
 // c is a commitment as a request names it: "" is finalized, agave's

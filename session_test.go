@@ -26,7 +26,7 @@ func TestSessionSlotTakesSolanaGosCommitment(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	s := solroute.NewSession()
+	s := new(solroute.Session)
 	out, err := c.RPC().GetBalance(solroute.WithSession(context.Background(), s), somePubkey, rpc.CommitmentConfirmed)
 	if err != nil {
 		t.Fatal(err)
