@@ -15,7 +15,9 @@ import (
 // send is resolved, not returned as an error; an error means nothing was
 // sent (a refusal any endpoint would repeat, such as a preflight
 // failure) or bad input. lastValidBlockHeight comes with the blockhash
-// from getLatestBlockhash. With a subscribe endpoint the signature is
+// from getLatestBlockhash; for a durable-nonce transaction (its first
+// instruction advances a nonce account, told from tx) it is 0, and
+// Expired means its nonce moved on without it (confirm.Options.Nonce). With a subscribe endpoint the signature is
 // also watched (signatureSubscribe, made before the send): its
 // notification brings the verdict forward; polling stays the fallback and
 // the only judge of expiry (confirm.Options.PollOnly turns it off). With
@@ -32,7 +34,9 @@ func (c *Client) SendAndConfirm(ctx context.Context, tx *solana.Transaction, las
 // Resolve finds out what became of a transaction already sent, by its
 // signature and its blockhash's lastValidBlockHeight, without sending
 // anything: for a send that failed ambiguously, or one sent elsewhere. It
-// watches the signature as SendAndConfirm does.
+// watches the signature as SendAndConfirm does. A durable-nonce
+// transaction has no lastValidBlockHeight: pass 0, with
+// confirm.Options.NonceAccount and Nonce.
 func (c *Client) Resolve(ctx context.Context, sig solana.Signature, lastValidBlockHeight uint64, o confirm.Options) (confirm.Result, error) {
 	return resolve.ResolveWith(ctx, c.engine, c.signatureWatcher(), sig, lastValidBlockHeight, o)
 }
