@@ -93,7 +93,7 @@ func runConfirm(ctx context.Context, e *env, args []string) int {
 	}
 	var x expiry
 	if *nonce != "" {
-		if x.nonceAccount, err = solana.PublicKeyFromBase58(*nonceAccount); err != nil {
+		if x.nonceAccount, err = solana.PublicKeyFromBase58(*nonceAccount); err != nil || x.nonceAccount.IsZero() {
 			return e.usageError("confirm", "invalid --nonce-account %q: want the nonce account's public key, in base 58", *nonceAccount)
 		}
 		if x.nonce, err = solana.HashFromBase58(*nonce); err != nil || x.nonce.IsZero() {

@@ -59,12 +59,16 @@ type expiry struct {
 	lvbh         uint64
 	nonceAccount solana.PublicKey
 	nonce        solana.Hash
+	// lookup is set for a durable-nonce transaction whose message loads
+	// its nonce account from an address lookup table (nonceAccount zero:
+	// the table is needed to name it).
+	lookup bool
 }
 
 // expiryOf is tx's expiry, lvbh the --last-valid-block-height given.
 func expiryOf(tx *solana.Transaction, lvbh uint64) expiry {
-	if acct, nonce, ok := durablenonce.Of(tx); ok && !acct.IsZero() {
-		return expiry{nonceAccount: acct, nonce: nonce}
+	if acct, nonce, ok := durablenonce.Of(tx); ok {
+		return expiry{nonceAccount: acct, nonce: nonce, lookup: acct.IsZero()}
 	}
 	return expiry{lvbh: lvbh}
 }
@@ -76,6 +80,8 @@ func (x expiry) nonced() bool { return !x.nonce.IsZero() }
 // N", or "--last-valid-block-height N" (N itself when not known).
 func (x expiry) flags() string {
 	switch {
+	case x.lookup:
+		return fmt.Sprintf("--nonce-account A --nonce %s (A: the nonce account, which the message loads from an address lookup table)", x.nonce)
 	case x.nonced():
 		return fmt.Sprintf("--nonce-account %s --nonce %s", x.nonceAccount, x.nonce)
 	case x.lvbh == 0:
@@ -337,6 +343,16 @@ func (rs *resolution) verdict(rep *resolutionReport) string {
 
 // nonceVerdict is verdict's unknown for a durable-nonce transaction.
 func (rs *resolution) nonceVerdict(rep *resolutionReport, why, again string) string {
+	held := false
+	for _, w := range rep.Witnesses {
+		held = held || w.NonceHeldAt > 0
+	}
+	if !held {
+		return fmt.Sprintf("unknown: %s; no endpoint has reported its nonce account %s holding its nonce at finalized "+
+			"commitment: their finalized banks may not have reached the nonce yet, or it moved on before they looked "+
+			"(then it can never land, but no endpoint can vouch for that); check the account's nonce yourself, or %s",
+			why, rep.NonceAccount, again)
+	}
 	if !rep.pastValid {
 		return fmt.Sprintf("unknown: %s; it may still land while its nonce account %s holds its nonce "+
 			"(advancing the nonce, or landing another transaction on it, settles it): %s", why, rep.NonceAccount, again)

@@ -108,6 +108,10 @@ func runSend(ctx context.Context, e *env, args []string) int {
 	}
 	x := expiryOf(tx, *lvbh)
 	switch {
+	case x.lookup && *confirmIt:
+		return e.usageError("send", "the transaction is a durable-nonce transaction whose message loads its nonce account from an address "+
+			"lookup table, which this command cannot read to name it: send it without --confirm, then run 'solroute confirm --config %s %s "+
+			"--nonce-account A --nonce %s' with A the account", *cfgPath, tx.Signatures[0], x.nonce)
 	case x.nonced() && set["last-valid-block-height"]:
 		return e.usageError("send", "the transaction is a durable-nonce transaction (its first instruction advances the nonce account %s): "+
 			"it has no last valid block height and expires when its nonce moves on; drop --last-valid-block-height", x.nonceAccount)

@@ -75,6 +75,9 @@ type State struct {
 	Nonce solana.Hash
 	// LamportsPerSignature is the fee the nonce was stored with.
 	LamportsPerSignature uint64
+	// Legacy marks an account of the legacy version (0), whose nonce
+	// agave no longer accepts: a transaction on it is never processed.
+	Legacy bool
 }
 
 // Decode reads an account owned by owner with data as a nonce account,
@@ -91,18 +94,20 @@ func Decode(owner solana.PublicKey, data []byte) (State, bool) {
 	if binary.LittleEndian.Uint32(data[4:8]) != 1 {
 		return State{}, false
 	}
-	var s State
+	s := State{Legacy: binary.LittleEndian.Uint32(data[0:4]) == 0}
 	copy(s.Authority[:], data[8:40])
 	copy(s.Nonce[:], data[40:72])
 	s.LamportsPerSignature = binary.LittleEndian.Uint64(data[72:80])
 	return s, true
 }
 
-// Encode is s as an initialized nonce account of the current version
-// holds it: the data Decode reads.
+// Encode is s as an initialized nonce account holds it, of the current
+// version unless s.Legacy: the data Decode reads.
 func Encode(s State) []byte {
 	b := make([]byte, Size)
-	binary.LittleEndian.PutUint32(b[0:4], 1)
+	if !s.Legacy {
+		binary.LittleEndian.PutUint32(b[0:4], 1)
+	}
 	binary.LittleEndian.PutUint32(b[4:8], 1)
 	copy(b[8:40], s.Authority[:])
 	copy(b[40:72], s.Nonce[:])

@@ -129,8 +129,8 @@ func (r *resolver) askNonce(ctx, pinned context.Context, a answer, heldAt uint64
 	case st != nil:
 		a.status = st
 		a.reason = fmt.Sprintf("status found (%s in slot %d)", statusOf(st), st.Slot)
-	case at < nr.slot:
-		a.reason = fmt.Sprintf("not found, but at slot %d, before the finalized slot %d where the nonce had moved on", at, nr.slot)
+	case at < nr.slot+rootDepth:
+		a.reason = fmt.Sprintf("not found, but at slot %d, less than %d slots past the finalized slot %d where the nonce had moved on", at, rootDepth, nr.slot)
 	default:
 		a.vouched, a.statusSlot = true, at
 	}

@@ -121,6 +121,11 @@ func (r *resolver) send(ctx context.Context, f *fanout, params []any) error {
 		r.res.SendErr = err
 	case alreadyProcessed(err):
 		// It landed before: resolve it.
+	case r.nonce && blockhashNotFound(err):
+		// A durable nonce that is not the account's: it moved on, maybe by
+		// this transaction landing before (agave checks the nonce before
+		// the status cache, so a landed one is never "already
+		// processed"): resolve it.
 	default:
 		if f != nil {
 			r.res.Copies = f.copies
@@ -167,6 +172,18 @@ func alreadyProcessed(err error) bool {
 		return false
 	}
 	return strings.Contains(re.Message, "already been processed") || strings.Contains(string(re.Data), "AlreadyProcessed")
+}
+
+// blockhashNotFound reports whether err is a node's answer that the
+// transaction's blockhash (for a durable-nonce transaction: its nonce) is
+// not valid: agave's -32002 preflight failure "Blockhash not found", or
+// the BlockhashNotFound transaction error.
+func blockhashNotFound(err error) bool {
+	var re *transport.RPCError
+	if !errors.As(err, &re) {
+		return false
+	}
+	return strings.Contains(re.Message, "Blockhash not found") || strings.Contains(string(re.Data), "BlockhashNotFound")
 }
 
 // due reports whether the interval since last has passed at now.

@@ -25,6 +25,16 @@ import (
 // minWitnessWait is the least time a witness round waits for its answers.
 const minWitnessWait = 2 * time.Second
 
+// rootDepth is how far past a finalized slot F a "not found" must be
+// answered (its context slot, a processed one, at least F + rootDepth)
+// to count: a root needs 32 confirmations (agave's MAX_LOCKOUT_HISTORY +
+// 1), so an honest node's processed bank already runs that far ahead of
+// its own finalized one, and costs nothing. What it refuses is a "not
+// found" from a bank less far past F: a node behind a load balancer that
+// has not rooted F, or sits on a fork without it, whose status cache and
+// history may both lack a transaction landed at or before F.
+const rootDepth = 32
+
 // witnessWait bounds one witness round: five polls, at least
 // minWitnessWait. A hung endpoint delays each poll by at most that; an
 // answer slower than that (a history search on a loaded node) is no
@@ -139,8 +149,8 @@ func (r *resolver) ask(ctx context.Context, name string, heldAt uint64) (a answe
 	case st != nil:
 		a.status = st
 		a.reason = fmt.Sprintf("status found (%s in slot %d)", statusOf(st), st.Slot)
-	case at < info.AbsoluteSlot:
-		a.reason = fmt.Sprintf("not found, but at slot %d, before its own finalized slot %d", at, info.AbsoluteSlot)
+	case at < info.AbsoluteSlot+rootDepth:
+		a.reason = fmt.Sprintf("not found, but at slot %d, less than %d slots past its own finalized slot %d", at, rootDepth, info.AbsoluteSlot)
 	default:
 		a.vouched, a.statusSlot = true, at
 	}

@@ -1,0 +1,165 @@
+package resolve_test
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/jonboulle/clockwork"
+	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/internal/fixturespec"
+
+	"github.com/gagliardetto/solana-go"
+	"github.com/gagliardetto/solana-go/rpc"
+	"github.com/solroute/solroute/confirm"
+	"github.com/solroute/solroute/internal/fixturedata"
+	"github.com/solroute/solroute/internal/resolve"
+)
+
+// TestResendOfALandedNonceTransactionIsResolved: a durable-nonce transaction
+// landed (sent elsewhere, or by a SendAndConfirm that crashed). Sending
+// the same bytes again with preflight on (the default) gets agave's
+// answer for a used nonce, BlockhashNotFound (check_age runs before the
+// status-cache check, so never AlreadyProcessed). SendAndConfirm calls
+// that a proven refusal, "nothing to resolve", and returns Unknown with
+// an error: the caller is told nothing landed, and re-signing on the
+// account's new nonce would execute it twice.
+func TestResendOfALandedNonceTransactionIsResolved(t *testing.T) {
+	ch := newChain(t, node{name: "a"}, node{name: "b"})
+	nonce := solana.Hash{0x51}
+	ch.putNonce(51, nonce)
+	tx := ch.nonceTx(51, 1, nonce)
+	if _, err := sendVia(ch, "a", tx); err != nil {
+		t.Fatal(err)
+	}
+	ch.clock.Advance(slotsOf(fixturedata.DefaultLandAfter + fixturedata.FinalizedDepth + 1))
+	truth := ch.ledger.Tx(tx.Signatures[0].String())
+	if !truth.Landed {
+		t.Fatalf("setup: %+v", truth)
+	}
+	for _, pc := range []rpc.CommitmentType{"", rpc.CommitmentConfirmed} {
+		o := confirm.Options{PreflightCommitment: pc}
+		r, err := ch.drive(&o, 20, func(o confirm.Options) (confirm.Result, error) {
+			return resolve.SendAndConfirm(context.Background(), ch.tc, tx, 0, o)
+		})
+		if err != nil || r.Status != confirm.Landed {
+			t.Errorf("preflight %q: result %v, error %v; truth: landed in slot %d", pc, r.Status, err, truth.Slot)
+		}
+	}
+}
+
+// splitter starts, on loopback, one URL that answers getSignatureStatuses
+// from the server at statuses and every other method from the one at
+// rest: a provider's load balancer whose backends differ.
+func splitter(t *testing.T, rest, statuses string) string {
+	t.Helper()
+	client := &http.Client{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, err := io.ReadAll(r.Body)
+		if err != nil {
+			return
+		}
+		up := rest
+		if method(body) == "getSignatureStatuses" {
+			up = statuses
+		}
+		resp, err := client.Post(up, "application/json", bytes.NewReader(body))
+		if err != nil {
+			w.WriteHeader(http.StatusBadGateway)
+			return
+		}
+		defer resp.Body.Close()
+		answer, _ := io.ReadAll(resp.Body)
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(resp.StatusCode)
+		_, _ = w.Write(answer)
+	}))
+	t.Cleanup(func() {
+		srv.Close()
+		client.CloseIdleConnections()
+	})
+	return srv.URL
+}
+
+// TestALoadBalancedStatusBackendOnAForkIsNoWitness: two read endpoints behind
+// one provider's balancer: accounts (and everything else) from healthy
+// backends a and b, statuses from backend h, 10 slots behind the tip and
+// on a fork without the transaction until its own root reaches it
+// (Ledger.Hide). The transaction lands. Each endpoint, on its own
+// answers, saw the nonce held at finalized H, moved on at finalized
+// M >= landing slot, and "not found" at context slot tip-10 >= M: the
+// rule's three conditions hold, and both vouch. Expired, while it landed.
+// (The "not found" context slot is a processed slot of another backend;
+// it proves nothing about slots <= M. The height rule compares the same
+// way.)
+func TestALoadBalancedStatusBackendOnAForkIsNoWitness(t *testing.T) {
+	clock := clockwork.NewFakeClockAt(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	ledger := fixtures.NewLedger()
+	var members []fixtures.Member
+	for _, n := range []node{{name: "a"}, {name: "b"}, {name: "h", lag: 10}} {
+		l := endpoint.Limits{RequestTimeout: 2 * time.Second}
+		members = append(members, fixtures.Member{Name: n.name, Read: &l, Send: &l,
+			Options: fixtures.Options{Clock: clock, Ledger: ledger, Slots: &fixtures.SlotOptions{Start: 1000, Lag: n.lag}}})
+	}
+	c := fixtures.NewCluster(members)
+	specs := fixturespec.Specs(c)[:2] // h serves only behind the balancer
+	h := c.Server("h").URL()
+	for i, name := range []string{"a", "b"} {
+		specs[i].URL = endpoint.NewSecret(splitter(t, c.Server(name).URL(), h))
+	}
+	ch := chainOver(t, clock, ledger, c, specs)
+
+	nonce := solana.Hash{0x52}
+	ch.putNonce(52, nonce)
+	tx := ch.nonceTx(52, 1, nonce)
+	sig := tx.Signatures[0].String()
+	ch.ledger.Hide(sig, "h")
+	o := skip
+	r, err := ch.drive(&o, 80, func(o confirm.Options) (confirm.Result, error) {
+		return resolve.SendAndConfirm(context.Background(), ch.tc, tx, 0, o)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if truth := ch.ledger.Tx(sig); r.Status == confirm.Expired && truth.Landed {
+		t.Fatalf("expired, but it landed in slot %d: %s", truth.Slot, r.Reason)
+	}
+}
+
+// TestALoadBalancedStatusBackendOnAForkIsNoHeightWitness: the same topology, a blockhash
+// transaction landing in its last valid blocks: the height rule is
+// fooled the same way.
+func TestALoadBalancedStatusBackendOnAForkIsNoHeightWitness(t *testing.T) {
+	clock := clockwork.NewFakeClockAt(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	ledger := fixtures.NewLedger()
+	var members []fixtures.Member
+	for _, n := range []node{{name: "a"}, {name: "b"}, {name: "h", lag: 10}} {
+		l := endpoint.Limits{RequestTimeout: 2 * time.Second}
+		members = append(members, fixtures.Member{Name: n.name, Read: &l, Send: &l,
+			Options: fixtures.Options{Clock: clock, Ledger: ledger, Slots: &fixtures.SlotOptions{Start: 1000, Lag: n.lag}}})
+	}
+	c := fixtures.NewCluster(members)
+	specs := fixturespec.Specs(c)[:2]
+	for i, name := range []string{"a", "b"} {
+		specs[i].URL = endpoint.NewSecret(splitter(t, c.Server(name).URL(), c.Server("h").URL()))
+	}
+	ch := chainOver(t, clock, ledger, c, specs)
+	tx, lvbh := ch.tx(53, 147)
+	sig := tx.Signatures[0].String()
+	ch.ledger.Hide(sig, "h")
+	o := skip
+	r, err := ch.drive(&o, 80, func(o confirm.Options) (confirm.Result, error) {
+		return resolve.SendAndConfirm(context.Background(), ch.tc, tx, lvbh, o)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if truth := ch.ledger.Tx(sig); r.Status == confirm.Expired && truth.Landed {
+		t.Fatalf("expired, but it landed in slot %d: %s", truth.Slot, r.Reason)
+	}
+}
