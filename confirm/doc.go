@@ -9,7 +9,7 @@
 // the pool, and concludes Expired only when [Options].Quorum read
 // endpoints (default 2, or 1 with one read endpoint) have each vouched, on
 // their own answers, that the blockhash's lastValidBlockHeight is past and
-// the signature unknown at or past their finalized slot: one endpoint that
+// the signature unknown 32 slots past their finalized slot: one endpoint that
 // lies about its height, lags, missed the transaction or does not answer
 // cannot make a transaction that may still land look expired. Each
 // [Witness] says who vouched and why the others did not.
@@ -18,7 +18,7 @@
 // account; [Options].NonceAccount and Nonce) has no lastValidBlockHeight:
 // it is Expired only once Quorum endpoints have each reported, at
 // finalized commitment, the account holding its nonce and later another,
-// and then not known the signature at or past that slot.
+// and then not known the signature 32 slots past that slot.
 //
 // With a subscribe endpoint the signature is also watched
 // (signatureSubscribe, made before the send): a notification brings

@@ -37,7 +37,8 @@ type Options struct {
 	// height past lastValidBlockHeight, or for a durable-nonce transaction
 	// its nonce account holding another nonce at a finalized slot after
 	// one where it held the transaction's; and the signature not found
-	// with history search at a slot at or past that finalized slot) before
+	// with history search in an answer at least 32 slots past that
+	// finalized slot, a root's depth) before
 	// Expired is concluded. 0 means 2, or 1 when the pool has one read
 	// endpoint. 1 takes one endpoint's word: a node that lies about its
 	// height, or a cache or proxy in front of a node that missed the

@@ -21,14 +21,14 @@ const (
 	Failed
 	// Expired: Result.Quorum read endpoints each reported, on their own
 	// answers, a finalized block height past its lastValidBlockHeight and
-	// did not know the signature (history searched) at a slot at or past
-	// that finalized slot, and no endpoint knew it. It can never land;
-	// re-signing with a new blockhash is safe. For a durable-nonce
-	// transaction, each reported its nonce account holding another nonce
-	// (or none) at a finalized slot after one at which it reported the
-	// account holding the transaction's, and did not know the signature at
-	// or past that slot: the nonce moved on without it, so it can never
-	// land.
+	// did not know the signature (history searched) in an answer at least
+	// 32 slots past that finalized slot, and no endpoint knew it. It can
+	// never land; re-signing with a new blockhash is safe. For a
+	// durable-nonce transaction, each reported its nonce account holding
+	// another nonce (or none) at a finalized slot after one at which it
+	// reported the account holding the transaction's, and did not know the
+	// signature 32 slots past that slot: the nonce moved on without it, so
+	// it can never land.
 	Expired
 )
 
@@ -139,7 +139,7 @@ type Witness struct {
 	// Vouched is true once it reported a finalized block height past
 	// lastValidBlockHeight (for a durable-nonce transaction: its nonce
 	// moved on, NonceMovedAt) and did not know the signature, history
-	// searched, in an answer at or past that finalized slot.
+	// searched, in an answer at least 32 slots past that finalized slot.
 	Vouched bool
 	// BlockHeight and Slot are its highest finalized block height and the
 	// slot it was at (getEpochInfo, one bank); 0 when it never answered.

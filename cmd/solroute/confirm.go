@@ -31,7 +31,7 @@ account) and --nonce N (the nonce it carries as its recent blockhash)
 instead. It can land while the account holds that nonce, however many
 blocks pass; "expired" then needs --quorum endpoints each to report, at
 finalized commitment, the account holding the nonce and later another, and
-no status for the signature at or past that slot.
+no status for the signature 32 slots past that slot.
 
 The report gives the status, the slot it landed in, the highest
 confirmation seen, the on-chain error of a failed transaction, the

@@ -18,7 +18,8 @@ import (
 // on, whatever the height. A witness vouches for Expired once it reported,
 // at finalized commitment, the account holding the transaction's nonce at
 // one slot and another nonce (or none) at a later one, and then did not
-// know the signature, history searched, at or past that later slot.
+// know the signature, history searched, in an answer rootDepth slots past
+// that later slot.
 // Finalized banks form one line, so the nonce moved on after the
 // transaction could last have landed, and the status search covers every
 // slot it could have landed in. A witness that never saw the nonce held

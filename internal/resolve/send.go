@@ -25,7 +25,8 @@ import (
 // (engine.ErrAmbiguousDispatch, kept in Result.SendErr), the
 // transaction is resolved and the error is nil: the verdict is in the
 // Result. An answer that the transaction was already processed resolves
-// it too. Input errors (nil or unsigned tx, lastValidBlockHeight 0, bad
+// it too, and so does, for a durable-nonce transaction, one that its nonce
+// is not the account's (it may have landed before and advanced it). Input errors (nil or unsigned tx, lastValidBlockHeight 0, bad
 // options) come back before any request.
 func SendAndConfirm(ctx context.Context, tc *engine.Engine, tx *solana.Transaction, lastValidBlockHeight uint64, o confirm.Options) (confirm.Result, error) {
 	return SendAndConfirmWith(ctx, tc, nil, tx, lastValidBlockHeight, o)
