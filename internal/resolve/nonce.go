@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"
@@ -123,19 +122,7 @@ func (r *resolver) askNonce(ctx, pinned context.Context, a answer, heldAt uint64
 		a.reason = fmt.Sprintf("%s at finalized slot %d, not after slot %d where it held the transaction's", nr.moved, nr.slot, heldAt)
 		return a
 	}
-	st, at, err := r.status(pinned, true)
-	switch {
-	case err != nil:
-		a.reason = r.failure(ctx, "getSignatureStatuses", err)
-	case st != nil:
-		a.status = st
-		a.reason = fmt.Sprintf("status found (%s in slot %d)", statusOf(st), st.Slot)
-	case at < nr.slot+rootDepth:
-		a.reason = fmt.Sprintf("not found, but at slot %d, less than %d slots past the finalized slot %d where the nonce had moved on", at, rootDepth, nr.slot)
-	default:
-		a.vouched, a.statusSlot = true, at
-	}
-	return a
+	return r.unknownPast(ctx, pinned, a, nr.slot, "the finalized slot where the nonce had moved on,")
 }
 
 // heardNonce records a finalized read of the nonce account w answered.
@@ -171,19 +158,11 @@ func (r *resolver) nonceReason() string {
 	case confirm.Landed, confirm.Failed:
 		return ""
 	case confirm.Expired:
-		var by []string
-		for _, w := range r.res.Witnesses {
-			if w.Vouched {
-				by = append(by, w.String())
-			}
-		}
+		n, by := r.witnessed(true)
 		return fmt.Sprintf("%s vouched (%d needed) that the nonce account %s moved on from the transaction's nonce and that the signature is unknown to them: %s",
-			endpoints(len(by)), q, acct, strings.Join(by, "; "))
+			endpoints(n), q, acct, by)
 	}
-	all := make([]string, len(r.res.Witnesses))
-	for i, w := range r.res.Witnesses {
-		all[i] = w.String()
-	}
+	_, all := r.witnessed(false)
 	return fmt.Sprintf("expired needs %s to vouch that the nonce account %s moved on from the transaction's nonce after holding it and that the signature is unknown to them, and %d did: %s",
-		endpoints(q), acct, r.vouches(), strings.Join(all, "; "))
+		endpoints(q), acct, r.vouches(), all)
 }

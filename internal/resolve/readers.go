@@ -86,23 +86,27 @@ func (r *resolver) reason() string {
 	case r.res.Status == confirm.Landed || r.res.Status == confirm.Failed:
 		return ""
 	case r.res.Status == confirm.Expired:
-		var by []string
-		for _, w := range r.res.Witnesses {
-			if w.Vouched {
-				by = append(by, w.String())
-			}
-		}
+		n, by := r.witnessed(true)
 		return fmt.Sprintf("%s vouched (%d needed) that it is past block height %d and unknown to them: %s",
-			endpoints(len(by)), q, lvbh, strings.Join(by, "; "))
+			endpoints(n), q, lvbh, by)
 	case !r.watching:
 		return fmt.Sprintf("no endpoint has reported a finalized block height past %d yet", lvbh)
 	}
-	all := make([]string, len(r.res.Witnesses))
-	for i, w := range r.res.Witnesses {
-		all[i] = w.String()
-	}
+	_, all := r.witnessed(false)
 	return fmt.Sprintf("expired needs %s to vouch that it is past block height %d and unknown to them, and %d did: %s",
-		endpoints(q), lvbh, r.vouches(), strings.Join(all, "; "))
+		endpoints(q), lvbh, r.vouches(), all)
+}
+
+// witnessed joins the Result's witnesses, each as Witness.String says it,
+// those that vouched alone when vouched is set, and counts them.
+func (r *resolver) witnessed(vouched bool) (int, string) {
+	var ws []string
+	for _, w := range r.res.Witnesses {
+		if w.Vouched || !vouched {
+			ws = append(ws, w.String())
+		}
+	}
+	return len(ws), strings.Join(ws, "; ")
 }
 
 // endpoints is "1 endpoint" or "n endpoints".

@@ -142,6 +142,14 @@ func (r *resolver) ask(ctx context.Context, name string, heldAt uint64) (a answe
 		a.reason = fmt.Sprintf("finalized block height %d ≤ %d", info.BlockHeight, lvbh)
 		return a
 	}
+	return r.unknownPast(ctx, pinned, a, info.AbsoluteSlot, "its own finalized slot")
+}
+
+// unknownPast asks, through pinned, for the signature's status with
+// history search, and vouches when it is not found in an answer at least
+// rootDepth slots past the finalized slot from (what names it); ctx is
+// the round's.
+func (r *resolver) unknownPast(ctx, pinned context.Context, a answer, from uint64, what string) answer {
 	st, at, err := r.status(pinned, true)
 	switch {
 	case err != nil:
@@ -149,8 +157,8 @@ func (r *resolver) ask(ctx context.Context, name string, heldAt uint64) (a answe
 	case st != nil:
 		a.status = st
 		a.reason = fmt.Sprintf("status found (%s in slot %d)", statusOf(st), st.Slot)
-	case at < info.AbsoluteSlot+rootDepth:
-		a.reason = fmt.Sprintf("not found, but at slot %d, less than %d slots past its own finalized slot %d", at, rootDepth, info.AbsoluteSlot)
+	case at < from+rootDepth:
+		a.reason = fmt.Sprintf("not found, but at slot %d, less than %d slots past %s %d", at, rootDepth, what, from)
 	default:
 		a.vouched, a.statusSlot = true, at
 	}
