@@ -113,8 +113,12 @@ func runSend(ctx context.Context, e *env, args []string) int {
 			"lookup table, which this command cannot read to name it: send it without --confirm, then run 'solroute confirm --config %s %s "+
 			"--nonce-account A --nonce %s' with A the account", *cfgPath, tx.Signatures[0], x.nonce)
 	case x.nonced() && set["last-valid-block-height"]:
-		return e.usageError("send", "the transaction is a durable-nonce transaction (its first instruction advances the nonce account %s): "+
-			"it has no last valid block height and expires when its nonce moves on; drop --last-valid-block-height", x.nonceAccount)
+		which := "the nonce account " + x.nonceAccount.String()
+		if x.lookup {
+			which = "a nonce account its message loads from an address lookup table"
+		}
+		return e.usageError("send", "the transaction is a durable-nonce transaction (its first instruction advances %s): "+
+			"it has no last valid block height and expires when its nonce moves on; drop --last-valid-block-height", which)
 	case *confirmIt && !x.nonced() && *lvbh == 0:
 		return e.usageError("send", "--confirm needs --last-valid-block-height N: %s", lastValidHelp)
 	}

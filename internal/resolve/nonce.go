@@ -92,6 +92,8 @@ func (r *resolver) nonceInfo(ctx context.Context) (nonceRead, error) {
 	switch s, ok := durablenonce.Decode(out.Value.Owner, data); {
 	case !ok:
 		nr.moved = "the account is not an initialized nonce account"
+	case s.Legacy:
+		nr.moved = "the account is a legacy nonce account, whose nonces agave no longer accepts"
 	case s.Nonce == r.res.Nonce:
 		nr.held = true
 	default:

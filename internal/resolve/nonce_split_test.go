@@ -51,6 +51,15 @@ func TestResendOfALandedNonceTransactionIsResolved(t *testing.T) {
 			t.Errorf("preflight %q: result %v, error %v; truth: landed in slot %d", pc, r.Status, err, truth.Slot)
 		}
 	}
+	// Long after, when no node's status cache holds it: history finds it.
+	ch.clock.Advance(slotsOf(fixturedata.StatusCacheSlots + fixturedata.FinalizedDepth))
+	o := confirm.Options{}
+	r, err := ch.drive(&o, 20, func(o confirm.Options) (confirm.Result, error) {
+		return resolve.SendAndConfirm(context.Background(), ch.tc, tx, 0, o)
+	})
+	if err != nil || r.Status != confirm.Landed || r.Slot != truth.Slot {
+		t.Errorf("past the status cache: result %v, error %v; truth: landed in slot %d", r.Status, err, truth.Slot)
+	}
 }
 
 // splitter starts, on loopback, one URL that answers getSignatureStatuses

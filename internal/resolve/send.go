@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"errors"
+	"fmt"
 	"strings"
 	"time"
 
@@ -120,20 +121,46 @@ func (r *resolver) send(ctx context.Context, f *fanout, params []any) error {
 	case err == nil:
 	case errors.Is(err, engine.ErrAmbiguousDispatch):
 		r.res.SendErr = err
-	case alreadyProcessed(err):
+	case anyRefusal(err, alreadyProcessed):
 		// It landed before: resolve it.
-	case r.nonce && blockhashNotFound(err):
-		// A durable nonce that is not the account's: it moved on, maybe by
-		// this transaction landing before (agave checks the nonce before
-		// the status cache, so a landed one is never "already
-		// processed"): resolve it.
-	default:
-		if f != nil {
-			r.res.Copies = f.copies
+	case r.nonce && anyRefusal(err, blockhashNotFound):
+		// A durable nonce that is not the account's, and nothing sent now.
+		// It moved on, perhaps by this transaction landing before: agave
+		// checks the nonce before the status cache, so a landed one is
+		// never "already processed". Resolve it only if an endpoint knows
+		// it; else the refusal stands (a resolution could never end: no
+		// witness would see the nonce held).
+		if err = r.landedBefore(ctx, err); err != nil {
+			return r.refused(f, err)
 		}
-		return err
+	default:
+		return r.refused(f, err)
 	}
 	return nil
+}
+
+// refused ends a send that reached no server: its error, with the
+// fan-out's copies in the Result.
+func (r *resolver) refused(f *fanout, err error) error {
+	if f != nil {
+		r.res.Copies = f.copies
+	}
+	return err
+}
+
+// landedBefore asks, through the pool, for the signature's status with
+// history search: nil when an endpoint knows it (the resolution then
+// reads it), else refusal, saying why a durable-nonce transaction refused
+// for its nonce was not resolved.
+func (r *resolver) landedBefore(ctx context.Context, refusal error) error {
+	st, _, err := r.status(engine.WithMonotonicReads(ctx, false), true)
+	if err == nil && st != nil {
+		r.history = true
+		return nil
+	}
+	return fmt.Errorf("%w (its durable nonce is not the nonce account's, and no endpoint knows the signature, history searched: "+
+		"nothing was sent now; another transaction used the nonce, or this one landed where that endpoint cannot see it yet: "+
+		"Resolve it before signing again)", refusal)
 }
 
 // rebroadcast is the resolution's between-polls step when
@@ -173,6 +200,20 @@ func alreadyProcessed(err error) bool {
 		return false
 	}
 	return strings.Contains(re.Message, "already been processed") || strings.Contains(string(re.Data), "AlreadyProcessed")
+}
+
+// anyRefusal reports whether err, or any of the errors it joins (a
+// fan-out's copies), is one that is.
+func anyRefusal(err error, is func(error) bool) bool {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		for _, e := range j.Unwrap() {
+			if anyRefusal(e, is) {
+				return true
+			}
+		}
+		return false
+	}
+	return is(err)
 }
 
 // blockhashNotFound reports whether err is a node's answer that the
