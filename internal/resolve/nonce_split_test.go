@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"math"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -160,5 +162,48 @@ func (ch *chain) wantLandedThoughHidden(tx *solana.Transaction, lvbh uint64) {
 	}
 	if truth := ch.ledger.Tx(sig); r.Status != confirm.Landed || !truth.Landed || r.Slot != truth.Slot {
 		ch.t.Fatalf("result %v (%s), truth %+v", r.Status, r.Reason, truth)
+	}
+}
+
+// TestAStatusBackendBehindItsEndpointsFinalizedReadsIsNoWitness pins the
+// root-depth margin's cost (plan 011): two endpoints whose load balancers
+// send getSignatureStatuses to one honest node 2 slots behind never
+// vouch, since each "not found" comes from a bank less than 32 slots past
+// the finalized slot the endpoint reported: a dropped transaction stays
+// unknown, saying why, where before the margin it was expired.
+func TestAStatusBackendBehindItsEndpointsFinalizedReadsIsNoWitness(t *testing.T) {
+	clock := clockwork.NewFakeClockAt(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	ledger := fixtures.NewLedger()
+	var members []fixtures.Member
+	for _, n := range []node{{name: "a"}, {name: "b"}, {name: "h", lag: 2}} {
+		l := endpoint.Limits{RequestTimeout: 2 * time.Second}
+		members = append(members, fixtures.Member{Name: n.name, Read: &l, Send: &l,
+			Options: fixtures.Options{Clock: clock, Ledger: ledger, Slots: &fixtures.SlotOptions{Start: 1000, Lag: n.lag}}})
+	}
+	c := fixtures.NewCluster(members)
+	specs := fixturespec.Specs(c)[:2]
+	for i, name := range []string{"a", "b"} {
+		specs[i].URL = endpoint.NewSecret(splitter(t, c.Server(name).URL(), c.Server("h").URL()))
+	}
+	ch := chainOver(t, clock, ledger, c, specs)
+	tx, lvbh := ch.tx(71, 0)
+	sig := tx.Signatures[0].String()
+	ch.ledger.Drop(sig, math.MaxInt)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	o := skip
+	o.OnPoll = func(r confirm.Result) {
+		if r.Polls == 250 { // 100 polls past the cluster's expiry
+			cancel()
+		}
+	}
+	r, err := ch.drive(&o, 300, func(o confirm.Options) (confirm.Result, error) {
+		return resolve.SendAndConfirm(ctx, ch.tc, tx, lvbh, o)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if truth := ch.ledger.Tx(sig); r.Status != confirm.Unknown || !truth.Expired || !strings.Contains(r.Reason, "less than 32 slots past its own finalized slot") {
+		t.Fatalf("result %s, reason %q; the ledger: expired %v", r.Status, r.Reason, truth.Expired)
 	}
 }
