@@ -118,13 +118,26 @@ func (r *resolver) askNonce(ctx, pinned context.Context, a answer, heldAt uint64
 		a.reason = fmt.Sprintf("nonce still held at finalized slot %d: it may still land", nr.slot)
 		return a
 	case heldAt == 0:
-		a.reason = fmt.Sprintf("%s at finalized slot %d, but it never reported the transaction's held: its finalized bank may not have reached it", nr.moved, nr.slot)
-		return a
+		a.reason = fmt.Sprintf("%s at finalized slot %d, but it never reported the transaction's held: its finalized bank may not have reached it, or it moved on before the resolution began", nr.moved, nr.slot)
+		return r.foundAnyway(pinned, a)
 	case nr.slot <= heldAt:
 		a.reason = fmt.Sprintf("%s at finalized slot %d, not after slot %d where it held the transaction's", nr.moved, nr.slot, heldAt)
-		return a
+		return r.foundAnyway(pinned, a)
 	}
 	return r.unknownPast(ctx, pinned, a, nr.slot, "the finalized slot where the nonce had moved on,")
+}
+
+// foundAnyway is askNonce where the endpoint cannot vouch: the nonce
+// moved on, but not after it saw it held. The transaction may be what
+// moved it, longer ago than a status cache holds (a resolution begun
+// after the landing): one status read with history search, pinned,
+// finds it; anything else keeps a's reason.
+func (r *resolver) foundAnyway(pinned context.Context, a answer) answer {
+	if st, _, err := r.status(pinned, true); err == nil && st != nil {
+		a.status = st
+		a.reason = fmt.Sprintf("status found (%s in slot %d)", statusOf(st), st.Slot)
+	}
+	return a
 }
 
 // heardNonce records a finalized read of the nonce account w answered.

@@ -63,10 +63,6 @@ type resolver struct {
 	// nonce is set for a durable-nonce transaction (nonce.go): expiry is
 	// judged by its nonce account, not by height.
 	nonce bool
-	// history makes every poll's status read search history: set when
-	// the transaction is known to have landed before the send (send.go),
-	// perhaps longer ago than a node's status cache holds.
-	history bool
 }
 
 // newResolver checks the input and starts a Result.
@@ -156,7 +152,7 @@ func (r *resolver) poll(ctx context.Context) bool {
 	r.res.Polls++
 	r.res.LastErr = nil
 	ctx = engine.WithMonotonicReads(ctx, false)
-	st, _, err := r.status(ctx, r.history) // through the pool: any endpoint will do
+	st, _, err := r.status(ctx, false) // through the pool: any endpoint will do
 	switch {
 	case err != nil:
 		r.res.LastErr = err // the witnesses below are asked all the same

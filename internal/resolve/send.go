@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gagliardetto/solana-go"
+	"github.com/gagliardetto/solana-go/rpc"
 	"github.com/solroute/solroute/confirm"
 	"github.com/solroute/solroute/internal/engine"
 	"github.com/solroute/solroute/transport"
@@ -148,19 +149,37 @@ func (r *resolver) refused(f *fanout, err error) error {
 	return err
 }
 
-// landedBefore asks, through the pool, for the signature's status with
-// history search: nil when an endpoint knows it (the resolution then
-// reads it), else refusal, saying why a durable-nonce transaction refused
-// for its nonce was not resolved.
+// landedBefore asks, through the pool, for the signature's status, from
+// the status cache and then with history search: nil when an endpoint
+// knows it at confirmed or better (the resolution then reads it; one at
+// processed only, perhaps on a fork, is no proof it moved the nonce),
+// else refusal, saying why a durable-nonce transaction refused for its
+// nonce was not resolved.
 func (r *resolver) landedBefore(ctx context.Context, refusal error) error {
-	st, _, err := r.status(engine.WithMonotonicReads(ctx, false), true)
-	if err == nil && st != nil {
-		r.history = true
-		return nil
+	ctx = engine.WithMonotonicReads(ctx, false)
+	var failed []string
+	var processed *rpc.SignatureStatusesResult
+	for _, history := range []bool{false, true} {
+		st, _, err := r.status(ctx, history)
+		switch {
+		case err != nil:
+			failed = append(failed, err.Error())
+		case st != nil && rank(statusOf(st)) >= rank("confirmed"):
+			return nil
+		case st != nil:
+			processed = st
+		}
 	}
-	return fmt.Errorf("%w (its durable nonce is not the nonce account's, and no endpoint knows the signature, history searched: "+
-		"nothing was sent now; another transaction used the nonce, or this one landed where that endpoint cannot see it yet: "+
-		"Resolve it before signing again)", refusal)
+	known := "no endpoint knows the signature, history searched"
+	switch {
+	case processed != nil:
+		known = fmt.Sprintf("an endpoint shows it only processed, in slot %d, not yet confirmed", processed.Slot)
+	case len(failed) == 2:
+		known = "its status could not be read (" + strings.Join(failed, "; ") + ")"
+	}
+	return fmt.Errorf("%w (its durable nonce is not the nonce account's, and %s: nothing was sent now; "+
+		"another transaction used the nonce, or this one landed where no endpoint can show it yet: "+
+		"Resolve it before signing again)", refusal, known)
 }
 
 // rebroadcast is the resolution's between-polls step when
