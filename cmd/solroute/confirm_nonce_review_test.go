@@ -28,11 +28,10 @@ func (ch *chain) putNonce(seed uint64, nonce solana.Hash) solana.PublicKey {
 	return acct
 }
 
-// TestSendConfirmOfALandedNonceTransaction: 'send --confirm' of a durable-
-// nonce transaction that already landed exits 1, "refused before any
-// server acted: nothing to confirm" (docs/cli.md), with agave's
-// "Blockhash not found"; the same command for a landed blockhash
-// transaction resolves it (already processed) and exits 0.
+// TestSendConfirmOfALandedNonceTransaction: 'send --confirm' of a
+// durable-nonce transaction that already landed is refused by preflight
+// with agave's "Blockhash not found", looks it up, and exits 0, landed.
+// (Found by the first review: it exited 1, "nothing to confirm".)
 func TestSendConfirmOfALandedNonceTransaction(t *testing.T) {
 	ch := newChain(t, chainNode{name: "a"}, chainNode{name: "b"})
 	nonce := solana.Hash{0x61}
@@ -50,12 +49,11 @@ func TestSendConfirmOfALandedNonceTransaction(t *testing.T) {
 }
 
 // TestConfirmNonceNeverSeenHeld: the transaction was dropped and another
-// took its nonce before 'confirm' ran. Every witness line says the
-// account holds another nonce (never seen held), the ledger says expired,
-// yet the verdict says it "may still land while its nonce account holds
-// its nonce (advancing the nonce, or landing another transaction on it,
-// settles it)": it does not hold it, and advancing settles nothing (no
-// witness can ever see it held now).
+// took its nonce before 'confirm' ran, so every witness line says the
+// account holds another nonce, never seen held. The verdict says that no
+// endpoint saw the nonce held, and never that the account holds it.
+// (Found by the first review: it said "it may still land while its nonce
+// account holds its nonce".)
 func TestConfirmNonceNeverSeenHeld(t *testing.T) {
 	ch := newChain(t, chainNode{name: "a"}, chainNode{name: "b"})
 	nonce := solana.Hash{0x62}
@@ -113,11 +111,11 @@ func altNonceTx(t *testing.T, seed uint64, nonce solana.Hash) (*solana.Transacti
 	return tx, wire
 }
 
-// TestSendConfirmOfALookupTableNonceTransaction: for a durable-nonce transaction whose
-// nonce account comes from a lookup table, 'send --confirm' first asks
-// for --last-valid-block-height (a height the library then refuses for
-// a nonce transaction), then tells the user to set a library field,
-// Options.NonceAccount, that no flag sets.
+// TestSendConfirmOfALookupTableNonceTransaction: for a durable-nonce
+// transaction whose nonce account comes from a lookup table, 'send
+// --confirm' (with or without a height) exits 2 before any request,
+// saying why and which 'confirm' line to run; it never asks for a height
+// or names a library field. (Found by the first review.)
 func TestSendConfirmOfALookupTableNonceTransaction(t *testing.T) {
 	ch := newChain(t, chainNode{name: "a"})
 	_, wire := altNonceTx(t, 63, solana.Hash{0x63})
@@ -134,10 +132,10 @@ func TestSendConfirmOfALookupTableNonceTransaction(t *testing.T) {
 	}
 }
 
-// TestConfirmZeroNonceAccount: --nonce-account 1111...1 (the system
-// program, the zero key) passes the flag checks; the library then refuses
-// it as "NonceAccount and Nonce go together" although both were given,
-// after the pool was opened.
+// TestConfirmZeroNonceAccount: --nonce-account 1111...1 (the zero key) is
+// refused as an invalid flag, before any request. (Found by the first
+// review: the library's "NonceAccount and Nonce go together" came after
+// the pool was opened.)
 func TestConfirmZeroNonceAccount(t *testing.T) {
 	ch := newChain(t, chainNode{name: "a"})
 	r := ch.run(defaultResolveTimeout, 0, "confirm", "--config", ch.cfg, solana.Signature{1}.String(),

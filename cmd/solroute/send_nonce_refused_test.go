@@ -9,14 +9,11 @@ import (
 )
 
 // TestSendConfirmOfANonceTransactionRefusedByPreflight: a durable-nonce
-// transaction signed on a nonce its account does not hold (a stale or
-// mistyped one). The preflight refuses it with "Blockhash not found":
-// nothing was forwarded. docs/cli.md: "A refused preflight is an answer
-// that no node acted on the send: exit 1, the node's error on stderr,
-// nothing to confirm"; plain 'send' does exit 1. 'send --confirm' now
-// resolves the refusal: it polls its whole --timeout and exits 6 unknown,
-// with no word of the refusal ("send answered" is not printed either:
-// the report has no send error).
+// transaction signed on a nonce its account does not hold is refused by
+// preflight with "Blockhash not found": nothing was forwarded. 'send
+// --confirm' exits 1 with the refusal, as plain 'send' does and as
+// docs/cli.md says of any refused preflight. (Found by the second review:
+// it polled its whole --timeout and exited 6.)
 func TestSendConfirmOfANonceTransactionRefusedByPreflight(t *testing.T) {
 	ch := newChain(t, chainNode{name: "a"}, chainNode{name: "b"})
 	ch.putNonce(64, solana.Hash{0x64})
@@ -30,11 +27,10 @@ func TestSendConfirmOfANonceTransactionRefusedByPreflight(t *testing.T) {
 	}
 }
 
-// TestSendLookupNonceTransactionWithHeightNamesNoZeroAccount: a durable-
-// nonce transaction whose nonce account comes from a lookup table, sent
-// (without --confirm) with --last-valid-block-height: the refusal says the
-// transaction "advances the nonce account 11111111111111111111111111111111",
-// the zero key (the system program), which it does not.
+// TestSendLookupNonceTransactionWithHeightNamesNoZeroAccount: a
+// durable-nonce transaction whose nonce account comes from a lookup
+// table, sent with --last-valid-block-height, is refused (exit 2) without
+// naming the zero key as its account. (Found by the second review.)
 func TestSendLookupNonceTransactionWithHeightNamesNoZeroAccount(t *testing.T) {
 	ch := newChain(t, chainNode{name: "a"})
 	_, wire := altNonceTx(t, 65, solana.Hash{0x65})

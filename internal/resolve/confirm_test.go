@@ -35,13 +35,15 @@ type chain struct {
 	tc     *engine.Engine
 }
 
-// node is one endpoint of a chain: its name, lag and fault, and, when
-// lie is set, what a liar in front of it rewrites (see liar).
+// node is one endpoint of a chain: its name, lag and fault (for every
+// sendTransaction), or instead a script for every call, and, when lie is
+// set, what a liar in front of it rewrites (see liar).
 type node struct {
-	name  string
-	lag   uint64
-	fault fixtures.Fault
-	lie   lies
+	name   string
+	lag    uint64
+	fault  fixtures.Fault
+	script fixtures.Script
+	lie    lies
 }
 
 func newChain(t *testing.T, nodes ...node) *chain {
@@ -53,7 +55,10 @@ func newChain(t *testing.T, nodes ...node) *chain {
 		l := endpoint.Limits{RequestTimeout: 2 * time.Second}
 		m := fixtures.Member{Name: n.name, Read: &l, Send: &l,
 			Options: fixtures.Options{Clock: clock, Ledger: ledger, Slots: &fixtures.SlotOptions{Start: 1000, Lag: n.lag}}}
-		if n.fault.Kind != fixtures.None {
+		switch {
+		case n.script != nil:
+			m.Options.Script = n.script
+		case n.fault.Kind != fixtures.None:
 			m.Options.Script = fixtures.ByMethod(map[string]fixtures.Fault{"sendTransaction": n.fault})
 		}
 		members = append(members, m)

@@ -13,7 +13,9 @@ import (
 	"github.com/solroute/solroute/internal/resolve"
 )
 
-// held checks (not for the report): failed on chain, rebroadcast, fan-out, lagging, closed account.
+// TestDurableNonceFailedOnChain: a nonce transaction failing on chain, at
+// finalized commitment, with a fan-out of 2, rebroadcasts and lagging
+// readers: failed, with its error (the first review's check, held).
 func TestDurableNonceFailedOnChain(t *testing.T) {
 	ch := newChain(t, node{name: "a"}, node{name: "b", lag: 5}, node{name: "c", lag: 20})
 	nonce := solana.Hash{0x81}
@@ -31,6 +33,9 @@ func TestDurableNonceFailedOnChain(t *testing.T) {
 	}
 }
 
+// TestDurableNonceAccountClosed: the nonce account is closed while the
+// dropped transaction is resolved: expired only once two readers saw it
+// held and then gone, as the ledger says (the first review's check, held).
 func TestDurableNonceAccountClosed(t *testing.T) {
 	ch := newChain(t, node{name: "a"}, node{name: "b", lag: 7}, node{name: "c", lag: 15})
 	nonce := solana.Hash{0x82}

@@ -15,7 +15,10 @@ import (
 	"github.com/solroute/solroute/internal/resolve"
 )
 
-// held check: honest backends, split per method, Quorum 1.
+// TestDurableNonceOverHonestSplitEndpoints: three honest backends, each
+// endpoint splitting its calls across them by method, with drops,
+// rebroadcasts and another transaction taking the nonce, at Quorum 1:
+// every verdict matches the ledger (the first review's check, held).
 func TestDurableNonceOverHonestSplitEndpoints(t *testing.T) {
 	for seed := uint64(0); seed < 24; seed++ {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {

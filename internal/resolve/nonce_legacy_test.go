@@ -14,11 +14,10 @@ import (
 )
 
 // TestALegacyNonceIsNotCalledHeld: the nonce account is of the legacy
-// version (u32 0), which agave, and since d756f6d the kit's ledger, never
-// lets a transaction use: it can never land, and Ledger.Tx says expired.
-// The resolver's nonceInfo ignores State.Legacy and reports "nonce still
-// held at finalized slot ...: it may still land" for as long as the
-// caller waits.
+// version (u32 0), which agave and the kit's ledger never let a
+// transaction use: it can never land, and Ledger.Tx says expired. No
+// witness calls it held ("it may still land"); the reason names the
+// legacy account. (Found by the second review.)
 func TestALegacyNonceIsNotCalledHeld(t *testing.T) {
 	ch := newChain(t, node{name: "a"}, node{name: "b"})
 	nonce := solana.Hash{0x73}

@@ -11,18 +11,17 @@ import (
 	"github.com/solroute/solroute/internal/resolve"
 )
 
-// TestAnOldLandedNonceTransactionIsFoundWithoutARefusal: a
-// durable-nonce transaction landed longer ago than the status caches hold
-// (StatusCacheSlots). landedBefore's history flag resolves it only on the
-// BlockhashNotFound path; every other way in polls without history, and
-// askNonce reads a status only after seeing the nonce held, which no
-// endpoint can (it moved on before the resolution began):
+// TestAnOldLandedNonceTransactionIsFoundWithoutARefusal: a durable-nonce
+// transaction landed longer ago than the status caches hold
+// (StatusCacheSlots), and its nonce moved on before the resolution
+// began, so no witness ever sees it held. Each way in still finds the
+// landing: the witnesses read the status with history (foundAnyway):
 //   - "fan-out mix": FanOut 2, a's copy ambiguous (reset after read), b's
-//     BlockhashNotFound: outcome() returns only the ambiguous error;
+//     BlockhashNotFound (the ambiguous copy is resolved);
 //   - "ambiguous send": one send, reset after read;
 //   - "Resolve": what the docs say to run after either.
 //
-// The ledger says landed; each wants Landed before 150 polls.
+// (Found by the third review: each stayed unknown for good.)
 func TestAnOldLandedNonceTransactionIsFoundWithoutARefusal(t *testing.T) {
 	reset := fixtures.Fault{Kind: fixtures.ResetAfterRead}
 	for _, tc := range []struct {

@@ -5,16 +5,12 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"
-	"github.com/jonboulle/clockwork"
 	"github.com/solroute/solroute/confirm"
-	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
 	"github.com/solroute/solroute/internal/fixturedata"
-	"github.com/solroute/solroute/internal/fixturespec"
 	"github.com/solroute/solroute/internal/resolve"
 )
 
@@ -29,28 +25,14 @@ import (
 // landed.
 func TestARefusalWhileOnlyProcessedSaysSoAndResolveLands(t *testing.T) {
 	for _, skipPreflight := range []bool{true, false} {
-		clock := clockwork.NewFakeClockAt(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
-		ledger := fixtures.NewLedger()
 		var down atomic.Bool
-		var members []fixtures.Member
-		for _, name := range []string{"a", "b"} {
-			l := endpoint.Limits{RequestTimeout: 2 * time.Second}
-			m := fixtures.Member{Name: name, Read: &l, Send: &l,
-				Options: fixtures.Options{Clock: clock, Ledger: ledger, Slots: &fixtures.SlotOptions{Start: 1000}}}
-			if name == "a" {
-				m.Options.Script = noHistory
-			} else {
-				m.Options.Script = func(c fixtures.Call) fixtures.Fault {
-					if down.Load() {
-						return noHistory(c)
-					}
-					return fixtures.Fault{}
-				}
+		losesHistory := func(c fixtures.Call) fixtures.Fault {
+			if down.Load() {
+				return noHistory(c)
 			}
-			members = append(members, m)
+			return fixtures.Fault{}
 		}
-		c := fixtures.NewCluster(members)
-		ch := chainOver(t, clock, ledger, c, fixturespec.Specs(c))
+		ch := newChain(t, node{name: "a", script: noHistory}, node{name: "b", script: losesHistory})
 		nonce := solana.Hash{0x93}
 		acct := ch.putNonce(93, nonce)
 		tx := ch.nonceTx(93, 1, nonce)

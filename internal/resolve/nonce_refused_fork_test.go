@@ -6,15 +6,11 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/gagliardetto/solana-go"
-	"github.com/jonboulle/clockwork"
 	"github.com/solroute/solroute/confirm"
-	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/fixtures"
 	"github.com/solroute/solroute/internal/fixturedata"
-	"github.com/solroute/solroute/internal/fixturespec"
 	"github.com/solroute/solroute/internal/resolve"
 )
 
@@ -65,27 +61,14 @@ func processedOnce(n int32) func(json.RawMessage) json.RawMessage {
 // was sent, it can never land (the ledger: expired). a and b keep no
 // history (-32011, which fails over); c does, and for its first history
 // search answers the signature processed (a minority fork, or one lie).
-// landedBefore takes that for "known", sets history and resolves; no
-// reader ever sees the nonce held, so no rule can end it. Without the lie
-// (control) the refusal is returned at once.
+// A processed status is no proof: the refusal is returned at once, with
+// the lie as without it, never a resolution no rule could end (no reader
+// can see the nonce held). (Found by the third review: the look-up took
+// any status for "known", and resolved for ever.)
 func TestAProcessedStatusAtTheRefusalIsNoResolutionForEver(t *testing.T) {
 	for _, lie := range []int32{0, 1} {
-		clock := clockwork.NewFakeClockAt(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
-		ledger := fixtures.NewLedger()
-		var members []fixtures.Member
-		for _, name := range []string{"a", "b", "c"} {
-			l := endpoint.Limits{RequestTimeout: 2 * time.Second}
-			m := fixtures.Member{Name: name, Read: &l, Send: &l,
-				Options: fixtures.Options{Clock: clock, Ledger: ledger, Slots: &fixtures.SlotOptions{Start: 1000}}}
-			if name != "c" {
-				m.Options.Script = noHistory
-			}
-			members = append(members, m)
-		}
-		c := fixtures.NewCluster(members)
-		specs := fixturespec.Specs(c)
-		specs[2].URL = endpoint.NewSecret(liar(t, c.Server("c").URL(), lies{"getSignatureStatuses": processedOnce(lie)}))
-		ch := chainOver(t, clock, ledger, c, specs)
+		ch := newChain(t, node{name: "a", script: noHistory}, node{name: "b", script: noHistory},
+			node{name: "c", lie: lies{"getSignatureStatuses": processedOnce(lie)}})
 
 		nonce := solana.Hash{0x92}
 		ch.putNonce(92, nonce)

@@ -13,21 +13,17 @@ import (
 )
 
 // TestANonceTransactionRefusedForItsNonceIsNotResolvedForEver: a
-// durable-nonce transaction whose send is refused by preflight with
-// BlockhashNotFound was not forwarded. d756f6d resolves that refusal
-// instead of returning it; when the transaction did not land before, the
-// resolution has nothing to find and no rule that ends it:
+// durable-nonce transaction refused by preflight with BlockhashNotFound,
+// not forwarded, and not landed before, is not resolved (a resolution
+// would have nothing to find and no rule to end it): the refusal comes
+// back at once, saying to Resolve before signing again.
 //   - "not yet finalized": signed on a nonce set 2 slots ago; the default
-//     preflight bank (finalized) still holds the one before. Nothing is in
-//     flight, the nonce stays held: Unknown, "it may still land", forever.
-//   - "never held": signed on a nonce the account never held (a stale
-//     or mistyped one). It can never land; no endpoint ever sees it held,
-//     so none vouches: Unknown forever.
+//     preflight bank (finalized) still holds the one before.
+//   - "never held": signed on a nonce the account never held (a stale or
+//     mistyped one).
 //
-// Before d756f6d both returned the refusal at once. With a
-// context.Background() (the docs' example) SendAndConfirm never returns.
-// Here the context ends after 150 polls; the test wants an error (nothing
-// was sent) or a verdict before that.
+// (Found by the second review: the first mend resolved every such
+// refusal, and with context.Background() SendAndConfirm never returned.)
 func TestANonceTransactionRefusedForItsNonceIsNotResolvedForEver(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
@@ -67,14 +63,11 @@ func TestANonceTransactionRefusedForItsNonceIsNotResolvedForEver(t *testing.T) {
 	}
 }
 
-// TestFanOutResolvesALandedNonceTransactionsRefusalAsOneSendDoes: the
-// landed nonce transaction of TestResendOfALandedNonceTransactionIsResolved,
-// sent again with preflight, where endpoint a's preflight refuses with
-// -32005 (node behind) and b and c answer BlockhashNotFound. One send:
-// the pool moves on from a, b's BlockhashNotFound is resolved: landed.
-// FanOut 2: the copies' errors are joined; blockhashNotFound's errors.As
-// finds a's RPCError first, not BlockhashNotFound, and SendAndConfirm
-// returns the refusal as "nothing sent" for a transaction that landed.
+// TestFanOutResolvesALandedNonceTransactionsRefusalAsOneSendDoes: a
+// landed nonce transaction sent again with preflight, endpoint a refusing
+// with -32005 (node behind), b and c with BlockhashNotFound: landed at
+// FanOut 1 and 2 alike, every joined copy's refusal looked at. (Found by
+// the second review: FanOut 2 matched the first copy's error only.)
 func TestFanOutResolvesALandedNonceTransactionsRefusalAsOneSendDoes(t *testing.T) {
 	for _, k := range []int{1, 2} {
 		ch := newChain(t, node{name: "a", fault: fixtures.RPC(-32005)}, node{name: "b"}, node{name: "c"})

@@ -23,14 +23,14 @@ import (
 	"github.com/solroute/solroute/internal/resolve"
 )
 
-// TestResendOfALandedNonceTransactionIsResolved: a durable-nonce transaction
-// landed (sent elsewhere, or by a SendAndConfirm that crashed). Sending
-// the same bytes again with preflight on (the default) gets agave's
-// answer for a used nonce, BlockhashNotFound (check_age runs before the
-// status-cache check, so never AlreadyProcessed). SendAndConfirm calls
-// that a proven refusal, "nothing to resolve", and returns Unknown with
-// an error: the caller is told nothing landed, and re-signing on the
-// account's new nonce would execute it twice.
+// TestResendOfALandedNonceTransactionIsResolved: a durable-nonce
+// transaction landed (sent elsewhere, or by a SendAndConfirm that
+// crashed). Sent again with preflight it gets agave's answer for a used
+// nonce, BlockhashNotFound (the nonce is checked before the status
+// cache, so never AlreadyProcessed); the refusal's look-up finds it and
+// it resolves to landed, at both preflight commitments and after the
+// status caches forgot it. (Found by the first review: the refusal was
+// returned as "nothing sent", which reads "sign again".)
 func TestResendOfALandedNonceTransactionIsResolved(t *testing.T) {
 	ch := newChain(t, node{name: "a"}, node{name: "b"})
 	nonce := solana.Hash{0x51}
@@ -97,17 +97,15 @@ func splitter(t *testing.T, rest, statuses string) string {
 	return srv.URL
 }
 
-// TestALoadBalancedStatusBackendOnAForkIsNoWitness: two read endpoints behind
-// one provider's balancer: accounts (and everything else) from healthy
+// TestALoadBalancedStatusBackendOnAForkIsNoWitness: two read endpoints
+// behind one provider's balancers: accounts (and everything else) from
 // backends a and b, statuses from backend h, 10 slots behind the tip and
 // on a fork without the transaction until its own root reaches it
-// (Ledger.Hide). The transaction lands. Each endpoint, on its own
-// answers, saw the nonce held at finalized H, moved on at finalized
-// M >= landing slot, and "not found" at context slot tip-10 >= M: the
-// rule's three conditions hold, and both vouch. Expired, while it landed.
-// (The "not found" context slot is a processed slot of another backend;
-// it proves nothing about slots <= M. The height rule compares the same
-// way.)
+// (Ledger.Hide). Each endpoint, on its own answers, sees the nonce held
+// at H and moved on at M, but h's "not found" comes from a bank less than
+// rootDepth slots past M, so neither vouches, and the landing is found
+// once h's root reaches it. (Found by the first review: both vouched on
+// h's "not found" at a slot past M: expired, while it had landed.)
 func TestALoadBalancedStatusBackendOnAForkIsNoWitness(t *testing.T) {
 	ch := splitChain(t)
 	nonce := solana.Hash{0x52}
@@ -116,9 +114,9 @@ func TestALoadBalancedStatusBackendOnAForkIsNoWitness(t *testing.T) {
 	ch.wantLandedThoughHidden(tx, 0)
 }
 
-// TestALoadBalancedStatusBackendOnAForkIsNoHeightWitness: the same topology, a blockhash
-// transaction landing in its last valid blocks: the height rule was
-// fooled the same way.
+// TestALoadBalancedStatusBackendOnAForkIsNoHeightWitness: the same
+// topology, a blockhash transaction landing in its last valid blocks:
+// the height rule, fooled the same way before the margin, lands it.
 func TestALoadBalancedStatusBackendOnAForkIsNoHeightWitness(t *testing.T) {
 	ch := splitChain(t)
 	tx, lvbh := ch.tx(53, 147)
