@@ -105,8 +105,9 @@ func (r *resolver) nonceInfo(ctx context.Context) (nonceRead, error) {
 // askNonce is ask for a durable-nonce transaction: name's finalized read
 // of the nonce account and, when the nonce moved on after the slot it
 // last saw it held at (heldAt), the signature's status with history
-// search, through pinned; ctx is the round's.
-func (r *resolver) askNonce(ctx, pinned context.Context, a answer, heldAt uint64) answer {
+// search, through pinned; ctx is the round's. searched: foundAnyway has
+// asked this endpoint already.
+func (r *resolver) askNonce(ctx, pinned context.Context, a answer, heldAt uint64, searched bool) answer {
 	nr, err := r.nonceInfo(pinned)
 	if err != nil {
 		a.reason = r.failure(ctx, "getAccountInfo", err)
@@ -119,10 +120,10 @@ func (r *resolver) askNonce(ctx, pinned context.Context, a answer, heldAt uint64
 		return a
 	case heldAt == 0:
 		a.reason = fmt.Sprintf("%s at finalized slot %d, but it never reported the transaction's held: its finalized bank may not have reached it, or it moved on before the resolution began", nr.moved, nr.slot)
-		return r.foundAnyway(pinned, a)
+		return r.foundAnyway(pinned, a, searched)
 	case nr.slot <= heldAt:
 		a.reason = fmt.Sprintf("%s at finalized slot %d, not after slot %d where it held the transaction's", nr.moved, nr.slot, heldAt)
-		return r.foundAnyway(pinned, a)
+		return r.foundAnyway(pinned, a, searched)
 	}
 	return r.unknownPast(ctx, pinned, a, nr.slot, "the finalized slot where the nonce had moved on,")
 }
@@ -130,9 +131,15 @@ func (r *resolver) askNonce(ctx, pinned context.Context, a answer, heldAt uint64
 // foundAnyway is askNonce where the endpoint cannot vouch: the nonce
 // moved on, but not after it saw it held. The transaction may be what
 // moved it, longer ago than a status cache holds (a resolution begun
-// after the landing): one status read with history search, pinned,
-// finds it; anything else keeps a's reason.
-func (r *resolver) foundAnyway(pinned context.Context, a answer) answer {
+// after the landing): one status read with history search, pinned, once
+// a resolution (searched: done already), finds it; anything else keeps
+// a's reason. A later landing is the polls' and the vouching path's to
+// find.
+func (r *resolver) foundAnyway(pinned context.Context, a answer, searched bool) answer {
+	if searched {
+		return a
+	}
+	a.searched = true
 	if st, _, err := r.status(pinned, true); err == nil && st != nil {
 		a.status = st
 		a.reason = fmt.Sprintf("status found (%s in slot %d)", statusOf(st), st.Slot)

@@ -19,6 +19,11 @@ import (
 type reader struct {
 	confirm.Witness
 	said string
+	// searched is set once the reader was asked for the signature with
+	// history although it could not vouch (foundAnyway): once a
+	// resolution, so that a reader without history, or a nonce set less
+	// than a finalized depth ago, costs one read, not one a poll.
+	searched bool
 }
 
 // reader returns the reader named name, or nil.

@@ -159,11 +159,13 @@ func (r *resolver) landedBefore(ctx context.Context, refusal error) error {
 	ctx = engine.WithMonotonicReads(ctx, false)
 	var failed []string
 	var processed *rpc.SignatureStatusesResult
+	historyFailed := false
 	for _, history := range []bool{false, true} {
 		st, _, err := r.status(ctx, history)
 		switch {
 		case err != nil:
 			failed = append(failed, err.Error())
+			historyFailed = history
 		case st != nil && rank(statusOf(st)) >= rank("confirmed"):
 			return nil
 		case st != nil:
@@ -176,6 +178,8 @@ func (r *resolver) landedBefore(ctx context.Context, refusal error) error {
 		known = fmt.Sprintf("an endpoint shows it only processed, in slot %d, not yet confirmed", processed.Slot)
 	case len(failed) == 2:
 		known = "its status could not be read (" + strings.Join(failed, "; ") + ")"
+	case len(failed) == 1 && historyFailed:
+		known = "no endpoint's status cache knows the signature, and history could not be searched (" + failed[0] + ")"
 	}
 	return fmt.Errorf("%w (its durable nonce is not the nonce account's, and %s: nothing was sent now; "+
 		"another transaction used the nonce, or this one landed where no endpoint can show it yet: "+

@@ -52,6 +52,8 @@ type answer struct {
 	// nonce is its finalized read of a durable-nonce transaction's nonce
 	// account, when read (read set; info is then zero).
 	nonce nonceRead
+	// searched reports a status read made by foundAnyway.
+	searched bool
 	// vouched, with the "not found" answer's context slot.
 	vouched    bool
 	statusSlot uint64
@@ -76,7 +78,7 @@ func (r *resolver) witnessRound(ctx context.Context) bool {
 			w.Reason = strings.TrimPrefix(w.said+"; ", "; ") + "not asked: " + why
 		default:
 			asked++
-			go func(name string, heldAt uint64) { answers <- r.ask(rctx, name, heldAt) }(w.Endpoint, w.NonceHeldAt)
+			go func(name string, heldAt uint64, searched bool) { answers <- r.ask(rctx, name, heldAt, searched) }(w.Endpoint, w.NonceHeldAt, w.searched)
 		}
 	}
 	var found *rpc.SignatureStatusesResult
@@ -90,6 +92,7 @@ func (r *resolver) witnessRound(ctx context.Context) bool {
 			r.heard(w, a.info)
 		}
 		w.said, w.Reason = a.reason, a.reason
+		w.searched = w.searched || a.searched
 		if a.vouched {
 			w.Vouched, w.StatusSlot = true, a.statusSlot
 		}
@@ -111,9 +114,9 @@ func (r *resolver) witnessRound(ctx context.Context) bool {
 // finalized block height and, when that is past lastValidBlockHeight,
 // for the signature's status with history search (for a durable-nonce
 // transaction: askNonce, heldAt the finalized slot at which name last
-// reported the nonce held). It runs on its own goroutine and only reads
-// the resolver.
-func (r *resolver) ask(ctx context.Context, name string, heldAt uint64) (a answer) {
+// reported the nonce held, searched whether foundAnyway asked it
+// already). It runs on its own goroutine and only reads the resolver.
+func (r *resolver) ask(ctx context.Context, name string, heldAt uint64, searched bool) (a answer) {
 	a.name = name
 	// Only name's own answers count: an answer from any other endpoint
 	// (which WithEndpoint rules out) would make it vouch for another.
@@ -129,7 +132,7 @@ func (r *resolver) ask(ctx context.Context, name string, heldAt uint64) (a answe
 		}
 	}()
 	if r.nonce {
-		return r.askNonce(ctx, pinned, a, heldAt)
+		return r.askNonce(ctx, pinned, a, heldAt, searched)
 	}
 	info, err := r.epochInfo(pinned)
 	if err != nil {

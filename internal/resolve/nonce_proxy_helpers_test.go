@@ -1,0 +1,138 @@
+package resolve_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/jonboulle/clockwork"
+	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/fixtures"
+	"github.com/solroute/solroute/internal/fixturespec"
+)
+
+// chainParts is what newChainWith's edit sees.
+type chainParts struct{ c *fixtures.Cluster }
+
+// newChainWith is newChain (lags and send faults; no lies) with edit
+// run on the specs before the pool is made, and script, when set, as
+// every member's fixtures script.
+func newChainWith(t *testing.T, edit func([]endpoint.Spec, *chainParts), nodes ...node) *chain {
+	return newChainScripted(t, nil, edit, nodes...)
+}
+
+func newChainScripted(t *testing.T, script fixtures.Script, edit func([]endpoint.Spec, *chainParts), nodes ...node) *chain {
+	t.Helper()
+	clock := clockwork.NewFakeClockAt(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	ledger := fixtures.NewLedger()
+	var members []fixtures.Member
+	for _, n := range nodes {
+		l := endpoint.Limits{RequestTimeout: 2 * time.Second}
+		m := fixtures.Member{Name: n.name, Read: &l, Send: &l,
+			Options: fixtures.Options{Clock: clock, Ledger: ledger, Slots: &fixtures.SlotOptions{Start: 1000, Lag: n.lag}, Script: script}}
+		if n.fault.Kind != fixtures.None {
+			m.Options.Script = fixtures.ByMethod(map[string]fixtures.Fault{"sendTransaction": n.fault})
+		}
+		members = append(members, m)
+	}
+	c := fixtures.NewCluster(members)
+	specs := fixturespec.Specs(c)
+	if edit != nil {
+		edit(specs, &chainParts{c: c})
+	}
+	return chainOver(t, clock, ledger, c, specs)
+}
+
+// proxyBy starts, on loopback, an endpoint that forwards every call to
+// upstream; for a call whose method and params match, it either hangs
+// (hang set: signals arrived, then blocks until the caller goes away) or
+// rewrites the result with lie. It counts the matching calls.
+type proxyBy struct {
+	match   func(method string, params json.RawMessage) bool
+	lie     func(result json.RawMessage) json.RawMessage
+	hang    bool
+	arrived chan<- string
+	name    string
+	n       atomic.Int32
+}
+
+func (p *proxyBy) start(t *testing.T, upstream string) string {
+	t.Helper()
+	client := &http.Client{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, err := io.ReadAll(r.Body)
+		if err != nil {
+			return
+		}
+		var call struct {
+			Method string          `json:"method"`
+			Params json.RawMessage `json:"params"`
+		}
+		hit := json.Unmarshal(body, &call) == nil && p.match(call.Method, call.Params)
+		if hit {
+			p.n.Add(1)
+		}
+		if hit && p.hang {
+			select {
+			case p.arrived <- p.name:
+			case <-r.Context().Done():
+				return
+			}
+			<-r.Context().Done()
+			return
+		}
+		resp, err := client.Post(upstream, "application/json", bytes.NewReader(body))
+		if err != nil {
+			w.WriteHeader(http.StatusBadGateway)
+			return
+		}
+		defer resp.Body.Close()
+		answer, _ := io.ReadAll(resp.Body)
+		var env map[string]json.RawMessage
+		if hit && p.lie != nil && json.Unmarshal(answer, &env) == nil && env["result"] != nil {
+			if lied := p.lie(env["result"]); lied != nil {
+				env["result"] = lied
+				answer, _ = json.Marshal(env)
+			}
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(resp.StatusCode)
+		_, _ = w.Write(answer)
+	}))
+	t.Cleanup(func() {
+		srv.Close()
+		client.CloseIdleConnections()
+	})
+	return srv.URL
+}
+
+// historyStatus matches a getSignatureStatuses call that searches history.
+func historyStatus(method string, params json.RawMessage) bool {
+	return method == "getSignatureStatuses" && historySearch(params)
+}
+
+// anyStatus matches every getSignatureStatuses call.
+func anyStatus(method string, _ json.RawMessage) bool { return method == "getSignatureStatuses" }
+
+// fabricated rewrites a getSignatureStatuses result to a finalized,
+// successful status 40 slots below the answer's context slot: a lie.
+func fabricated(result json.RawMessage) json.RawMessage {
+	var r struct {
+		Context struct {
+			Slot uint64 `json:"slot"`
+		} `json:"context"`
+		Value []json.RawMessage `json:"value"`
+	}
+	if json.Unmarshal(result, &r) != nil || len(r.Value) != 1 {
+		return nil
+	}
+	b, _ := json.Marshal(map[string]any{"context": map[string]any{"slot": r.Context.Slot},
+		"value": []any{map[string]any{"slot": r.Context.Slot - 40, "confirmations": nil, "err": nil, "status": map[string]any{"Ok": nil},
+			"confirmationStatus": "finalized"}}})
+	return b
+}
