@@ -16,16 +16,12 @@ import (
 	"github.com/solroute/solroute/internal/fixturespec"
 )
 
-// chainParts is what newChainWith's edit sees.
+// chainParts is what newChainScripted's edit sees.
 type chainParts struct{ c *fixtures.Cluster }
 
-// newChainWith is newChain (lags and send faults; no lies) with edit
-// run on the specs before the pool is made, and script, when set, as
-// every member's fixtures script.
-func newChainWith(t *testing.T, edit func([]endpoint.Spec, *chainParts), nodes ...node) *chain {
-	return newChainScripted(t, nil, edit, nodes...)
-}
-
+// newChainScripted is newChain (lags and send faults; no lies) with
+// edit run on the specs before the pool is made, and script, when set,
+// as every member's fixtures script.
 func newChainScripted(t *testing.T, script fixtures.Script, edit func([]endpoint.Spec, *chainParts), nodes ...node) *chain {
 	t.Helper()
 	clock := clockwork.NewFakeClockAt(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
@@ -118,21 +114,3 @@ func historyStatus(method string, params json.RawMessage) bool {
 
 // anyStatus matches every getSignatureStatuses call.
 func anyStatus(method string, _ json.RawMessage) bool { return method == "getSignatureStatuses" }
-
-// fabricated rewrites a getSignatureStatuses result to a finalized,
-// successful status 40 slots below the answer's context slot: a lie.
-func fabricated(result json.RawMessage) json.RawMessage {
-	var r struct {
-		Context struct {
-			Slot uint64 `json:"slot"`
-		} `json:"context"`
-		Value []json.RawMessage `json:"value"`
-	}
-	if json.Unmarshal(result, &r) != nil || len(r.Value) != 1 {
-		return nil
-	}
-	b, _ := json.Marshal(map[string]any{"context": map[string]any{"slot": r.Context.Slot},
-		"value": []any{map[string]any{"slot": r.Context.Slot - 40, "confirmations": nil, "err": nil, "status": map[string]any{"Ok": nil},
-			"confirmationStatus": "finalized"}}})
-	return b
-}
