@@ -27,9 +27,11 @@ import (
 // (engine.ErrAmbiguousDispatch, kept in Result.SendErr), the
 // transaction is resolved and the error is nil: the verdict is in the
 // Result. An answer that the transaction was already processed resolves
-// it too, and so does, for a durable-nonce transaction, one that its nonce
-// is not the account's (it may have landed before and advanced it). Input errors (nil or unsigned tx, lastValidBlockHeight 0, bad
-// options) come back before any request.
+// it too; so does, for a durable-nonce transaction, a refusal because its
+// nonce is not the account's, when an endpoint knows the signature at
+// confirmed or better (it landed before, and advanced the nonce). Input
+// errors (nil or unsigned tx, a lastValidBlockHeight that does not fit
+// the transaction, bad options) come back before any request.
 func SendAndConfirm(ctx context.Context, tc *engine.Engine, tx *solana.Transaction, lastValidBlockHeight uint64, o confirm.Options) (confirm.Result, error) {
 	return SendAndConfirmWith(ctx, tc, nil, tx, lastValidBlockHeight, o)
 }
