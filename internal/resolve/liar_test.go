@@ -20,10 +20,27 @@ type lies map[string]func(result json.RawMessage) json.RawMessage
 // proxy over a broken node, or a node that lies. It returns its URL.
 func liar(t *testing.T, upstream string, lie lies) string {
 	t.Helper()
+	return proxy(t, func(_ *http.Request, body []byte) (string, func(json.RawMessage) json.RawMessage) {
+		return upstream, lie[method(body)]
+	})
+}
+
+// proxy starts, on loopback, an endpoint that forwards every call to the
+// upstream route picks for it and answers what that upstream answered,
+// its result rewritten by the rewrite route returns (none when nil, or
+// when it returns nil). An upstream of "" forwards nothing: the call hangs
+// until its caller goes away. It returns its URL.
+func proxy(t *testing.T, route func(r *http.Request, body []byte) (upstream string, rewrite func(json.RawMessage) json.RawMessage)) string {
+	t.Helper()
 	client := &http.Client{}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, err := io.ReadAll(r.Body)
 		if err != nil {
+			return
+		}
+		upstream, rewrite := route(r, body)
+		if upstream == "" {
+			<-r.Context().Done()
 			return
 		}
 		resp, err := client.Post(upstream, "application/json", bytes.NewReader(body))
@@ -38,7 +55,7 @@ func liar(t *testing.T, upstream string, lie lies) string {
 			return
 		}
 		var env map[string]json.RawMessage
-		if rewrite := lie[method(body)]; rewrite != nil && json.Unmarshal(answer, &env) == nil && env["result"] != nil {
+		if rewrite != nil && json.Unmarshal(answer, &env) == nil && env["result"] != nil {
 			if lied := rewrite(env["result"]); lied != nil {
 				env["result"] = lied
 				answer, _ = json.Marshal(env)

@@ -1,11 +1,8 @@
 package resolve_test
 
 import (
-	"bytes"
 	"encoding/json"
-	"io"
 	"net/http"
-	"net/http/httptest"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -59,52 +56,24 @@ type proxyBy struct {
 
 func (p *proxyBy) start(t *testing.T, upstream string) string {
 	t.Helper()
-	client := &http.Client{}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, err := io.ReadAll(r.Body)
-		if err != nil {
-			return
-		}
+	return proxy(t, func(r *http.Request, body []byte) (string, func(json.RawMessage) json.RawMessage) {
 		var call struct {
 			Method string          `json:"method"`
 			Params json.RawMessage `json:"params"`
 		}
-		hit := json.Unmarshal(body, &call) == nil && p.match(call.Method, call.Params)
-		if hit {
-			p.n.Add(1)
+		if json.Unmarshal(body, &call) != nil || !p.match(call.Method, call.Params) {
+			return upstream, nil
 		}
-		if hit && p.hang {
+		p.n.Add(1)
+		if p.hang {
 			select {
 			case p.arrived <- p.name:
 			case <-r.Context().Done():
-				return
 			}
-			<-r.Context().Done()
-			return
+			return "", nil
 		}
-		resp, err := client.Post(upstream, "application/json", bytes.NewReader(body))
-		if err != nil {
-			w.WriteHeader(http.StatusBadGateway)
-			return
-		}
-		defer resp.Body.Close()
-		answer, _ := io.ReadAll(resp.Body)
-		var env map[string]json.RawMessage
-		if hit && p.lie != nil && json.Unmarshal(answer, &env) == nil && env["result"] != nil {
-			if lied := p.lie(env["result"]); lied != nil {
-				env["result"] = lied
-				answer, _ = json.Marshal(env)
-			}
-		}
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(resp.StatusCode)
-		_, _ = w.Write(answer)
-	}))
-	t.Cleanup(func() {
-		srv.Close()
-		client.CloseIdleConnections()
+		return upstream, p.lie
 	})
-	return srv.URL
 }
 
 // historyStatus matches a getSignatureStatuses call that searches history.

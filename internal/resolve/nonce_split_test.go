@@ -1,12 +1,10 @@
 package resolve_test
 
 import (
-	"bytes"
 	"context"
-	"io"
+	"encoding/json"
 	"math"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -69,32 +67,12 @@ func TestResendOfALandedNonceTransactionIsResolved(t *testing.T) {
 // rest: a provider's load balancer whose backends differ.
 func splitter(t *testing.T, rest, statuses string) string {
 	t.Helper()
-	client := &http.Client{}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, err := io.ReadAll(r.Body)
-		if err != nil {
-			return
-		}
-		up := rest
+	return proxy(t, func(_ *http.Request, body []byte) (string, func(json.RawMessage) json.RawMessage) {
 		if method(body) == "getSignatureStatuses" {
-			up = statuses
+			return statuses, nil
 		}
-		resp, err := client.Post(up, "application/json", bytes.NewReader(body))
-		if err != nil {
-			w.WriteHeader(http.StatusBadGateway)
-			return
-		}
-		defer resp.Body.Close()
-		answer, _ := io.ReadAll(resp.Body)
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(resp.StatusCode)
-		_, _ = w.Write(answer)
-	}))
-	t.Cleanup(func() {
-		srv.Close()
-		client.CloseIdleConnections()
+		return rest, nil
 	})
-	return srv.URL
 }
 
 // TestALoadBalancedStatusBackendOnAForkIsNoWitness: two read endpoints
@@ -107,7 +85,7 @@ func splitter(t *testing.T, rest, statuses string) string {
 // once h's root reaches it. (Found by the first review: both vouched on
 // h's "not found" at a slot past M: expired, while it had landed.)
 func TestALoadBalancedStatusBackendOnAForkIsNoWitness(t *testing.T) {
-	ch := splitChain(t)
+	ch := splitChain(t, 10)
 	nonce := solana.Hash{0x52}
 	ch.putNonce(52, nonce)
 	tx := ch.nonceTx(52, 1, nonce)
@@ -118,20 +96,20 @@ func TestALoadBalancedStatusBackendOnAForkIsNoWitness(t *testing.T) {
 // topology, a blockhash transaction landing in its last valid blocks:
 // the height rule, fooled the same way before the margin, lands it.
 func TestALoadBalancedStatusBackendOnAForkIsNoHeightWitness(t *testing.T) {
-	ch := splitChain(t)
+	ch := splitChain(t, 10)
 	tx, lvbh := ch.tx(53, 147)
 	ch.wantLandedThoughHidden(tx, lvbh)
 }
 
 // splitChain is a chain of two read endpoints, a and b, each behind a
-// load balancer that sends getSignatureStatuses to one node h, 10 slots
+// load balancer that sends getSignatureStatuses to one node h, lag slots
 // behind, and everything else to its own node.
-func splitChain(t *testing.T) *chain {
+func splitChain(t *testing.T, lag uint64) *chain {
 	t.Helper()
 	clock := clockwork.NewFakeClockAt(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 	ledger := fixtures.NewLedger()
 	var members []fixtures.Member
-	for _, n := range []node{{name: "a"}, {name: "b"}, {name: "h", lag: 10}} {
+	for _, n := range []node{{name: "a"}, {name: "b"}, {name: "h", lag: lag}} {
 		l := endpoint.Limits{RequestTimeout: 2 * time.Second}
 		members = append(members, fixtures.Member{Name: n.name, Read: &l, Send: &l,
 			Options: fixtures.Options{Clock: clock, Ledger: ledger, Slots: &fixtures.SlotOptions{Start: 1000, Lag: n.lag}}})
@@ -170,20 +148,7 @@ func (ch *chain) wantLandedThoughHidden(tx *solana.Transaction, lvbh uint64) {
 // the finalized slot the endpoint reported: a dropped transaction stays
 // unknown, saying why, where before the margin it was expired.
 func TestAStatusBackendBehindItsEndpointsFinalizedReadsIsNoWitness(t *testing.T) {
-	clock := clockwork.NewFakeClockAt(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
-	ledger := fixtures.NewLedger()
-	var members []fixtures.Member
-	for _, n := range []node{{name: "a"}, {name: "b"}, {name: "h", lag: 2}} {
-		l := endpoint.Limits{RequestTimeout: 2 * time.Second}
-		members = append(members, fixtures.Member{Name: n.name, Read: &l, Send: &l,
-			Options: fixtures.Options{Clock: clock, Ledger: ledger, Slots: &fixtures.SlotOptions{Start: 1000, Lag: n.lag}}})
-	}
-	c := fixtures.NewCluster(members)
-	specs := fixturespec.Specs(c)[:2]
-	for i, name := range []string{"a", "b"} {
-		specs[i].URL = endpoint.NewSecret(splitter(t, c.Server(name).URL(), c.Server("h").URL()))
-	}
-	ch := chainOver(t, clock, ledger, c, specs)
+	ch := splitChain(t, 2)
 	tx, lvbh := ch.tx(71, 0)
 	sig := tx.Signatures[0].String()
 	ch.ledger.Drop(sig, math.MaxInt)
