@@ -142,6 +142,9 @@ func (c *Client) LogsSubscribe(ctx context.Context, f LogsFilter, commitment rpc
 	if err := validCommitment(commitment); err != nil {
 		return nil, err
 	}
+	if err := f.check(); err != nil {
+		return nil, err
+	}
 	e, err := c.subs.engine("logsSubscribe")
 	if err != nil {
 		return nil, err

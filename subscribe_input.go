@@ -39,8 +39,19 @@ type ProgramSubscribeOptions struct {
 type LogsFilter struct {
 	// Mentions, when set, picks the transactions that mention the key.
 	Mentions *solana.PublicKey
-	// WithVotes, without Mentions, includes vote transactions.
+	// WithVotes, without Mentions, includes vote transactions; with
+	// Mentions it is refused before any connection (an *InputError).
 	WithVotes bool
+}
+
+// check refuses Mentions with WithVotes, which agave's logsSubscribe
+// cannot combine: it filters by one key, or takes every transaction.
+func (f LogsFilter) check() error {
+	if f.Mentions != nil && f.WithVotes {
+		return &InputError{Field: "logs filter", Value: "Mentions and WithVotes",
+			Reason: "a node filters by one: Mentions, or WithVotes for every transaction"}
+	}
+	return nil
 }
 
 // Bounds of ProgramSubscribeOptions.Filters, agave's for
