@@ -157,13 +157,16 @@ func (w *watcher) loop(ctx context.Context, st watchStream) (string, int) {
 }
 
 // subscribeFailed reports a subscribe that no endpoint took: a usage
-// error for bad input, else a failure; nothing when stopped first.
+// error for input refused before any connection (an *InputError) or a
+// document without a subscribe endpoint, else a failure (every endpoint
+// refused it, its params included); nothing when stopped first.
 func (w *watcher) subscribeFailed(ctx context.Context, err error) int {
+	var bad *solroute.InputError
 	switch {
 	case ctx.Err() != nil:
 		fmt.Fprintf(w.env.stderr, "solroute watch: stopped before the subscription was live: %v\n", err)
 		return exitOK
-	case errors.Is(err, solroute.ErrInvalidInput), errors.Is(err, solroute.ErrNoEndpoint):
+	case errors.As(err, &bad), errors.Is(err, solroute.ErrNoEndpoint):
 		fmt.Fprintf(w.env.stderr, "solroute watch: %v\n", err)
 		return exitUsage
 	}

@@ -13,8 +13,8 @@ func (w *watcher) print(l watchLine) {
 	out := w.env.stdout
 	if l.gap != nil {
 		w.gaps++
-		fmt.Fprintf(out, "%-9s  slots %d to %d may be missing (%s): every endpoint holding the stream failed; re-read that range to miss nothing\n",
-			"gap", l.gap.From, l.gap.To, l.gap.Reason)
+		fmt.Fprintf(out, "%-9s  slots %d to %d may be missing (%s): %s; re-read that range to miss nothing\n",
+			"gap", l.gap.From, l.gap.To, l.gap.Reason, gapCause(l.gap.Reason))
 		return
 	}
 	w.delivered++
@@ -52,4 +52,15 @@ func (w *watcher) summary(s solroute.SubscriptionCounts, elapsed time.Duration, 
 	if w.gaps > 0 {
 		fmt.Fprintf(out, "  gaps: %d (slot ranges whose notifications may be missing, printed above)\n", w.gaps)
 	}
+}
+
+// gapCause says what a gap's reason means.
+func gapCause(reason string) string {
+	switch reason {
+	case "overflow":
+		return "this terminal read slower than notifications came, and the buffer dropped them"
+	case "failover":
+		return "every endpoint holding the stream failed"
+	}
+	return "the stream lost notifications"
 }
