@@ -340,9 +340,13 @@ func (p *Pool) deadlineError(sel *selection, req *Request, now, deadline time.Ti
 			if ok {
 				b = m.rt.ProbeAt(now, time.Time{})
 			}
-			e.Candidates = append(e.Candidates, Candidate{Endpoint: m.spec.Name, Tier: m.spec.Tier,
+			c := Candidate{Endpoint: m.spec.Name, Tier: m.spec.Tier,
 				Block: b, InDoubt: why == lastDoubt, OffSlot: why == lastSlot || why == lastNever, ShortOfSlot: why == lastShort,
-				NoHistory: why == lastNoHistory, Avoided: why == lastAvoided})
+				NoHistory: why == lastNoHistory, Avoided: why == lastAvoided}
+			if b.Reason == rolestate.BlockedByVerification {
+				c.Unchecked = m.rt.Shared().Unchecked()
+			}
+			e.Candidates = append(e.Candidates, c)
 		}
 	}
 	return e

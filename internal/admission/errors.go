@@ -60,6 +60,9 @@ type Candidate struct {
 	// read (it answered one that it lacks the history asked for), which
 	// the read used only after every other.
 	Avoided bool
+	// Unchecked is, for an endpoint the cluster guard still holds, why its
+	// check has no answer yet (Pool.Unchecked); "" otherwise.
+	Unchecked string
 }
 
 // DeadlineError is returned by Acquire when no candidate could be admitted
@@ -109,6 +112,11 @@ func (e *DeadlineError) Error() string {
 			b.WriteString("avoided for the method (lacks its history), ")
 		}
 		b.WriteString(c.Block.Describe(e.At))
+		if c.Unchecked != "" {
+			b.WriteString(" (its check: ")
+			b.WriteString(c.Unchecked)
+			b.WriteString(")")
+		}
 	}
 	return b.String()
 }

@@ -23,6 +23,15 @@ func (p *Pool) Verify(name string) {
 	}
 }
 
+// Unchecked records why the named held endpoint's check has no answer yet
+// (secret-free: it is printed as is), for the requests that give up
+// waiting for it to say.
+func (p *Pool) Unchecked(name, why string) {
+	if sh := p.byName[name]; sh != nil {
+		sh.NoteUnchecked(why)
+	}
+}
+
 // Exclude takes the named endpoint out for good: no request uses it
 // again, and snapshots show reason (secret-free: it is printed as is).
 func (p *Pool) Exclude(name, reason string) {

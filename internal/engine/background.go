@@ -101,6 +101,7 @@ func (c *Engine) verify(name string, role endpoint.Role, want solana.Hash) bool 
 		case ok && !o.Failed():
 			h, err := solana.HashFromBase58(got)
 			if err != nil {
+				c.pool.Unchecked(name, "getGenesisHash answered no hash")
 				break // a malformed answer: asked again later
 			}
 			if h == want {
@@ -123,6 +124,8 @@ func (c *Engine) verify(name string, role endpoint.Role, want solana.Hash) bool 
 					slog.String("endpoint", name))
 			}
 			return true
+		case ok:
+			c.pool.Unchecked(name, uncheckedWhy(o))
 		}
 		t := c.clock.NewTimer(wait)
 		select {
@@ -133,6 +136,15 @@ func (c *Engine) verify(name string, role endpoint.Role, want solana.Hash) bool 
 		}
 		wait = min(2*wait, verifyRetryMax)
 	}
+}
+
+// uncheckedWhy says why a failed getGenesisHash attempt checked nothing:
+// its error (secret-free, naming the endpoint by its name), or its cause.
+func uncheckedWhy(o outcome) string {
+	if o.err != nil {
+		return "getGenesisHash: " + o.err.Error()
+	}
+	return "getGenesisHash: " + o.Cause.String()
 }
 
 // probeSlots asks name for its confirmed slot every interval, when a

@@ -18,6 +18,9 @@ type Shared struct {
 	// set.
 	verification atomic.Uint32
 	excluded     atomic.Pointer[string]
+	// unchecked says why the cluster check has no answer yet (its last
+	// attempt's error, secret-free), while unverified.
+	unchecked atomic.Pointer[string]
 	// avoid holds, per history method (the pool's index), until when the
 	// endpoint is avoided for it (avoid.go).
 	avoid []atomic.Int64
@@ -31,6 +34,19 @@ func (sh *Shared) Verification() (endpoint.Verification, string) {
 		return v, *p
 	}
 	return v, ""
+}
+
+// NoteUnchecked records why the cluster check has no answer yet: its last
+// attempt's failure, secret-free (it is printed as is).
+func (sh *Shared) NoteUnchecked(why string) { sh.unchecked.Store(&why) }
+
+// Unchecked returns what NoteUnchecked recorded last ("" if nothing),
+// while the endpoint is unverified.
+func (sh *Shared) Unchecked() string {
+	if p := sh.unchecked.Load(); p != nil && endpoint.Verification(sh.verification.Load()) == endpoint.Unverified {
+		return *p
+	}
+	return ""
 }
 
 // Hold marks the endpoint unverified: no request may use it until Verify.
