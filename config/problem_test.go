@@ -79,7 +79,7 @@ headers = { "a.b:c" = "v", "c d" = "w" }
 	_, err := Parse([]byte(doc), ParseOptions{})
 	checkProblems(t, err, []problemWant{
 		{1, `"x\nsolroute.toml:1: y"`, "unknown key"},
-		{5, `endpoints[0].headers."a.b:c"`, "not a valid HTTP header name"},
+		{5, `endpoints[0].headers."a.b…"`, "not a valid HTTP header name"},
 		{5, `endpoints[0].headers."c d"`, "not a valid HTTP header name"},
 	})
 }

@@ -144,13 +144,13 @@ func (p *parser) checkHeaders(d *Document) {
 		s := &d.Endpoints[i]
 		path := join(base+"["+strconv.Itoa(i)+"]", fieldKeyOf[endpoint.Spec]("Headers"))
 		for _, name := range slices.Sorted(maps.Keys(s.Headers)) {
-			hp := join(path, name)
+			hp, shown := join(path, name), join(path, httpheader.ShownName(name))
 			switch {
 			case p.hasAtOrBelow(hp):
 			case !httpheader.ValidName(name):
-				p.add(hp, "is not a valid HTTP header name")
+				p.add(shown, "is not a valid HTTP header name (a name only, its value apart)")
 			case !httpheader.ValidValue(s.Headers[name].Reveal()):
-				p.add(hp, "value must not contain control characters such as a newline")
+				p.add(shown, "value must not contain control characters such as a newline")
 			default:
 				continue
 			}

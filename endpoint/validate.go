@@ -133,10 +133,10 @@ func (v *validator) url(path, raw string) {
 func (v *validator) headers(path string, h map[string]Secret) {
 	for _, k := range slices.Sorted(maps.Keys(h)) {
 		if !httpheader.ValidName(k) {
-			v.add(path, "header name %q is not a valid HTTP header name", k)
+			v.add(path, "header name %q is not a valid HTTP header name (a name only, its value apart)", httpheader.ShownName(k))
 		}
 		if !httpheader.ValidValue(h[k].Reveal()) {
-			v.add(path, "the value of header %q contains control characters", k)
+			v.add(path, "the value of header %q contains control characters", httpheader.ShownName(k))
 		}
 	}
 }

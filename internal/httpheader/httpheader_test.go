@@ -18,3 +18,16 @@ func TestValidNameAndValue(t *testing.T) {
 		}
 	}
 }
+
+func TestShownName(t *testing.T) {
+	for in, want := range map[string]string{
+		"Authorization":                "Authorization",
+		"Authorization: Bearer KEY123": "Authorization…",
+		"Bad Name":                     "Bad Name", // no colon: a typo, shown whole
+		": KEY123":                     "…",
+	} {
+		if got := ShownName(in); got != want {
+			t.Errorf("ShownName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
