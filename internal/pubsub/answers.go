@@ -107,6 +107,9 @@ func capacityRefusal(r *RPCError) bool {
 func (e *Engine) heartbeatLocked(c *wsConn, it *item) {
 	now := e.clock.Now()
 	c.lastSlot = max(c.lastSlot, it.slot)
+	if len(c.gapWait) > 0 {
+		e.gapWaitersLocked(c)
+	}
 	c.ep.best = max(c.ep.best, c.lastSlot)
 	if it.slot > e.best {
 		if e.beats.bestAt != (time.Time{}) && e.best > 0 {

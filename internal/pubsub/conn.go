@@ -30,6 +30,7 @@ type wsConn struct {
 	lastPing  time.Time
 	up        time.Time
 	lastSlot  uint64 // the freshest heartbeat slot
+	gapWait   []*leg // legs live before any slot was heard, whose stream's gap waits for one
 	lagging   bool
 	closed    bool
 
@@ -230,6 +231,9 @@ func (e *Engine) handleLocked(c *wsConn, in *inbound, it *item, derr error) {
 			return
 		}
 		if l := c.legs[in.Params.Subscription]; l != nil {
+			if l.st.gapOpen && it.slot > c.lastSlot {
+				e.closeGapLocked(l, it.slot) // before what the new leg notifies
+			}
 			l.st.offerLocked(it, c.ep)
 		}
 	}

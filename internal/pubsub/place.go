@@ -138,19 +138,50 @@ func (e *Engine) legLiveLocked(l *leg, subID uint64) {
 		Latency: e.clock.Since(st.needSince), Replaced: st.replacing})
 	st.replacing = false
 	if st.gapOpen {
-		st.gapOpen = false
-		if from := satSub(st.coveredTo+1, commitmentDepth(st.spec.commitment)); from <= c.lastSlot {
-			g := &GapError{From: from, To: c.lastSlot, Reason: "failover"}
-			e.stats.gaps++
-			e.emit(Event{Kind: EventGap, Endpoint: l.ep.Name, Method: st.method, From: g.From, To: g.To})
-			st.deliverLocked(&item{gap: g, slot: g.To})
-		}
+		e.closeGapLocked(l, c.lastSlot)
 	}
 	if first || st.spec.kind == kAccount || st.spec.kind == kSignature {
 		e.reads.add(st)
 		e.kickLoop()
 	}
 	e.placeLocked(st)
+}
+
+// closeGapLocked delivers the failover gap of l's stream: from the slot
+// its lost legs had covered (less the commitment depth) to heard, the
+// slot l's connection has heard. A connection that has heard no slot yet
+// (dialed anew) cannot say where the new leg begins: the gap stays open
+// until its first heartbeat, or the leg's first notification, names a
+// slot. A connection still behind the covered slot will notify what the
+// lost legs missed: no gap then. e.mu must be held.
+func (e *Engine) closeGapLocked(l *leg, heard uint64) {
+	st := l.st
+	if heard == 0 {
+		l.conn.gapWait = append(l.conn.gapWait, l)
+		return
+	}
+	st.gapOpen = false
+	from := satSub(st.coveredTo+1, commitmentDepth(st.spec.commitment))
+	if from > heard {
+		return
+	}
+	g := &GapError{From: from, To: heard, Reason: "failover"}
+	e.stats.gaps++
+	e.emit(Event{Kind: EventGap, Endpoint: l.ep.Name, Method: st.method, From: g.From, To: g.To})
+	st.deliverLocked(&item{gap: g, slot: g.To})
+}
+
+// gapWaitersLocked closes the gaps that waited for c to hear a slot,
+// those of its legs still live whose stream no other leg closed first.
+// e.mu must be held.
+func (e *Engine) gapWaitersLocked(c *wsConn) {
+	waiting := c.gapWait
+	c.gapWait = nil
+	for _, l := range waiting {
+		if l.state == legLive && l.conn == c && l.st.gapOpen && !l.st.ended {
+			e.closeGapLocked(l, c.lastSlot)
+		}
+	}
 }
 
 // legLostLocked records that a leg will not hold the stream (its
