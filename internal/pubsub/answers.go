@@ -63,21 +63,27 @@ func (e *Engine) heartbeatAnswerLocked(c *wsConn, subID uint64, refusal *RPCErro
 
 // legRefusedLocked acts on a subscribe an endpoint refused: -32602 rules
 // the endpoint out for the stream (its params are at fault); a refusal
-// that names a limit teaches the connection its cap and the leg waits for
-// room; any other keeps the stream off the endpoint for a backoff. e.mu
+// that names a limit on a connection holding subscriptions teaches that
+// connection its cap (what it holds or asked for) and the leg waits for
+// room. Any other refusal keeps the stream off the endpoint for a
+// backoff, a limit named on a connection holding nothing but its
+// heartbeat included: that is no cap of the connection's (the node's
+// own, or a passing one), and learning one would leave it unusable. e.mu
 // must be held.
 func (e *Engine) legRefusedLocked(c *wsConn, l *leg, r *RPCError) {
 	ep, st := c.ep, l.st
 	c.used--
 	ep.counts.refusals++
 	cause := &EndpointError{Endpoint: ep.Name, Op: "subscribe", Err: r}
+	limit := capacityRefusal(r)
+	if limit {
+		ep.counts.capRefusals++
+	}
 	switch {
 	case r.Code == -32602:
 		st.excluded[ep] = cause
-	case capacityRefusal(r):
-		ep.counts.capRefusals++
-		c.capacity = max(1, c.used)
-		ep.capacity = c.capacity
+	case limit && len(c.legs) > 0:
+		c.capacity = c.used // this connection's only: one dialed anew starts at the endpoint's
 		l.state, l.conn = legQueued, nil
 		ep.queue = append([]*leg{l}, ep.queue...)
 		e.pumpLocked(ep)

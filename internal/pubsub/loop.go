@@ -3,8 +3,8 @@ package pubsub
 import "time"
 
 // loop keeps every deadline on the engine's clock: handshakes, stalls,
-// silences, unanswered subscribes, pings, backoffs, subscribe tokens and
-// reads back.
+// silences, unanswered subscribes, pings, backoffs (an endpoint's, and a
+// stream's after a refusal), subscribe tokens and reads back.
 //
 // The timer is made under e.mu, from the reading the tick used, before
 // the loop says when it is due: Activity calls the engine quiet only
@@ -67,6 +67,7 @@ func (e *Engine) tickLocked(now time.Time) time.Time {
 	for _, ep := range e.eps {
 		e.tickEndpointLocked(ep, d)
 	}
+	e.retryCooledLocked(d)
 	e.slotTickLocked(d)
 	e.launchReadsLocked(d)
 	return d.next

@@ -2,6 +2,7 @@ package pubsub
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 )
 
@@ -232,16 +233,54 @@ func (e *Engine) failStreamLocked(st *stream) {
 		if a != nil {
 			err.invalid = true // an endpoint refused the params: they are at fault
 		} else if a = st.attempts[ep]; a == nil {
-			a = ep.lastErr
-		}
-		if a == nil {
-			a = &EndpointError{Endpoint: ep.Name, Op: "subscribe", Err: errors.New("no room: every connection is full")}
+			a = e.unavailableLocked(ep)
 		}
 		err.Attempts = append(err.Attempts, a)
 	}
 	st.failed = err
 	st.closeReady()
 	e.finishStreamLocked(st, err)
+}
+
+// unavailableLocked says why ep took no leg of a stream that never asked
+// it: its last fault while it has no connection open, else that every
+// connection lags, or that none has room. e.mu must be held.
+func (e *Engine) unavailableLocked(ep *epState) *EndpointError {
+	lagging := len(ep.conns) > 0
+	for _, c := range ep.conns {
+		lagging = lagging && c.lagging
+	}
+	switch {
+	case len(ep.conns) == 0 && ep.lastErr != nil:
+		return ep.lastErr
+	case len(ep.conns) == 0:
+		return &EndpointError{Endpoint: ep.Name, Op: "dial", Err: errors.New("no connection open")}
+	case lagging:
+		return &EndpointError{Endpoint: ep.Name, Op: "lag", Err: errLagging}
+	}
+	return &EndpointError{Endpoint: ep.Name, Op: "subscribe", Err: fmt.Errorf(
+		"no room: every connection is full (%d open of %d allowed)", len(ep.conns), ep.maxConns)}
+}
+
+// retryCooledLocked places again each stream short of legs whose backoff
+// on an endpoint (after a refusal) has ended, so that a refusal keeps it
+// off that endpoint for the backoff only, and wakes the loop when the
+// next one ends. e.mu must be held.
+func (e *Engine) retryCooledLocked(d *deadline) {
+	for st := range e.needy {
+		due := false
+		for ep, t := range st.cooldown {
+			if t.After(d.now) {
+				d.at(t)
+			} else {
+				delete(st.cooldown, ep)
+				due = true
+			}
+		}
+		if due {
+			e.placeLocked(st)
+		}
+	}
 }
 
 // errLagging is why a leg on a lagging connection was let go.
