@@ -3,6 +3,7 @@ package pubsub
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -120,6 +121,10 @@ func subscribe[T any](ctx context.Context, e *Engine, sp *spec) (*Subscription[T
 	sub := &Subscription[T]{e: e, s: s}
 	if err := e.waitReady(ctx, st); err != nil {
 		sub.Close()
+		var se *SubscribeError
+		if errors.As(err, &se) {
+			return nil, err // it names the method itself
+		}
 		return nil, fmt.Errorf("pubsub: %s: %w", st.method, err)
 	}
 	e.mu.Lock()
