@@ -14,6 +14,7 @@ import (
 	"github.com/jonboulle/clockwork"
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/internal/admission"
+	"github.com/solroute/solroute/internal/redact"
 	"github.com/solroute/solroute/internal/retry"
 	"github.com/solroute/solroute/internal/slots"
 	"github.com/solroute/solroute/internal/wire"
@@ -91,7 +92,7 @@ type endpointClient struct {
 	// secrets are the substrings redacted from every error text. A
 	// pointer, so that fmt shows an address: a wrong verb (%s of a
 	// *Client) makes fmt print an endpointClient's fields, never deeper.
-	secrets *secretSet
+	secrets *redact.Set
 	// sendOnly adjusts requests to a send-only service (sendonly.go); nil
 	// for a plain endpoint.
 	sendOnly *sendOnly
@@ -183,7 +184,7 @@ func newEndpointClient(spec *endpoint.Spec) (*endpointClient, error) {
 			Header:     header,
 			Host:       u.Host,
 		},
-		secrets:  secretsOf(rawURL, u, secretValues),
+		secrets:  redact.Secrets(rawURL, u, secretValues),
 		sendOnly: newSendOnly(spec, target),
 	}
 	// Attempts go to tr.RoundTrip, not through an http.Client: a JSON-RPC

@@ -13,6 +13,7 @@ import (
 
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/internal/fixturedata"
+	"github.com/solroute/solroute/internal/redact"
 	"github.com/solroute/solroute/transport"
 )
 
@@ -22,7 +23,7 @@ const redactMarker = "ReDaCtMaRk"
 // echoForms lists what a server or the runtime may write for a secret v:
 // v as is, URL-decoded and -escaped, JSON-escaped every way, and in base64
 // alone or inside a longer encoded text (at each offset of a 3-byte
-// group). It is written apart from secretsOf's encodings on purpose.
+// group). It is written apart from redact.Secrets's encodings on purpose.
 func echoForms(v string) map[string]string {
 	forms := map[string]string{"raw": v, "query-escaped": url.QueryEscape(v), "path-escaped": url.PathEscape(v)}
 	if d, err := url.PathUnescape(v); err == nil {
@@ -117,8 +118,9 @@ func TestRedactEveryForm(t *testing.T) {
 	}
 }
 
-// TestRedactKeepsWhatIsNotSecret: values shorter than minSecretLen,
-// authentication scheme names and an IP address host stay readable.
+// TestRedactKeepsWhatIsNotSecret: values shorter than 3 bytes (redact's
+// minimum), authentication scheme names and an IP address host stay
+// readable.
 func TestRedactKeepsWhatIsNotSecret(t *testing.T) {
 	spec := endpoint.Spec{Name: "ep", URL: endpoint.NewSecret("http://127.0.0.1:8899/a/?k=ab"),
 		Headers: map[string]endpoint.Secret{"Authorization": endpoint.NewSecret("Bearer tokSECRET"), "X-Short": endpoint.NewSecret("1")}}
@@ -134,7 +136,7 @@ func TestRedactKeepsWhatIsNotSecret(t *testing.T) {
 			t.Errorf("redact(%q) = %q", msg, got)
 		}
 	}
-	if got := ep.redact("bad tokSECRET"); got != "bad "+redacted {
+	if got := ep.redact("bad tokSECRET"); got != "bad "+redact.Placeholder {
 		t.Errorf("redact = %q", got)
 	}
 }
