@@ -1,95 +1,38 @@
 package pubsub
 
 import (
-	"cmp"
-	"encoding/base64"
 	"errors"
-	"net"
 	"net/url"
-	"slices"
-	"strconv"
-	"strings"
+
+	"github.com/solroute/solroute/internal/redact"
 )
 
-// minSecretLen is the shortest value redacted, as in the transport: a
-// shorter one ("/", "1") would shred messages and protect nothing.
-const minSecretLen = 3
-
-// redactedText replaces a secret in a message.
-const redactedText = "[redacted]"
-
 // secrets is every text of one endpoint that must never appear in an
-// error or a log: the same approach as the transport's (transport's
-// secretsOf), over a WebSocket URL and its headers. Once the transport
-// moves under internal/, one shared set should serve both.
+// error or a log: the set the HTTP transport builds for its endpoints
+// (redact.Secrets), over the WebSocket URL and the upgrade's headers.
 type secrets struct {
-	all []string // longest first
+	set *redact.Set
 }
 
-// newSecrets lists the URL whole and in parts (user info, host unless an
-// IP, path and each segment, query and each pair and value, fragment),
-// each header value whole and by token, in their raw, decoded and
-// encoded forms (percent, base64, JSON).
+// newSecrets builds the set of rawURL, a ws(s) URL (its user info, host
+// and port, path, query and fragment, whole and in parts), and headers,
+// the header values sent with the upgrade (the Basic one built from the
+// user info included), each in every form a server can echo it.
 func newSecrets(rawURL string, headers []string) *secrets {
-	var vals []string
-	add := func(v ...string) { vals = append(vals, v...) }
-	add(rawURL)
-	if u, err := url.Parse(rawURL); err == nil {
-		add(u.String(), u.RequestURI(), u.Host, u.Path, u.RawPath, u.EscapedPath(), u.RawQuery, u.Fragment)
-		if net.ParseIP(u.Hostname()) == nil {
-			add(u.Hostname(), strings.ToLower(u.Hostname()))
-		}
-		if u.User != nil {
-			pass, _ := u.User.Password()
-			add(u.User.String(), u.User.Username(), pass, u.User.Username()+":"+pass)
-		}
-		add(strings.Split(u.Path, "/")...)
-		add(strings.Split(u.EscapedPath(), "/")...)
-		for pair := range strings.FieldsFuncSeq(u.RawQuery, func(r rune) bool { return r == '&' || r == ';' }) {
-			k, v, _ := strings.Cut(pair, "=")
-			add(pair, v)
-			if v == "" {
-				add(k)
-			}
-		}
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		// checkEndpoints refuses such a URL; were one here, it would
+		// still be hidden whole.
+		u = new(url.URL)
 	}
-	for _, h := range headers {
-		add(h)
-		add(strings.FieldsFunc(h, func(r rune) bool { return strings.ContainsRune(" \t,;=\"", r) })...)
-	}
-	for _, v := range slices.Clone(vals) {
-		if d, err := url.PathUnescape(v); err == nil {
-			add(d)
-		}
-		if d, err := url.QueryUnescape(v); err == nil {
-			add(d)
-		}
-	}
-	var out []string
-	for _, v := range vals {
-		if len(v) >= minSecretLen {
-			out = append(out, v, url.QueryEscape(v), url.PathEscape(v), strings.Trim(strconv.Quote(v), `"`),
-				base64.StdEncoding.EncodeToString([]byte(v)), base64.RawURLEncoding.EncodeToString([]byte(v)))
-		}
-	}
-	slices.SortFunc(out, func(a, b string) int {
-		if c := cmp.Compare(len(b), len(a)); c != 0 {
-			return c
-		}
-		return strings.Compare(a, b)
-	})
-	return &secrets{all: slices.Compact(out)}
+	// Its address too, an IP one included, which the HTTP transport
+	// leaves readable: PubSub errors, logs and snapshots name an endpoint
+	// by its label alone (Endpoint.Name).
+	return &secrets{set: redact.Secrets(rawURL, u, headers).With(u.Host)}
 }
 
 // redact replaces every secret in msg.
-func (s *secrets) redact(msg string) string {
-	for _, v := range s.all {
-		if strings.Contains(msg, v) {
-			msg = strings.ReplaceAll(msg, v, redactedText)
-		}
-	}
-	return msg
-}
+func (s *secrets) redact(msg string) string { return s.set.Redact(msg) }
 
 // redactedError is an error whose text held a secret: its redacted text,
 // and nothing a caller could unwrap to the original.

@@ -57,6 +57,19 @@ func newSet(secrets []string) *Set {
 	return &Set{all: all, probes: probes}
 }
 
+// With returns a set that also hides values, each of minSecretLen bytes
+// or more in every encoding (encodings): for a caller that hides more of
+// an endpoint than Secrets does.
+func (ss *Set) With(values ...string) *Set {
+	out := slices.Clone(ss.all)
+	for _, v := range values {
+		if len(v) >= minSecretLen {
+			out = append(out, encodings(v)...)
+		}
+	}
+	return newSet(out)
+}
+
 // Redact replaces every secret in msg with Placeholder.
 func (ss *Set) Redact(msg string) string {
 	if !slices.ContainsFunc(ss.probes, func(p string) bool { return strings.Contains(msg, p) }) {

@@ -86,3 +86,20 @@ func TestRedactKeepsAShortOrPlainText(t *testing.T) {
 		t.Errorf("Redact = %q", got)
 	}
 }
+
+// TestWithHidesMore: With adds values, in their encodings, to a set that
+// keeps hiding what it hid.
+func TestWithHidesMore(t *testing.T) {
+	s := mustSecrets(t, "ws://127.0.0.1:8900/k"+marker)
+	addr := "dial tcp 127.0.0.1:8900: connect: connection refused"
+	if got := s.Redact(addr); got != addr {
+		t.Fatalf("Secrets hides an IP address: %q", got)
+	}
+	w := s.With("127.0.0.1:8900", "ab")
+	if got, want := w.Redact(addr), "dial tcp "+Placeholder+": connect: connection refused"; got != want {
+		t.Errorf("With: Redact = %q, want %q", got, want)
+	}
+	if got := w.Redact("at /k" + marker + " ab"); got != "at "+Placeholder+" ab" {
+		t.Errorf("With: Redact = %q", got)
+	}
+}
