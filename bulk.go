@@ -48,8 +48,8 @@ type BulkOptions struct {
 	ChunkSize int
 	// Encoding is the accounts' data encoding (getMultipleAccounts:
 	// base58, base64, base64+zstd or jsonParsed) or the transactions'
-	// (getTransaction: base58, base64, json or jsonParsed): "" means
-	// base64.
+	// (getTransaction: base58, base64 or json; solana-go's transaction
+	// type decodes no jsonParsed one): "" means base64.
 	Encoding solana.EncodingType
 	// DataSlice, when set, asks getMultipleAccounts for that part of each
 	// account's data only.

@@ -12,10 +12,11 @@ import (
 	"github.com/solroute/solroute/transport"
 )
 
-// maxStaleAsks is how many times a getSignatureStatuses chunk is asked
-// before an answer below the floor fails it: once, then twice more, each
-// time avoiding the endpoints that answered below.
-const maxStaleAsks = 3
+// maxChunkAsks is how many times a getMultipleAccounts or
+// getSignatureStatuses chunk is asked before a wrong answer fails it (one
+// below the floor, or with another number of values than asked): once,
+// then twice more, each time avoiding the endpoints that answered so.
+const maxChunkAsks = 3
 
 // chunkValue is a {context, value: [...]} answer of one chunk.
 type chunkValue[T any] struct {
@@ -25,13 +26,43 @@ type chunkValue[T any] struct {
 	Value []T `json:"value"`
 }
 
-// place copies v's values into out, which must have as many.
-func place[T any](method string, out []T, v []T) error {
-	if len(v) != len(out) {
-		return fmt.Errorf("solroute: %s answered %d values for %d inputs", method, len(v), len(out))
+// askChunk reads one chunk's values into out with method and params, at
+// or past floor (the context slot of an answer at commitment), and
+// returns the answer's slot. An answer below the floor (a node that does
+// not honour minContextSlot, or a read without one, with monotonic reads
+// off) or with another number of values than out holds (a broken node's)
+// is asked again elsewhere, up to maxChunkAsks times in all, avoiding each
+// endpoint that gave one; the last fails the chunk, naming its endpoint.
+func askChunk[T any](ctx context.Context, c *Client, method string, params []any,
+	commitment rpc.CommitmentType, floor uint64, out []T) (uint64, error) {
+	var avoid []string
+	for try := 1; ; try++ {
+		seen := &lastEndpoint{}
+		actx := engine.WithObserver(ctx, seen)
+		if len(avoid) > 0 {
+			actx = engine.WithAvoid(actx, avoid...)
+		}
+		var res required[chunkValue[T]]
+		if err := c.engine.CallForInto(actx, &res, method, params); err != nil {
+			return 0, err
+		}
+		slot, v := res.v.Context.Slot, res.v.Value
+		var wrong error
+		switch {
+		case slot < floor:
+			wrong = fmt.Errorf("answered below the bulk read's floor: %w",
+				&transport.StaleError{Commitment: commitment, Slot: slot, Floor: floor})
+		case len(v) != len(out):
+			wrong = fmt.Errorf("answered %d values for %d inputs", len(v), len(out))
+		default:
+			copy(out, v)
+			return slot, nil
+		}
+		if try == maxChunkAsks {
+			return 0, fmt.Errorf("solroute: %s: %s %w (asked %d times)", method, seen.name(), wrong, try)
+		}
+		avoid = append(avoid, seen.name())
 	}
-	copy(out, v)
-	return nil
 }
 
 // accountsBulk is GetMultipleAccountsBulk's read.
@@ -62,11 +93,7 @@ func accountsBulk(c *Client, keys []solana.PublicKey, opts BulkOptions) (*bulkCa
 			cfg = maps.Clone(base)
 			cfg["minContextSlot"] = floor
 		}
-		var res required[chunkValue[*rpc.Account]]
-		if err := c.engine.CallForInto(ctx, &res, method, []any{keys[lo:hi], cfg}); err != nil {
-			return 0, err
-		}
-		return res.v.Context.Slot, place(method, out[lo:hi], res.v.Value)
+		return askChunk(ctx, c, method, []any{keys[lo:hi], cfg}, commitmentOr(opts.Commitment), floor, out[lo:hi])
 	}
 	b := &bulkCall{method: method, n: len(keys), size: size, inflight: inflight, floored: true, ask: ask}
 	if opts.MinContextSlot != nil {
@@ -92,27 +119,7 @@ func statusesBulk(c *Client, sigs []solana.Signature, opts BulkOptions) (*bulkCa
 	out := make([]*rpc.SignatureStatusesResult, len(sigs))
 	ask := func(ctx context.Context, lo, hi int, floor uint64) (uint64, error) {
 		params := append([]any{sigs[lo:hi]}, cfg...)
-		var avoid []string
-		for try := 1; ; try++ {
-			seen := &lastEndpoint{}
-			actx := engine.WithObserver(ctx, seen)
-			if len(avoid) > 0 {
-				actx = engine.WithAvoid(actx, avoid...)
-			}
-			var res required[chunkValue[*rpc.SignatureStatusesResult]]
-			if err := c.engine.CallForInto(actx, &res, method, params); err != nil {
-				return 0, err
-			}
-			slot := res.v.Context.Slot
-			if slot >= floor {
-				return slot, place(method, out[lo:hi], res.v.Value)
-			}
-			stale := &transport.StaleError{Commitment: rpc.CommitmentProcessed, Slot: slot, Floor: floor}
-			if try == maxStaleAsks {
-				return 0, fmt.Errorf("solroute: %s: %s answered below the bulk read's floor, %d times: %w", method, seen.name(), try, stale)
-			}
-			avoid = append(avoid, seen.name())
-		}
+		return askChunk(ctx, c, method, params, rpc.CommitmentProcessed, floor, out[lo:hi])
 	}
 	b := &bulkCall{method: method, n: len(sigs), size: size, inflight: inflight, floored: true, ask: ask}
 	if opts.MinContextSlot != nil {
@@ -184,3 +191,12 @@ func (l *lastEndpoint) AttemptEnded(_ context.Context, _ transport.CallInfo, a t
 }
 
 func (l *lastEndpoint) CallEnded(context.Context, transport.CallInfo, transport.CallResult) {}
+
+// commitmentOr is c, or the commitment a node reads at without one:
+// finalized (what a StaleError of the answer names).
+func commitmentOr(c rpc.CommitmentType) rpc.CommitmentType {
+	if c == "" {
+		return rpc.CommitmentFinalized
+	}
+	return c
+}
