@@ -45,10 +45,8 @@ func New(opts Options) (*Client, error) {
 	for i := range opts.Endpoints {
 		specs[i] = opts.Endpoints[i].spec()
 	}
-	if opts.Cluster != "" {
-		if _, ok := genesis.Of(opts.Cluster); !ok {
-			return nil, errors.New("solroute: unknown Options.Cluster: want mainnet-beta, devnet, testnet or a base58 genesis hash")
-		}
+	if err := knownCluster(opts.Cluster, "Options.Cluster"); err != nil {
+		return nil, err
 	}
 	ts, ps := transport.DefaultSettings(), pool.DefaultSettings()
 	if opts.Transport != nil {
@@ -90,8 +88,13 @@ func Open(path string) (*Client, error) {
 // defaults), with hooks. A document whose [limits] backend is "redis"
 // needs the shared limiter in h.Limits (redislimit.New(ctx, doc.Limits,
 // ...)); without it FromDocument fails before any request, with an error
-// that names the import.
+// that names the import. What Parse would refuse in a document built by
+// hand (or changed after Parse) is refused here too: an unknown cluster,
+// [limits] that do not validate, a [send] fan_out out of range.
 func FromDocument(doc *config.Document, h Hooks) (*Client, error) {
+	if err := checkDocument(doc); err != nil {
+		return nil, err
+	}
 	reg, err := doc.Registry(nil)
 	if err != nil {
 		return nil, fmt.Errorf("solroute: %w", err)
@@ -177,4 +180,37 @@ func (c *Client) Cluster() (string, solana.Hash, bool) {
 func (c *Client) Close() error {
 	c.subs.close()
 	return c.engine.Close()
+}
+
+// knownCluster refuses a cluster name (set at where) that is neither a
+// public cluster's nor a base58 genesis hash; "" (no check) passes. The
+// name is not quoted: a URL pasted there may carry a key.
+func knownCluster(name, where string) error {
+	if _, ok := genesis.Of(name); name != "" && !ok {
+		return fmt.Errorf("solroute: unknown %s: want mainnet-beta, devnet, testnet or a base58 genesis hash", where)
+	}
+	return nil
+}
+
+// checkDocument is what FromDocument checks of a document that did not
+// come through Parse (one that did passes): its cluster, its [limits]
+// (Limits.Validate), and its [send] fan_out, 0 (the default) or from 1 to
+// the endpoints with a send role.
+func checkDocument(doc *config.Document) error {
+	if err := knownCluster(doc.Cluster, "cluster"); err != nil {
+		return err
+	}
+	if err := doc.Limits.Validate(); err != nil {
+		return fmt.Errorf("solroute: [limits]: %w", err)
+	}
+	n := 0
+	for i := range doc.Endpoints {
+		if _, ok := doc.Endpoints[i].Roles[endpoint.RoleSend]; ok {
+			n++
+		}
+	}
+	if k := doc.Send.FanOut; k < 0 || k > n {
+		return fmt.Errorf("solroute: [send] fan_out %d: want 1 to the %d endpoint(s) with a send role (0: the default, 1)", k, n)
+	}
+	return nil
 }
