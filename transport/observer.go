@@ -12,8 +12,10 @@ import (
 // they happen: metrics, traces and solroute.CallRecord plug in here, for
 // every call (solroute.Client.Observe, solroute.Hooks.Observers) or for
 // the calls under one context (solroute.WithObserver). Its
-// methods run on the goroutine that made the call (a hedge's request runs
-// on a goroutine of its own, its AttemptStarted does not); they must be
+// methods run on the goroutine that made the call, but for a hedge's
+// (Settings.HedgeAfter): the hedge starts on its timer's goroutine, where
+// its AttemptStarted runs, and its request runs on a goroutine of its
+// own, so an Observer must not rely on goroutine affinity; they must be
 // safe for concurrent use, must not block, and must not keep the values
 // they are given past their return. Nothing they are given holds a URL or
 // a header value.

@@ -86,6 +86,8 @@ type callLoop struct {
 	failures failures
 	// hedging: the call's reads are hedged (Settings.HedgeAfter).
 	hedging bool
+	// once: the call makes no counted retry (WithEndpointOnce).
+	once bool
 	// call is what retries points at (retry.Policy.Start).
 	call retry.Call
 }
@@ -100,7 +102,8 @@ type intoCall struct {
 // newLoop sets the call's deadline and attempt bounds and builds its
 // request to the pool; the error is the call's when no endpoint serves it.
 func (c *Engine) newLoop(ctx context.Context, cs *callState, role endpoint.Role) (*callLoop, error) {
-	caps, only := capabilitiesFrom(ctx), endpointFrom(ctx)
+	caps := capabilitiesFrom(ctx)
+	only, once := endpointFrom(ctx)
 	timeout, err := c.pool.DefaultTimeout(admission.Request{Role: role, Method: cs.method, Capabilities: caps, Endpoint: only})
 	if err != nil {
 		return nil, &transport.CallError{Method: cs.method, Errs: []error{err}}
@@ -128,7 +131,7 @@ func (c *Engine) newLoop(ctx context.Context, cs *callState, role endpoint.Role)
 	if l == nil {
 		l = new(callLoop)
 	}
-	*l = callLoop{c: c, cs: cs, hedging: read && c.hedgeAfter != 0, failures: failures{method: cs.method},
+	*l = callLoop{c: c, cs: cs, hedging: read && c.hedgeAfter != 0, once: once, failures: failures{method: cs.method},
 		req: admission.Request{Role: role, Method: cs.method, Capabilities: caps, Deadline: cs.deadline,
 			AvoidDoubt: !read, Timed: cs.adaptive || timed && c.hedgeAfter == transport.HedgeAuto,
 			Avoid: slices.Clip(avoid), Endpoint: only}}
@@ -218,6 +221,7 @@ func (l *callLoop) decide(run *attemptRun, n int) retrypolicy.Decision {
 		SlotElsewhere:      c.slotElsewhere(o, l.req, tried),
 		TimeLeft:           cs.deadline.Sub(c.clock.Now()),
 		Busy:               o.isBusy,
+		Once:               l.once,
 	}
 	d := l.retries.Next(in)
 	l.failures.ambiguous = l.failures.ambiguous || in.Ambiguous()

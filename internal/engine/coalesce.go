@@ -90,7 +90,7 @@ func (k *coalescer) init(list []string, reg *methods.Registry) error {
 // PriorityFee learn from a call's attempts which endpoint answered, a
 // CallRecord shows them) and no httptrace.ClientTrace.
 func shareable(ctx context.Context) bool {
-	return endpointFrom(ctx) == "" && len(capabilitiesFrom(ctx)) == 0 && ctx.Value(avoidKey{}) == nil &&
+	return ctx.Value(endpointKey{}) == nil && len(capabilitiesFrom(ctx)) == 0 && ctx.Value(avoidKey{}) == nil &&
 		ctx.Value(observerKey{}) == nil && httptrace.ContextClientTrace(ctx) == nil
 }
 

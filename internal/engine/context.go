@@ -67,11 +67,27 @@ type endpointKey struct{}
 // witness of an expiry this way). A name no endpoint of the call's role
 // has fails the call with pool's ErrNoEndpoint.
 func WithEndpoint(ctx context.Context, name string) context.Context {
-	return context.WithValue(WithMonotonicReads(ctx, false), endpointKey{}, name)
+	return context.WithValue(WithMonotonicReads(ctx, false), endpointKey{}, pin{name: name})
 }
 
-// endpointFrom returns the name set by WithEndpoint, or "".
-func endpointFrom(ctx context.Context) string {
-	name, _ := ctx.Value(endpointKey{}).(string)
-	return name
+// WithEndpointOnce is WithEndpoint for a caller that moves on by itself
+// when the endpoint fails (a fan-out copy goes to the next endpoint): the
+// call makes no counted retry (retry.Input.Once). A failure the policy
+// would retry ends it with the decision max-retries, so that no retry it
+// never makes is reported to its Observers, metrics or spans.
+func WithEndpointOnce(ctx context.Context, name string) context.Context {
+	return context.WithValue(WithMonotonicReads(ctx, false), endpointKey{}, pin{name: name, once: true})
+}
+
+// pin is WithEndpoint's and WithEndpointOnce's value.
+type pin struct {
+	name string
+	once bool
+}
+
+// endpointFrom returns the name set by WithEndpoint or WithEndpointOnce
+// ("" when neither), and whether it was the latter.
+func endpointFrom(ctx context.Context) (name string, once bool) {
+	p, _ := ctx.Value(endpointKey{}).(pin)
+	return p.name, p.once
 }

@@ -31,11 +31,6 @@ type Hooks struct {
 	Copies []CopyWatcher
 }
 
-// errCopyRefused ends a copy's call after a refusal: the copy goes to the
-// next endpoint, or waits for the next rebroadcast, rather than for this
-// endpoint to take it again.
-var errCopyRefused = errors.New("confirm: the endpoint refused the copy before dispatch")
-
 // copyEnd is how one copy ended.
 type copyEnd struct {
 	name              string
@@ -44,27 +39,25 @@ type copyEnd struct {
 }
 
 // sendCopy sends params as sendTransaction to the endpoint named name
-// alone (engine.WithEndpoint: its limits, cooldown and doubt, and the
+// alone (engine.WithEndpointOnce: its limits, cooldown and doubt, and the
 // never-after-dispatch rule, apply as to any send). It makes one attempt,
 // transparent retries aside: an attempt refused before dispatch ends the
 // copy there (refused), with that attempt's error, rather than waiting
-// for the endpoint's backoff or cooldown. An error that does not match
-// ErrAmbiguousDispatch proves no server acted: refused too.
+// for the endpoint's backoff or cooldown, and its decision says so
+// (max-retries), not a retry the copy never makes. An error that does
+// not match ErrAmbiguousDispatch proves no server acted: refused too.
 func sendCopy(ctx context.Context, tc *engine.Engine, name string, params []any) copyEnd {
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
 	var mu sync.Mutex
 	var refusal error
-	stop := engine.AttemptFunc(func(_ context.Context, _ string, a transport.Attempt) {
-		if a.Failed() && a.Decision.Retry && !a.Decision.Transparent {
+	last := engine.AttemptFunc(func(_ context.Context, _ string, a transport.Attempt) {
+		if a.Failed() && !a.Decision.Transparent {
 			mu.Lock()
 			refusal = a.Err
 			mu.Unlock()
-			cancel(errCopyRefused)
 		}
 	})
 	var sig string
-	err := tc.CallForInto(engine.WithObserver(engine.WithEndpoint(ctx, name), stop), &sig, "sendTransaction", params)
+	err := tc.CallForInto(engine.WithObserver(engine.WithEndpointOnce(ctx, name), last), &sig, "sendTransaction", params)
 	mu.Lock()
 	defer mu.Unlock()
 	switch {
@@ -147,7 +140,11 @@ func (f *fanout) send(ctx context.Context, params []any) error {
 		}
 	}
 	if len(names) == 0 {
-		f.record(anyCopy(ctx, f.tc, params))
+		e := anyCopy(ctx, f.tc, params)
+		if e.name == "" {
+			return e.err // no attempt was made: no copy went anywhere
+		}
+		f.record(e)
 	} else {
 		f.race(ctx, names, params)
 	}

@@ -99,7 +99,7 @@ func retryLater(s *retrypolicy.Settings, a Input, r Retries) retrypolicy.Decisio
 	// uncounted, up to TransparentRetries so a dead pool cannot spin.
 	transparent := a.Dispatch == retrypolicy.NotDispatched && a.Cause == retrypolicy.Connection &&
 		r.Transparent < s.TransparentRetries
-	if !transparent && r.Counted >= s.MaxRetries {
+	if !transparent && (r.Counted >= s.MaxRetries || a.Once) {
 		return stop(retrypolicy.RuleMaxRetries)
 	}
 	// Backoff protects an endpoint this call already failed on. Failing

@@ -418,3 +418,19 @@ func TestDecideFailoverSkipsBackoff(t *testing.T) {
 		t.Fatalf("a failover past MaxRetries: %+v", d)
 	}
 }
+
+// TestDecideOnce: a call that allows no counted retry (Input.Once, a
+// fan-out copy) stops where the policy would retry, with RuleMaxRetries,
+// and still retries an attempt that never left the client.
+func TestDecideOnce(t *testing.T) {
+	s := defaults(exact)
+	a := Input{Outcome: retrypolicy.Outcome{Cause: retrypolicy.RateLimited, Dispatch: retrypolicy.Answered},
+		Class: retrypolicy.NeverAfterDispatch, TimeLeft: noDeadline, Once: true}
+	if d := Decide(s, a, Retries{}); d.Retry || d.Rule != retrypolicy.RuleMaxRetries {
+		t.Errorf("a refused copy: %+v, want a stop by max-retries", d)
+	}
+	a.Outcome = retrypolicy.Outcome{Cause: retrypolicy.Connection, Dispatch: retrypolicy.NotDispatched}
+	if d := Decide(s, a, Retries{}); !d.Retry || !d.Transparent {
+		t.Errorf("a copy that never left the client: %+v, want a transparent retry", d)
+	}
+}

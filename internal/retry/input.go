@@ -32,6 +32,12 @@ type Input struct {
 	// TimeLeft is the time before the call's shared deadline: 0 or less
 	// means it has passed.
 	TimeLeft time.Duration
+	// Once reports a call that allows no counted retry: its caller moves
+	// on by itself (a fan-out copy, to the next endpoint), so a failure
+	// the policy would retry stops it (RuleMaxRetries), and no retry it
+	// never makes is reported. A transparent retry (never sent) still
+	// runs.
+	Once bool
 	// Busy reports that the client's response byte budget refused the
 	// attempt's answer (or, for a send, its reserve before dispatch): a
 	// bound of the client's, shared by every endpoint, so a retry would
