@@ -16,14 +16,14 @@ import (
 	"github.com/solroute/solroute/transport"
 )
 
-// Coalescing (issue 25, plans/018-coalescing-section.md): identical reads
+// Coalescing (issue 25, plans/018-reads-at-scale.md §4): identical reads
 // in flight share one upstream call. The first caller of a (method,
 // params) leads: it makes the call as any other, its result kept raw.
 // Callers that come while it runs follow: each waits, bounded by its own
 // context and budget, then decodes the raw result into its own value
 // (or returns the leader's *CallError as it is). A leader whose own
 // context ended its call shares nothing: its followers ask again, one of
-// them leading.
+// them leading. A result the leader's own type refused is still shared.
 
 // coalescer is an Engine's coalescing state; its zero value coalesces
 // nothing.
@@ -208,11 +208,16 @@ func endedByCaller(ctx context.Context, err error) bool {
 }
 
 // settle ends f with err; again says the leader's own context ended it.
+// A result the leader's own type refused (its decodeError) is, for the
+// followers, a success: each decodes its own copy.
 func (k *coalescer) settle(f *flight, err error, again bool) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	if k.flights[f.hash] == f {
 		delete(k.flights, f.hash)
+	}
+	if f.raw != nil && refusedByType(err) {
+		err = nil
 	}
 	// A call that succeeded without keeping a result (none came through
 	// share while followers waited) cannot serve them: they ask again.
@@ -220,6 +225,18 @@ func (k *coalescer) settle(f *flight, err error, again bool) {
 	if f.done != nil {
 		close(f.done)
 	}
+}
+
+// refusedByType reports whether err ended a call because its result did
+// not decode into the caller's type (InvalidResponse, a decodeError): a
+// fault of that caller's value, not of the answer.
+func refusedByType(err error) bool {
+	ce, ok := err.(*transport.CallError)
+	if !ok || ce.Cause != retrypolicy.InvalidResponse {
+		return false
+	}
+	var de *decodeError
+	return errors.As(err, &de)
 }
 
 // decodeShared decodes a shared raw result into out (nil: discard), as
