@@ -23,7 +23,9 @@ import (
 // context and budget, then decodes the raw result into its own value
 // (or returns the leader's *CallError as it is). A leader whose own
 // context ended its call shares nothing: its followers ask again, one of
-// them leading. A result the leader's own type refused is still shared.
+// them leading. A result the leader's own type refused is still shared;
+// a failure of the leader's own floor is not shared with a follower of a
+// lower floor: it asks on its own (coalesce_follow.go).
 
 // coalescer is an Engine's coalescing state; its zero value coalesces
 // nothing.
@@ -58,6 +60,8 @@ type flight struct {
 	// raw is the result as the server sent it; err the call's error.
 	raw json.RawMessage
 	err error
+	// floor is the leader's slot floor (slots.Plan.Floor; 0: none).
+	floor uint64
 	// again: the leader's own context ended the call; followers ask again.
 	again bool
 	// followers counts those waiting (for tests).
@@ -155,7 +159,7 @@ func (c *Engine) lead(ctx context.Context, out any, method string, params []any,
 	if c.hedgeAfter != 0 {
 		target = &f.raw
 	}
-	err := c.callForInto(ctx, target, method, params)
+	err := c.callInto(ctx, target, method, params, f)
 	c.coalesce.settle(f, err, endedByCaller(ctx, err))
 	if err != nil || c.hedgeAfter == 0 {
 		return err

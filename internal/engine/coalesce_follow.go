@@ -74,6 +74,10 @@ func (w *follower) follow(ctx context.Context, f *flight, out any, params []any)
 	switch {
 	case f.again:
 		return true, nil
+	case w.spared(f):
+		// The leader's own, higher floor failed it: its own call (one,
+		// plain: never joined to another flight).
+		return false, c.callForInto(w.bounded(ctx), out, w.method, params)
 	case f.err != nil:
 		return false, w.end(ctx, f.err)
 	}
@@ -82,6 +86,15 @@ func (w *follower) follow(ctx context.Context, f *flight, out any, params []any)
 		return false, c.callForInto(w.bounded(ctx), out, w.method, params)
 	}
 	return false, w.end(ctx, decodeShared(w.method, f.raw, out))
+}
+
+// spared reports whether f's failure may be the leader's own floor's
+// (node-behind: -32016, a stale answer, an outlier) and the caller's
+// floor is below the leader's: its own call may be answered, as an
+// answer below the leader's floor may be taken by it.
+func (w *follower) spared(f *flight) bool {
+	ce, ok := f.err.(*transport.CallError)
+	return ok && ce.Cause == retrypolicy.NodeBehind && w.plan.Floor < f.floor
 }
 
 // takes reports whether the caller may take the shared result raw: its

@@ -137,9 +137,17 @@ type coalesceEnv struct {
 
 func newCoalesceEnv(t *testing.T, h *holdServer, s transport.Settings, o engine.Options) *coalesceEnv {
 	t.Helper()
+	e := newCoalesceEnvURL(t, h.srv.URL, s, o)
+	t.Cleanup(h.open) // registered after the engine's Close, so run before it
+	return e
+}
+
+// newCoalesceEnvURL is newCoalesceEnv over one endpoint at url.
+func newCoalesceEnvURL(t *testing.T, url string, s transport.Settings, o engine.Options) *coalesceEnv {
+	t.Helper()
 	clock := clockwork.NewFakeClockAt(epoch)
 	l := endpoint.Limits{RequestTimeout: 10 * time.Second}
-	p, err := admission.New([]endpoint.Spec{{Name: "a", URL: endpoint.NewSecret(h.srv.URL),
+	p, err := admission.New([]endpoint.Spec{{Name: "a", URL: endpoint.NewSecret(url),
 		Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: l, endpoint.RoleSend: l}}}, pool.DefaultSettings(), admission.Options{Clock: clock})
 	if err != nil {
 		t.Fatal(err)
@@ -149,7 +157,7 @@ func newCoalesceEnv(t *testing.T, h *holdServer, s transport.Settings, o engine.
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { h.open(); _ = c.Close() })
+	t.Cleanup(func() { _ = c.Close() })
 	j := &joinCounter{ch: make(chan struct{}, 1024)}
 	engine.OnCoalesceJoin(c, j.join)
 	return &coalesceEnv{client: c, clock: clock, joins: j}

@@ -38,6 +38,12 @@ func (c *Engine) CallForInto(ctx context.Context, out any, method string, params
 
 // callForInto is CallForInto's own call.
 func (c *Engine) callForInto(ctx context.Context, out any, method string, params []any) error {
+	return c.callInto(ctx, out, method, params, nil)
+}
+
+// callInto is callForInto; lead, when not nil, is the flight the call
+// leads (coalesce.go), told the call's slot floor.
+func (c *Engine) callInto(ctx context.Context, out any, method string, params []any, lead *flight) error {
 	id := c.nextID.Add(1)
 	e, known := c.registry.Lookup(method)
 	k := &intoCall{cs: callState{method: method, class: e.Class, known: known, ownTimeout: e.Timeout},
@@ -48,6 +54,9 @@ func (c *Engine) callForInto(ctx context.Context, out any, method string, params
 	tracked, inject := c.book.Plan(c.clock.Now(), method, params, c.sessionFor(ctx), &cs.plan)
 	if tracked {
 		cs.slots, x.slots = &cs.plan, &cs.plan
+	}
+	if lead != nil {
+		lead.floor = cs.plan.Floor
 	}
 	body, err := wire.EncodeRequest(id, method, params)
 	if err != nil {
