@@ -19,7 +19,9 @@ import (
 // read; a charge that does not fit refuses the answer at once (busyError).
 // The charge is released when the attempt's exchange returns, after the
 // decode: the raw body is what the engine holds; the decoded value is the
-// caller's.
+// caller's. A coalesced read's result kept for its followers is charged
+// too, until its last follower decoded it (coalescer.keep, hold,
+// release); a copy that does not fit is not made, and refuses no call.
 
 // sendReserve is what a call that is not Idempotent (a send) charges
 // before its request is dispatched: a send refused for want of budget
@@ -41,12 +43,23 @@ type budget struct {
 	refused atomic.Uint64
 }
 
-// charge takes n bytes if they fit, and reports what was available.
+// charge takes n bytes if they fit, and reports what was available; a
+// charge that does not fit counts as a refused answer.
 func (b *budget) charge(n int64) (ok bool, available int64) {
+	ok, available = b.take(n)
+	if !ok {
+		b.refused.Add(1)
+	}
+	return ok, available
+}
+
+// take takes n bytes if they fit, and reports what was available,
+// counting nothing: what a coalesced read's shared copy charges
+// (coalescer.keep), whose refusal fails no call.
+func (b *budget) take(n int64) (ok bool, available int64) {
 	for {
 		u := b.used.Load()
 		if u+n > b.limit {
-			b.refused.Add(1)
 			return false, b.limit - u
 		}
 		if b.used.CompareAndSwap(u, u+n) {

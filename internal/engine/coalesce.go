@@ -25,15 +25,19 @@ import (
 // context ended its call shares nothing: its followers ask again, one of
 // them leading. A result the leader's own type refused is still shared;
 // a failure of the leader's own floor is not shared with a follower of a
-// lower floor: it asks on its own (coalesce_follow.go).
+// lower floor, nor a result the response budget could not hold: those
+// followers ask on their own (coalesce_follow.go).
 
 // coalescer is an Engine's coalescing state; its zero value coalesces
 // nothing.
 type coalescer struct {
 	// methods are Settings.Coalesce, read-only after New (nil: off).
 	methods map[string]struct{}
-	seed    maphash.Seed
-	mu      sync.Mutex
+	// budget is the Engine's response byte budget, which a result kept
+	// for followers is charged to (keep).
+	budget *budget
+	seed   maphash.Seed
+	mu     sync.Mutex
 	// flights are the calls in flight by the hash of their request
 	// (a flight holds its key: a collision shares nothing).
 	flights map[uint64]*flight
@@ -60,22 +64,31 @@ type flight struct {
 	// raw is the result as the server sent it; err the call's error.
 	raw json.RawMessage
 	err error
+	// charged is what raw holds of the response budget (0: nothing),
+	// released when the call ended and its last follower is done with it
+	// (release).
+	charged int64
 	// floor is the leader's slot floor (slots.Plan.Floor; 0: none).
 	floor uint64
 	// again: the leader's own context ended the call; followers ask again.
 	again bool
-	// followers counts those waiting (for tests).
+	// own: the result came but the budget could not hold a copy of it
+	// for the followers; each asks on its own.
+	own bool
+	// followers counts those waiting, and those still to decode raw
+	// (release).
 	followers int
 }
 
-// init sets k to coalesce the methods of list, checked against reg:
-// every entry must be a read the registry holds as Idempotent; a send, an
-// undeclared method or one that may not be resent is refused, by name.
-func (k *coalescer) init(list []string, reg *methods.Registry) error {
+// init sets k to coalesce the methods of list, checked against reg, its
+// shared results charged to b: every entry must be a read the registry
+// holds as Idempotent; a send, an undeclared method or one that may not
+// be resent is refused, by name.
+func (k *coalescer) init(list []string, reg *methods.Registry, b *budget) error {
 	if len(list) == 0 {
 		return nil
 	}
-	k.methods, k.seed, k.flights = make(map[string]struct{}, len(list)), maphash.MakeSeed(), make(map[uint64]*flight)
+	k.methods, k.seed, k.flights, k.budget = make(map[string]struct{}, len(list)), maphash.MakeSeed(), make(map[uint64]*flight), b
 	for _, m := range list {
 		e, known := reg.Lookup(m)
 		if !known || e.Role != endpoint.RoleRead || e.Class != retrypolicy.Idempotent {
@@ -152,7 +165,8 @@ func (k *coalescer) join(key []byte) (f *flight, lead bool, joined func()) {
 // call decodes straight into out, as a plain call does, and keeps the
 // raw result only when followers joined before its answer came (share);
 // a hedge decodes into a fresh value of its target's type, so a hedging
-// engine has the call keep the raw result and decodes it into out after.
+// engine has the call keep the raw result and decodes it into out after
+// (from its own reference: the last follower may drop f.raw, release).
 func (c *Engine) lead(ctx context.Context, out any, method string, params []any, f *flight) error {
 	f.out = out
 	target := any(f)
@@ -160,11 +174,12 @@ func (c *Engine) lead(ctx context.Context, out any, method string, params []any,
 		target = &f.raw
 	}
 	err := c.callInto(ctx, target, method, params, f)
+	raw := f.raw
 	c.coalesce.settle(f, err, endedByCaller(ctx, err))
 	if err != nil || c.hedgeAfter == 0 {
 		return err
 	}
-	return decodeShared(method, f.raw, out)
+	return decodeShared(method, raw, out)
 }
 
 // share is the exchange that decodes body: x itself, but for the leader
@@ -177,16 +192,41 @@ func (x *intoExchange) share(body []byte) *intoExchange {
 		return x
 	}
 	f.x, f.x.out = *x, f.out
-	f.raw = nil
+	f.k.drop(f) // an earlier attempt's
 	if f.k.close(f) {
-		var env struct {
-			Result json.RawMessage `json:"result"`
-		}
-		if json.Unmarshal(body, &env) == nil { // wire.Scan refused any other spelling of result
-			f.raw = env.Result
-		}
+		f.k.keep(f, body)
 	}
 	return &f.x
+}
+
+// keep copies body's result into f.raw for f's followers, charged to
+// the response budget, which the body itself still holds: len(body)
+// first (the result is part of it), then only what the copy holds. When
+// the budget has no room, nothing is copied and the followers ask on
+// their own (f.own): a copy never takes the budget past its limit, and
+// no one waits for room.
+func (k *coalescer) keep(f *flight, body []byte) {
+	n := int64(len(body))
+	if ok, _ := k.budget.take(n); !ok {
+		f.own = true
+		return
+	}
+	var env struct {
+		Result json.RawMessage `json:"result"`
+	}
+	if json.Unmarshal(body, &env) == nil { // wire.Scan refused any other spelling of result
+		f.raw = env.Result
+	}
+	f.charged = int64(len(f.raw))
+	k.budget.release(n - f.charged)
+}
+
+// drop lets go of what f kept of an answer, and its charge: an earlier
+// attempt's, or one no follower will read. Only the leader calls it,
+// before f.done is closed.
+func (k *coalescer) drop(f *flight) {
+	k.budget.release(f.charged)
+	f.raw, f.charged, f.own = nil, 0, false
 }
 
 // close takes f out of the flights joinable and reports whether it has
@@ -213,21 +253,50 @@ func endedByCaller(ctx context.Context, err error) bool {
 
 // settle ends f with err; again says the leader's own context ended it.
 // A result the leader's own type refused (its decodeError) is, for the
-// followers, a success: each decodes its own copy.
+// followers, a success: each decodes its own copy. A failure of any
+// other kind is shared as it is (and no copy kept is needed).
 func (k *coalescer) settle(f *flight, err error, again bool) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	if k.flights[f.hash] == f {
 		delete(k.flights, f.hash)
 	}
-	if f.raw != nil && refusedByType(err) {
+	ownType := refusedByType(err)
+	if ownType && f.raw != nil {
 		err = nil
+	}
+	if !again && err == nil && f.raw != nil && f.charged == 0 && f.followers > 0 {
+		k.hold(f) // a hedging leader's result, not charged yet
 	}
 	// A call that succeeded without keeping a result (none came through
 	// share while followers waited) cannot serve them: they ask again.
-	f.err, f.again, f.ended = err, again || err == nil && f.raw == nil && f.followers > 0, true
+	f.err, f.again, f.ended = err, again || err == nil && f.raw == nil && !f.own && f.followers > 0, true
+	if f.again || err != nil && !ownType {
+		k.drop(f) // no follower reads the result, nor asks on its own
+	}
+	k.release(f)
 	if f.done != nil {
 		close(f.done)
+	}
+}
+
+// hold charges f.raw, a hedging leader's own result, to the budget for
+// f's followers, or, when the budget has no room, has them ask on their
+// own. k.mu is held.
+func (k *coalescer) hold(f *flight) {
+	if ok, _ := k.budget.take(int64(len(f.raw))); ok {
+		f.charged = int64(len(f.raw))
+		return
+	}
+	f.own = true
+}
+
+// release gives f's charge back once the call ended and no follower is
+// left to decode f.raw, and drops it. k.mu is held.
+func (k *coalescer) release(f *flight) {
+	if f.ended && f.followers == 0 && f.charged != 0 {
+		k.budget.release(f.charged)
+		f.raw, f.charged = nil, 0
 	}
 }
 

@@ -70,22 +70,36 @@ func (w *follower) follow(ctx context.Context, f *flight, out any, params []any)
 		c.coalesce.left(f)
 		return false, w.end(ctx, w.deadlineErr(ctx))
 	}
-	c.coalesce.left(f)
-	switch {
-	case f.again:
-		return true, nil
-	case w.spared(f):
-		// The leader's own, higher floor failed it: its own call (one,
-		// plain: never joined to another flight).
-		return false, c.callForInto(w.bounded(ctx), out, w.method, params)
-	case f.err != nil:
+	return w.settled(ctx, f, out, params)
+}
+
+// settled returns the caller's outcome of f, which ended: again when the
+// leader's own context ended it; its own call (one, plain: never joined
+// to another flight) when no copy of the result was kept for it (the
+// response budget had no room), when the leader failed at its own higher
+// floor (spared), or when the result is below the caller's floor;
+// otherwise the leader's failure, or the result decoded into out. It
+// counts the caller out of f once done with f.raw (coalescer.left).
+func (w *follower) settled(ctx context.Context, f *flight, out any, params []any) (again bool, err error) {
+	c := w.c
+	if f.again || f.own || f.err != nil {
+		c.coalesce.left(f)
+		switch {
+		case f.again:
+			return true, nil
+		case f.own || w.spared(f):
+			return false, c.callForInto(w.bounded(ctx), out, w.method, params)
+		}
 		return false, w.end(ctx, f.err)
 	}
 	if !w.takes(f.raw) {
 		// Below the caller's own floor (or not shown fresh): its own call.
+		c.coalesce.left(f)
 		return false, c.callForInto(w.bounded(ctx), out, w.method, params)
 	}
-	return false, w.end(ctx, decodeShared(w.method, f.raw, out))
+	err = decodeShared(w.method, f.raw, out)
+	c.coalesce.left(f)
+	return false, w.end(ctx, err)
 }
 
 // spared reports whether f's failure may be the leader's own floor's
@@ -207,9 +221,11 @@ func (e *waitDeadlineError) Error() string {
 // Is matches admission.ErrDeadline.
 func (e *waitDeadlineError) Is(target error) bool { return target == admission.ErrDeadline }
 
-// left counts a follower of f out.
+// left counts a follower of f out, done with f.raw: the last one, once
+// the call ended, gives f's charge back (release).
 func (k *coalescer) left(f *flight) {
 	k.mu.Lock()
 	f.followers--
+	k.release(f)
 	k.mu.Unlock()
 }

@@ -64,6 +64,9 @@ func TestCoalesceLeaderDecodeErrorIsItsOwn(t *testing.T) {
 			if n := h.count("getLatestBlockhash"); n != 1 {
 				t.Fatalf("%d requests, want the one shared", n)
 			}
+			if u := e.client.ResponseBudget().Used; u != 0 {
+				t.Fatalf("%d bytes of the budget still held after every caller returned", u)
+			}
 		})
 	}
 }

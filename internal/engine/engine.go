@@ -126,7 +126,7 @@ func New(p *admission.Pool, s transport.Settings, o Options) (*Engine, error) {
 	if c.registry == nil {
 		c.registry = methods.Default()
 	}
-	if err := c.coalesce.init(s.Coalesce, c.registry); err != nil {
+	if err := c.coalesce.init(s.Coalesce, c.registry, &c.budget); err != nil {
 		return nil, err
 	}
 	if c.maxBody <= 0 {
