@@ -142,8 +142,8 @@ func (s Limits) Validate() error {
 // isControl reports whether r is an ASCII or C1 control character.
 func isControl(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) }
 
-// checkRedisURL returns what is wrong with a Redis URL's scheme, host or
-// database, or "". The message never quotes the URL or a part of it:
+// checkRedisURL returns what is wrong with a Redis URL's scheme, host,
+// port or database, or "". The message never quotes the URL or a part of it:
 // url.Parse's errors do, so they are not passed on.
 func checkRedisURL(raw string) string {
 	if strings.ContainsFunc(raw, isControl) {
@@ -158,12 +158,15 @@ func checkRedisURL(raw string) string {
 		if u.Opaque != "" || u.Host == "" {
 			return "must name a host: redis://[user:password@]host[:port][/db]"
 		}
+		if msg := checkRedisPort(u.Port()); msg != "" {
+			return msg
+		}
 		segs := strings.FieldsFunc(u.Path, func(r rune) bool { return r == '/' })
 		if len(segs) > 1 {
 			return "has a path that is not a database number (such as /0)"
 		} else if len(segs) == 1 {
-			if _, err := strconv.Atoi(segs[0]); err != nil {
-				return "has a path that is not a database number (such as /0)"
+			if msg := checkRedisDB(segs[0], "a path", "/0"); msg != "" {
+				return msg
 			}
 		}
 	case "unix":
@@ -172,6 +175,42 @@ func checkRedisURL(raw string) string {
 		}
 	default:
 		return "must start with redis://, rediss:// or unix://"
+	}
+	// go-redis takes the database from a db query option too, over the
+	// path's.
+	for _, db := range u.Query()["db"] {
+		if msg := checkRedisDB(db, "a db query option", "db=0"); msg != "" {
+			return msg
+		}
+	}
+	return ""
+}
+
+// checkRedisPort returns what is wrong with a Redis URL's port ("" when
+// it names none: go-redis dials 6379), or "". url.Parse takes any digits;
+// a port no dial can use would leave the limiter on its fallback for good,
+// a mistake that looks like an outage.
+func checkRedisPort(port string) string {
+	if port == "" {
+		return ""
+	}
+	if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
+		return "has a port out of range: want 1 to 65535, or none for 6379"
+	}
+	return ""
+}
+
+// checkRedisDB returns what is wrong with a Redis URL's database number
+// db, written in where (such as example), or "". go-redis sends no SELECT
+// for a database below 1, so a negative one would silently share
+// database 0.
+func checkRedisDB(db, where, example string) string {
+	n, err := strconv.Atoi(db)
+	switch {
+	case err != nil:
+		return "has " + where + " that is not a database number (such as " + example + ")"
+	case n < 0:
+		return "has a negative database number: want 0 or more (go-redis would use database 0)"
 	}
 	return ""
 }

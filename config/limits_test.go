@@ -41,6 +41,17 @@ func TestLimitsValidate(t *testing.T) {
 		{"bad port", redisWith("redis://:" + marker + "@h.example:port" + marker + "/0"), "url", "not a valid URL"},
 		{"bad db", redisWith("redis://:" + marker + "@h.example/db" + marker), "url", "database number"},
 		{"two path segments", redisWith("redis://h.example/0/" + marker), "url", "database number"},
+		{"port 0", redisWith("redis://:" + marker + "@h.example:0/0"), "url", "port out of range: want 1 to 65535"},
+		{"port 65536", redisWith("redis://:" + marker + "@h.example:65536/0"), "url", "port out of range: want 1 to 65535"},
+		{"port 99999", redisWith("redis://:" + marker + "@h.example:99999/0"), "url", "port out of range: want 1 to 65535"},
+		{"port 65535", redisWith("redis://:" + marker + "@h.example:65535/0"), "", ""},
+		{"port 1", redisWith("rediss://h.example:1"), "", ""},
+		{"empty port", redisWith("redis://h.example:/0"), "", ""},
+		{"database -1", redisWith("redis://:" + marker + "@h.example/-1"), "url", "negative database number: want 0 or more"},
+		{"db query -1", redisWith("redis://:" + marker + "@h.example/0?db=-1"), "url", "negative database number: want 0 or more"},
+		{"unix db query -1", redisWith("unix://:" + marker + "@/run/redis.sock?db=-1"), "url", "negative database number: want 0 or more"},
+		{"db query not a number", redisWith("redis://h.example/0?db=" + marker), "url", "db query option that is not a database number"},
+		{"db query 2", redisWith("redis://h.example/?db=2"), "", ""},
 		// Query options are go-redis's: redislimit.New checks them
 		// (TestNewRefusesUnknownQueryOption).
 		{"unknown query", redisWith("redis://h.example/0?" + marker + "=1"), "", ""},

@@ -197,7 +197,7 @@ func New(ctx context.Context, s config.Limits, opts Options) (*Limiter, error) {
 	}
 	ro, err := redis.ParseURL(s.URL.Reveal())
 	if err != nil {
-		// Validate accepted its scheme, host and database; go-redis's
+		// Validate accepted its scheme, host, port and database; go-redis's
 		// error quotes the URL.
 		return nil, fmt.Errorf("redislimit: invalid [limits]: %w",
 			&endpoint.Problem{Path: "url", Message: "has a query option go-redis does not know, or a value it cannot read"})
