@@ -144,7 +144,7 @@ func (b *bucket) TakeAt(t time.Time) bool {
 
 // ReadyAt returns the earliest instant at which TakeAt may succeed: t
 // with tokens leased; on fallback, the local share's instant (fail-closed:
-// when Redis may answer again); with a request in flight, t plus the
+// when Redis may answer again, closedReady); with a request in flight, t plus the
 // round-trip estimate (the answer may land then), never after the request
 // would be abandoned; after a refusal, the instant Redis said plus the
 // estimate; after Redis answered again, not before the settle ends. It may

@@ -62,7 +62,10 @@
 // above. Every request carries the TAT its bucket last saw, so a server
 // restarted without its data gets the buckets back instead of granting
 // each burst again. With config.Limits.FailClosed the fallback admits nothing:
-// calls wait for Redis until their own deadlines. The conditions (clocks,
+// calls wait for Redis until their own deadlines, and ReadyAt names the
+// instants an answer may come (the next probe, a probe in flight's answer
+// or the instant it is given up on), never a poll, and after Close none.
+// The conditions (clocks,
 // the Replicas hint, a replica cut off alone) are in
 // plans/013-shared-limits.md.
 //

@@ -1,6 +1,9 @@
 package redislimit
 
-import "time"
+import (
+	"math"
+	"time"
+)
 
 // A bucket's fallback and its return (plans/013, "Faults"). While the
 // limiter counts Redis as down (or is closed) a bucket whose lease is
@@ -103,22 +106,61 @@ func (b *bucket) keepReturning(t time.Time) {
 }
 
 // fallbackReady is ReadyAt on the fallback at t: the local share's
-// instant, or an answer's that may land earlier; failing closed, when
-// Redis may answer again (the next probe).
+// instant, or an answer's that may land earlier; failing closed,
+// closedReady.
 func (b *bucket) fallbackReady(t time.Time) time.Time {
-	if !b.l.failClosed {
-		ready := b.fallback.readyAt(t)
-		if b.inflight {
-			ready = minTime(ready, b.inflightReady(t))
-		}
-		return ready
+	if b.l.failClosed {
+		return b.closedReady(t)
 	}
+	ready := b.fallback.readyAt(t)
 	if b.inflight {
-		return b.inflightReady(t)
+		ready = minTime(ready, b.inflightReady(t))
+	}
+	return ready
+}
+
+// never is the wait ReadyAt gives when nothing will ever admit: the
+// longest Duration, as the pool's own buckets say it.
+const never = time.Duration(math.MaxInt64)
+
+// closedReady is ReadyAt failing closed at t: nothing admits until Redis
+// answers, so the instants are those at which an answer may come or a
+// request be given up on, each after t and each once; never a round trip
+// on from t again and again, which would wake every waiter every
+// round-trip estimate for as long as a PING hangs (its timeout is go-redis's,
+// in real time, not on the clock). Closed, no answer will ever come.
+func (b *bucket) closedReady(t time.Time) time.Time {
+	if b.l.closedFlag.Load() {
+		return t.Add(never)
 	}
 	next := time.Unix(0, b.l.nextProbe.Load())
-	if next.Before(t) {
-		next = t
+	var ready time.Time
+	switch {
+	case next.After(t): // the next probe's answer
+		ready = next.Add(b.rtt)
+	default: // the probe of next is due or in flight
+		ready = b.answerReady(next, t)
+		if ready.IsZero() { // overdue: the grid instant its failure arms
+			ready = nextGrid(t, b.l.retry).Add(b.rtt)
+		}
 	}
-	return next.Add(b.rtt)
+	if b.inflight {
+		if own := b.answerReady(b.cur.at, t); !own.IsZero() {
+			ready = minTime(ready, own)
+		}
+	}
+	return ready
+}
+
+// answerReady returns the first instant after t at which a request sent
+// at sent may have changed what the bucket knows: its answer, one
+// round-trip estimate on, or the instant it is given up on, OpTimeout on;
+// zero when both are past.
+func (b *bucket) answerReady(sent, t time.Time) time.Time {
+	for _, at := range []time.Time{sent.Add(b.rtt), sent.Add(b.l.opTimeout)} {
+		if at.After(t) {
+			return at
+		}
+	}
+	return time.Time{}
 }
