@@ -173,14 +173,26 @@ func (c *Engine) lead(ctx context.Context, out any, method string, params []any,
 	if c.hedgeAfter != 0 {
 		target = &f.raw
 	}
+	settled := false
+	defer func() {
+		if !settled { // a panic in the call (the leader's own decoder): its followers ask on their own
+			c.coalesce.settle(f, errLeaderPanicked, true)
+		}
+	}()
 	err := c.callInto(ctx, target, method, params, f)
 	raw := f.raw
+	settled = true
 	c.coalesce.settle(f, err, endedByCaller(ctx, err))
 	if err != nil || c.hedgeAfter == 0 {
 		return err
 	}
 	return decodeShared(method, raw, out)
 }
+
+// errLeaderPanicked ends a flight whose leader's call panicked (its own
+// decoder, say): the followers ask again on their own, and what the
+// flight held for them is given back to the budget.
+var errLeaderPanicked = errors.New("transport: the identical call in flight panicked")
 
 // share is the exchange that decodes body: x itself, but for the leader
 // of a shared read (lead), whose target is its flight: then an exchange
