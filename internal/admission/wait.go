@@ -25,9 +25,6 @@ func (p *Pool) wait(ctx context.Context, sel *selection, req *Request, deadline 
 	// wk is the wake w took last and has not settled. Deferred, so that
 	// even a panic (a logger's, a bucket's) gives it on.
 	var wk wake
-	// spin is the back-off after a scan whose earliest block had already
-	// cleared (see contestedBackoff); zero after any other scan.
-	var spin time.Duration
 	defer func() {
 		var used *member
 		if pm != nil {
@@ -64,8 +61,8 @@ func (p *Pool) wait(ctx context.Context, sel *selection, req *Request, deadline 
 		if wakeAt.IsZero() || wakeAt.After(deadline) {
 			wakeAt = deadline
 		}
-		if spin = contestedBackoff(spin, now, wakeAt); spin > 0 {
-			wakeAt = minTime(now.Add(spin), deadline)
+		if w.spin = contestedBackoff(w.spin, now, wakeAt); w.spin > 0 {
+			wakeAt = minTime(now.Add(w.spin), deadline)
 		}
 		if wk, err = p.sleep(ctx, w, req, now, wakeAt, deadline); err != nil {
 			return nil, err
@@ -94,7 +91,9 @@ type wake struct {
 //   - a handed slot taken again since it was given back (a request on the
 //     fast path): that request's release hands it on;
 //   - a handed slot the member refused it (a token, a cooldown): it
-//     declines until the block ends, and the slot goes on.
+//     declines until the block ends, and the slot goes on; when the
+//     member admits at once all the same (a contested bucket), it
+//     declines for the back-off (contestedBackoff).
 func (p *Pool) settle(w *waiter, wk *wake, now time.Time) {
 	q, m := &w.sel.rs.queue, wk.m
 	if wk.holding {
@@ -115,7 +114,13 @@ func (p *Pool) settle(w *waiter, wk *wake, now time.Time) {
 		q.owe(w, m)
 	case b.Reason == rolestate.BlockedByConcurrency:
 	case b.Until.IsZero():
-		q.pass(m) // free and admitting since the scan: on, not declined
+		// The scan was refused the member at now, yet it admits at now: a
+		// contested bucket (contestedBackoff), or a token that came since
+		// (a lease). Passed on, the slot would come straight back to w,
+		// and w scan again at once, without end: w declines it for the
+		// back-off (a nanosecond first), and the slot goes on.
+		w.spin = contestedBackoff(w.spin, now, now)
+		q.decline(w, m, now.Add(w.spin))
 	default:
 		q.decline(w, m, b.Until)
 	}

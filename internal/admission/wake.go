@@ -85,6 +85,9 @@ type waiter struct {
 	// permit of.
 	declined []declined
 	owed     []*member
+	// spin is the back-off after a scan that found a contested bucket
+	// (contestedBackoff), zero after any other; wait and settle own it.
+	spin time.Duration
 }
 
 // declined is a member whose wakes a waiter skips, until a time (zero:
