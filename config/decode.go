@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/internal/httpheader"
 )
 
 // The decoder: go-toml reads the document into a tree of maps, slices and
@@ -246,8 +247,12 @@ func (p *parser) mapTable(path string, raw any, v reflect.Value) {
 		return
 	}
 	t := v.Type()
+	headers := t.Elem() == reflect.TypeFor[endpoint.Secret]() // a header's name may be a pasted "Name: key" line
 	for _, key := range slices.Sorted(maps.Keys(m)) {
 		kp := join(path, key)
+		if headers {
+			kp = join(path, httpheader.ShownName(key))
+		}
 		kv := reflect.New(t.Key()).Elem()
 		switch {
 		case t.Key().Kind() == reflect.String:

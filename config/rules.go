@@ -144,13 +144,13 @@ func (p *parser) checkHeaders(d *Document) {
 		s := &d.Endpoints[i]
 		path := join(base+"["+strconv.Itoa(i)+"]", fieldKeyOf[endpoint.Spec]("Headers"))
 		for _, name := range slices.Sorted(maps.Keys(s.Headers)) {
-			hp, shown := join(path, name), join(path, httpheader.ShownName(name))
+			hp := join(path, httpheader.ShownName(name)) // as the decoder named it
 			switch {
 			case p.hasAtOrBelow(hp):
 			case !httpheader.ValidName(name):
-				p.add(shown, "is not a valid HTTP header name (a name only, its value apart)")
+				p.add(hp, "is not a valid HTTP header name (a name only, its value apart)")
 			case !httpheader.ValidValue(s.Headers[name].Reveal()):
-				p.add(shown, "value must not contain control characters such as a newline")
+				p.add(hp, "value must not contain control characters such as a newline")
 			default:
 				continue
 			}
