@@ -209,8 +209,13 @@ func checkDocument(doc *config.Document) error {
 			n++
 		}
 	}
-	if k := doc.Send.FanOut; k < 0 || k > n {
-		return fmt.Errorf("solroute: [send] fan_out %d: want 1 to the %d endpoint(s) with a send role (0: the default, 1)", k, n)
+	if k := doc.Send.FanOut; k < 0 || k > min(n, maxSendFanOut) {
+		return fmt.Errorf("solroute: [send] fan_out %d: want 1 to %d, at most the %d endpoint(s) with a send role (0: the default, 1)",
+			k, maxSendFanOut, n)
 	}
 	return nil
 }
+
+// maxSendFanOut is config's bound on [send] fan_out, which Parse applies
+// (TestHandBuiltFanOutBoundIsParses holds the two together).
+const maxSendFanOut = 16
