@@ -178,7 +178,7 @@ func (p *prober) endpoint(ctx context.Context, ep *endpoint.Spec) endpointReport
 		if err != nil {
 			return "", err
 		}
-		rep.SolanaCore = shownVersion(v.SolanaCore)
+		rep.SolanaCore = shownVersion(v.SolanaCore, ep)
 		fs := uint64(v.FeatureSet)
 		rep.FeatureSet = &fs
 		return fmt.Sprintf("solana-core %s, feature set %d", rep.SolanaCore, v.FeatureSet), nil
@@ -236,21 +236,4 @@ func (p *prober) canary(ctx context.Context, method string, call func(context.Co
 	}
 	c.OK, c.Result = true, summary
 	return c
-}
-
-// shownVersion is a node's solana-core version as probe prints it: as
-// answered when it looks like one (at most 64 letters, digits, '.', '-'
-// and '+': "2.1.13", "2.2.0-beta+abc"), else a note of its length. The
-// text is the server's: a gateway that echoes the request there would
-// print the URL's path and query, its key with them (a review found it).
-func shownVersion(v string) string {
-	ok := v != "" && len(v) <= 64
-	for i := 0; ok && i < len(v); i++ {
-		c := v[i]
-		ok = c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '.' || c == '-' || c == '+'
-	}
-	if ok {
-		return v
-	}
-	return fmt.Sprintf("(not a version: %d bytes, not shown)", len(v))
 }
