@@ -9,7 +9,9 @@ import (
 // limiter counts Redis as down (or is closed) a bucket whose lease is
 // spent admits from its local share: rate / Replicas with a burst of
 // burst / Replicas, empty when it starts, so that the replicas' shares
-// together add no burst. Each admission from it is counted in spends.
+// together add no burst; a role whose burst is below Replicas holds one
+// token at a drawn phase instead (share.go). Each admission from it is
+// counted in spends.
 //
 // When Redis answers again (the grid probe, or any request's answer) the
 // bucket admits nothing more from its share, even before its own next
@@ -48,7 +50,8 @@ func (b *bucket) modeAt(t time.Time) mode {
 }
 
 // startFallback puts the bucket on its fallback at t, empty (also when a
-// return was cut short: Redis may have granted meanwhile), and lists it
+// return was cut short: Redis may have granted meanwhile; a thin share
+// draws its phase again), and lists it
 // for the limiter's returnAll.
 func (b *bucket) startFallback(t time.Time) {
 	if b.onFallback && !b.returning {
@@ -56,10 +59,9 @@ func (b *bucket) startFallback(t time.Time) {
 	}
 	switch {
 	case b.fallback == nil:
-		share := float64(b.l.replicas)
-		b.fallback = newLocalGCRA(b.rate/share, max(1, b.burst/b.l.replicas), t)
+		b.fallback = b.newShare(t)
 	default:
-		b.fallback.empty(t)
+		b.startShare(b.fallback, t)
 	}
 	b.onFallback, b.returning = true, false
 	b.l.fellBack(b)

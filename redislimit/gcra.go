@@ -41,6 +41,13 @@ func satMul(d time.Duration, n int) time.Duration {
 // empty spends every token at t.
 func (g *localGCRA) empty(t time.Time) { g.tat = t.Add(g.tolerance) }
 
+// emptyUntil spends every token at t but the part that makes the first
+// one come d after t (0 < d ≤ interval; d = interval is empty), and every
+// later one an interval after the one before.
+func (g *localGCRA) emptyUntil(t time.Time, d time.Duration) {
+	g.tat = t.Add(g.tolerance - g.interval + d)
+}
+
 // takeAt spends one token at t if there is one.
 func (g *localGCRA) takeAt(t time.Time) bool {
 	tat := g.tat
