@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"net"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -120,6 +121,11 @@ type Limiter struct {
 	fallen   []*bucket
 	// buckets counts buckets made, to seed each one's jitter.
 	buckets atomic.Uint64
+	// thinWarned holds the endpoint:role keys whose burst is below
+	// Replicas, warned of once each, and thinShares counts them for the
+	// outage's line (share.go).
+	thinWarned sync.Map
+	thinShares atomic.Uint64
 
 	stats counters
 	// started counts the goroutines start ran (requests and probes), and
@@ -317,7 +323,9 @@ func (l *Limiter) NewBucket(spec *endpoint.Spec, role endpoint.Role) pool.Bucket
 	if limits.RequestsPerSecond == 0 {
 		return nil
 	}
-	return newBucket(l, spec.Name, role, limits)
+	b := newBucket(l, spec.Name, role, limits)
+	l.warnThinShare(spec.Name, role, limits)
+	return b
 }
 
 // Close stops every lease request and closes the connections. Buckets
@@ -385,6 +393,8 @@ func (l *Limiter) fail(t time.Time, kind Kind) {
 		mode := "admitting at the local fallback share (rate / replicas)"
 		if l.failClosed {
 			mode = "refusing admissions (fail_closed)"
+		} else if n := l.thinShares.Load(); n > 0 {
+			mode += "; " + strconv.FormatUint(n, 10) + " roles with burst_capacity below replicas admit one token per replica at a time, at spread phases"
 		}
 		l.note(func() {
 			l.log.LogAttrs(context.Background(), slog.LevelWarn, "redislimit: redis not answering; "+mode,

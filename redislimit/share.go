@@ -1,8 +1,12 @@
 package redislimit
 
 import (
+	"context"
+	"log/slog"
 	"math"
 	"time"
+
+	"github.com/solroute/solroute/endpoint"
 )
 
 // A bucket's fallback share (fallback.go): rate / Replicas with a burst of
@@ -45,4 +49,29 @@ func (b *bucket) startShare(g *localGCRA, t time.Time) {
 	}
 	phase := time.Duration(math.Ceil((1 - b.rng.Float64()) * float64(g.interval)))
 	g.emptyUntil(t, min(max(phase, 1), g.interval))
+}
+
+// warnThinShare logs, once per endpoint and role, that the role of the
+// endpoint named name has a burst below Replicas, what that means while
+// Redis is down and what to set; and counts such roles for the outage's
+// line. Failing closed, the share admits nothing and there is nothing to
+// warn of.
+func (l *Limiter) warnThinShare(name string, role endpoint.Role, limits endpoint.Limits) {
+	if l.failClosed || limits.BurstCapacity >= l.replicas {
+		return
+	}
+	if _, seen := l.thinWarned.LoadOrStore(name+":"+role.String(), struct{}{}); seen {
+		return
+	}
+	l.thinShares.Add(1)
+	if l.log == nil {
+		return
+	}
+	l.log.LogAttrs(context.Background(), slog.LevelWarn, "redislimit: burst_capacity below replicas: "+
+		"while redis is down each replica admits one token of this role per replicas / requests_per_second seconds, "+
+		"at phases spread over that interval, so that at worst all replicas admit at one instant, above burst_capacity "+
+		"(the provider may refuse the excess); set burst_capacity to at least replicas (if the provider allows that burst), "+
+		"or fail_closed to admit nothing while redis is down",
+		slog.String("endpoint", name), slog.String("role", role.String()),
+		slog.Int("burst_capacity", limits.BurstCapacity), slog.Int("replicas", l.replicas))
 }

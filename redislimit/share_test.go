@@ -3,6 +3,7 @@ package redislimit
 import (
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -110,6 +111,39 @@ func TestFallbackSharesSpreadTheirTokens(t *testing.T) {
 			t.Errorf("burst %d: first tokens at +%v to +%v, want within (0, %v], aligned %v",
 				tc.burst, at[0].Sub(t0), at[replicas-1].Sub(t0), interval, tc.wantFirstAligned)
 		}
+	}
+}
+
+// TestThinShareWarned: NewBucket warns once per endpoint and role whose
+// burst is below Replicas, with what it means and what to set, and the
+// line of an outage that begins later counts such roles; a thin share
+// admits while Redis is down (it does not fall back closed); a burst of
+// at least Replicas, or failing closed, is not warned of.
+func TestThinShareWarned(t *testing.T) {
+	r := newRig(t, nil, config.Limits{KeyPrefix: "t:", Replicas: 4}, Options{})
+	b := r.bucket("a", 10, 3)
+	r.bucket("a", 10, 3) // the same endpoint and role again: no second warning
+	r.bucket("b", 10, 4)
+	r.takeOrWait(b)
+	r.srv.Kill()
+	r.downAt(b)
+	before := r.l.Stats().FallbackTaken
+	if at := r.takeOrWait(b); r.l.Stats().FallbackTaken != before+1 {
+		t.Errorf("at +%v: want one admission from the thin share, stats %+v", at.Sub(epoch), r.l.Stats())
+	}
+	logs := r.logs.String()
+	if n := strings.Count(logs, "burst_capacity below replicas:"); n != 1 ||
+		!strings.Contains(logs, "endpoint=a role=read burst_capacity=3 replicas=4") ||
+		!strings.Contains(logs, "set burst_capacity to at least replicas") || !strings.Contains(logs, "or fail_closed") {
+		t.Errorf("want one warning naming endpoint a, what to set and fail_closed; logs:\n%s", logs)
+	}
+	if !strings.Contains(logs, "1 roles with burst_capacity below replicas admit one token per replica") {
+		t.Errorf("the outage's line does not count the thin role:\n%s", logs)
+	}
+	closed := newRig(t, nil, config.Limits{KeyPrefix: "t:", Replicas: 4, FailClosed: true}, Options{})
+	closed.bucket("a", 10, 3)
+	if logs := closed.logs.String(); strings.Contains(logs, "burst_capacity below replicas") {
+		t.Errorf("failing closed, NewBucket warned of a thin share:\n%s", logs)
 	}
 }
 
