@@ -71,7 +71,8 @@
 //
 // Errors name no address and quote no URL: go-redis's messages can hold
 // both, so the limiter reduces them to a [Kind]. New refuses credentials
-// or a database the server does not take with a [*SetupError]; a server
-// that cannot be reached is not an error there (the limiter starts on its
-// fallback).
+// or a database the server does not take with a [*SetupError], and a URL
+// no server could take (a port outside 1 to 65535, a negative database)
+// as an invalid [limits]; a server that cannot be reached is not an error
+// there (the limiter starts on its fallback).
 package redislimit
