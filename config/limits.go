@@ -84,10 +84,13 @@ type Limits struct {
 	KeyPrefix string `toml:"key_prefix"`
 	// Replicas is how many processes share the quota: while Redis cannot
 	// be reached each process falls back to a local bucket of rate and
-	// burst divided by Replicas, and a lease (the tokens one request to
-	// Redis takes at most) is at most burst / Replicas. Count every process
-	// that may run at once, or more: fewer lets the fallback exceed the
-	// quota. 0 means 1.
+	// burst divided by Replicas (a role whose burst is below Replicas gets
+	// one token per process, its first at a moment drawn within the
+	// share's interval: together at most rate × W + Replicas over any W
+	// seconds, above the burst when they meet), and a lease (the tokens
+	// one request to Redis takes at most) is at most burst / Replicas, at
+	// least 1. Count every process that may run at once, or more: fewer
+	// lets the fallback exceed the quota. 0 means 1.
 	Replicas int `toml:"replicas"`
 	// FailClosed, when true, refuses admissions from the fallback: while
 	// Redis cannot be reached, calls wait for it until their deadline
