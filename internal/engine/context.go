@@ -73,8 +73,11 @@ func WithEndpoint(ctx context.Context, name string) context.Context {
 // WithEndpointOnce is WithEndpoint for a caller that moves on by itself
 // when the endpoint fails (a fan-out copy goes to the next endpoint): the
 // call makes no counted retry (retry.Input.Once). A failure the policy
-// would retry ends it with the decision max-retries, so that no retry it
-// never makes is reported to its Observers, metrics or spans.
+// would retry with a counted retry ends it with the decision max-retries,
+// so that no retry it never makes is reported to its Observers, metrics
+// or spans. Retries that count against nothing still run: a transparent
+// one (never sent) and, for a read, a not-yet one (a few slots short of
+// its floor); only sends use it.
 func WithEndpointOnce(ctx context.Context, name string) context.Context {
 	return context.WithValue(WithMonotonicReads(ctx, false), endpointKey{}, pin{name: name, once: true})
 }
