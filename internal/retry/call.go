@@ -12,9 +12,12 @@ import (
 type Call struct {
 	p       *Policy
 	r       Retries
-	holding bool        // a budget place is held for the attempt in flight
-	hedging bool        // a budget place is held for the call's hedge
-	ended   atomic.Bool // End ran
+	holding bool // a budget place is held for the attempt in flight
+	hedging bool // a budget place is held for the call's hedge
+	// hedgeToken: the hedge's place was paid with a token of the account
+	// (not the floor), which Unhedge gives back.
+	hedgeToken bool
+	ended      atomic.Bool // End ran
 }
 
 // Next decides after attempt a. A retry takes a place in the retry budget
@@ -40,7 +43,7 @@ func (c *Call) Next(a Input) retrypolicy.Decision {
 		c.r.NotYet++
 		return d
 	}
-	if !c.p.takeRetry() {
+	if ok, _ := c.p.takeRetry(); !ok {
 		return stop(retrypolicy.RuleBudget)
 	}
 	c.holding = true
@@ -57,11 +60,45 @@ func (c *Call) Next(a Input) retrypolicy.Decision {
 // second one, for a class other than Idempotent, after End, or when the
 // budget is spent.
 func (c *Call) Hedge(class retrypolicy.Class) bool {
-	if c.hedging || class != retrypolicy.Idempotent || c.ended.Load() || !c.p.takeRetry() {
+	if c.hedging || class != retrypolicy.Idempotent || c.ended.Load() {
 		return false
 	}
-	c.hedging = true
-	return true
+	ok, token := c.p.takeRetry()
+	c.hedging, c.hedgeToken = ok, token
+	return ok
+}
+
+// Unhedge gives back the place Hedge took when no hedge followed (no
+// other endpoint could take it at once): the floor's place, or the token
+// it spent, as if Hedge had never been asked, so that a hedge that is
+// not sent costs the budget nothing and the call may ask again later.
+// It does nothing when the call holds no hedge place, or after End.
+func (c *Call) Unhedge() {
+	if !c.hedging || c.ended.Load() {
+		return
+	}
+	c.hedging = false
+	c.p.giveBack(c.hedgeToken)
+	c.hedgeToken = false
+}
+
+// CanRetry reports whether a counted retry could be granted now, without
+// taking one: the call has fewer counted retries than MaxRetries, has
+// not ended, and the budget's floor or account would pay (Policy.takeRetry's
+// rule, the place this call holds for its attempt in flight counted as
+// given back, as Next gives it back before it asks). It is a reading,
+// not a reservation: another call may take the last place meanwhile. It
+// costs two atomic loads, for callers on the hot path (the transport's
+// cut rule asks it before every attempt).
+func (c *Call) CanRetry() bool {
+	if c.r.Counted >= c.p.settings().MaxRetries || c.ended.Load() {
+		return false
+	}
+	var held int64
+	if c.holding {
+		held = 1
+	}
+	return c.p.canTake(held)
 }
 
 // Hedged reports whether the call has had its one hedge: a caller can

@@ -84,8 +84,10 @@ func (p *Policy) Usage() retrypolicy.Usage {
 		Tokens: float64(int64(p.settings().BudgetBurst)*milli-p.spent.Load()) / milli}
 }
 
-// takeRetry grants one counted retry if the floor or the account allows it.
-func (p *Policy) takeRetry() bool {
+// takeRetry grants one counted retry if the floor or the account allows
+// it; token reports that it spent a token of the account (the floor's
+// places cost none).
+func (p *Policy) takeRetry() (ok, token bool) {
 	s := p.settings()
 	for floor := int64(s.BudgetMinRetries); ; {
 		n := p.retries.Load()
@@ -93,17 +95,45 @@ func (p *Policy) takeRetry() bool {
 			break
 		}
 		if p.retries.CompareAndSwap(n, n+1) {
-			return true
+			return true, false
 		}
 	}
 	for {
 		old := p.spent.Load()
 		if old+milli > int64(s.BudgetBurst)*milli {
-			return false
+			return false, false
 		}
 		if p.spent.CompareAndSwap(old, old+milli) {
 			p.retries.Add(1)
-			return true
+			return true, true
+		}
+	}
+}
+
+// canTake reports whether takeRetry would grant a retry now, with held of
+// the retries in flight counted as given back: the floor has room, or the
+// account holds a whole token. It takes nothing.
+func (p *Policy) canTake(held int64) bool {
+	s := p.settings()
+	if p.retries.Load()-held < int64(s.BudgetMinRetries) {
+		return true
+	}
+	return p.spent.Load()+milli <= int64(s.BudgetBurst)*milli
+}
+
+// giveBack undoes one takeRetry whose retry was never made: the retry in
+// flight ends and, when it spent one (token), the token returns to the
+// account (which holds at most BudgetBurst: deposits since may have
+// filled it).
+func (p *Policy) giveBack(token bool) {
+	p.retries.Add(-1)
+	if !token {
+		return
+	}
+	for {
+		old := p.spent.Load()
+		if p.spent.CompareAndSwap(old, max(0, old-milli)) {
+			return
 		}
 	}
 }
