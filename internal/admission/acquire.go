@@ -166,11 +166,25 @@ func (p *Pool) Acquire(ctx context.Context, req Request) (*Permit, error) {
 // TryAcquire is Acquire without waiting: a permit when a candidate can be
 // admitted now, nil otherwise (nothing free, ErrNoEndpoint, or the
 // deadline already passed). It starts no timer. The deadline is
-// req.Deadline, or now + DefaultTimeout when zero. The transport uses it
-// for hedges, which are worth sending only at once.
+// req.Deadline, or now + DefaultTimeout when zero.
 func (p *Pool) TryAcquire(req Request) *Permit {
+	return p.tryAcquire(&req, false)
+}
+
+// TryAcquireElsewhere is TryAcquire for a request that must not go to
+// the endpoints in req.Avoid: nil, having spent nothing, when no
+// candidate outside them takes the request, where TryAcquire would
+// ignore Avoid and admit an avoided one. The transport uses it for
+// hedges, which are worth sending only at once and only to another
+// endpoint than the attempt they back up.
+func (p *Pool) TryAcquireElsewhere(req Request) *Permit {
+	return p.tryAcquire(&req, true)
+}
+
+// tryAcquire is TryAcquire, or with elsewhere TryAcquireElsewhere.
+func (p *Pool) tryAcquire(req *Request, elsewhere bool) *Permit {
 	var sel selection
-	if !p.selection(&sel, &req) {
+	if !p.selection(&sel, req) || elsewhere && len(req.Avoid) > 0 && sel.avoid == nil {
 		return nil
 	}
 	now := p.clock.Now()
@@ -178,7 +192,7 @@ func (p *Pool) TryAcquire(req Request) *Permit {
 	if deadline.IsZero() {
 		deadline = now.Add(sel.timeout)
 	}
-	p.lastResorts(&sel, &req, now, deadline)
+	p.lastResorts(&sel, req, now, deadline)
 	pm, _, _ := p.scan(&sel, now, deadline, nil)
 	return pm
 }

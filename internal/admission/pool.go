@@ -229,6 +229,38 @@ func (p *Pool) HasAlternative(role endpoint.Role, caps, avoid []string) bool {
 	return p.selection(&sel, &Request{Role: role, Capabilities: caps}) && sel.spare(avoid)
 }
 
+// AlternativeBefore is HasAlternative for an attempt the transport may
+// cut: whether an endpoint outside avoid and other takes a request of
+// role with caps (HasAlternative's rule) and could admit it before
+// deadline. One does unless a cooldown known now, a provider's rate limit
+// or an ejection, lasts until deadline or later (rolestate.Runtime.CooledPast);
+// an ejected one still counts when ejections hold back more than half of
+// those left, for the scan's panic mode then admits it at once. Limits
+// and concurrency pass, as in HasAlternative: a token or a slot frees up
+// within a call's budget. It allocates nothing, reads no clock, and
+// stops at the first endpoint free of a cooldown.
+func (p *Pool) AlternativeBefore(role endpoint.Role, caps, avoid []string, other string, deadline time.Time) bool {
+	var sel selection
+	if !p.selection(&sel, &Request{Role: role, Capabilities: caps}) {
+		return false
+	}
+	seen, ejected := 0, 0
+	for _, m := range sel.rs.ordered {
+		if _, ok := sel.takes(m); !ok || m.spec.Name == other || slices.Contains(avoid, m.spec.Name) {
+			continue
+		}
+		cooled, ej := m.rt.CooledPast(deadline)
+		if !cooled {
+			return true
+		}
+		seen++
+		if ej {
+			ejected++
+		}
+	}
+	return 2*ejected > seen
+}
+
 // Clock returns the pool's clock, for callers that must wait on the same
 // time line (retry backoff).
 func (p *Pool) Clock() clockwork.Clock { return p.clock }

@@ -1,6 +1,11 @@
 package rolestate
 
-import "sync/atomic"
+import (
+	"sync/atomic"
+	"time"
+
+	"github.com/solroute/solroute/endpoint"
+)
 
 // cooldown is the instant until which one (endpoint, role) pauses after a
 // provider rate limit or an ejection, as nanoseconds since its Runtime's
@@ -30,4 +35,18 @@ func (c *cooldown) extend(until int64) bool {
 			return true
 		}
 	}
+}
+
+// CooledPast reports whether a cooldown known now, a provider's rate
+// limit or an ejection, keeps the (endpoint, role) from admitting a
+// request until deadline or later, and, when one does, whether it is an
+// ejection (which the pool's panic mode may pass: Runtime.AdmitEjectedAt).
+// A cooldown ending before deadline leaves time to admit; limits and
+// concurrency are not looked at. Two atomic loads, no clock: the
+// transport asks it before every attempt it may cut.
+func (r *Runtime) CooledPast(deadline time.Time) (cooled, ejected bool) {
+	if r.cool.until.Load() < int64(deadline.Sub(r.epoch)) {
+		return false, false
+	}
+	return true, r.health.load().state() == endpoint.Ejected
 }
