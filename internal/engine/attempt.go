@@ -63,7 +63,7 @@ type callState struct {
 	// AttemptTimeout or half the budget); 0 means no bound of its own.
 	attemptMax time.Duration
 	// cuttable: the attempt about to run may be cut before the call's
-	// deadline (see Client.cuttable).
+	// deadline (see Engine.cuttable).
 	cuttable bool
 	// adaptive marks a call whose attempts the adaptive rule may bound
 	// (attemptTimeout); retries counts the counted retries granted so far,

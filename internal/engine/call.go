@@ -152,7 +152,7 @@ func (l *callLoop) acquire(ctx context.Context, n int) (attemptRun, error) {
 		return attemptRun{}, err
 	}
 	cs.retries = l.retries.Retries().Counted
-	cs.cuttable = c.cuttable(cs, l.req, pm.Endpoint())
+	cs.cuttable = c.cuttable(cs, l.req, pm.Endpoint(), l.retries)
 	run := attemptRun{pm: pm, ctx: ctx, start: c.clock.Now()}
 	run.wait = run.start.Sub(asked)
 	c.attemptStarted(cs, &run, n)

@@ -162,7 +162,7 @@ func (c *Engine) startHedge(ctx context.Context, cs *callState, x *intoExchange,
 	}
 	hcs := *cs
 	hcs.x = hx
-	hcs.cuttable = c.cuttable(&hcs, hreq, hpm.Endpoint())
+	hcs.cuttable = c.cuttable(&hcs, hreq, hpm.Endpoint(), call)
 	hrun := attemptRun{pm: hpm, ctx: ctx, start: c.clock.Now(), hedge: true}
 	c.attemptStarted(cs, &hrun, hn)
 	hctx, hcancel := context.WithCancel(hrun.ctx)

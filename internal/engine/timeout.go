@@ -3,12 +3,12 @@ package engine
 import (
 	"bytes"
 	"context"
-	"slices"
 	"sync"
 	"time"
 
 	"github.com/jonboulle/clockwork"
 	"github.com/solroute/solroute/internal/admission"
+	"github.com/solroute/solroute/internal/retry"
 	"github.com/solroute/solroute/retrypolicy"
 	"github.com/solroute/solroute/transport"
 )
@@ -134,17 +134,21 @@ func (cs *callState) budget(d time.Duration) time.Duration {
 
 // cuttable reports whether an attempt of cs on endpoint name may be cut
 // before the call's deadline: only when the time a cut saves can buy
-// another attempt elsewhere, that is when the retry policy may still
-// retry (fewer counted retries than MaxRetries) and an endpoint serving
-// req outside the ones it avoids and name exists to take the retry or a
-// hedge (admission.Pool.HasAlternative). With one endpoint a cut only sends
-// the same request to the same endpoint again, and fails a read answered
-// a little later than the cut (issue 20).
-func (c *Engine) cuttable(cs *callState, req admission.Request, name string) bool {
-	if cs.retries >= c.maxRetries || req.Endpoint != "" { // a call pinned to one endpoint has no elsewhere
+// another attempt elsewhere, that is when the retry policy could grant a
+// counted retry now (call.CanRetry: fewer than MaxRetries, and the shared
+// retry budget would pay for it) and an endpoint serving req outside the
+// ones it avoids and name could admit the retry, or a hedge, before the
+// call's deadline (admission.Pool.AlternativeBefore: no cooldown or
+// ejection lasting until then). With one endpoint a cut only sends the
+// same request to the same endpoint again, and fails a read answered a
+// little later than the cut (issue 20); with the budget spent (an
+// outage) or the other endpoints cooling down past the deadline, the
+// retry it was for is refused or waits, and fails it the same way.
+func (c *Engine) cuttable(cs *callState, req admission.Request, name string, call *retry.Call) bool {
+	if req.Endpoint != "" || !call.CanRetry() { // a call pinned to one endpoint has no elsewhere
 		return false
 	}
-	return c.pool.HasAlternative(req.Role, req.Capabilities, append(slices.Clip(req.Avoid), name))
+	return c.pool.AlternativeBefore(req.Role, req.Capabilities, req.Avoid, name, cs.deadline)
 }
 
 // attemptTimer ends one attempt at its bound (armAttempt). It carries
