@@ -14,8 +14,8 @@ import (
 
 // hedged runs first's attempt and, when it has no answer after
 // Settings.HedgeAfter (hedgeDelay), a hedge: the same request on another
-// endpoint, if one can be admitted at once (admission.TryAcquire) and the retry
-// budget pays for it (retry.Call.Hedge). It returns the attempt that
+// endpoint, if the retry budget pays for it (retry.Call.Hedge) and one
+// can be admitted at once (admission.Pool.TryAcquireElsewhere). It returns the attempt that
 // decides the call (main) and, when a hedge ran, the other one (side),
 // both finished: no goroutine it started outlives it.
 //
@@ -79,8 +79,8 @@ type hedgeStart struct {
 	hcancel context.CancelFunc
 }
 
-// start is the hedge timer's function: it starts the hedge, if another
-// endpoint admits it at once and the budget pays (startHedge).
+// start is the hedge timer's function: it starts the hedge, if the budget
+// pays and another endpoint admits it at once (startHedge).
 func (h *hedgeStart) start() {
 	defer h.wg.Done()
 	h.results = make(chan attemptRun, 2)
@@ -137,22 +137,26 @@ func (c *Engine) runHedge(ctx context.Context, cs *callState, r attemptRun, resu
 	results <- r
 }
 
-// startHedge starts the hedge of first, attempt hn of the call, when
-// another endpoint admits it at once and the retry budget pays for it
-// (call.Hedge): its result goes to results, decoded into fresh (a new
-// value of out's type, when out is set), and it cancels the first attempt
-// (fcancel) when it settles the call. cancel cancels it; nil when no hedge
-// started.
+// startHedge starts the hedge of first, attempt hn of the call, when the
+// retry budget pays for it (call.Hedge) and another endpoint than first's,
+// and than those the call avoids, admits it at once
+// (admission.Pool.TryAcquireElsewhere, which never falls back to them):
+// the budget is asked first, and given its place back (call.Unhedge) when
+// no permit follows, so that a hedge that is not sent spends no
+// endpoint's token or admission, nor a place in the budget. Its result
+// goes to results, decoded into fresh (a new value of out's type, when
+// out is set), and it cancels the first attempt (fcancel) when it
+// settles the call. cancel cancels it; nil when no hedge started.
 func (c *Engine) startHedge(ctx context.Context, cs *callState, x *intoExchange, out reflect.Value, first attemptRun,
 	req admission.Request, call *retry.Call, hn int, results chan<- attemptRun, fcancel *firstCancel) (fresh reflect.Value, cancel context.CancelFunc) {
+	if !call.Hedge(cs.class) {
+		return reflect.Value{}, nil
+	}
 	hreq := req
 	hreq.Avoid = append(slices.Clip(req.Avoid), first.pm.Endpoint())
-	hpm := c.pool.TryAcquire(hreq)
-	if hpm != nil && (hpm.Endpoint() == first.pm.Endpoint() || !call.Hedge(cs.class)) {
-		hpm.Release()
-		hpm = nil
-	}
+	hpm := c.pool.TryAcquireElsewhere(hreq)
 	if hpm == nil {
+		call.Unhedge()
 		return reflect.Value{}, nil
 	}
 	hx := &intoExchange{id: x.id, slots: x.slots}
