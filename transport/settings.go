@@ -44,8 +44,10 @@ type Settings struct {
 	//
 	// 0 means: an attempt is cut before the call's deadline only when the
 	// time saved can buy another attempt, that is when another endpoint
-	// can take the call (pool.Pool.HasAlternative) and the retry policy
-	// has a retry left; otherwise it runs until the deadline. Such a read
+	// could take the call before the deadline (none rate-limited or
+	// ejected until then) and the retry policy could grant a retry (one is
+	// left and the retry budget would pay); otherwise it runs until the
+	// deadline. Such a read
 	// (class Idempotent) is bounded by its endpoint's recent latency for
 	// the method, AdaptiveMultiple × its p99, at least AdaptiveFloor,
 	// doubled per counted retry the call already made (see
