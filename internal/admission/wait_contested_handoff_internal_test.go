@@ -97,6 +97,7 @@ func TestContestedHandOffBacksOff(t *testing.T) {
 	first.Release()
 	gc.proceed <- struct{}{}
 	const limit = 200
+	end := func() { endContested(cancel, gc, done) }
 	for i := 1; ; i++ {
 		d := <-gc.started
 		busy := holdsWake()
@@ -106,21 +107,18 @@ func TestContestedHandOffBacksOff(t *testing.T) {
 		}
 		if i == limit {
 			n := bk.takes.Load()
-			cancel()
 			gc.proceed <- struct{}{}
-			for {
-				select {
-				case <-gc.started:
-					gc.proceed <- struct{}{}
-					continue
-				case <-done:
-				}
-				break
-			}
+			end()
 			t.Fatalf("%d timers set in a row with a wake already held, on one instant of the pool's clock (last %v, %d TakeAt calls): the waiter rescans without end", i, d, n)
 		}
 		gc.proceed <- struct{}{}
 	}
+	end()
+}
+
+// endContested cancels the waiter's Acquire and lets every timer it still
+// sets go until it returned on done.
+func endContested(cancel context.CancelFunc, gc *gateClock, done <-chan error) {
 	cancel()
 	for {
 		select {
@@ -129,6 +127,6 @@ func TestContestedHandOffBacksOff(t *testing.T) {
 			continue
 		case <-done:
 		}
-		break
+		return
 	}
 }
