@@ -15,6 +15,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/jonboulle/clockwork"
@@ -181,5 +182,27 @@ func TestHTTPEchoesHold(t *testing.T) {
 			}
 			t.Logf("%v", err)
 		})
+	}
+}
+
+// TestSubscribeEchoOfTheHTTPURLsKey: an endpoint with a ws_url of its own
+// and a key in its HTTP URL's path, whose node echoes that key in a
+// subscribe refusal: the key is hidden as the WebSocket URL's would be.
+// (The PubSub set held the WebSocket URL's secrets only: left out in
+// stop 33's delta, then mended.)
+func TestSubscribeEchoOfTheHTTPURLsKey(t *testing.T) {
+	e := newSubEnv(t, []string{"a", "b"}, func(eps []solroute.Endpoint) {
+		for i := range eps {
+			if eps[i].WSURL == "" {
+				t.Fatal("the kit's endpoint has no ws_url of its own")
+			}
+			eps[i].URL = strings.TrimSuffix(eps[i].URL, "/") + "/v1/" + echoMarker + "/"
+		}
+	})
+	refuseAll(e, "Invalid params: unknown key "+echoMarker)
+	for _, text := range subscribeErrText(t, e) {
+		if form, found := fixturedata.FindSecret(text, echoMarker); found {
+			t.Errorf("the HTTP URL's key shows (%s) in: %s", form, text)
+		}
 	}
 }

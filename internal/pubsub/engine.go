@@ -129,7 +129,7 @@ func newEPState(ep Endpoint) *epState {
 		}
 		u.User = nil
 	}
-	s := &epState{Endpoint: ep, secrets: newSecrets(raw, values), target: u.String(), header: header}
+	s := &epState{Endpoint: ep, secrets: newSecrets(raw, values, ep.HTTPURL.Reveal()), target: u.String(), header: header}
 	s.capacity = ep.Limits.SubscriptionsPerConn
 	if s.capacity == 0 {
 		s.capacity = DefaultSubscriptionsPerConn

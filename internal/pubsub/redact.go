@@ -17,8 +17,9 @@ type secrets struct {
 // newSecrets builds the set of rawURL, a ws(s) URL (its user info, host
 // and port, path, query and fragment, whole and in parts), and headers,
 // the header values sent with the upgrade (the Basic one built from the
-// user info included), each in every form a server can echo it.
-func newSecrets(rawURL string, headers []string) *secrets {
+// user info included), each in every form a server can echo it; and,
+// when httpURL is not "", that URL's (Endpoint.HTTPURL).
+func newSecrets(rawURL string, headers []string, httpURL string) *secrets {
 	u, err := url.Parse(rawURL)
 	if err != nil {
 		// checkEndpoints refuses such a URL; were one here, it would
@@ -28,7 +29,15 @@ func newSecrets(rawURL string, headers []string) *secrets {
 	// Its address too, an IP one included, which the HTTP transport
 	// leaves readable: PubSub errors, logs and snapshots name an endpoint
 	// by its label alone (Endpoint.Name).
-	return &secrets{set: redact.Secrets(rawURL, u, headers).With(u.Host)}
+	set := redact.Secrets(rawURL, u, headers).With(u.Host)
+	if httpURL != "" {
+		hu, err := url.Parse(httpURL)
+		if err != nil {
+			hu = new(url.URL)
+		}
+		set = set.Join(redact.Secrets(httpURL, hu, nil))
+	}
+	return &secrets{set: set}
 }
 
 // redact replaces every secret in msg.

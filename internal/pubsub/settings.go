@@ -56,6 +56,10 @@ type Endpoint struct {
 	// Headers are sent with the upgrade request; their values are
 	// secrets.
 	Headers map[string]endpoint.Secret
+	// HTTPURL, when set, is the endpoint's HTTP address, configured
+	// apart from URL: never dialled, but its secrets are hidden too, as
+	// a node may echo its key over the WebSocket (FromSpecs sets it).
+	HTTPURL endpoint.Secret
 	// Tier orders endpoints: 0 first.
 	Tier int
 	// Limits are the endpoint's subscribe limits.

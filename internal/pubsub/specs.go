@@ -19,12 +19,12 @@ func FromSpecs(specs []endpoint.Spec) []Endpoint {
 		if s.Subscribe == nil {
 			continue
 		}
-		ws := s.WSURL
+		ws, httpURL := s.WSURL, s.URL
 		if ws.IsZero() {
-			ws = webSocketOf(s.URL)
+			ws, httpURL = webSocketOf(s.URL), endpoint.Secret{} // the same path and query: in the set already
 		}
 		l := s.Subscribe
-		out = append(out, Endpoint{Name: s.Name, URL: ws, Headers: s.Headers, Tier: s.Tier, Limits: Limits{
+		out = append(out, Endpoint{Name: s.Name, URL: ws, HTTPURL: httpURL, Headers: s.Headers, Tier: s.Tier, Limits: Limits{
 			SubscriptionsPerConn: l.SubscriptionsPerConnection,
 			ConnsPerEndpoint:     l.MaxConnections,
 			SubscribesPerSecond:  l.SubscribesPerSecond,

@@ -70,6 +70,12 @@ func (ss *Set) With(values ...string) *Set {
 	return newSet(out)
 }
 
+// Join returns a set that hides what ss and o hide: an endpoint's
+// secrets under two URLs (its HTTP one and its own WebSocket one).
+func (ss *Set) Join(o *Set) *Set {
+	return newSet(append(slices.Clone(ss.all), o.all...))
+}
+
 // Redact replaces every secret in msg with Placeholder.
 func (ss *Set) Redact(msg string) string {
 	if !slices.ContainsFunc(ss.probes, func(p string) bool { return strings.Contains(msg, p) }) {

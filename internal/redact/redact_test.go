@@ -103,3 +103,15 @@ func TestWithHidesMore(t *testing.T) {
 		t.Errorf("With: Redact = %q", got)
 	}
 }
+
+// TestJoinHidesBoth: a joined set hides what each of its two sets hides
+// (an endpoint's HTTP URL beside its own WebSocket one).
+func TestJoinHidesBoth(t *testing.T) {
+	ws, _ := url.Parse("wss://ws.example.com/ws/WSKEY123")
+	h, _ := url.Parse("https://rpc.example.com/v1/HTTPKEY456")
+	set := Secrets(ws.String(), ws, nil).Join(Secrets(h.String(), h, nil))
+	got := set.Redact("refused: WSKEY123 and HTTPKEY456")
+	if strings.Contains(got, "WSKEY123") || strings.Contains(got, "HTTPKEY456") {
+		t.Errorf("joined set left a key: %q", got)
+	}
+}
