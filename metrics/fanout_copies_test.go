@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"
 	"github.com/solroute/solroute/fixtures"
 )
@@ -17,13 +18,7 @@ import (
 // review found a Copy with no endpoint name, Sent 1, counted in
 // solroute_send_copies_total{endpoint=""}.)
 func TestFanOutCountsNoCopyNoEndpointGot(t *testing.T) {
-	limited := member("limited", 0, "send")
-	limited.Options.Script = fixtures.ByMethod(map[string]fixtures.Fault{"sendTransaction": fixtures.Status(429, "")})
-	e := newEnv(t, []fixtures.Member{member("reader", 0, "read"), limited})
-	tx, err := fixtures.SignedTransaction(1, "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	e, tx := limitedSender(t)
 	// First: refused (429), the endpoint now cools down on the fake clock.
 	if _, err := e.client.SendToMany(context.Background(), tx, 1, rpc.TransactionOpts{SkipPreflight: true}); err == nil {
 		t.Fatal("the 429 endpoint accepted")
@@ -56,13 +51,7 @@ func TestFanOutCountsNoCopyNoEndpointGot(t *testing.T) {
 // found it counted: the copy's call was cancelled after the policy had
 // decided a retry.)
 func TestFanOutCopyRefusalCountedAsNoRetry(t *testing.T) {
-	limited := member("limited", 0, "send")
-	limited.Options.Script = fixtures.ByMethod(map[string]fixtures.Fault{"sendTransaction": fixtures.Status(429, "")})
-	e := newEnv(t, []fixtures.Member{member("reader", 0, "read"), limited})
-	tx, err := fixtures.SignedTransaction(1, "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	e, tx := limitedSender(t)
 	if _, err := e.client.SendToMany(context.Background(), tx, 1, rpc.TransactionOpts{SkipPreflight: true}); err == nil {
 		t.Fatal("the 429 endpoint accepted")
 	}
@@ -76,4 +65,18 @@ func TestFanOutCopyRefusalCountedAsNoRetry(t *testing.T) {
 	if attempts != 1 || retries != 0 || stops != 1 {
 		t.Errorf("attempts %v, retry decisions %v, max-retries %v: one attempt and no retry was made\n%s", attempts, retries, stops, body)
 	}
+}
+
+// limitedSender is an env with a reader and one send endpoint, limited,
+// that answers every sendTransaction 429, and a signed transaction.
+func limitedSender(t *testing.T) (*env, *solana.Transaction) {
+	t.Helper()
+	limited := member("limited", 0, "send")
+	limited.Options.Script = fixtures.ByMethod(map[string]fixtures.Fault{"sendTransaction": fixtures.Status(429, "")})
+	e := newEnv(t, []fixtures.Member{member("reader", 0, "read"), limited})
+	tx, err := fixtures.SignedTransaction(1, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e, tx
 }

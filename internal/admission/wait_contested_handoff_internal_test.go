@@ -11,20 +11,27 @@ import (
 	"github.com/solroute/solroute/pool"
 )
 
-// contestedHandOffBucket is a bucket shared with other processes that take every token
-// first: ReadyAt says now, TakeAt refuses until open.
-type contestedHandOffBucket struct {
-	open  atomic.Bool
-	takes atomic.Int64
+// ContestedBucket is a bucket shared with other processes that take
+// every token first: its ReadyAt says now (it cannot know better), its
+// TakeAt refuses, until Open. Exported for this package's external tests
+// (a _test.go name: never part of the package).
+type ContestedBucket struct {
+	Open  atomic.Bool
+	Takes atomic.Int64
 }
 
-func (b *contestedHandOffBucket) TakeAt(time.Time) bool {
-	b.takes.Add(1)
-	return b.open.Load()
+// TakeAt counts the take and succeeds only once Open.
+func (b *ContestedBucket) TakeAt(time.Time) bool {
+	b.Takes.Add(1)
+	return b.Open.Load()
 }
-func (b *contestedHandOffBucket) ReadyAt(t time.Time) time.Time { return t }
-func (b *contestedHandOffBucket) TokensAt(time.Time) float64 {
-	if b.open.Load() {
+
+// ReadyAt says t: a token may be there.
+func (b *ContestedBucket) ReadyAt(t time.Time) time.Time { return t }
+
+// TokensAt is 1 once Open, else 0.
+func (b *ContestedBucket) TokensAt(time.Time) float64 {
+	if b.Open.Load() {
 		return 1
 	}
 	return 0
@@ -55,8 +62,8 @@ func (c *gateClock) NewTimer(d time.Duration) clockwork.Timer {
 // instant of the pool's clock. (A review of stop 33's back-off found it:
 // sleep returned on the wake before the back-off applied.)
 func TestContestedHandOffBacksOff(t *testing.T) {
-	bk := &contestedHandOffBucket{}
-	bk.open.Store(true)
+	bk := &ContestedBucket{}
+	bk.Open.Store(true)
 	gc := &gateClock{FakeClock: clockwork.NewFakeClockAt(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)),
 		started: make(chan time.Duration), proceed: make(chan struct{})}
 	spec := endpoint.Spec{Name: "a", URL: endpoint.NewSecret("https://a.example.com/"),
@@ -71,7 +78,7 @@ func TestContestedHandOffBacksOff(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bk.open.Store(false)
+	bk.Open.Store(false)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	done := make(chan error, 1)
@@ -106,7 +113,7 @@ func TestContestedHandOffBacksOff(t *testing.T) {
 			break // it sleeps on its timer: no spin
 		}
 		if i == limit {
-			n := bk.takes.Load()
+			n := bk.Takes.Load()
 			gc.proceed <- struct{}{}
 			end()
 			t.Fatalf("%d timers set in a row with a wake already held, on one instant of the pool's clock (last %v, %d TakeAt calls): the waiter rescans without end", i, d, n)

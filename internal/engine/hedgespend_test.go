@@ -23,20 +23,7 @@ func TestHedgeWithNoOtherEndpointSpendsNoToken(t *testing.T) {
 	l := endpoint.Limits{RequestTimeout: time.Second, RequestsPerSecond: 1, BurstCapacity: 2}
 	members := []fixtures.Member{{Name: "a", Tier: 0, Read: &l, Send: &l}}
 	e := newEnvOneClock(t, members, conf{HedgeAfter: hedgeAfter, Retry: noRetries})
-	e.server("a").SetScript(fixtures.Always(fixtures.Fault{Delay: 2 * hedgeAfter}))
-	done := async(func() error { _, err := getBalance(context.Background(), e.client); return err })
-	g := guardCtx(t)
-	if err := e.server("a").WaitRequests(g, 1); err != nil {
-		t.Fatal(err)
-	}
-	if err := e.clock.BlockUntilContext(g, 3); err != nil { // the attempt's timer, the hedge's, the server's delay
-		t.Fatal(err)
-	}
-	e.clock.Advance(hedgeAfter) // the hedge timer: nowhere else to go
-	e.clock.Advance(hedgeAfter) // a answers
-	if err := wait(t, done); err != nil {
-		t.Fatal(err)
-	}
+	slowReadPastHedge(t, e) // the hedge timer: nowhere else to go
 	if n := e.server("a").Stats().Calls["getBalance"]; n != 1 {
 		t.Fatalf("a got %d requests, want 1", n)
 	}
@@ -59,20 +46,7 @@ func TestRefusedHedgeSpendsNoPeerToken(t *testing.T) {
 	e := newEnvOneClock(t, members, conf{HedgeAfter: hedgeAfter, Retry: func(r *retrypolicy.Settings) {
 		r.BudgetMinRetries, r.BudgetBurst = 0, 0 // the budget grants nothing
 	}})
-	e.server("a").SetScript(fixtures.Always(fixtures.Fault{Delay: 2 * hedgeAfter}))
-	done := async(func() error { _, err := getBalance(context.Background(), e.client); return err })
-	g := guardCtx(t)
-	if err := e.server("a").WaitRequests(g, 1); err != nil {
-		t.Fatal(err)
-	}
-	if err := e.clock.BlockUntilContext(g, 3); err != nil {
-		t.Fatal(err)
-	}
-	e.clock.Advance(hedgeAfter) // the hedge timer: the budget refuses
-	e.clock.Advance(hedgeAfter) // a answers
-	if err := wait(t, done); err != nil {
-		t.Fatal(err)
-	}
+	slowReadPastHedge(t, e) // the hedge timer: the budget refuses
 	if n := e.server("b").Stats().Calls["getBalance"]; n != 0 {
 		t.Fatalf("b got %d requests, want none", n)
 	}
@@ -90,21 +64,30 @@ func TestUnsentHedgeLeavesTheRetryBudgetWhole(t *testing.T) {
 	e := newEnvOneClock(t, []fixtures.Member{member("a", 0)}, conf{HedgeAfter: hedgeAfter, Retry: func(r *retrypolicy.Settings) {
 		r.BudgetMinRetries, r.BudgetBurst = 0, 1 // one token, no floor
 	}})
+	slowReadPastHedge(t, e) // the hedge timer: the budget pays, no other endpoint
+	if u := e.client.RetryBudget(); u.Tokens != 1 || u.ActiveRetries != 0 || u.ActiveCalls != 0 {
+		t.Fatalf("retry budget after the call: %+v, want its one token back and nothing in flight", u)
+	}
+}
+
+// slowReadPastHedge makes one getBalance that a answers 2 × hedgeAfter
+// after it asked, past the hedge timer, and waits for it to succeed: the
+// clock moves to the hedge timer once the attempt's timer, the hedge's
+// and the server's delay are all set, then to a's answer.
+func slowReadPastHedge(t *testing.T, e *env) {
+	t.Helper()
 	e.server("a").SetScript(fixtures.Always(fixtures.Fault{Delay: 2 * hedgeAfter}))
 	done := async(func() error { _, err := getBalance(context.Background(), e.client); return err })
 	g := guardCtx(t)
 	if err := e.server("a").WaitRequests(g, 1); err != nil {
 		t.Fatal(err)
 	}
-	if err := e.clock.BlockUntilContext(g, 3); err != nil { // the attempt's timer, the hedge's, the server's delay
+	if err := e.clock.BlockUntilContext(g, 3); err != nil {
 		t.Fatal(err)
 	}
-	e.clock.Advance(hedgeAfter) // the hedge timer: the budget pays, no other endpoint
+	e.clock.Advance(hedgeAfter) // the hedge timer
 	e.clock.Advance(hedgeAfter) // a answers
 	if err := wait(t, done); err != nil {
 		t.Fatal(err)
-	}
-	if u := e.client.RetryBudget(); u.Tokens != 1 || u.ActiveRetries != 0 || u.ActiveCalls != 0 {
-		t.Fatalf("retry budget after the call: %+v, want its one token back and nothing in flight", u)
 	}
 }
