@@ -36,6 +36,9 @@ type selection struct {
 	// bools above: the selection does not grow.)
 	hist      uint16
 	avoidLast bool
+	// proven is Request.Proven: each tier's Available candidates first
+	// (balance.go).
+	proven bool
 	// timeout is the smallest RequestTimeout of the compatible candidates.
 	timeout time.Duration
 	// ctxDeadline is set when the deadline is ctx's: reaching it is then
@@ -58,6 +61,7 @@ func (p *Pool) selection(sel *selection, req *Request) bool {
 		return false
 	}
 	sel.rs = rs
+	sel.proven = req.Proven
 	if req.Timed {
 		sel.timed = req.Method
 	}

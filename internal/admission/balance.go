@@ -1,6 +1,10 @@
 package admission
 
-import "time"
+import (
+	"time"
+
+	"github.com/solroute/solroute/endpoint"
+)
 
 // Balancing inside a tier (plans/008-balancing.md): the power of two
 // choices over a peak-EWMA latency cost (finagle, tower, linkerd2-proxy).
@@ -17,10 +21,21 @@ import "time"
 
 // order appends to dst the indices of g's members this pass may try
 // (pass 0: the first; then the last resorts' passes) in the order to try
-// them, and returns it. The first pass moves the tier's counter on, which
-// both rotates the round-robin start and draws the pair; the last
-// resorts' passes reuse the draw of the first.
+// them, and returns it: the balancer's order (balanced), and for a last
+// chance (Request.Proven) the Available members first.
 func (g *tierGroup) order(dst []uint32, sel *selection, pass int, seed uint64, now time.Time) []uint32 {
+	dst = g.balanced(dst, sel, pass, seed, now)
+	if sel.proven && len(dst) > 1 {
+		provenFirst(g, dst, now)
+	}
+	return dst
+}
+
+// balanced is order before the last chance's preference. The first pass
+// moves the tier's counter on, which both rotates the round-robin start
+// and draws the pair; the last resorts' passes reuse the draw of the
+// first.
+func (g *tierGroup) balanced(dst []uint32, sel *selection, pass int, seed uint64, now time.Time) []uint32 {
 	n := uint32(len(g.members))
 	var x uint32
 	if pass == 0 {
@@ -62,6 +77,23 @@ func (g *tierGroup) order(dst []uint32, sel *selection, pass int, seed uint64, n
 	}
 	toFront(dst[1:], j-1)
 	return dst
+}
+
+// provenFirst moves, stably, the members of order (indices into g's
+// members) whose health at now is Available before the others: a last
+// chance (Request.Proven) tries an endpoint that answered since it last
+// failed before one that has not, whatever their costs, and keeps the
+// balancer's order within each group.
+func provenFirst(g *tierGroup, order []uint32, now time.Time) {
+	front := 0
+	for i, k := range order {
+		if g.members[k].rt.StateAt(now) == endpoint.Available {
+			if i != front {
+				toFront(order[front:], i-front)
+			}
+			front++
+		}
+	}
 }
 
 // toFront moves s[k] to s[0], shifting s[:k] up by one.

@@ -147,6 +147,9 @@ func (c *Engine) newLoop(ctx context.Context, cs *callState, role endpoint.Role)
 func (l *callLoop) acquire(ctx context.Context, n int) (attemptRun, error) {
 	c, cs := l.c, l.cs
 	asked := c.clock.Now()
+	if cs.class == retrypolicy.Idempotent {
+		l.req.Proven = l.lastChance(n, asked)
+	}
 	pm, err := c.pool.Acquire(ctx, l.req)
 	if err != nil {
 		return attemptRun{}, err
@@ -157,6 +160,28 @@ func (l *callLoop) acquire(ctx context.Context, n int) (attemptRun, error) {
 	run.wait = run.start.Sub(asked)
 	c.attemptStarted(cs, &run, n)
 	return run, nil
+}
+
+// lastChance reports whether a read's attempt n, asked for at now, is
+// likely its call's last, so that it goes first to an endpoint that
+// answered since it last failed (admission.Request.Proven; plans/008,
+// "The last chance"): no counted retry could follow it (a first attempt
+// with MaxRetries 0; a later one that retry.Call.CanRetry refuses), or
+// less time is left than the shortest bound a cut of it could have, so
+// that cutting it could buy nothing: the fixed rule's bound, or for an
+// adaptive read AdaptiveFloor (its rule's least; where that rule falls
+// back to the fixed one, with no latency to go by or while suspended,
+// this reads the time as the adaptive rule would: the preference only
+// orders).
+func (l *callLoop) lastChance(n int, now time.Time) bool {
+	if n == 1 && l.c.maxRetries == 0 || n > 1 && !l.retries.CanRetry() {
+		return true
+	}
+	shortest := l.cs.attemptMax
+	if l.cs.adaptive {
+		shortest = AdaptiveFloor
+	}
+	return l.cs.deadline.Sub(now) <= shortest
 }
 
 // attempt runs the attempt of run, or a hedged pair (hedge.go): the side
