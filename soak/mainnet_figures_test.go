@@ -24,6 +24,10 @@ type mainnetFigures struct {
 	// decisions counts the decisions after failed read attempts, by
 	// rule.
 	decisions map[retrypolicy.Rule]int
+	// laterOnDead counts the read attempts after a call's first that went
+	// to the dead reader, and laterOnDeadLast those of them after which
+	// the call retried no more (plans/008, "The last chance").
+	laterOnDead, laterOnDeadLast int
 }
 
 // observe returns ctx with an attempt observer that feeds f.
@@ -39,6 +43,12 @@ func (f *mainnetFigures) observe(ctx context.Context) context.Context {
 		}
 		if a.Failed() {
 			f.decisions[a.Decision.Rule]++
+		}
+		if a.Number > 1 && a.Endpoint == fixturedata.MainnetDead {
+			f.laterOnDead++
+			if !a.Decision.Retry {
+				f.laterOnDeadLast++
+			}
 		}
 	}))
 }
@@ -63,8 +73,9 @@ func (f *mainnetFigures) log(m *mainnetSoak) {
 	for _, r := range slices.Sorted(maps.Keys(f.decisions)) {
 		rules = append(rules, fmt.Sprintf("%s %d", r, f.decisions[r]))
 	}
+	later, last := f.laterOnDead, f.laterOnDeadLast
 	f.mu.Unlock()
 	u := m.client.RetryBudget()
-	m.s.t.Logf("mainnet soak costs: %d read attempts for %d reads (%.3f a read); attempts by endpoint: %s; after a failed read attempt: %s; retry budget at the end: %.1f tokens",
-		total, reads, float64(total)/float64(reads), strings.Join(shares, ", "), strings.Join(rules, ", "), u.Tokens)
+	m.s.t.Logf("mainnet soak costs: %d read attempts for %d reads (%.3f a read); attempts by endpoint: %s; after a failed read attempt: %s; retry budget at the end: %.1f tokens; retries on the dead reader: %d, the call's last: %d",
+		total, reads, float64(total)/float64(reads), strings.Join(shares, ", "), strings.Join(rules, ", "), u.Tokens, later, last)
 }
