@@ -17,7 +17,7 @@ func (p expandProblem) message() string {
 	if p.Missing != "" {
 		return "environment variable " + p.Missing + " is not set"
 	}
-	return "malformed ${...} reference: want ${NAME} with NAME made of letters, digits and _ (write $${ for a literal ${)"
+	return "malformed ${...} reference: want ${NAME}, NAME a letter or _ then letters, digits and _ (write $${ for a literal ${)"
 }
 
 // expand replaces every ${NAME} in s with lookup(NAME). "$${" stands for a

@@ -90,12 +90,29 @@ func Parse(data []byte, opts ParseOptions) (*Document, error) {
 // Position, its path from Key. Its String() form is never used: it shows
 // lines of the document, which may hold secrets.
 func decodeProblem(pos *positions, e *toml.DecodeError) Problem {
-	line, _ := e.Position()
+	line, col := e.Position()
 	// The message may name a key ("key a is already defined") as the
 	// document wrote it: escape it as paths are.
-	p := Problem{Line: line, Message: printable(strings.TrimPrefix(e.Error(), "toml: "))}
+	p := Problem{Line: line, Message: printable(numberMessage(strings.TrimPrefix(e.Error(), "toml: ")))}
 	if key := e.Key(); len(key) > 0 {
 		p.Path = pos.pathAt(line, key)
+	} else {
+		p.Path = pos.pathBefore(line, col) // a value the decoder could not convert
 	}
 	return p
+}
+
+// numberMessage drops strconv's part of a number the decoder could not
+// convert ("unable to parse float: strconv.ParseFloat: parsing "1e400":
+// value out of range"), which quotes the value, and keeps why.
+func numberMessage(msg string) string {
+	i := strings.Index(msg, ": strconv.")
+	if i < 0 {
+		return msg
+	}
+	why := "not a number"
+	if strings.HasSuffix(msg, "value out of range") {
+		why = "out of range"
+	}
+	return msg[:i] + ": " + why
 }

@@ -19,6 +19,17 @@ type positions struct {
 	// node's line is a binary search (unstable.Parser.Shape scans from the
 	// start of the document each time).
 	newlines []int
+	// keys holds every key = value's path at the offset of its last key
+	// part, in document order: a value the decoder cannot convert (a
+	// number out of range) is reported with a line and column only, and
+	// the key before that column is the one it belongs to.
+	keys []keyAt
+}
+
+// keyAt is one key = value's path and where its key starts.
+type keyAt struct {
+	offset int
+	path   string
 }
 
 // indexPositions walks the document's syntax tree. A syntax error ends the
@@ -77,11 +88,14 @@ func (ps *positions) header(p *unstable.Parser, e *unstable.Node, arrays map[str
 func (ps *positions) keyValue(p *unstable.Parser, table string, e *unstable.Node) {
 	path := table
 	it := e.Key()
+	offset := 0
 	for it.Next() {
 		k := it.Node()
 		path = join(path, string(k.Data))
 		ps.record(path, ps.lineAt(k.Raw))
+		offset = int(k.Raw.Offset)
 	}
+	ps.keys = append(ps.keys, keyAt{offset: offset, path: path})
 	ps.value(p, path, ps.lines[path], e.Value())
 }
 
@@ -148,6 +162,26 @@ func (ps *positions) line(path string) int {
 		path = parent(path)
 	}
 	return 0
+}
+
+// pathBefore is the path of the last key that starts on line before
+// column col (both 1-based), or "" when none does.
+func (ps *positions) pathBefore(line, col int) string {
+	if line <= 0 || line > len(ps.newlines)+1 {
+		return ""
+	}
+	start := 0
+	if line > 1 {
+		start = ps.newlines[line-2] + 1
+	}
+	at := start + col - 1
+	path := ""
+	for _, k := range ps.keys {
+		if k.offset >= start && k.offset < at {
+			path = k.path
+		}
+	}
+	return path
 }
 
 // pathAt finds the indexed path on line whose keys, without array indexes,
