@@ -162,19 +162,21 @@ func (l *callLoop) acquire(ctx context.Context, n int) (attemptRun, error) {
 	return run, nil
 }
 
-// lastChance reports whether a read's attempt n, asked for at now, is
-// likely its call's last, so that it goes first to an endpoint that
-// answered since it last failed (admission.Request.Proven; plans/008,
-// "The last chance"): no counted retry could follow it (a first attempt
-// with MaxRetries 0; a later one that retry.Call.CanRetry refuses), or
-// less time is left than the shortest bound a cut of it could have, so
-// that cutting it could buy nothing: the fixed rule's bound, or for an
-// adaptive read AdaptiveFloor (its rule's least; where that rule falls
-// back to the fixed one, with no latency to go by or while suspended,
-// this reads the time as the adaptive rule would: the preference only
-// orders).
+// lastChance reports whether a read's retry, attempt n asked for at
+// now, is likely its call's last, so that it goes first to an endpoint
+// that answered since it last failed (admission.Request.Proven; plans/008,
+// "The last chance"): retry.Call.CanRetry refuses another (MaxRetries
+// used, or the retry budget spent), or less time is left than the
+// shortest bound a cut of it could have (the fixed rule's, AdaptiveFloor
+// for an adaptive read; where that rule falls back to the fixed one, with
+// no latency to go by or while suspended, the time is read as the
+// adaptive rule would: the preference only orders). A first attempt is
+// never one: first attempts are what probes an endpoint that failed.
 func (l *callLoop) lastChance(n int, now time.Time) bool {
-	if n == 1 && l.c.maxRetries == 0 || n > 1 && !l.retries.CanRetry() {
+	if n == 1 {
+		return false
+	}
+	if !l.retries.CanRetry() {
 		return true
 	}
 	shortest := l.cs.attemptMax
