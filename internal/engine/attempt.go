@@ -184,6 +184,9 @@ func (c *Engine) post(ctx, actx context.Context, cs *callState, ep *endpointClie
 	cause, code, slot, err := cs.x.handle(c, req, resp)
 	o.RPCCode, o.slot = code, slot
 	if err == nil {
+		if cs.batch > 0 {
+			cs.x.(*batchExchange).redactMembers(ep)
+		}
 		return o
 	}
 	if charge.err != nil { // refused part way through the body

@@ -190,6 +190,7 @@ func (l *callLoop) lastChance(n int, now time.Time) bool {
 // attempt that did not decide the call is reported here, superseded. It
 // returns the number of the call's latest attempt.
 func (l *callLoop) attempt(ctx context.Context, run *attemptRun, n int) int {
+	defer releaseOnPanic(run)
 	c, cs := l.c, l.cs
 	// A call that has had its hedge (retry.Call.Hedged) would only take
 	// another endpoint's permit, and a token, to give it back.
@@ -211,6 +212,17 @@ func (l *callLoop) attempt(ctx context.Context, run *attemptRun, n int) int {
 		l.req.Avoid = append(l.req.Avoid, side.pm.Endpoint())
 	}
 	return n + 1
+}
+
+// releaseOnPanic gives run's permit back, without an outcome, when the
+// caller's own code panics during the attempt (a callback, an
+// UnmarshalJSON: not the endpoint's doing), and panics on: the permit's
+// concurrency slot would otherwise be held for good.
+func releaseOnPanic(run *attemptRun) {
+	if p := recover(); p != nil {
+		run.pm.Release()
+		panic(p)
+	}
 }
 
 // report gives the attempt's outcome to its permit (health, cooldown,

@@ -50,4 +50,5 @@ var (
 	errEmptyBatch       = errors.New("transport: empty batch")
 	errNoTimeLeft       = errors.New("no time left before the call's deadline")
 	errCallbackRequired = errors.New("transport: nil callback")
+	errResultTarget     = errors.New("transport: the result target must be nil or a non-nil pointer")
 )

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"reflect"
+	"strings"
 
 	"github.com/solroute/solroute/internal/retry"
 	"github.com/solroute/solroute/internal/slots"
@@ -230,7 +231,9 @@ func (x *batchExchange) read(c *Engine, resp *http.Response) (retrypolicy.Cause,
 	var out jsonrpc.RPCResponses
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber() // as solana-go's own client decodes ids
-	if err := dec.Decode(&out); err != nil {
+	if err := dec.Decode(&out); err != nil || len(bytes.TrimSpace(body[dec.InputOffset():])) > 0 {
+		// Anything after the array (a second one, a proxy's HTML) is a
+		// garbled body, as after a single call's object (wire.Scan).
 		return retrypolicy.MalformedResponse, 0, wire.ErrNotJSONRPC
 	}
 	if len(out) != x.n {
@@ -264,6 +267,38 @@ func (x *batchExchange) read(c *Engine, resp *http.Response) (retrypolicy.Cause,
 	}
 	x.out = out
 	return 0, 0, nil
+}
+
+// redactMembers removes ep's secrets from the members' errors: the
+// server's own words, which may echo the key it was sent (a query value,
+// a header), as a single call's error is (wrapErr). Data keeps its shape
+// when its redacted JSON still decodes, else becomes that JSON's text.
+func (x *batchExchange) redactMembers(ep *endpointClient) {
+	for _, r := range x.out {
+		e := r.Error
+		if e == nil {
+			continue
+		}
+		e.Message = ep.redact(e.Message)
+		if e.Data == nil {
+			continue
+		}
+		raw, err := json.Marshal(e.Data)
+		if err != nil {
+			e.Data = nil
+			continue
+		}
+		if red := ep.redact(string(raw)); red != string(raw) {
+			var v any
+			dec := json.NewDecoder(strings.NewReader(red))
+			dec.UseNumber()
+			if dec.Decode(&v) == nil {
+				e.Data = v
+			} else {
+				e.Data = red
+			}
+		}
+	}
 }
 
 // batchRefused reads one error object answering a whole batch (a server

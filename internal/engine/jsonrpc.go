@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"reflect"
+	"strconv"
 	"time"
 
 	"github.com/solroute/solroute/internal/admission"
@@ -30,6 +32,9 @@ var _ rpc.JSONRPCClient = (*Engine)(nil)
 // heavy methods have their own) come from the registry. A failure is a
 // *CallError.
 func (c *Engine) CallForInto(ctx context.Context, out any, method string, params []any) error {
+	if !decodable(out) { // before anything is sent: a send would go out, then fail ambiguous
+		return &transport.CallError{Method: method, Errs: []error{errResultTarget}}
+	}
 	if _, ok := c.coalesce.methods[method]; ok { // Settings.Coalesce (coalesce.go)
 		return c.callCoalesced(ctx, out, method, params)
 	}
@@ -109,6 +114,11 @@ func (c *Engine) CallBatch(ctx context.Context, requests jsonrpc.RPCRequests) (j
 	var longest time.Duration // the longest member budget of its own
 	allOwn := true
 	for i, r := range requests {
+		if r == nil {
+			return nil, &transport.CallError{Method: batchMethod, Errs: []error{&batchInputError{index: i, why: "is nil"}}}
+		}
+	}
+	for i, r := range requests {
 		r.ID = i
 		r.JSONRPC = "2.0"
 		e, _ := c.registry.Lookup(r.Method)
@@ -135,6 +145,26 @@ func (c *Engine) CallBatch(ctx context.Context, requests jsonrpc.RPCRequests) (j
 		return nil, err
 	}
 	return x.out, nil
+}
+
+// decodable reports whether encoding/json can decode into out: nil (the
+// result discarded) or a non-nil pointer, json.Unmarshal's own rule.
+func decodable(out any) bool {
+	if out == nil {
+		return true
+	}
+	v := reflect.ValueOf(out)
+	return v.Kind() == reflect.Pointer && !v.IsNil()
+}
+
+// batchInputError is a batch member refused before anything is sent.
+type batchInputError struct {
+	index int
+	why   string
+}
+
+func (e *batchInputError) Error() string {
+	return "transport: batch member " + strconv.Itoa(e.index) + " " + e.why
 }
 
 // batchMethod names a batch in errors and logs.
