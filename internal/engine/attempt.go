@@ -130,7 +130,9 @@ func (c *Engine) attemptCancelable(ctx context.Context, cs *callState, pm *admis
 	cancel(nil)
 	end = c.clock.Now()
 	c.sawSlot(cs, pm, &o, end) // the slot it answered or refused at
-	timedOut := o.Cause == retrypolicy.Timeout && errors.Is(context.Cause(actx), errAttemptTimeout)
+	// Its own timer, or the caller's deadline, which is the call's
+	// (classifyErr).
+	timedOut := o.Cause == retrypolicy.Timeout && (errors.Is(context.Cause(actx), errAttemptTimeout) || ctx.Err() != nil)
 	o.atDeadline = timedOut && !end.Before(cs.deadline)
 	if adaptive {
 		c.cuts.add(end, timedOut && left >= fair)

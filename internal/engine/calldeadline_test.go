@@ -75,6 +75,15 @@ func TestCallerDeadlineIsTheError(t *testing.T) {
 			if len(ce.Attempts) != 1 || ce.Attempts[0].Duration != 50*time.Millisecond || e.clock.Since(start) != 50*time.Millisecond {
 				t.Fatalf("attempts %+v after %v: want one attempt of the whole 50ms", ce.Attempts, e.clock.Since(start))
 			}
+			// The attempt's timer and the context reach the deadline at one
+			// instant, in either order: a timeout at the call's deadline
+			// whichever wins (it read "canceled: attempt timed out", the
+			// caller's fault, when the context did), judged as at the
+			// engine's own deadline: the endpoint's, since it had its fair
+			// bound (half the budget, 25 ms) and more.
+			if a := ce.Attempts[0]; a.Cause != retrypolicy.Timeout || a.Fault != retrypolicy.EndpointFault || ce.Cause != retrypolicy.Timeout {
+				t.Fatalf("attempt %s, %s; call %s: want a timeout, the endpoint's", a.Cause, a.Fault, ce.Cause)
+			}
 			if amb := errors.Is(err, engine.ErrAmbiguousDispatch); amb != (method == "sendTransaction") {
 				t.Fatalf("ambiguous %v", amb)
 			}
