@@ -21,7 +21,9 @@ type UnhealthyError struct {
 	// NumSlotsBehind is how far the node is behind, when it says; nil
 	// when unknown.
 	NumSlotsBehind *int64
-	// Message is the node's message or its non-"ok" result.
+	// Message is the node's message (secret-free, as every error the
+	// transport returns), or `a result other than "ok"`: that result is
+	// not quoted, since a gateway's text may echo the request's key.
 	Message string
 	// Err is the transport's error (a *transport.CallError), nil when the
 	// node answered a result other than "ok".
@@ -70,7 +72,9 @@ func (c *Client) GetHealth(ctx context.Context) error {
 		return err
 	}
 	if out.v != "ok" {
-		return &UnhealthyError{Message: out.v}
+		// Not quoted: a gateway's own text may echo the request (its URL's
+		// key, a header), and no endpoint is named here to redact it for.
+		return &UnhealthyError{Message: `a result other than "ok"`}
 	}
 	return nil
 }
