@@ -76,6 +76,8 @@ func runConfirm(ctx context.Context, e *env, args []string) int {
 		return e.usageError("confirm", "--nonce-account and --nonce go together: a durable-nonce transaction's account and the nonce it carries")
 	case *nonce != "" && *lvbh != 0:
 		return e.usageError("confirm", "--last-valid-block-height and --nonce contradict each other: a durable-nonce transaction has no last valid block height; give one")
+	case *nonce == "" && *lvbh == 0 && given(f, "last-valid-block-height"):
+		return e.usageError("confirm", "--last-valid-block-height: 0 is no last valid block height: write %s, above 0", lastValidHelp)
 	case *nonce == "" && *lvbh == 0:
 		return e.usageError("confirm", "--last-valid-block-height N is required: %s (or, for a durable-nonce transaction, --nonce-account A --nonce N)", lastValidHelp)
 	case *timeout <= 0:

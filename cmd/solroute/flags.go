@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 
 	"github.com/solroute/solroute/internal/cliflag"
@@ -36,6 +37,14 @@ func (f *cmdFlags) parse(e *env, args []string) (positional []string, code int, 
 		return nil, e.usageError(f.name, "%v", err), true
 	}
 	return positional, exitOK, false
+}
+
+// given reports whether the command line set flag name, to tell a value
+// given as 0 from one left out.
+func given(f *cmdFlags, name string) bool {
+	set := false
+	f.Visit(func(fl *flag.Flag) { set = set || fl.Name == name })
+	return set
 }
 
 // usageError writes "solroute CMD: MESSAGE (see 'solroute CMD --help')" on
