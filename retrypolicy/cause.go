@@ -7,7 +7,9 @@ type Cause uint8
 const (
 	// Connection: dial, DNS or TLS failed, or the connection broke.
 	Connection Cause = iota + 1
-	// Timeout: the attempt's time ran out, or the server answered 408.
+	// Timeout: the attempt's time ran out (its own bound, or the call's
+	// deadline, the caller's context's included), or the server answered
+	// 408.
 	Timeout
 	// RateLimited: HTTP 429, or a JSON-RPC error with code 429.
 	RateLimited
@@ -35,8 +37,9 @@ const (
 	// InvalidResponse: a well-formed result that does not decode into the
 	// caller's type; it would be the same anywhere.
 	InvalidResponse
-	// Canceled: the caller's context ended (or, in a hedged pair, the
-	// transport canceled the attempt the other one overtook).
+	// Canceled: the caller's context was canceled before its deadline (or,
+	// in a hedged pair, the transport canceled the attempt the other one
+	// overtook).
 	Canceled
 	// Refused: the endpoint refused the request before processing it for
 	// a reason of its own, which another endpoint may not share: a
