@@ -66,6 +66,7 @@ var (
 	envelopeNames = [...]string{"jsonrpc", "id", "result", "error"}
 	resultNames   = [...]string{"context", "value"}
 	contextNames  = [...]string{"slot"}
+	errorNames    = [...]string{"code", "message", "data"}
 )
 
 const (
@@ -76,8 +77,9 @@ const (
 // Scan reads body, a single response, once, without decoding its values,
 // and checks that each member it reads is unambiguous: at the top level
 // jsonrpc, id, result and error each appear at most once and only under
-// their own spelling, and a response never has a result and an error that
-// are both not null. With slots it also reads result.context.slot (and a
+// their own spelling, and so do an error object's code, message and data
+// (the code decides whether a send may be resent), and a response never
+// has a result and an error that are both not null. With slots it also reads result.context.slot (and a
 // result that is itself a slot), under the same rule for the result's
 // context and value and the context's slot, so that the slot it reports is
 // the one encoding/json decodes into the caller's value.
@@ -109,9 +111,12 @@ func Scan(body []byte, slots bool) (Shape, error) {
 		if m >= 0 {
 			null[m] = body[v] == 'n'
 		}
-		if m == memberResult && slots && !null[m] {
+		switch {
+		case m == memberResult && slots && !null[m]:
 			end, err = scanResult(body, v, &sh)
-		} else {
+		case m == memberError && body[v] == '{':
+			end, err = scanError(body, v)
+		default:
 			end = skipValue(body, v)
 		}
 		if err != nil {
@@ -162,6 +167,28 @@ func scanResult(body []byte, v int, sh *Shape) (int, error) {
 			return 0, err
 		}
 		if more, err = o.next(end); err != nil {
+			return 0, err
+		}
+	}
+	return o.i, nil
+}
+
+// scanError checks the members of the error object at body[v] under the
+// envelope's rule (code, message and data at most once, each spelled
+// exactly) and returns the index past it. Only an answer with an error
+// object pays for it.
+func scanError(body []byte, v int) (int, error) {
+	var seen [len(errorNames)]bool
+	o := open(body, v)
+	for more := !o.done; more; {
+		key, plain, escaped, ev, err := o.key()
+		if err != nil {
+			return 0, err
+		}
+		if _, err := which(key, plain, escaped, errorNames[:], "error.", seen[:]); err != nil {
+			return 0, err
+		}
+		if more, err = o.next(skipValue(body, ev)); err != nil {
 			return 0, err
 		}
 	}
@@ -269,14 +296,12 @@ func (o *object) next(end int) (bool, error) {
 func which(key []byte, plain, escaped bool, names []string, prefix string, seen []bool) (int, error) {
 	if plain {
 		// The common case, without a call: an exact, first occurrence, or
-		// no name of the key's length (folding keeps an ASCII key's).
+		// no name of the key's length (folding keeps an ASCII key's). Two
+		// names may share a length (the error object's code and data).
 		for m, name := range names {
-			if len(key) == len(name) {
-				if string(key) == name && !seen[m] {
-					seen[m] = true
-					return m, nil
-				}
-				break
+			if len(key) == len(name) && string(key) == name && !seen[m] {
+				seen[m] = true
+				return m, nil
 			}
 		}
 		if !sameLength(key, names) {

@@ -51,6 +51,28 @@ var scanSeeds = []string{
 	`{}`, ` {} `, `[]`, `null`, ``, `"x"`, `{"a"}`, `{"a":}`, `{,}`,
 }
 
+// errorSeeds are error objects whose code, message or data can be read
+// two ways (repeated, re-cased, escaped, folded), and some that cannot.
+var errorSeeds = []string{
+	`{"jsonrpc":"2.0","id":1,"error":{"code":-32005,"message":"m","data":{"x":1}}}`,
+	`{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"m","code":-32005}}`,
+	`{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"m","Code":-32005}}`,
+	`{"jsonrpc":"2.0","id":1,"error":{"Code":-32005,"message":"m"}}`,
+	`{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"co\u0064e":-32005}}`,
+	`{"jsonrpc":"2.0","id":1,"error":{"code":-32005,"message":"m","message":"n"}}`,
+	`{"jsonrpc":"2.0","id":1,"error":{"code":-32005,"MESSAGE":"n"}}`,
+	`{"jsonrpc":"2.0","id":1,"error":{"code":-32005,"data":1,"data":2}}`,
+	`{"jsonrpc":"2.0","id":1,"error":{"code":-32005,"data":1,"Data":2}}`,
+	`{"jsonrpc":"2.0","id":1,"error":{"code":-32005,"meſſage":"n"}}`,
+	`{"jsonrpc":"2.0","id":1,"error":{"code":-32005,"data":{"code":1,"code":2,"Code":3}}}`,
+	`{"jsonrpc":"2.0","id":1,"error":{"code":-32005,"codes":1,"cod":2,"msg":"x"}}`,
+	`{"jsonrpc":"2.0","id":1,"error":{}}`,
+	`{"jsonrpc":"2.0","id":null,"result":null,"error":{"code":429,"Code":-32005}}`,
+	`{"jsonrpc":"2.0","id":1,"result":"sig","error":{"code":429,"code":-32005}}`,
+	`{"jsonrpc":"2.0","id":1,"error":{"code":-32005,"code"`,
+	`{"jsonrpc":"2.0","id":1,"error":"code"}`,
+}
+
 func TestScan(t *testing.T) {
 	rep := func(p string) error { return &MemberError{Path: p, Repeated: true} }
 	vari := func(p string) error { return &MemberError{Path: p} }
@@ -126,11 +148,100 @@ func TestScanBatch(t *testing.T) {
 	}
 }
 
-// TestScanAllocates: a clean answer costs no allocation.
+// TestScanErrorMembers: an error object's code, message and data are
+// held to the envelope's rule, on a single answer and on each member of a
+// batch; keys inside data, and other keys, are left alone.
+func TestScanErrorMembers(t *testing.T) {
+	rep := func(p string) error { return &MemberError{Path: p, Repeated: true} }
+	vari := func(p string) error { return &MemberError{Path: p} }
+	for i, want := range []error{
+		nil,
+		rep("error.code"),
+		vari("error.code"),
+		vari("error.code"),
+		vari("error.code"), // an escape
+		rep("error.message"),
+		vari("error.message"),
+		rep("error.data"),
+		vari("error.data"),
+		vari("error.message"), // ſ folds to s
+		nil,                   // inside data
+		nil,                   // keys that name none
+		nil,
+		vari("error.code"), // beside a null result, for an id-less error
+		rep("error.code"),  // malformed whichever way: the error is read first
+		ErrNotJSONRPC,
+		nil, // not an object: left to the decoder
+	} {
+		body := errorSeeds[i]
+		for _, slots := range []bool{false, true} {
+			if _, err := Scan([]byte(body), slots); fmt.Sprint(err) != fmt.Sprint(want) {
+				t.Errorf("Scan(%s, %v) = %v, want %v", body, slots, err, want)
+			}
+		}
+		if want == ErrNotJSONRPC {
+			continue
+		}
+		batch := `[{"jsonrpc":"2.0","id":0,"result":1},` + body + `]`
+		if err := ScanBatch([]byte(batch)); fmt.Sprint(err) != fmt.Sprint(want) {
+			t.Errorf("ScanBatch(%s) = %v, want %v", batch, err, want)
+		}
+	}
+}
+
+// FuzzScanErrorOneReading: whenever Scan accepts a body whose error is an
+// object, the code, message and data encoding/json decodes (the last key,
+// matched without regard to case) are the ones a reader that takes the
+// first exact key reads (a proxy, agave's client, another parser).
+func FuzzScanErrorOneReading(f *testing.F) {
+	for _, s := range errorSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		if _, err := Scan(body, false); err != nil || !json.Valid(body) {
+			return
+		}
+		var env Envelope
+		if json.Unmarshal(body, &env) != nil || env.Error == nil {
+			return
+		}
+		raw := firstExact(body, "error")
+		var first Error
+		if err := json.Unmarshal(firstExact(raw, "code"), &first.Code); err != nil {
+			first.Code = 0 // absent
+		}
+		_ = json.Unmarshal(firstExact(raw, "message"), &first.Message)
+		first.Data = firstExact(raw, "data")
+		if first.Code != env.Error.Code || first.Message != env.Error.Message || !bytes.Equal(first.Data, env.Error.Data) {
+			t.Fatalf("Scan accepted %q: encoding/json reads %+v, the first exact keys %+v", body, *env.Error, first)
+		}
+	})
+}
+
+// firstExact returns the value of the first key of the object obj spelled
+// exactly name, without an escape, or nil.
+func firstExact(obj []byte, name string) json.RawMessage {
+	if t := bytes.TrimLeft(obj, " \t\r\n"); len(t) == 0 || t[0] != '{' {
+		return nil
+	}
+	var found json.RawMessage
+	_ = refMembers(obj, nil, "", func(_, raw string, v json.RawMessage) error {
+		if found == nil && raw == name {
+			found = v
+		}
+		return nil
+	})
+	return found
+}
+
+// TestScanAllocates: a clean answer costs no allocation, nor does an
+// error object's check.
 func TestScanAllocates(t *testing.T) {
-	body := []byte(scanSeeds[0])
-	if n := testing.AllocsPerRun(100, func() { _, _ = Scan(body, true) }); n != 0 {
-		t.Fatalf("Scan allocated %v times", n)
+	for _, s := range []string{scanSeeds[0], errorSeeds[0]} {
+		body := []byte(s)
+		if n := testing.AllocsPerRun(100, func() { _, _ = Scan(body, true) }); n != 0 {
+			t.Fatalf("Scan(%s) allocated %v times", s, n)
+		}
 	}
 }
 
@@ -138,7 +249,7 @@ func TestScanAllocates(t *testing.T) {
 // refScan, built on encoding/json's own tokenizer and key unescaping
 // with bytes.EqualFold (encoding/json's key matching), does.
 func FuzzScanMatchesTokens(f *testing.F) {
-	for _, s := range scanSeeds {
+	for _, s := range append(scanSeeds[:len(scanSeeds):len(scanSeeds)], errorSeeds...) {
 		f.Add([]byte(s), true)
 		f.Add([]byte(s), false)
 	}
@@ -173,6 +284,9 @@ func refScan(body []byte, slots bool) (Shape, error) {
 		seen[name], null[name] = true, string(v) == "null"
 		if name == "result" && slots && string(v) != "null" {
 			return refResult(v, &sh)
+		}
+		if name == "error" && v[0] == '{' {
+			return refMembers(v, errorNames[:], "error.", func(string, string, json.RawMessage) error { return nil })
 		}
 		return nil
 	})
