@@ -59,7 +59,7 @@ func rawPool(t *testing.T, limits endpoint.Limits, urls ...string) *admission.Po
 	return p
 }
 
-var reviewLimits = endpoint.Limits{RequestTimeout: time.Second}
+var rawLimits = endpoint.Limits{RequestTimeout: time.Second}
 
 // TestBatchMemberErrorIsRedacted: a server echoing the API key in a
 // batch member's error (message or data) reaches the caller redacted, as
@@ -71,7 +71,7 @@ func TestBatchMemberErrorIsRedacted(t *testing.T) {
 		return `[{"jsonrpc":"2.0","id":0,"result":5},{"jsonrpc":"2.0","id":1,"error":{"code":-32602,` +
 			`"message":"invalid key /` + secret + `","data":{"path":"/` + secret + `"}}}]`
 	})
-	c := newClient(t, rawPool(t, reviewLimits, a.srv.URL+"/"+secret), conf{})
+	c := newClient(t, rawPool(t, rawLimits, a.srv.URL+"/"+secret), conf{})
 	defer c.Close()
 	for name, call := range map[string]func() (jsonrpc.RPCResponses, error){
 		"CallBatch": func() (jsonrpc.RPCResponses, error) {
@@ -102,7 +102,7 @@ func TestBatchMemberErrorIsRedacted(t *testing.T) {
 // error naming it, before any request is sent (it panicked).
 func TestCallBatchNilMemberIsBadInput(t *testing.T) {
 	a := newRaw(t, func() string { return `[]` })
-	c := newClient(t, rawPool(t, reviewLimits, a.srv.URL), conf{})
+	c := newClient(t, rawPool(t, rawLimits, a.srv.URL), conf{})
 	defer c.Close()
 	var err error
 	panicked := func() (p any) {
@@ -182,7 +182,7 @@ func TestBatchAnswerWithTrailingDataIsMalformed(t *testing.T) {
 	} {
 		a := newRaw(t, func() string { return first + tail })
 		b := newRaw(t, func() string { return `[{"jsonrpc":"2.0","id":0,"result":3},{"jsonrpc":"2.0","id":1,"result":3}]` })
-		c := newClient(t, rawPool(t, reviewLimits, a.srv.URL, b.srv.URL), conf{})
+		c := newClient(t, rawPool(t, rawLimits, a.srv.URL, b.srv.URL), conf{})
 		out, err := c.CallBatch(guardCtx(t), jsonrpc.RPCRequests{{Method: "getSlot"}, {Method: "getSlot"}})
 		_ = c.Close()
 		if err != nil || len(out) != 2 || string(out[0].Result) != "3" || b.n.Load() != 1 {

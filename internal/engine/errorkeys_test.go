@@ -1,64 +1,16 @@
 package engine_test
 
 // An error object whose code, message or data is given twice, or once
-// more in another spelling, can be read two ways. Adapted from the
-// rev-batch review's TestReviewRepeatedErrorCodeResendsSend
-// (internal/engine/review_batch_test.go on its branch), with helpers
-// renamed so both files can live in one package.
+// more in another spelling, can be read two ways (a review, stop 34).
 
 import (
 	"errors"
-	"io"
-	"net/http"
-	"net/http/httptest"
-	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/gagliardetto/solana-go/rpc"
 	"github.com/gagliardetto/solana-go/rpc/jsonrpc"
-	"github.com/jonboulle/clockwork"
-	"github.com/solroute/solroute/endpoint"
-	"github.com/solroute/solroute/internal/admission"
 	"github.com/solroute/solroute/internal/engine"
-	"github.com/solroute/solroute/pool"
 )
-
-// fixedServer answers every request with body, counting the requests.
-type fixedServer struct {
-	srv  *httptest.Server
-	n    atomic.Int64
-	body string
-}
-
-func newFixed(t *testing.T, body string) *fixedServer {
-	s := &fixedServer{body: body}
-	s.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		_, _ = io.ReadAll(r.Body)
-		s.n.Add(1)
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = io.WriteString(w, s.body)
-	}))
-	t.Cleanup(s.srv.Close)
-	return s
-}
-
-// urlPool is a pool over urls named a, b, ...: a in tier 0, the rest in
-// tier 1, on a fake clock nobody needs to move (backoffs are 0).
-func urlPool(t *testing.T, urls ...string) *admission.Pool {
-	t.Helper()
-	limits := endpoint.Limits{RequestTimeout: time.Second}
-	specs := make([]endpoint.Spec, len(urls))
-	for i, u := range urls {
-		specs[i] = endpoint.Spec{Name: string(rune('a' + i)), URL: endpoint.NewSecret(u), Tier: min(i, 1),
-			Roles: map[endpoint.Role]endpoint.Limits{endpoint.RoleRead: limits, endpoint.RoleSend: limits}}
-	}
-	p, err := admission.New(specs, pool.DefaultSettings(), admission.Options{Clock: clockwork.NewFakeClockAt(epoch)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
 
 // TestRepeatedErrorKeyNeverResendsSend: an error object whose "code" is
 // given twice (or once more as "Code", or escaped) reads as -32603 (may
@@ -92,9 +44,9 @@ func TestRepeatedErrorKeyNeverResendsSend(t *testing.T) {
 			}
 		})
 		t.Run("one object for the batch/"+cd.name, func(t *testing.T) {
-			a := newFixed(t, `{"jsonrpc":"2.0","id":null,"error":`+cd.err+`}`)
+			a := newRaw(t, func() string { return `{"jsonrpc":"2.0","id":null,"error":` + cd.err + `}` })
 			b := newScripted(t, func(string, int) string { return rpcResult(`"` + sig1 + `"`) })
-			c := newClient(t, urlPool(t, a.srv.URL, b.srv.URL), conf{})
+			c := newClient(t, rawPool(t, rawLimits, a.srv.URL, b.srv.URL), conf{})
 			defer c.Close()
 			_, err := c.CallBatch(guardCtx(t), jsonrpc.RPCRequests{{Method: "sendTransaction", Params: p1}, {Method: "sendTransaction", Params: p2}})
 			if !errors.Is(err, engine.ErrAmbiguousDispatch) || b.requests("sendTransaction") != 0 {
