@@ -17,10 +17,10 @@ import (
 type protoKey struct{ level string }
 
 type protoCall struct {
-	info              transport.CallInfo
-	started, attempts int
-	open              map[int]bool
-	ended             bool
+	info     transport.CallInfo
+	attempts int
+	open     map[int]bool
+	ended    bool
 }
 
 // protocolObserver checks transport.Observer's promises: CallStarted
