@@ -29,7 +29,9 @@ func (c *Client) CallForInto(ctx context.Context, out any, method string, params
 // CallWithCallback calls method and hands the raw HTTP exchange to
 // callback, under the same rules as CallForInto. Only a 2xx response
 // reaches the callback (its body bounded by the response size limit); a
-// failure status is classified and retried like any other. An error from
+// failure status is classified and retried like any other, and so is an
+// answer that is one JSON-RPC error the endpoint is to blame for (a rate
+// limit, a node behind, the node's own error). An error from
 // the callback ends the call (any endpoint would answer the same) and is
 // reachable with errors.Is/As unless its text holds a secret.
 func (c *Client) CallWithCallback(ctx context.Context, method string, params []any, callback func(*http.Request, *http.Response) error) error {

@@ -120,6 +120,18 @@ func (pm *Permit) Done(o retrypolicy.Outcome) {
 	rt.Release(pm.adm)
 }
 
+// Throttled records a rate limit that the endpoint reported inside an
+// answer the call still uses (a batch member's JSON-RPC 429 beside other
+// members' answers), with the provider's delay (Retry-After; 0: none):
+// the role cools down as after a refusal. Call it before Done, which then
+// records the answer; after the permit ended it does nothing.
+func (pm *Permit) Throttled(providerDelay time.Duration) {
+	if pm.done.Load() {
+		return
+	}
+	pm.m.rt.RateLimitedAt(pm.m.pool.clock.Now(), providerDelay)
+}
+
 // Overtaken ends the permit of an attempt canceled because a hedge of the
 // same call, started at an automatic delay (the endpoint's recent p95,
 // transport.HedgeAuto), answered first, and gives the slot back. Only the

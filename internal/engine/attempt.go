@@ -36,6 +36,12 @@ type outcome struct {
 	atDeadline bool
 	// isBusy: the response byte budget refused the answer (budget.go).
 	isBusy bool
+	// throttled: an answer the call uses said the endpoint is over its
+	// rate limit (a batch member's 429), with the provider's delay in
+	// throttleDelay: the permit cools the role before recording the
+	// answer (callLoop.report).
+	throttled     bool
+	throttleDelay time.Duration
 }
 
 // exchange is what one kind of call does with a 2xx response.
@@ -187,7 +193,11 @@ func (c *Engine) post(ctx, actx context.Context, cs *callState, ep *endpointClie
 	o.RPCCode, o.slot = code, slot
 	if err == nil {
 		if cs.batch > 0 {
-			cs.x.(*batchExchange).redactMembers(ep)
+			bx := cs.x.(*batchExchange)
+			bx.redactMembers(ep)
+			if bx.limited {
+				o.throttled, o.throttleDelay = true, c.retryAfter(resp)
+			}
 		}
 		return o
 	}

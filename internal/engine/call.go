@@ -230,6 +230,9 @@ func releaseOnPanic(run *attemptRun) {
 // the call's session, and its Observers are told.
 func (l *callLoop) report(run *attemptRun) bool {
 	c, cs, o := l.c, l.cs, &run.o
+	if o.throttled {
+		run.pm.Throttled(o.throttleDelay)
+	}
 	run.pm.Done(o.Outcome)
 	if o.Failed() {
 		return false

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/solroute/solroute/internal/retry"
@@ -144,6 +145,9 @@ func (e *decodeError) Unwrap() error { return e.err }
 // body bounded by the response limit.
 type callbackExchange struct {
 	callback func(*http.Request, *http.Response) error
+	// id is the request's JSON-RPC id, which an endpoint's refusal
+	// answers (endpointRefusal).
+	id uint64
 }
 
 func (x *callbackExchange) handle(c *Engine, req *http.Request, resp *http.Response) (retrypolicy.Cause, int, uint64, error) {
@@ -151,10 +155,36 @@ func (x *callbackExchange) handle(c *Engine, req *http.Request, resp *http.Respo
 	return cause, code, 0, err
 }
 
-// call runs the callback over resp with its body bounded.
+// refusalPeek is how much of a callback's 2xx body is read before the
+// callback runs, to find an endpoint's JSON-RPC refusal: an error object
+// is small, and a larger body still streams to the callback.
+const refusalPeek = 16 << 10
+
+// call runs the callback over resp with its body bounded. A body that is
+// a whole JSON-RPC error the endpoint is to blame for (a rate limit, a
+// node behind, the node's own failure: not the request's) never reaches
+// it: the attempt fails with that error, as a CallForInto's does, and the
+// endpoint cools down or fails over by the same rules. Any other answer,
+// an error that is the request's own included, is the callback's to read.
 func (x *callbackExchange) call(c *Engine, req *http.Request, resp *http.Response) (retrypolicy.Cause, int, error) {
 	lb := &limitedBody{r: resp.Body, n: c.maxBody}
-	resp.Body = lb
+	head := make([]byte, 0, min(refusalPeek, max(resp.ContentLength, 512)))
+	head, complete := peekBody(lb, head, refusalPeek)
+	if lb.tooLarge {
+		return retrypolicy.MalformedResponse, 0, wire.ErrTooLarge
+	}
+	if lb.readErr != nil {
+		return 0, 0, lb.readErr // a transport read error: the attempt classifies it
+	}
+	if complete {
+		if cause, code, err := endpointRefusal(head, x.id); cause != 0 {
+			return cause, code, err
+		}
+	}
+	resp.Body = struct {
+		io.Reader
+		io.Closer
+	}{io.MultiReader(bytes.NewReader(head), lb), lb}
 	err := x.callback(req, resp)
 	if err == nil {
 		return 0, 0, nil
@@ -168,6 +198,41 @@ func (x *callbackExchange) call(c *Engine, req *http.Request, resp *http.Respons
 	// The callback judged a complete answer: another endpoint would answer
 	// the same.
 	return retrypolicy.InvalidResponse, 0, err
+}
+
+// peekBody reads r into buf until EOF or limit bytes, and reports whether
+// it reached EOF (the whole body is in buf).
+func peekBody(r io.Reader, buf []byte, limit int) ([]byte, bool) {
+	for len(buf) < limit {
+		if len(buf) == cap(buf) {
+			buf = slices.Grow(buf, min(cap(buf), limit-len(buf)))
+		}
+		n, err := r.Read(buf[len(buf):min(cap(buf), limit)])
+		buf = buf[:len(buf)+n]
+		if err != nil {
+			return buf, err == io.EOF
+		}
+	}
+	return buf, false
+}
+
+// endpointRefusal reads body as one JSON-RPC answer to request id: when it is an error
+// whose cause is not the request's own (retry.RPCCodeCause: not
+// RPCApplication), it returns that cause, the code and the error; else a
+// zero cause (a result, the request's error, or not JSON-RPC at all: the
+// callback's to judge).
+func endpointRefusal(body []byte, id uint64) (retrypolicy.Cause, int, error) {
+	b := &wire.Buffer{}
+	b.ID = wire.AppendID(b.ID, id)
+	if wire.ParseEnvelope(b, body) != nil || b.Env.Error == nil {
+		return 0, 0, nil
+	}
+	e := b.Env.Error
+	cause := retry.RPCCodeCause(e.Code)
+	if cause == retrypolicy.RPCApplication {
+		return 0, 0, nil
+	}
+	return cause, e.Code, &transport.RPCError{Code: e.Code, Message: e.Message, Data: bytes.Clone(e.Data)}
 }
 
 // limitedBody fails a read past n bytes and remembers why reads failed.
@@ -203,6 +268,9 @@ func (l *limitedBody) Close() error { return l.r.Close() }
 type batchExchange struct {
 	n   int
 	out jsonrpc.RPCResponses
+	// limited: some members, not all, were refused with a rate limit
+	// (the role cools down all the same: attempt's throttled).
+	limited bool
 }
 
 func (x *batchExchange) handle(c *Engine, req *http.Request, resp *http.Response) (retrypolicy.Cause, int, uint64, error) {
@@ -265,7 +333,7 @@ func (x *batchExchange) read(c *Engine, resp *http.Response) (retrypolicy.Cause,
 	if behind == x.n {
 		return retrypolicy.NodeBehind, out[0].Error.Code, &transport.RPCError{Code: out[0].Error.Code, Message: out[0].Error.Message}
 	}
-	x.out = out
+	x.out, x.limited = out, limited > 0
 	return 0, 0, nil
 }
 

@@ -81,20 +81,23 @@ func (c *Engine) callInto(ctx context.Context, out any, method string, params []
 // CallWithCallback calls method and hands the raw HTTP exchange to
 // callback, under the same loop as CallForInto. Only a 2xx response reaches
 // the callback (its body bounded by MaxResponseBytes); a failure status is
-// classified and retried like any other. An error from the callback ends
+// classified and retried like any other, and so is an answer that is one
+// JSON-RPC error the endpoint is to blame for (callbackExchange.call). An
+// error from the callback ends
 // the call (as InvalidResponse: any endpoint would answer the same) and is
 // reachable with errors.Is/As unless its text holds a secret.
 func (c *Engine) CallWithCallback(ctx context.Context, method string, params []any, callback func(*http.Request, *http.Response) error) error {
 	if callback == nil {
 		return &transport.CallError{Method: method, Errs: []error{errCallbackRequired}}
 	}
-	body, err := wire.EncodeRequest(c.nextID.Add(1), method, params)
+	id := c.nextID.Add(1)
+	body, err := wire.EncodeRequest(id, method, params)
 	if err != nil {
 		return &transport.CallError{Method: method, Errs: []error{&encodeError{err: err}}}
 	}
 	e, known := c.registry.Lookup(method)
 	return c.do(ctx, &callState{method: method, body: body, class: e.Class, known: known, ownTimeout: e.Timeout,
-		x: &callbackExchange{callback: callback}}, e.Role)
+		x: &callbackExchange{callback: callback, id: id}}, e.Role)
 }
 
 // CallBatch sends requests as one batch to one endpoint under one permit
