@@ -36,3 +36,19 @@ func TestMalformedReferenceSaysWhatANameIs(t *testing.T) {
 		t.Fatalf("problems %+v", errs)
 	}
 }
+
+// TestBaseTimeAboveDefaultMaxTime: base_time above max_time's default,
+// with max_time left out, is refused at base_time (it passed, and every
+// ejection lasted one length, never doubling).
+func TestBaseTimeAboveDefaultMaxTime(t *testing.T) {
+	doc := "[[endpoints]]\nname = \"a\"\nurl = \"https://a.example\"\n  [endpoints.roles.read]\n[pool.ejection]\nbase_time = \"3s\"\n"
+	_, err := Parse([]byte(doc), ParseOptions{})
+	var ve *ValidationError
+	if !errors.As(err, &ve) || len(ve.Problems) != 1 || ve.Problems[0].Path != "pool.ejection.base_time" ||
+		!strings.Contains(ve.Problems[0].Message, "max_time") {
+		t.Fatalf("%v, want one problem at pool.ejection.base_time naming max_time", err)
+	}
+	if _, err := Parse([]byte(doc+"max_time = \"30s\"\n"), ParseOptions{}); err != nil {
+		t.Fatalf("with max_time written: %v", err)
+	}
+}

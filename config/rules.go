@@ -165,9 +165,16 @@ func (p *parser) checkEjectionOrder(d *Document) {
 	table := pathOf(reflect.TypeFor[endpoint.Ejection]())
 	maxKey, baseKey := join(table, fieldKeyOf[endpoint.Ejection]("Max")), fieldKeyOf[endpoint.Ejection]("Base")
 	e := d.Pool.Ejection
-	if p.present[maxKey] && !p.hasAtOrBelow(maxKey) && !p.hasAtOrBelow(join(table, baseKey)) && e.Max < e.Base {
+	basePath := join(table, baseKey)
+	switch {
+	case e.Max >= e.Base || p.hasAtOrBelow(maxKey) || p.hasAtOrBelow(basePath):
+	case p.present[maxKey]:
 		msg := "must not be below " + baseKey
 		p.add(maxKey, msg+p.notes(maxKey, msg))
+	case p.present[basePath]:
+		// max_time left out is its default, which a longer base_time
+		// passes: every ejection would last one length, never doubling.
+		p.add(basePath, "must not be above max_time, "+e.Max.String()+" when left out: write max_time too")
 	}
 }
 
