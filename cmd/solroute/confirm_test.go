@@ -169,7 +169,7 @@ func TestConfirmUsageErrors(t *testing.T) {
 		{"no last valid block height", []string{"confirm", "--config", cfg, sig},
 			"--last-valid-block-height N is required: the lastValidBlockHeight getLatestBlockhash returned"},
 		{"zero last valid block height", []string{"confirm", "--config", cfg, sig, "--last-valid-block-height", "0"},
-			"--last-valid-block-height N is required"},
+			"--last-valid-block-height: 0 is no last valid block height"},
 		{"negative last valid block height", []string{"confirm", "--config", cfg, sig, "--last-valid-block-height", "-5"},
 			"--last-valid-block-height: -5 is negative: write a whole number, 0 or more"},
 		{"bad commitment", []string{"confirm", "--config", cfg, sig, "--last-valid-block-height", "1150", "--commitment", "confirmd"},
