@@ -75,7 +75,7 @@ func runSend(ctx context.Context, e *env, args []string) int {
 	commitment := f.String("commitment", "confirmed", "with --confirm, the commitment `C` the transaction must reach to count as landed: processed, confirmed or finalized")
 	preflight := f.String("preflight-commitment", "confirmed", "simulate the transaction on the bank at commitment `C` before sending (the node's own default, finalized, refuses a blockhash fetched at confirmed)")
 	skipPreflight := f.Bool("skip-preflight", false, "send without the node's preflight simulation")
-	fanOut := f.Int("fan-out", 1, "send the same signed bytes to `K` distinct send endpoints at once (1: one send through the pool; default: the document's [send] fan_out, else 1)")
+	fanOut := f.Int("fan-out", 0, "send the same signed bytes to `K` distinct send endpoints at once (1: one send through the pool; left out: the document's [send] fan_out, else 1)")
 	timeout := f.Duration("timeout", defaultResolveTimeout, "bound the whole command by `D`: the send and, with --confirm, the wait for a verdict (then unknown, exit 6)")
 	asJSON := f.Bool("json", false, "write the signature, or with --confirm the report, as JSON")
 	pos, code, done := f.parse(e, args)
@@ -99,7 +99,7 @@ func runSend(ctx context.Context, e *env, args []string) int {
 		return e.usageError("send", "--rebroadcast must not be negative")
 	case *timeout <= 0:
 		return e.usageError("send", "--timeout must be positive")
-	case *fanOut < 1:
+	case set["fan-out"] && *fanOut < 1:
 		return e.usageError("send", "--fan-out must be at least 1: the number of send endpoints each copy goes to")
 	}
 	tx, wire, err := parseTransaction(pos[0])

@@ -75,7 +75,7 @@
 //   - when the client could first know the lag: its first answer from
 //     "a" after the fault, that is the end of the first read returned
 //     from it or, for solroute, the first attempt "a" answered, a
-//     -32016 refusal included (transport.Options.OnAttempt); and the
+//     -32016 refusal included (transport.Observer.AttemptEnded); and the
 //     reads from "a" that started after it.
 //
 // The solroute-untracked client is solroute with slot tracking off

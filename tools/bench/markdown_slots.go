@@ -119,7 +119,7 @@ func (r *Report) writeIssue13(p func(string, ...any)) {
 		p("the others' slots are above it and `a`'s below it for any call shorter than 20 s. *Answered by a* is counted by `a` itself: the `getBalance` calls it answered with a result during the measured phase, ")
 		p("whether the client used the answer or not; a -32016 refusal below the `minContextSlot` the client asked for is not an answer.\n")
 		p("- *Once known*: the client could know the lag from the first answer it received from `a` after the fault: the end of the first read returned from `a`, ")
-		p("or, for solroute, which reports every attempt (`transport.Options.OnAttempt`), the first attempt `a` answered, a refusal included (a -32016 carries `a`'s slot). ")
+		p("or, for solroute, which reports every attempt (`transport.Observer`'s `AttemptEnded`), the first attempt `a` answered, a refusal included (a -32016 carries `a`'s slot). ")
 		p("A read counts as once known when it started after that moment; the reads already under way then could not have known.\n")
 	}
 	p("- *Tracking on vs off* compares `solroute` and `%s` in `healthy`, measured in the same rounds seconds apart", trackingOff)
