@@ -6,8 +6,10 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -103,24 +105,40 @@ func wholeFile(b docBlock) string {
 	return head + b.lineDirective() + b.code
 }
 
-// fragmentFile wraps a fragment in a function of package frag (whose
-// other file, fragmentVars, declares the free variables), imports the
-// packages it names from fragmentImports, and uses each variable it
+// fragmentFile wraps a fragment in a function of package frag whose
+// parameters are the free variables (fragmentParams) it does not declare
+// at its top level (a fragment that makes a client declares c), so that
+// one that uses a variable in the statement declaring it
+// ("ctx := f(ctx)") does not compile, as in a reader's function; it
+// imports the packages
+// it and they name from fragmentImports, and uses each variable it
 // declares at its top level, so that "declared and not used" is not an
 // error for what a fragment leaves to the code after it. The function
 // returns an error, so a fragment can "return err" as a caller would.
 func fragmentFile(b docBlock) string {
 	declared, used := fragmentNames(b.code)
+	imports := map[string]bool{}
+	for _, name := range used {
+		imports[name] = true
+	}
+	var params []string
+	for _, p := range fragmentParams {
+		if slices.Contains(declared, p.name) {
+			continue // the fragment makes it (c, err := solroute.New(...))
+		}
+		params = append(params, p.name+" "+p.typ)
+		if p.pkg != "" {
+			imports[p.pkg] = true
+		}
+	}
 	var s strings.Builder
 	s.WriteString("package frag\n\n")
-	if len(used) > 0 {
-		s.WriteString("import (\n")
-		for _, name := range used {
-			fmt.Fprintf(&s, "\t%s %q\n", name, fragmentImports[name])
-		}
-		s.WriteString(")\n\n")
+	s.WriteString("import (\n")
+	for _, name := range slices.Sorted(maps.Keys(imports)) {
+		fmt.Fprintf(&s, "\t%s %q\n", name, fragmentImports[name])
 	}
-	s.WriteString("func _() error {\n")
+	s.WriteString(")\n\n")
+	fmt.Fprintf(&s, "func _(%s) error {\n", strings.Join(params, ", "))
 	s.WriteString(b.lineDirective())
 	s.WriteString(b.code)
 	for _, name := range declared {

@@ -43,35 +43,26 @@ var fragmentImports = map[string]string{
 	"time":    "time",
 }
 
-// fragmentVars is the other file of package frag: the free variables the
-// documentation's fragments use, the fixed list a fragment may name
-// without declaring. Each stands for what the prose around a fragment
-// says the reader already has.
-const fragmentVars = `package frag
+// fragmentParams are the free variables the documentation's fragments
+// use, the fixed list a fragment may name without declaring, in the order
+// of the parameters of the function each fragment becomes: each stands for
+// what the prose around a fragment says the reader already has. As
+// parameters rather than package variables, a fragment is compiled as a
+// reader's own function body would be: "ctx := f(ctx)" is "no new
+// variables", as it is there. pkgs are the packages of its type.
+var fragmentParams = []struct{ name, typ, pkg string }{
+	{"ctx", "context.Context", "context"}, // the caller's context
+	{"c", "*solroute.Client", "solroute"}, // an open client
+	{"err", "error", ""},                  // the error of the call before the fragment
 
-import (
-	"context"
+	{"tx", "*solana.Transaction", "solana"},        // a signed transaction
+	{"lastValidBlockHeight", "uint64", ""},         // the last block height tx's blockhash is valid at
+	{"key", "solana.PublicKey", "solana"},          // an account
+	{"urlA", "string", ""},                         // endpoint URLs (two providers, a public one)
+	{"urlB", "string", ""},                         //
+	{"urlPublic", "string", ""},                    //
+	{"clock", "*clockwork.FakeClock", "clockwork"}, // a test's fake clock
 
-	"github.com/gagliardetto/solana-go"
-	"github.com/jonboulle/clockwork"
-	"github.com/solroute/solroute"
-	sdktrace "go.opentelemetry.io/otel/sdk/trace"
-)
-
-var (
-	ctx context.Context     // the caller's context
-	c   *solroute.Client    // an open client
-	err error               // the error of the call before the fragment
-
-	tx                   *solana.Transaction // a signed transaction
-	lastValidBlockHeight uint64              // the last block height tx's blockhash is valid at
-	key                  solana.PublicKey    // an account
-
-	urlA, urlB, urlPublic string // endpoint URLs (two providers, a public one)
-
-	clock *clockwork.FakeClock // a test's fake clock
-
-	exp sdktrace.SpanExporter       // an OpenTelemetry exporter (OTLP, stdout, ...)
-	tp  *sdktrace.TracerProvider    // an OpenTelemetry SDK provider
-)
-`
+	{"exp", "sdktrace.SpanExporter", "sdktrace"},   // an OpenTelemetry exporter (OTLP, stdout, ...)
+	{"tp", "*sdktrace.TracerProvider", "sdktrace"}, // an OpenTelemetry SDK provider
+}

@@ -22,8 +22,8 @@ import (
 // A block that starts with a package clause or an import declaration is a
 // whole file: it is compiled as it is, in a package of its own ("package
 // main" put in front when it has none). Any other block is a fragment: it
-// is the body of a function returning error in package frag, whose other
-// file declares the free variables of fragmentVars; the packages of
+// is the body of a function returning error in package frag, whose
+// parameters are the free variables of fragmentParams; the packages of
 // fragmentImports it names are imported, and the variables it declares at
 // its top level are used after it. Every block is preceded by a //line
 // directive, so the compiler names the Markdown file and line. All of them
@@ -108,7 +108,7 @@ func allGoBlocks(t *testing.T) []docBlock {
 // fragmentVars, into dir/frag, and every whole file into a package of its
 // own, dir/fileN. It returns the packages as go build names them.
 func writeDocPackages(dir string, blocks []docBlock) ([]string, error) {
-	files := map[string]string{"frag/vars.go": fragmentVars}
+	files := map[string]string{}
 	whole := 0
 	for i, b := range blocks {
 		if isWholeFile(b.code) {
