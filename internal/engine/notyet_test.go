@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -243,5 +244,86 @@ func TestCallersOwnFloorRefusalTeachesTheSlot(t *testing.T) {
 	}
 	if s := snapshotByName(t, e.pool, "b"); s.Slot != e.server("b").Slot("confirmed") {
 		t.Fatalf("b's mark %d, want %d (from its -32016)", s.Slot, e.server("b").Slot("confirmed"))
+	}
+}
+
+// TestSlotAnswerAheadOfItsBankServesGetSlot (the Mainnet soak's seeds 15
+// and 18): on a stalled chain, ahead's banks are two slots behind a's and
+// b's, and its getSlot answers three past its banks: one past every
+// other endpoint's. Once the session has returned ahead's getSlot and a
+// context slot of a's bank, a getSlot must be at or past ahead's answer,
+// which only ahead gives, and ahead's answer meets both marks. So the
+// request must not ask ahead's banks for a slot they do not have: a
+// minContextSlot at the session's context mark, past ahead's banks, made
+// every getSlot of the session fail for the whole stall (a and b answer
+// below the result mark, ahead refuses with -32016).
+func TestSlotAnswerAheadOfItsBankServesGetSlot(t *testing.T) {
+	rec := newRecorder()
+	ahead := slotted("ahead", 2)
+	ahead.Options.Lies = &fixtures.Lies{SlotAhead: 3}
+	e := newEnv(t, []fixtures.Member{slotted("a", 0), slotted("b", 0), ahead}, conf{OnAttempt: rec.on}, nil)
+	tip := e.server("a").Slot("processed")
+	cfg := rpc.M{"commitment": "processed"}
+	ctx := engine.WithSession(context.Background(), new(slots.Session))
+	getSlot := func() (uint64, error) {
+		var got uint64
+		err := e.client.CallForInto(ctx, &got, "getSlot", []any{cfg})
+		return got, err
+	}
+	for i := 0; ; i++ { // the session returns ahead's lead
+		if i == 30 {
+			t.Fatal("30 getSlot calls and none answered by ahead")
+		}
+		got, err := getSlot()
+		if err != nil {
+			t.Fatalf("getSlot %d: %v", i, err)
+		}
+		if got == tip+1 {
+			break
+		}
+	}
+	for i := 0; ; i++ { // and a context slot of a's or b's bank
+		if i == 30 {
+			t.Fatal("30 reads and none answered by a or b")
+		}
+		out, err := balanceAt(ctx, e.client, rpc.CommitmentProcessed)
+		if err != nil {
+			t.Fatalf("read %d: %v", i, err)
+		}
+		if out.Context.Slot == tip {
+			break
+		}
+	}
+	rec.drain()
+	ch := async(func() error {
+		got, err := getSlot()
+		if err == nil && got < tip+1 {
+			return fmt.Errorf("getSlot answered %d after the session returned %d", got, tip+1)
+		}
+		return err
+	})
+	// Drive the pool's clock through any not-yet wait (the servers' clock
+	// never moves: the chain stays stalled).
+	for done := false; !done; {
+		select {
+		case a := <-rec.ch:
+			if a.Failed() && a.Decision.Retry && a.Decision.Delay > 0 {
+				if err := e.clock.BlockUntilContext(guardCtx(t), 1); err != nil {
+					t.Fatal(err)
+				}
+				e.clock.Advance(a.Decision.Delay)
+			}
+			done = !a.Failed() || !a.Decision.Retry
+		case <-guardCtx(t).Done():
+			t.Fatal("no attempt ended")
+		}
+	}
+	if err := wait(t, ch); err != nil {
+		t.Fatalf("getSlot after the session returned ahead's %d and a's bank %d: %+v", tip+1, tip, err)
+	}
+	for _, r := range e.server("ahead").Requests() {
+		if r.Method == "getSlot" && r.Refused == -32016 {
+			t.Fatalf("ahead was asked for a slot its banks (%d) have not reached: %s", tip-2, r.Params)
+		}
 	}
 }

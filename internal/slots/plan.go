@@ -84,7 +84,8 @@ const poisonedAbove = 9000
 // keep their marks in session (nil: reads are not monotonic for it), and
 // reports whether the method carries a slot at all, and the
 // minContextSlot to add to the request (0: none) when the plan asks for
-// one the caller did not set. It is the one place a read's floor is
+// one the caller did not set (never for getSlot, Traits.Result: its
+// answer is the node's claim, held to both marks on return). It is the one place a read's floor is
 // computed: from the session's marks, the agreed slot and the reference.
 func (b *Book) Plan(now time.Time, method string, params []any, session *Session, p *Plan) (tracked bool, inject uint64) {
 	sl := TraitsOf(method)
@@ -115,7 +116,12 @@ func (b *Book) Plan(now time.Time, method string, params []any, session *Session
 		held = session.results[p.Commitment].Load()
 	}
 	p.Floor = max(floor, held, cfg.minContextSlot)
-	if floor == 0 || !sl.MinContextSlot || cfg.minContextSlot > 0 {
+	// getSlot asks no bank for a slot: its answer is judged against both
+	// marks when it comes back (Judge), and a minContextSlot at the
+	// context mark would refuse it at a node whose slot answer runs ahead
+	// of its banks, the one node that may have the result mark (on a
+	// stalled chain, for the whole stall).
+	if floor == 0 || !sl.MinContextSlot || sl.Result || cfg.minContextSlot > 0 {
 		return true, 0
 	}
 	p.asked = floor
