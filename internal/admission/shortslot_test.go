@@ -133,21 +133,23 @@ func TestSlotElsewhere(t *testing.T) {
 	bankOn(t, p, "b", slots.Confirmed, 998)
 	// c has no reading: it may be at the slot.
 	for _, c := range []struct {
-		avoid []string
-		slot  uint64
-		want  bool
+		avoid   []string
+		slot    uint64
+		want    bool
+		nearest uint64
 	}{
-		{[]string{"b"}, 1000, true},
-		{[]string{"b", "a"}, 1000, true}, // c, unknown
-		{[]string{"b", "c"}, 1000, true}, // a
-		{[]string{"a", "c"}, 1000, false},
-		{[]string{"a", "c"}, 998, true},
-		{[]string{"a", "c"}, 0, true}, // no floor: HasAlternative
-		{[]string{"a", "b", "c"}, 998, false},
+		{[]string{"b"}, 1000, true, 0},
+		{[]string{"b", "a"}, 1000, true, 0}, // c, unknown
+		{[]string{"b", "c"}, 1000, true, 0}, // a
+		{[]string{"a", "c"}, 1000, false, 2},
+		{[]string{"a", "c"}, 998, true, 0},
+		{[]string{"a", "c"}, 0, true, 0}, // no floor: HasAlternative
+		{[]string{"a", "b", "c"}, 998, false, 0},
+		{[]string{"c"}, 1003, false, 3}, // a is 3 short, b 5: the nearer
 	} {
 		req := atSlot(c.slot)
-		if got := p.SlotElsewhere(req, c.avoid); got != c.want {
-			t.Errorf("SlotElsewhere(%d, avoid %v) = %v, want %v", c.slot, c.avoid, got, c.want)
+		if got, nearest := p.SlotElsewhere(req, c.avoid); got != c.want || nearest != c.nearest {
+			t.Errorf("SlotElsewhere(%d, avoid %v) = %v, %d; want %v, %d", c.slot, c.avoid, got, nearest, c.want, c.nearest)
 		}
 	}
 }

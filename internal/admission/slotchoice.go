@@ -28,22 +28,35 @@ func (pm *Permit) SawBank(c slots.Commitment, slot uint64) {
 // req.Slot.Floor (the slot-aware choice's rule): where a read refused a few slots
 // short of its floor can be retried at once. With no floor, or
 // lag-aware routing off, it is HasAlternative. Like it, it does not look
-// at who is free now.
-func (p *Pool) SlotElsewhere(req Request, avoid []string) bool {
+// at who is free now. When it reports false, nearest is the fewest slots
+// any of those endpoints in step is known to be short (0: none is): how
+// far the chain must advance before one of them has the slot.
+func (p *Pool) SlotElsewhere(req Request, avoid []string) (elsewhere bool, nearest uint64) {
 	var sel selection
 	if !p.selection(&sel, &Request{Role: req.Role, Capabilities: req.Capabilities, Endpoint: req.Endpoint}) {
-		return false
+		return false, 0
 	}
 	aware, now := req.Slot.Floor > 0 && p.slots.MaxLag() > 0, p.clock.Now()
 	for _, m := range sel.rs.ordered {
 		if _, ok := sel.takes(m); !ok || slices.Contains(avoid, m.spec.Name) {
 			continue
 		}
-		if sh := m.rt.Shared(); !aware || !sh.Off() && !p.slots.Short(&sh.Marks, now, req.Slot) {
-			return true
+		sh := m.rt.Shared()
+		if !aware {
+			return true, 0
+		}
+		if sh.Off() {
+			continue
+		}
+		gap := p.slots.Gap(&sh.Marks, now, req.Slot)
+		if gap == 0 {
+			return true, 0
+		}
+		if nearest == 0 || gap < nearest {
+			nearest = gap
 		}
 	}
-	return false
+	return false, nearest
 }
 
 // Slots returns the pool's slot book: where each endpoint is on the chain,

@@ -255,12 +255,14 @@ func (l *callLoop) decide(run *attemptRun, n int) retrypolicy.Decision {
 	// (tried may share Avoid's spare capacity: Avoid's own elements
 	// are untouched, and it becomes tried only on a failover.)
 	tried := append(l.req.Avoid, run.pm.Endpoint())
+	slotElsewhere, slotNearest := c.slotElsewhere(o, l.req, tried)
 	in := retry.Input{
 		Number:             n,
 		Outcome:            o.Outcome,
 		Class:              cs.class,
 		ElsewhereAvailable: l.req.Endpoint == "" && c.pool.HasAlternative(l.req.Role, l.req.Capabilities, tried), // a pinned call has no elsewhere
-		SlotElsewhere:      c.slotElsewhere(o, l.req, tried),
+		SlotElsewhere:      slotElsewhere,
+		SlotNearest:        slotNearest,
 		TimeLeft:           cs.deadline.Sub(c.clock.Now()),
 		Busy:               o.isBusy,
 		Once:               l.once,

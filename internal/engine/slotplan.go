@@ -47,7 +47,11 @@ func (c *Engine) sawSlot(cs *callState, pm *admission.Permit, o *outcome, now ti
 
 // slotElsewhere reports, for an attempt refused a few slots short of its
 // floor (o.NotYet), whether an endpoint outside tried may have that slot
-// (admission.Pool.SlotElsewhere): the not-yet retry then goes at once.
-func (c *Engine) slotElsewhere(o *outcome, req admission.Request, tried []string) bool {
-	return o.NotYet > 0 && req.Endpoint == "" && c.pool.SlotElsewhere(req, tried)
+// (admission.Pool.SlotElsewhere): the not-yet retry then goes at once;
+// else nearest is the fewest slots short one of them is known to be.
+func (c *Engine) slotElsewhere(o *outcome, req admission.Request, tried []string) (elsewhere bool, nearest uint64) {
+	if o.NotYet == 0 || req.Endpoint != "" {
+		return false, 0
+	}
+	return c.pool.SlotElsewhere(req, tried)
 }

@@ -29,6 +29,11 @@ type Input struct {
 	// too: the retry goes there at once. False: it waits for the chain to
 	// advance by the gap first.
 	SlotElsewhere bool
+	// SlotNearest, when SlotElsewhere is false, is the fewest slots short
+	// of the floor an endpoint the retry may use is known to be (0:
+	// unknown): the wait is for that endpoint, not the one that refused
+	// (NotYet), when it is nearer.
+	SlotNearest uint64
 	// TimeLeft is the time before the call's shared deadline: 0 or less
 	// means it has passed.
 	TimeLeft time.Duration

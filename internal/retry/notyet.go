@@ -20,7 +20,8 @@ import (
 //   - it is retried at once when an endpoint this call has not tried is
 //     not known to be short of the slot (Input.SlotElsewhere), and
 //     otherwise after the gap times the slot time, when the chain should
-//     be there, unless that passes the deadline;
+//     be there (the nearest endpoint's gap, Input.SlotNearest, when it is
+//     nearer than the refuser's), unless that passes the deadline;
 //   - it counts neither against MaxRetries nor against the retry budget:
 //     each costs the provider a request, so it is bounded another way,
 //     by maxNotYetRetries per call and by the wait when no endpoint is
@@ -57,8 +58,15 @@ func notYet(s *retrypolicy.Settings, a Input, r Retries) bool {
 func notYetRetry(a Input) retrypolicy.Decision {
 	d := retrypolicy.Decision{Retry: true, OtherEndpoint: true, NotYet: true, Rule: retrypolicy.RuleNotYet, Reason: notYetElsewhere}
 	if !a.SlotElsewhere {
-		// (capped at maxWait: no wait inside one call is worth longer)
-		d.Delay, d.Reason = time.Duration(min(a.NotYet, uint64(maxWait/slotTime)))*slotTime, notYetLater
+		// The nearest endpoint's gap when it is nearer than the refuser's:
+		// one slot short elsewhere is a slot's wait, whoever refused
+		// five short. (capped at maxWait: no wait inside one call is
+		// worth longer)
+		gap := a.NotYet
+		if a.SlotNearest > 0 {
+			gap = min(gap, a.SlotNearest)
+		}
+		d.Delay, d.Reason = time.Duration(min(gap, uint64(maxWait/slotTime)))*slotTime, notYetLater
 	}
 	if d.Delay >= a.TimeLeft {
 		return stop(retrypolicy.RuleDeadline)

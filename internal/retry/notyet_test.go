@@ -43,6 +43,24 @@ func TestNotYetWhereTheSlotIs(t *testing.T) {
 	}
 }
 
+// TestNotYetWaitsForTheNearest: refused 5 slots short (2 s) with 1 s
+// left, the read stopped at the deadline though another endpoint it may
+// use was 1 slot short: the wait is for the nearest (400 ms). A nearest
+// farther than the refuser changes nothing.
+func TestNotYetWaitsForTheNearest(t *testing.T) {
+	s := defaults(exact)
+	a := shortBy(5, false)
+	a.SlotNearest, a.TimeLeft = 1, time.Second
+	if d := Decide(s, a, Retries{}); !d.Retry || d.Rule != retrypolicy.RuleNotYet || d.Delay != 400*time.Millisecond {
+		t.Fatalf("nearest 1 short, 1 s left: %+v, want a retry after one slot", d)
+	}
+	a = shortBy(2, false)
+	a.SlotNearest = 4
+	if d := Decide(s, a, Retries{}); d.Delay != 800*time.Millisecond {
+		t.Fatalf("nearest farther than the refuser: %+v, want the refuser's 2 slots", d)
+	}
+}
+
 // TestNotYetIsBoundedOtherwise: uncounted against MaxRetries, up to
 // maxNotYetRetries a call; past them, or for a read behind by more than
 // a few slots (NotYet 0), the ordinary counted retry; none at all when

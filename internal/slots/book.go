@@ -232,11 +232,25 @@ func (b *Book) Below(sh *Marks, now time.Time, c Commitment, slot uint64) bool {
 // the next read is likely to meet. No reading, or an older one, is not
 // short: a read may go and find out.
 func (b *Book) Short(sh *Marks, now time.Time, need Need) bool {
+	return b.Gap(sh, now, need) > 0
+}
+
+// Gap is how many slots short of need.Floor sh's latest reading says it
+// is (Short's reading, extrapolated to now); 0 when it is not known to be
+// short.
+func (b *Book) Gap(sh *Marks, now time.Time, need Need) uint64 {
+	var s uint64
+	var age time.Duration
+	var ok bool
 	if need.Answer {
-		return b.Below(sh, now, need.Commitment, need.Floor)
+		s, age, ok = sh.Slot(now, need.Commitment)
+	} else {
+		s, age, ok = sh.Bank(now, need.Commitment)
 	}
-	s, age, ok := sh.Bank(now, need.Commitment)
-	return ok && age < recheckAfter && s+uint64(age/slotTime) < need.Floor
+	if at := s + uint64(age/slotTime); ok && age < recheckAfter && at < need.Floor {
+		return need.Floor - at
+	}
+	return 0
 }
 
 // NewBook returns a Book whose endpoints may be maxLag slots off the
