@@ -4,6 +4,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/solroute/solroute/endpoint"
+
 	"github.com/solroute/solroute/internal/rolestate"
 	"github.com/solroute/solroute/internal/slots"
 )
@@ -23,7 +25,13 @@ import (
 //     must reach, which would only refuse it (-32016) or answer stale;
 //     after shortPatience, so that a read waits a moment for an endpoint
 //     at its slot that is busy or rate-limited rather than spend a
-//     request on a refusal.
+//     request on a refusal;
+//   - for a read's last chance (Request.Proven), one that has not
+//     answered since it last failed (health not Available): after
+//     shortPatience too, so that the attempt a call has left waits a
+//     moment for an endpoint that answers, in any tier, rather than probe
+//     one that may never answer (plans/008-balancing.md, "The last
+//     chance").
 
 // Why a candidate is a last resort.
 const (
@@ -33,6 +41,11 @@ const (
 	lastNever       // off the reference and below Request.Slot: never tried
 	lastShort       // in step, its latest reading short of Request.Slot
 )
+
+// lastUnproven is a candidate a last chance (Request.Proven) uses only
+// after the others: it has not answered since it last failed. (After the
+// history reads' kinds, history.go.)
+const lastUnproven = lastAvoided + 1
 
 // shortPatience is how long a read waits for a candidate at its slot
 // before it tries one short of it (at most half the time left): one slot,
@@ -59,7 +72,7 @@ func (p *Pool) lastResorts(sel *selection, req *Request, now, deadline time.Time
 	short := req.Slot.Floor > 0 && p.slots.MaxLag() > 0
 	sel.avoidsDoubt = doubt
 	hist := p.historyRead(sel, req)
-	if !doubt && !off && !short && !hist {
+	if !doubt && !off && !short && !hist && !req.Proven {
 		return
 	}
 	var last lastMarks
@@ -78,7 +91,7 @@ func (p *Pool) lastResorts(sel *selection, req *Request, now, deadline time.Time
 			continue
 		case lastDoubt:
 			patience = max(patience, p.doubtPatience)
-		case lastShort, lastNoHistory:
+		case lastShort, lastNoHistory, lastUnproven:
 			patience = max(patience, shortPatience)
 		case lastAvoided:
 			patience = max(patience, historyPatience)
@@ -117,6 +130,8 @@ func (p *Pool) lastReason(m *member, req *Request, now time.Time, doubt, off, sh
 		return lastSlot
 	case short && p.slots.Short(&sh.Marks, now, req.Slot):
 		return lastShort
+	case req.Proven && m.rt.StateAt(now) != endpoint.Available:
+		return lastUnproven
 	}
 	return notLast
 }
@@ -142,7 +157,7 @@ func (s *selection) tries(m *member, pass int, now time.Time) bool {
 	switch s.lastResort(m) {
 	case notLast:
 		return pass == 0
-	case lastDoubt, lastShort, lastNoHistory:
+	case lastDoubt, lastShort, lastNoHistory, lastUnproven:
 		return pass == 1 && !now.Before(s.lastAt)
 	case lastAvoided:
 		return pass == 2 && !now.Before(s.lastAt)
@@ -187,7 +202,7 @@ func (s *selection) heldBack(now time.Time, t *tally) {
 		if !s.admits(m) {
 			continue
 		}
-		if why := s.lastResort(m); why == lastDoubt || why == lastShort || why == lastNoHistory || why == lastAvoided {
+		if why := s.lastResort(m); why == lastDoubt || why == lastShort || why == lastNoHistory || why == lastAvoided || why == lastUnproven {
 			t.seen++
 			if m.rt.ProbeAt(now, time.Time{}).Reason == rolestate.BlockedByEjection {
 				t.ejected++
