@@ -56,10 +56,14 @@ func (f *mainnetFigures) observe(ctx context.Context) context.Context {
 // log reports the figures of m's run.
 func (f *mainnetFigures) log(m *mainnetSoak) {
 	admitted, total := map[string]uint64{}, uint64(0)
+	dead := ""
 	for _, sn := range m.pool.Snapshot() {
 		if sn.Role == endpoint.RoleRead {
 			admitted[sn.Name] += sn.Admitted
 			total += sn.Admitted
+			if sn.Name == fixturedata.MainnetDead {
+				dead = fmt.Sprintf("%s, %d failures, %d ejections", sn.State, sn.Failures, sn.Ejections)
+			}
 		}
 	}
 	reads := max(m.reads.Load(), 1)
@@ -76,6 +80,6 @@ func (f *mainnetFigures) log(m *mainnetSoak) {
 	later, last := f.laterOnDead, f.laterOnDeadLast
 	f.mu.Unlock()
 	u := m.client.RetryBudget()
-	m.s.t.Logf("mainnet soak costs: %d read attempts for %d reads (%.3f a read); attempts by endpoint: %s; after a failed read attempt: %s; retry budget at the end: %.1f tokens; retries on the dead reader: %d, the call's last: %d",
-		total, reads, float64(total)/float64(reads), strings.Join(shares, ", "), strings.Join(rules, ", "), u.Tokens, later, last)
+	m.s.t.Logf("mainnet soak costs: %d read attempts for %d reads (%.3f a read); attempts by endpoint: %s; after a failed read attempt: %s; retry budget at the end: %.1f tokens; retries on the dead reader: %d, the call's last: %d; the dead reader at the end: %s",
+		total, reads, float64(total)/float64(reads), strings.Join(shares, ", "), strings.Join(rules, ", "), u.Tokens, later, last, dead)
 }
