@@ -15,6 +15,13 @@ import (
 var hangTimeout = retrypolicy.Outcome{Cause: retrypolicy.Timeout, Dispatch: retrypolicy.MaybeDispatched,
 	Fault: retrypolicy.EndpointFault}
 
+// only is a read pinned to endpoint name.
+func only(name string) admission.Request {
+	r := read
+	r.Endpoint = name
+	return r
+}
+
 // decayedHang builds a pool of a, b and c in one tier, then lets c fail
 // once (a hang, its attempt cut at 500 ms) and, 10 s later, a and b each
 // answer in 20 ms: c is Degraded, its failure penalty decayed to about
@@ -24,11 +31,6 @@ func decayedHang(t *testing.T, extra ...endpoint.Spec) (*admission.Pool, func() 
 	t.Helper()
 	p, fc := newPool(t, append([]endpoint.Spec{ep("a", 0, endpoint.Limits{}), ep("b", 0, endpoint.Limits{}),
 		ep("c", 0, endpoint.Limits{})}, extra...)...)
-	only := func(name string) admission.Request {
-		r := read
-		r.Endpoint = name
-		return r
-	}
 	pm := now(t, p, only("c"), "c")
 	fc.Advance(500 * time.Millisecond)
 	pm.Done(hangTimeout)
@@ -93,11 +95,6 @@ func TestLastChanceStillUsesTheDegraded(t *testing.T) {
 	now(t, p, last, "c").Release()
 
 	capped, fc := newPool(t, ep("a", 0, endpoint.Limits{MaxConcurrentRequests: 1}), ep("c", 0, endpoint.Limits{}))
-	only := func(name string) admission.Request {
-		r := read
-		r.Endpoint = name
-		return r
-	}
 	pm := now(t, capped, only("c"), "c")
 	pm.Done(hangTimeout)
 	fc.Advance(10 * time.Second)
@@ -117,11 +114,6 @@ func TestLastChanceStillUsesTheDegraded(t *testing.T) {
 // is a preference, and this is the attempt the call has left.
 func TestLastChanceGoesToAnAnswerInAnyTier(t *testing.T) {
 	p, fc := newPool(t, ep("c", 0, endpoint.Limits{}), ep("backup", 1, endpoint.Limits{}))
-	only := func(name string) admission.Request {
-		r := read
-		r.Endpoint = name
-		return r
-	}
 	pm := now(t, p, only("c"), "c")
 	pm.Done(hangTimeout)
 	fc.Advance(10 * time.Second)
