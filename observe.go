@@ -1,7 +1,9 @@
 package solroute
 
 import (
+	"cmp"
 	"context"
+	"slices"
 	"sync"
 	"time"
 
@@ -107,6 +109,8 @@ func (r *CallRecord) CallEnded(ctx context.Context, call transport.CallInfo, res
 		rec.mu.Lock()
 		c.Attempts = rec.attempts
 		rec.mu.Unlock()
+		// By number: a hedged pair's attempts end in either order.
+		slices.SortStableFunc(c.Attempts, func(a, b transport.Attempt) int { return cmp.Compare(a.Number, b.Number) })
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()

@@ -1,8 +1,10 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"errors"
+	"slices"
 
 	"github.com/solroute/solroute/internal/admission"
 	"github.com/solroute/solroute/retrypolicy"
@@ -46,6 +48,9 @@ func (r *failures) acquireFailed(ctx context.Context, err error) error {
 // err is the *CallError that ends the call, with extra after the last
 // attempt's error.
 func (r *failures) err(extra ...error) error {
+	// By number: a hedged pair's attempts are recorded as they end, the
+	// side one first.
+	slices.SortStableFunc(r.attempts, func(a, b transport.Attempt) int { return cmp.Compare(a.Number, b.Number) })
 	ce := &transport.CallError{Method: r.method, Cause: r.lastCause, Attempts: r.attempts}
 	if r.lastErr != nil {
 		ce.Errs = append(ce.Errs, r.lastErr)
