@@ -114,10 +114,15 @@ type Runtime struct {
 	// counting, ejecting. fails and ejections are written only under it,
 	// and read without it only by the success fast path.
 	streakMu sync.Mutex
-	// fails counts consecutive failures of the current generation since
-	// the last success or ejection; ejections counts ejections since the
-	// last success.
+	// fails counts consecutive failures since the last success or
+	// ejection; ejections counts ejections since the last success.
 	fails, ejections atomic.Uint32
+	// streakFrom is the generation the latest ejection started: a success
+	// admitted since resets the counts, whatever else moved the generation
+	// meanwhile (a rate limit, the ejection's end applied on read); one
+	// admitted before it (a slow answer of the streak that ejected) does
+	// not. Under streakMu.
+	streakFrom uint64
 
 	successes  atomic.Uint64
 	failures   atomic.Uint64
@@ -358,7 +363,7 @@ func (r *Runtime) SucceededAt(now time.Time, gen uint64) {
 		r.health.succeeded(r.health.stateAt(n, &r.cool), gen)
 		return
 	}
-	r.streak(n, gen, func(w healthWord) {
+	r.streak(n, gen, true, func(w healthWord) {
 		r.fails.Store(0)
 		r.ejections.Store(0)
 		r.health.succeeded(w, gen)
@@ -380,16 +385,22 @@ func (r *Runtime) FailedAt(now time.Time, gen uint64) {
 		r.health.failed(r.health.stateAt(n, &r.cool), gen)
 		return
 	}
-	r.streak(n, gen, func(w healthWord) { r.countFailure(n, w) })
+	r.streak(n, gen, false, func(w healthWord) { r.countFailure(n, w) })
 }
 
 // streak runs f under streakMu with the state word at n, unless gen, the
-// generation an outcome was admitted under, is stale: a stale outcome
-// neither counts nor resets anything.
-func (r *Runtime) streak(n int64, gen uint64, f func(w healthWord)) {
+// generation an outcome was admitted under, is stale: for a failure, any
+// generation but the current one (a failure admitted before the last
+// transition neither counts nor ejects); for a success, one older than
+// the latest ejection (streakFrom), so that a success across a rate limit
+// or across the ejection's end still resets the counts. The state
+// transitions f makes still ask for the current generation
+// (healthMachine.succeeded): such a success does not end a cooldown's
+// state.
+func (r *Runtime) streak(n int64, gen uint64, success bool, f func(w healthWord)) {
 	r.streakMu.Lock()
 	defer r.streakMu.Unlock()
-	if w := r.health.stateAt(n, &r.cool); w.generation() == gen {
+	if w := r.health.stateAt(n, &r.cool); w.generation() == gen || success && gen >= r.streakFrom {
 		f(w)
 	}
 }
@@ -412,6 +423,7 @@ func (r *Runtime) countFailure(n int64, w healthWord) {
 	if r.cool.extend(addSat(n, int64(ejectionLength(r.ejection, int(prior))))) {
 		r.ejected.Add(1)
 		r.health.ejected()
+		r.streakFrom = r.health.load().generation()
 	} else {
 		// A longer cooldown runs (a rate limit): keep its state, but
 		// leave Available, as any failure does.
