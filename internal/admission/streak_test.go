@@ -82,4 +82,3 @@ func TestPanicSuccessAfterTheEjectionEndsResetsTheBackoff(t *testing.T) {
 		t.Errorf("ejection after a success: %v, want Base %v (the success should reset the backoff)", s.CooldownRemaining, e.Base)
 	}
 }
-
