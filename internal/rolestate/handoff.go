@@ -54,8 +54,8 @@ func (r *Runtime) UsableAt(now time.Time) bool {
 // rate-limit cooldown, then the bucket's next token.
 func (r *Runtime) UsableFrom(now time.Time) time.Time {
 	at, n := r.peek(now)
-	if active, until := r.cool.activeAt(n); active && r.cooldownBlock(until).Reason != BlockedByEjection {
-		at = r.epoch.Add(time.Duration(until))
+	if b, ok := r.cooldownBlock(n); ok && b.Reason != BlockedByEjection {
+		at = b.Until
 	}
 	if r.rated {
 		at = r.bucket.ReadyAt(at)

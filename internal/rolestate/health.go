@@ -50,19 +50,26 @@ func (m *healthMachine) setState(old healthWord, to endpoint.Health) bool {
 }
 
 // stateAt returns the word at n (nanoseconds since the Runtime's epoch),
-// first applying the time transition RateLimited or Ejected -> Degraded
-// when c is over at n.
+// first applying the time transitions: RateLimited or Ejected -> Degraded
+// when c is over at n, RateLimited -> Ejected when only c's ejection
+// still runs.
 func (m *healthMachine) stateAt(n int64, c *cooldown) healthWord {
 	for {
 		w := m.load()
-		if s := w.state(); s != endpoint.RateLimited && s != endpoint.Ejected {
+		s := w.state()
+		if s != endpoint.RateLimited && s != endpoint.Ejected {
 			return w
 		}
-		if active, _ := c.activeAt(n); active {
-			return w
+		to := endpoint.Degraded
+		if reason, _, active := c.blockAt(n); active {
+			if s != endpoint.RateLimited || reason != BlockedByEjection {
+				return w
+			}
+			// The provider's pause is over, an ejection still runs.
+			to = endpoint.Ejected
 		}
-		if m.setState(w, endpoint.Degraded) {
-			return w.next(endpoint.Degraded)
+		if m.setState(w, to) {
+			return w.next(to)
 		}
 	}
 }

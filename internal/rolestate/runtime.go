@@ -248,10 +248,8 @@ func (r *Runtime) admitAt(now, deadline time.Time, panic, held bool) (a Admissio
 	if !deadline.IsZero() && !at.Before(deadline) {
 		return a, Block{Reason: BlockedByDeadline}, false
 	}
-	if active, until := r.cool.activeAt(n); active {
-		if b := r.cooldownBlock(until); !panic || b.Reason != BlockedByEjection {
-			return a, b, false
-		}
+	if b, ok := r.cooldownBlock(n); ok && (!panic || b.Reason != BlockedByEjection) {
+		return a, b, false
 	}
 	if held {
 		// The slot is the caller's already.
@@ -299,8 +297,8 @@ func (r *Runtime) ProbeAt(now, deadline time.Time) Block {
 	if !deadline.IsZero() && !at.Before(deadline) {
 		return Block{Reason: BlockedByDeadline}
 	}
-	if active, until := r.cool.activeAt(n); active {
-		return r.cooldownBlock(until)
+	if b, ok := r.cooldownBlock(n); ok {
+		return b
 	}
 	if v := r.inFlight.Load(); r.maxConc > 0 && v >= r.maxConc {
 		return r.concurrencyBlock(v)
@@ -313,14 +311,14 @@ func (r *Runtime) ProbeAt(now, deadline time.Time) Block {
 	return Block{}
 }
 
-// cooldownBlock is the block of a running cooldown ending at until: an
-// ejection when the state says Ejected, a (rate-limit) cooldown otherwise.
-func (r *Runtime) cooldownBlock(until int64) Block {
-	reason := BlockedByCooldown
-	if r.health.load().state() == endpoint.Ejected {
-		reason = BlockedByEjection
+// cooldownBlock is the block at n of a running rate limit, else of a
+// running ejection (cooldown.blockAt); ok is false when neither runs.
+func (r *Runtime) cooldownBlock(n int64) (b Block, ok bool) {
+	reason, until, ok := r.cool.blockAt(n)
+	if !ok {
+		return b, false
 	}
-	return Block{Reason: reason, Until: r.epoch.Add(time.Duration(until))}
+	return Block{Reason: reason, Until: r.epoch.Add(time.Duration(until))}, true
 }
 
 func (r *Runtime) concurrencyBlock(v int64) Block {
@@ -420,7 +418,7 @@ func (r *Runtime) countFailure(n int64, w healthWord) {
 	}
 	// The cooldown must be visible before the state says Ejected (see
 	// healthMachine.ejected).
-	if r.cool.extend(addSat(n, int64(ejectionLength(r.ejection, int(prior))))) {
+	if end := addSat(n, int64(ejectionLength(r.ejection, int(prior)))); extend(&r.cool.eject, end) && end > r.cool.rate.Load() {
 		r.ejected.Add(1)
 		r.health.ejected()
 		r.streakFrom = r.health.load().generation()
@@ -441,7 +439,7 @@ func (r *Runtime) RateLimitedAt(now time.Time, providerDelay time.Duration) {
 	_, n := r.advance(now)
 	// The cooldown must be visible before the state says RateLimited (see
 	// healthMachine.rateLimited).
-	r.cool.extend(addSat(n, int64(cooldownOf(r.limits, providerDelay))))
+	extend(&r.cool.rate, addSat(n, int64(cooldownOf(r.limits, providerDelay))))
 	r.health.rateLimited()
 }
 
