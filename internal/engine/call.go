@@ -20,7 +20,11 @@ func (c *Engine) do(ctx context.Context, cs *callState, role endpoint.Role) erro
 	if cs.obs == nil {
 		return c.loop(ctx, cs, role)
 	}
-	cs.info = transport.CallInfo{Method: cs.method, Known: cs.known, Role: role, Class: cs.class, Batch: cs.batch, Start: c.clock.Now()}
+	start, joined := ctx.Value(joinedKey{}).(time.Time) // a coalesced caller's, asking after its wait
+	if !joined {
+		start = c.clock.Now()
+	}
+	cs.info = transport.CallInfo{Method: cs.method, Known: cs.known, Role: role, Class: cs.class, Batch: cs.batch, Start: start}
 	for _, o := range cs.obs {
 		ctx = o.CallStarted(ctx, cs.info)
 	}

@@ -190,13 +190,20 @@ func (w *follower) end(ctx context.Context, err error) error {
 // bounded is ctx for a call the follower makes itself after waiting (a
 // leader that gave up, an answer below its floor): its deadline is the
 // one it joined with, not a new budget from now (the engine cuts a call's
-// deadline to its context's, on the pool's clock).
+// deadline to its context's, on the pool's clock), and its Observers see
+// it start when it joined (joinedKey: CallInfo.Start, and the Duration
+// that counts the wait).
 func (w *follower) bounded(ctx context.Context) context.Context {
+	ctx = context.WithValue(ctx, joinedKey{}, w.info.Start)
 	if w.deadline.IsZero() || w.ctxDeadline {
 		return ctx // none known, or the context's own already
 	}
 	return deadlineCtx{Context: ctx, deadline: w.deadline}
 }
+
+// joinedKey holds, in a follower's own call's context, when it joined
+// the flight it waited for: that call's start (Engine.do).
+type joinedKey struct{}
 
 // deadlineCtx is a context whose deadline is a follower's own: it
 // reports it for the engine to enforce on the pool's clock and ends only
