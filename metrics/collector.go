@@ -113,7 +113,7 @@ func newEventSeries(o Options) *Collector {
 			"Calls that stopped because an attempt may have reached a server and was not resent: a send to check before sending again.",
 			"method"),
 		coalesced: counter("coalesced_calls_total",
-			"Calls that shared the answer of an identical read in flight (transport.coalesce): each is in calls_total, none made an attempt of its own.",
+			"Calls that waited for an identical read in flight instead of sending their own (transport.coalesce): each is in calls_total, none made an attempt of its own; one canceled or out of time while waiting counts too.",
 			"method"),
 		attempts: counter("attempts_total",
 			"Attempts the pool admitted, by endpoint, role, method and outcome: ok or the attempt's cause.",
