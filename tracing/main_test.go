@@ -13,6 +13,7 @@ import (
 	"github.com/gagliardetto/solana-go/rpc"
 	"github.com/jonboulle/clockwork"
 	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 	"go.opentelemetry.io/otel/trace"
@@ -251,6 +252,22 @@ func (tr tree) wantLabels(want ...string) {
 	if got := tr.labels(); !slices.Equal(got, want) {
 		tr.t.Fatalf("spans:\n  %s\nwant:\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
 	}
+}
+
+// hedgedPair checks the spans of one hedged getBalance, a caller's, whose
+// attempts were #1 on a and #2 on b: those four spans, each attempt a
+// child of the call, and no status an error. It returns the call's and
+// the attempts' spans for the checks that tell the cases apart.
+func (tr tree) hedgedPair() (call, a, b tracetest.SpanStub) {
+	tr.t.Helper()
+	tr.wantLabels("caller", "call getBalance", "attempt getBalance #1 a", "attempt getBalance #2 b")
+	call, a, b = tr.one("call getBalance"), tr.one("attempt getBalance #1 a"), tr.one("attempt getBalance #2 b")
+	childOf(tr.t, a, call)
+	childOf(tr.t, b, call)
+	if a.Status.Code != codes.Unset || b.Status.Code != codes.Unset || call.Status.Code != codes.Unset {
+		tr.t.Errorf("statuses: call %+v, a %+v, b %+v; want none an error", call.Status, a.Status, b.Status)
+	}
+	return call, a, b
 }
 
 // childOf checks that child's parent is parent, in the same trace.
