@@ -3,7 +3,6 @@ package solroute_test
 import (
 	"context"
 	"errors"
-	"strings"
 	"testing"
 
 	"github.com/gagliardetto/solana-go"
@@ -18,17 +17,6 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 )
 
-// chunkKeyScript fails (JSON-RPC -32603, retried then given up) every
-// getMultipleAccounts request whose params hold key k.
-func chunkKeyScript(k string) fixtures.Script {
-	return func(c fixtures.Call) fixtures.Fault {
-		if c.Method == "getMultipleAccounts" && strings.Contains(string(c.Params), k) {
-			return fixtures.Fault{Kind: fixtures.HTTPStatus, Status: 503}
-		}
-		return fixtures.Fault{}
-	}
-}
-
 // TestBulkObserved: a bulk read of 1000 keys (10 chunks), one chunk
 // failing everywhere. Each chunk is a call to the Observers: protocol
 // holds, a CallRecord under the context has one call per chunk ask, the
@@ -36,8 +24,8 @@ func chunkKeyScript(k string) fixtures.Script {
 // call span per chunk.
 func TestBulkObserved(t *testing.T) {
 	const n = 1000
-	bad := bulkKey(550).String() // chunk 5
-	scripts := []fixtures.Script{chunkKeyScript(bad), chunkKeyScript(bad), chunkKeyScript(bad)}
+	bad := failKey(bulkKey(550)) // chunk 5, everywhere
+	scripts := []fixtures.Script{bad, bad, bad}
 	fx := newBulkFixture(t, newFront(0, 0), n, []uint64{0, 0, 0}, scripts)
 	proto := &protocolObserver{}
 	fx.client.Observe(proto)
