@@ -226,7 +226,7 @@ func (m *mainnetSoak) readFailed(i int, method string, c slots.Commitment, floor
 	}
 	if reached != "" {
 		m.s.bad.addAs("a read failed although an endpoint that answers every read had reached its floor",
-			"call %d (%s, %s) failed although %s had reached its floor %d: %v", i, method, c, reached, floor, err)
+			"call %d (%s, %s) failed although %s had reached its floor %d: %+v", i, method, c, reached, floor, err)
 	} else {
 		m.mu.Lock()
 		m.pinned[strings.Join(others, "+")]++

@@ -8,6 +8,7 @@ import (
 
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/internal/rolestate"
+	"github.com/solroute/solroute/internal/slots"
 )
 
 // selection is which candidates of a role one request may use.
@@ -80,7 +81,7 @@ func (p *Pool) selection(sel *selection, req *Request) bool {
 		}
 		compatible = true
 	}
-	if len(req.Avoid) > 0 && sel.spare(req.Avoid) {
+	if len(req.Avoid) > 0 && p.spare(sel, req.Avoid, req.Slot) {
 		sel.avoid = req.Avoid
 	}
 	return compatible
@@ -119,10 +120,19 @@ func (s *selection) takes(m *member) (b rolestate.Block, ok bool) {
 }
 
 // spare reports whether a candidate outside avoid can take a request of
-// this selection (takes).
-func (s *selection) spare(avoid []string) bool {
-	for _, m := range s.rs.ordered {
-		if _, ok := s.takes(m); ok && !slices.Contains(avoid, m.spec.Name) {
+// this selection (takes) that needs need: for a read that carries a
+// floor, one that is not unproven at it (lastresort.go). A candidate that
+// has failed since it last answered, and whose slot nothing fresh tells,
+// is no reason to keep a retry off the endpoints it was refused by for
+// being a slot short (plans/009-consistency.md, "Unknown is not ahead").
+func (p *Pool) spare(sel *selection, avoid []string, need slots.Need) bool {
+	aware := need.Floor > 0 && p.slots.MaxLag() > 0
+	var now time.Time
+	if aware {
+		now = p.clock.Now()
+	}
+	for _, m := range sel.rs.ordered {
+		if _, ok := sel.takes(m); ok && !slices.Contains(avoid, m.spec.Name) && !(aware && p.unproven(m, now, need)) {
 			return true
 		}
 	}

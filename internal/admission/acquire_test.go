@@ -275,11 +275,11 @@ func TestHasAlternative(t *testing.T) {
 		{[]string{"archive"}, []string{"b"}, true},
 		{[]string{"trace"}, nil, false},
 	} {
-		if got := p.HasAlternative(endpoint.RoleRead, tc.caps, tc.avoid); got != tc.want {
+		if got := p.HasAlternative(admission.Request{Role: endpoint.RoleRead, Capabilities: tc.caps}, tc.avoid); got != tc.want {
 			t.Errorf("HasAlternative(read, %v, %v) = %v, want %v", tc.caps, tc.avoid, got, tc.want)
 		}
 	}
-	if p.HasAlternative(endpoint.Role(9), nil, nil) {
+	if p.HasAlternative(admission.Request{Role: endpoint.Role(9), Capabilities: nil}, nil) {
 		t.Error("HasAlternative of a role nobody serves = true")
 	}
 }
@@ -300,13 +300,13 @@ func TestOneAnswerToWhoElseCanTakeIt(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			p, _ := newPool(t, ep("a", 0, endpoint.Limits{}), ep("b", 0, endpoint.Limits{}))
 			tc.keep(p)
-			if p.HasAlternative(endpoint.RoleRead, nil, []string{"a"}) {
+			if p.HasAlternative(admission.Request{Role: endpoint.RoleRead, Capabilities: nil}, []string{"a"}) {
 				t.Fatal("HasAlternative: b counts as somewhere else to go")
 			}
 			avoidA := admission.Request{Role: endpoint.RoleRead, Method: "getBalance", Avoid: []string{"a"}}
 			pm := now(t, p, avoidA, "a")
 			pm.Done(success())
-			if !p.HasAlternative(endpoint.RoleRead, nil, []string{"b"}) {
+			if !p.HasAlternative(admission.Request{Role: endpoint.RoleRead, Capabilities: nil}, []string{"b"}) {
 				t.Fatal("HasAlternative: a, verified, is no alternative to b")
 			}
 		})
@@ -315,7 +315,7 @@ func TestOneAnswerToWhoElseCanTakeIt(t *testing.T) {
 	p, _ := newPool(t, ep("a", 0, endpoint.Limits{}), ep("b", 0, endpoint.Limits{}))
 	p.Hold("b")
 	p.Verify("b")
-	if !p.HasAlternative(endpoint.RoleRead, nil, []string{"a"}) {
+	if !p.HasAlternative(admission.Request{Role: endpoint.RoleRead, Capabilities: nil}, []string{"a"}) {
 		t.Fatal("HasAlternative: verified b is no alternative")
 	}
 	now(t, p, admission.Request{Role: endpoint.RoleRead, Method: "getBalance", Avoid: []string{"a"}}, "b").Done(success())

@@ -52,7 +52,7 @@ func TestAlternativeBeforeACooldown(t *testing.T) {
 			t.Errorf("%s: AlternativeBefore %v, want %v", tc.name, got, tc.want)
 		}
 	}
-	if !p.HasAlternative(endpoint.RoleRead, nil, []string{"a"}) {
+	if !p.HasAlternative(admission.Request{Role: endpoint.RoleRead, Capabilities: nil}, []string{"a"}) {
 		t.Fatal("HasAlternative changed: it looks at no cooldown")
 	}
 	if p.AlternativeBefore(endpoint.RoleRead, nil, []string{"b"}, "c", fc.Now().Add(time.Second)) != true {

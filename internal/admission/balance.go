@@ -13,7 +13,8 @@ import (
 // estimate, or the mean age of the requests in flight when longer, times
 // in flight + 1) is tried first, then the other, then the rest in
 // round-robin order. When the two cost the same, the round-robin order
-// alone decides, so equal peers share exactly evenly. So the limits stay hard (every candidate is still
+// alone decides, so equal peers share exactly evenly (but a member that
+// costs more than the pair never goes before it). So the limits stay hard (every candidate is still
 // tried before the request waits), a slow or hanging peer loses almost
 // every draw, and two draws rather than a full scan keep independent
 // callers from herding onto the same apparent minimum (Mitzenmacher, "How
@@ -63,8 +64,16 @@ func (g *tierGroup) balanced(dst []uint32, sel *selection, pass int, seed uint64
 	ci, cj := g.members[dst[i]].rt.CostAt(now), g.members[dst[j]].rt.CostAt(now)
 	if ci == cj {
 		// A tie (idle peers with no latency to tell apart): the rotation
-		// decides, so equal peers share exactly evenly.
-		return dst
+		// decides, so equal peers share exactly evenly, unless it would
+		// put first a member that costs more than the pair (one that
+		// failed, beside two idle peers); then the pair goes first, in
+		// rotation order.
+		if g.members[dst[0]].rt.CostAt(now) <= ci {
+			return dst
+		}
+		if j < i {
+			i, j = j, i
+		}
 	}
 	if cj < ci {
 		i, j = j, i

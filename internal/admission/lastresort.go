@@ -130,10 +130,25 @@ func (p *Pool) lastReason(m *member, req *Request, now time.Time, doubt, off, sh
 		return lastSlot
 	case short && p.slots.Short(&sh.Marks, now, req.Slot):
 		return lastShort
+	case short && req.Retry && p.unproven(m, now, req.Slot):
+		return lastShort
 	case req.Proven && m.rt.StateAt(now) != endpoint.Available:
 		return lastUnproven
 	}
 	return notLast
+}
+
+// unproven reports whether m, for a read that needs need, is no better
+// than one short of it: nothing fresh is known of its slot, and nothing
+// says it answers (rolestate.Runtime.UnansweredAt: it has failed since it
+// last answered, or has requests in flight and has never answered). Not knowing an
+// endpoint's slot lets a read go and find out where it answers; where it
+// does not (the soak's dead reader, which never answers and so never
+// reports a slot), that read would spend its attempt, and time, on it
+// ahead of endpoints a slot short that answer (plans/009-consistency.md,
+// "Unknown is not ahead").
+func (p *Pool) unproven(m *member, now time.Time, need slots.Need) bool {
+	return p.slots.Unread(&m.rt.Shared().Marks, now, need) && m.rt.UnansweredAt(now)
 }
 
 // admits reports whether m is a candidate of this selection: compatible,

@@ -218,15 +218,17 @@ func (p *Pool) DefaultTimeout(req Request) (time.Duration, error) {
 	return sel.timeout, nil
 }
 
-// HasAlternative reports whether an endpoint outside avoid can take a
-// request of role with caps: one that serves them and that the cluster
-// guard lets through (not excluded, not awaiting its check). It is the
-// rule Acquire applies Avoid by, so a retry told it can go elsewhere is
-// never held for an endpoint that will not serve it. It does not look at
-// who is free now: limits, cooldowns and ejections pass.
-func (p *Pool) HasAlternative(role endpoint.Role, caps, avoid []string) bool {
+// HasAlternative reports whether an endpoint outside avoid can take req
+// (its role, capabilities and slot): one that serves them, that the
+// cluster guard lets through (not excluded, not awaiting its check), and,
+// for a read that carries a floor, that is not unproven at it (nothing
+// fresh known of its slot, and failed since it last answered: lastresort.go).
+// It is the rule Acquire applies Avoid by, so a retry told it can go
+// elsewhere is never held for an endpoint that will not serve it. It does
+// not look at who is free now: limits, cooldowns and ejections pass.
+func (p *Pool) HasAlternative(req Request, avoid []string) bool {
 	var sel selection
-	return p.selection(&sel, &Request{Role: role, Capabilities: caps}) && sel.spare(avoid)
+	return p.selection(&sel, &Request{Role: req.Role, Capabilities: req.Capabilities}) && p.spare(&sel, avoid, req.Slot)
 }
 
 // AlternativeBefore is HasAlternative for an attempt the transport may

@@ -61,16 +61,24 @@ type Request struct {
 	// the later ones after a moment's patience (one slot, at most half
 	// the time left). Its outcome records such an answer.
 	History bool
-	// Proven asks, inside each tier, for the candidates that answered
-	// since they last failed (health Available) before those that have
-	// not (Degraded: failed and not answered since, or back from a
-	// cooldown or an ejection), which keep their order behind them. Tiers
-	// stay strict and no candidate is skipped: it only reorders. The
-	// transport sets it for a read's attempt that is its call's last
-	// chance (plans/008-balancing.md, "The last chance"): an endpoint
-	// whose cost has decayed since it last failed is probed by attempts
-	// that can afford to lose, not by the one a call has left.
+	// Proven asks for the candidates that answered since they last failed
+	// (health Available) before those that have not (Degraded: failed and
+	// not answered since, or back from a cooldown or an ejection): these
+	// become last resorts, tried after every other candidate in any tier
+	// and after one slot's patience, and inside each tier the Available
+	// come first. No candidate is skipped. The transport sets it for a
+	// read's attempt that is its call's last chance
+	// (plans/008-balancing.md, "The last chance"): an endpoint whose cost
+	// has decayed since it last failed is probed by attempts that can
+	// afford to lose, not by the one a call has left.
 	Proven bool
+	// Retry marks a read's retry (its call's attempt 2 or later). For a
+	// read that carries a floor (Slot), a candidate that has failed since
+	// it last answered and whose slot nothing fresh tells is then a last
+	// resort, as one known short of the floor is (lastresort.go): a first
+	// attempt may go and find out where such an endpoint is, a retry is
+	// not spent on it (plans/009-consistency.md, "Unknown is not ahead").
+	Retry bool
 	// Deadline bounds the wait. Zero means now + DefaultTimeout for this
 	// role and these capabilities. A deadline later than ctx's is cut to it.
 	Deadline time.Time

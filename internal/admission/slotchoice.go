@@ -46,6 +46,14 @@ func (p *Pool) SlotElsewhere(req Request, avoid []string) (elsewhere bool, neare
 			return true, 0
 		}
 		if sh.Off() {
+			// the acquire's rule (lastReason): off the reference, it is
+			// tried at once unless known to be below the floor
+			if p.slots.Below(&sh.Marks, now, req.Slot.Commitment, req.Slot.Floor) {
+				continue
+			}
+			return true, 0
+		}
+		if p.unproven(m, now, req.Slot) {
 			continue
 		}
 		gap := p.slots.Gap(&sh.Marks, now, req.Slot)

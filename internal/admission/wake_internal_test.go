@@ -130,6 +130,11 @@ func (e *wakeEnv) refuse(w *waiter, m *member, until time.Time) {
 
 func TestHandOffToTheOldestThatMayUseTheSlot(t *testing.T) {
 	e := newWakeEnv(t)
+	// b and c are busy: the only slot the scan can use is the one handed
+	// (a's; were b free, the balancer could choose it, a's handed slot
+	// counting in a's cost)
+	defer e.hold(e.b)()
+	defer e.hold(e.c)()
 	release := e.hold(e.a)
 	onB, any1, any2 := e.waiter("b"), e.waiter(""), e.waiter("")
 	release()

@@ -152,7 +152,7 @@ func (l *callLoop) acquire(ctx context.Context, n int) (attemptRun, error) {
 	c, cs := l.c, l.cs
 	asked := c.clock.Now()
 	if cs.class == retrypolicy.Idempotent {
-		l.req.Proven = l.lastChance(n, asked)
+		l.req.Proven, l.req.Retry = l.lastChance(n, asked), n > 1
 	}
 	pm, err := c.pool.Acquire(ctx, l.req)
 	if err != nil {
@@ -264,7 +264,7 @@ func (l *callLoop) decide(run *attemptRun, n int) retrypolicy.Decision {
 		Number:             n,
 		Outcome:            o.Outcome,
 		Class:              cs.class,
-		ElsewhereAvailable: l.req.Endpoint == "" && c.pool.HasAlternative(l.req.Role, l.req.Capabilities, tried), // a pinned call has no elsewhere
+		ElsewhereAvailable: l.req.Endpoint == "" && c.pool.HasAlternative(l.req, tried), // a pinned call has no elsewhere
 		SlotElsewhere:      slotElsewhere,
 		SlotNearest:        slotNearest,
 		TimeLeft:           cs.deadline.Sub(c.clock.Now()),

@@ -449,6 +449,14 @@ func (r *Runtime) StateAt(now time.Time) endpoint.Health {
 	return r.health.stateAt(n, &r.cool).state()
 }
 
+// UnansweredAt reports whether nothing the role did lately says it
+// answers: it has failed and not answered since (state not Available at
+// now), or it has requests in flight and has never answered one (a role
+// that hangs from the start is Available until its first timeout).
+func (r *Runtime) UnansweredAt(now time.Time) bool {
+	return r.StateAt(now) != endpoint.Available || r.successes.Load() == 0 && r.inFlight.Load() > 0
+}
+
 // SnapshotAt copies the state at now. It holds no URL and no header.
 func (r *Runtime) SnapshotAt(now time.Time) endpoint.Snapshot {
 	at, n := r.peek(now)

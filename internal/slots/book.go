@@ -253,6 +253,23 @@ func (b *Book) Gap(sh *Marks, now time.Time, need Need) uint64 {
 	return 0
 }
 
+// Unread reports whether sh holds no reading for need taken less than
+// recheckAfter ago (Gap's reading): nothing says whether it has reached
+// need.Floor. For an endpoint that answers, that is a reason to go and
+// find out; for one that has failed since it last answered, it is no
+// reason to expect an answer at the floor (the caller decides which it
+// is: health is not the book's).
+func (b *Book) Unread(sh *Marks, now time.Time, need Need) bool {
+	var age time.Duration
+	var ok bool
+	if need.Answer {
+		_, age, ok = sh.Slot(now, need.Commitment)
+	} else {
+		_, age, ok = sh.Bank(now, need.Commitment)
+	}
+	return !ok || age >= recheckAfter
+}
+
 // NewBook returns a Book whose endpoints may be maxLag slots off the
 // reference before they are last resorts (pool.Settings.MaxSlotLag; 0:
 // lag-aware routing off, the marks still kept and shown).
