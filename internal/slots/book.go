@@ -239,14 +239,7 @@ func (b *Book) Short(sh *Marks, now time.Time, need Need) bool {
 // is (Short's reading, extrapolated to now); 0 when it is not known to be
 // short.
 func (b *Book) Gap(sh *Marks, now time.Time, need Need) uint64 {
-	var s uint64
-	var age time.Duration
-	var ok bool
-	if need.Answer {
-		s, age, ok = sh.Slot(now, need.Commitment)
-	} else {
-		s, age, ok = sh.Bank(now, need.Commitment)
-	}
+	s, age, ok := reading(sh, now, need)
 	if at := s + uint64(age/slotTime); ok && age < recheckAfter && at < need.Floor {
 		return need.Floor - at
 	}
@@ -260,14 +253,18 @@ func (b *Book) Gap(sh *Marks, now time.Time, need Need) uint64 {
 // reason to expect an answer at the floor (the caller decides which it
 // is: health is not the book's).
 func (b *Book) Unread(sh *Marks, now time.Time, need Need) bool {
-	var age time.Duration
-	var ok bool
-	if need.Answer {
-		_, age, ok = sh.Slot(now, need.Commitment)
-	} else {
-		_, age, ok = sh.Bank(now, need.Commitment)
-	}
+	_, age, ok := reading(sh, now, need)
 	return !ok || age >= recheckAfter
+}
+
+// reading is the reading a read that needs need is judged by: for a slot
+// answer (need.Answer, getSlot) the slots sh reported, for any other read
+// its banks' latest.
+func reading(sh *Marks, now time.Time, need Need) (uint64, time.Duration, bool) {
+	if need.Answer {
+		return sh.Slot(now, need.Commitment)
+	}
+	return sh.Bank(now, need.Commitment)
 }
 
 // NewBook returns a Book whose endpoints may be maxLag slots off the
