@@ -128,9 +128,7 @@ func (p *Pool) lastReason(m *member, req *Request, now time.Time, doubt, off, sh
 			return lastNever
 		}
 		return lastSlot
-	case short && p.slots.Short(&sh.Marks, now, req.Slot):
-		return lastShort
-	case short && req.Retry && p.unproven(m, now, req.Slot):
+	case short && (p.slots.Short(&sh.Marks, now, req.Slot) || req.Retry && p.unproven(m, now, req.Slot)):
 		return lastShort
 	case req.Proven && m.rt.StateAt(now) != endpoint.Available:
 		return lastUnproven

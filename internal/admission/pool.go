@@ -222,7 +222,7 @@ func (p *Pool) DefaultTimeout(req Request) (time.Duration, error) {
 // (its role, capabilities and slot): one that serves them, that the
 // cluster guard lets through (not excluded, not awaiting its check), and,
 // for a read that carries a floor, that is not unproven at it (nothing
-// fresh known of its slot, and failed since it last answered: lastresort.go).
+// fresh known of its slot, and nothing says it answers: lastresort.go).
 // It is the rule Acquire applies Avoid by, so a retry told it can go
 // elsewhere is never held for an endpoint that will not serve it. It does
 // not look at who is free now: limits, cooldowns and ejections pass.
