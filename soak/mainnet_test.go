@@ -91,6 +91,8 @@ type mainnetSoak struct {
 	// pinned counts the failed reads whose floor only flaky or garbled
 	// had reached by the time they ended, by the members that had.
 	pinned  map[string]int
+	// pinnedFirst is the first such read's error, every attempt shown.
+	pinnedFirst string
 	sigs    []string // of every send made
 	okSends map[string]bool
 }
@@ -224,17 +226,24 @@ func (m *mainnetSoak) readFailed(i int, method string, c slots.Commitment, floor
 			others = append(others, ep.Name)
 		}
 	}
+	var ce *transport.CallError
+	shown := any(err)
+	if errors.As(err, &ce) {
+		shown = ce // its %+v lists every attempt
+	}
 	if reached != "" {
 		m.s.bad.addAs("a read failed although an endpoint that answers every read had reached its floor",
-			"call %d (%s, %s) failed although %s had reached its floor %d: %+v", i, method, c, reached, floor, err)
+			"call %d (%s, %s) failed although %s had reached its floor %d: %+v", i, method, c, reached, floor, shown)
 	} else {
 		m.mu.Lock()
 		m.pinned[strings.Join(others, "+")]++
+		if m.pinnedFirst == "" {
+			m.pinnedFirst = fmt.Sprintf("call %d (%s, %s), floor %d: %+v", i, method, c, floor, shown)
+		}
 		m.mu.Unlock()
 	}
 	how := "not a *transport.CallError"
-	var ce *transport.CallError
-	if errors.As(err, &ce) {
+	if ce != nil {
 		how = ce.Cause.String()
 		if n := len(ce.Attempts); n > 0 {
 			a := ce.Attempts[n-1]
@@ -292,7 +301,7 @@ func (m *mainnetSoak) check() {
 	}
 	s.t.Logf("mainnet soak: %d calls, %d reads (%d failed), %d sends; reads in a stall: %d ok, %d failed; outside: %d ok, %d failed; monotonic reads checked %d; failed reads by how they ended: %v",
 		m.calls.Load(), m.reads.Load(), m.failed.Load(), len(m.sigs), rd(1, 1), rd(1, 0), rd(0, 1), rd(0, 0), s.slots.reads.Load(), hows)
-	s.t.Logf("mainnet soak: failed reads whose floor only flaky or garbled had reached, by the members that had: %v", m.pinned)
+	s.t.Logf("mainnet soak: failed reads whose floor only flaky or garbled had reached, by the members that had: %v; the first: %s", m.pinned, m.pinnedFirst)
 	m.figures.log(m)
 }
 
