@@ -10,7 +10,8 @@ type Decision struct {
 	Delay time.Duration
 	// OtherEndpoint reports that the next attempt must avoid the endpoint
 	// that just failed (when another one exists). It is false when Retry
-	// is false.
+	// is false, and for a not-yet retry (NotYet): the refuser is judged by
+	// the slot it refused at, and may be the nearest once the chain moves.
 	OtherEndpoint bool
 	// Transparent reports a retry of an attempt that provably never left
 	// the client: it does not count against MaxRetries.

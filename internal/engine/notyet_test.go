@@ -11,6 +11,7 @@ import (
 	"github.com/solroute/solroute/fixtures"
 	"github.com/solroute/solroute/internal/engine"
 	"github.com/solroute/solroute/internal/slots"
+	"github.com/solroute/solroute/pool"
 	"github.com/solroute/solroute/retrypolicy"
 	"github.com/solroute/solroute/transport"
 )
@@ -325,5 +326,47 @@ func TestSlotAnswerAheadOfItsBankServesGetSlot(t *testing.T) {
 		if r.Method == "getSlot" && r.Refused == -32016 {
 			t.Fatalf("ahead was asked for a slot its banks (%d) have not reached: %s", tip-2, r.Params)
 		}
+	}
+}
+
+// TestNotYetRefuserIsNotAvoided (soak seed 11, at a stall's end): b and c
+// are known five slots short, a is one short and refuses; the read waits
+// a slot for the chain. Then a, whose refusal has aged a slot, is the
+// endpoint the slot is likely at, and serves. (Before: the refuser was
+// avoided, so the retry went to b, four short, whose wait of 1.6 s
+// passed the call's deadline of 1 s: the read failed with a there.)
+func TestNotYetRefuserIsNotAvoided(t *testing.T) {
+	rec := newRecorder()
+	members := []fixtures.Member{slotted("a", 1), slotted("b", 5), slotted("c", 5)}
+	e := newEnvClocks(t, members, conf{OnAttempt: rec.on, Retry: noBudget}, pool.DefaultSettings(), func(specs []endpoint.Spec) {
+		for i := range specs {
+			specs[i].Roles[endpoint.RoleRead] = endpoint.Limits{RequestTimeout: time.Second}
+		}
+	}, true)
+	for _, n := range []string{"b", "c"} { // the book knows b and c
+		if _, err := balanceAt(engine.WithEndpoint(context.Background(), n), e.client, rpc.CommitmentConfirmed); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rec.drain()
+	want := e.server("a").Slot("confirmed") + 1
+	ch := async(func() error {
+		var out *rpc.GetBalanceResult
+		return e.client.CallForInto(context.Background(), &out, "getBalance",
+			[]any{somePubkey, rpc.M{"commitment": "confirmed", "minContextSlot": want}})
+	})
+	first := nextAttempt(t, rec)
+	if first.Endpoint != "a" || first.Decision.Rule != retrypolicy.RuleNotYet || first.Decision.Delay != 400*time.Millisecond {
+		t.Fatalf("first attempt on %s decided %+v, want a's refusal and a slot's wait", first.Endpoint, first.Decision)
+	}
+	if err := e.clock.BlockUntilContext(guardCtx(t), 1); err != nil { // the wait
+		t.Fatal(err)
+	}
+	e.clock.Advance(400 * time.Millisecond)
+	if second := nextAttempt(t, rec); second.Endpoint != "a" || second.Failed() {
+		t.Fatalf("after the wait: %s, %v (%s); want a, served", second.Endpoint, second.Cause, second.Decision.Reason)
+	}
+	if err := wait(t, ch); err != nil {
+		t.Fatalf("read: %+v", err)
 	}
 }

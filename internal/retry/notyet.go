@@ -54,9 +54,14 @@ func notYet(s *retrypolicy.Settings, a Input, r Retries) bool {
 }
 
 // notYetRetry is the decision for such an attempt: at once where the slot
-// may be, else after the chain has had time to advance by the gap.
+// may be, else after the chain has had time to advance by the gap. The
+// refuser is not avoided (no OtherEndpoint): the slot book holds its
+// refusal, which keeps it from the at-once retry and ages, a slot time a
+// slot, until it is where the slot is likely to be; avoiding it sent the
+// retry after a wait to an endpoint further short, whose own wait could
+// pass the deadline (plans/009, "The refuser is not avoided").
 func notYetRetry(a Input) retrypolicy.Decision {
-	d := retrypolicy.Decision{Retry: true, OtherEndpoint: true, NotYet: true, Rule: retrypolicy.RuleNotYet, Reason: notYetElsewhere}
+	d := retrypolicy.Decision{Retry: true, NotYet: true, Rule: retrypolicy.RuleNotYet, Reason: notYetElsewhere}
 	if !a.SlotElsewhere {
 		// The nearest endpoint's gap when it is nearer than the refuser's:
 		// one slot short elsewhere is a slot's wait, whoever refused

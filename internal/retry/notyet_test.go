@@ -20,7 +20,7 @@ func shortBy(gap uint64, elsewhere bool) Input {
 func TestNotYetWhereTheSlotIs(t *testing.T) {
 	s := defaults(exact)
 	d := Decide(s, shortBy(3, true), Retries{})
-	if !d.Retry || d.Rule != retrypolicy.RuleNotYet || !d.NotYet || d.Delay != 0 || !d.OtherEndpoint || d.Reason != notYetElsewhere {
+	if !d.Retry || d.Rule != retrypolicy.RuleNotYet || !d.NotYet || d.Delay != 0 || d.OtherEndpoint || d.Reason != notYetElsewhere {
 		t.Fatalf("slot elsewhere: %+v, want an uncounted retry at once", d)
 	}
 	d = Decide(s, shortBy(3, false), Retries{})
