@@ -90,11 +90,11 @@ type mainnetSoak struct {
 	failures             map[string]int // failed reads by how they ended
 	// pinned counts the failed reads whose floor only flaky or garbled
 	// had reached by the time they ended, by the members that had.
-	pinned  map[string]int
+	pinned map[string]int
 	// pinnedFirst is the first such read's error, every attempt shown.
 	pinnedFirst string
-	sigs    []string // of every send made
-	okSends map[string]bool
+	sigs        []string // of every send made
+	okSends     map[string]bool
 }
 
 func newMainnetSoak(t *testing.T, seed uint64) *mainnetSoak {
