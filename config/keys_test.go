@@ -82,7 +82,7 @@ func wildcard(stripped string, known map[string]bool) string {
 func TestKnownKeys(t *testing.T) {
 	want := []string{
 		"cluster",
-		"endpoints", "endpoints.block_engine", "endpoints.capabilities", "endpoints.headers", "endpoints.history", "endpoints.name",
+		"endpoints", "endpoints.block_engine", "endpoints.capabilities", "endpoints.headers", "endpoints.history", "endpoints.name", "endpoints.provider",
 		"endpoints.roles", "endpoints.roles.read", "endpoints.roles.read.burst_capacity",
 		"endpoints.roles.read.max_concurrent_requests", "endpoints.roles.read.pause_after_rate_limit",
 		"endpoints.roles.read.request_timeout", "endpoints.roles.read.requests_per_second",

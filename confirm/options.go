@@ -45,7 +45,9 @@ type Options struct {
 	// transaction, then makes a transaction that can still land look
 	// expired, and whoever re-signs on that verdict pays twice. More than
 	// the pool's read endpoints is an error: Expired could never be
-	// concluded.
+	// concluded. Endpoints of one provider (endpoint.Spec.Provider) may
+	// share a backend, so they count as one endpoint here, in the default
+	// and the bound alike: two URLs of one provider are one vouch.
 	Quorum int
 	// PollOnly confirms by polling alone. By default, when the client has
 	// a subscribe endpoint, the signature is also watched

@@ -72,8 +72,11 @@ type Result struct {
 	// endpoint's own.
 	BlockHeight, LastValidBlockHeight uint64
 	// Quorum is how many read endpoints must vouch for Expired
-	// (Options.Quorum, or its default).
+	// (Options.Quorum, or its default), endpoints of one Provider counted
+	// as one.
 	Quorum int
+	// Vouched is how many have vouched so far, counted as Quorum is.
+	Vouched int
 	// NonceAccount and Nonce are, for a durable-nonce transaction, its
 	// nonce account and the nonce it carries (Options.NonceAccount and
 	// Nonce, or read from the transaction by SendAndConfirm); zero for
@@ -136,6 +139,10 @@ type Copy struct {
 type Witness struct {
 	// Endpoint is the endpoint's name.
 	Endpoint string
+	// Provider is the endpoint's provider (endpoint.Spec.Provider); ""
+	// when it shares nodes with no other. The endpoints of one provider
+	// are one witness: their vouches count once toward Result.Quorum.
+	Provider string
 	// Vouched is true once it reported a finalized block height past
 	// lastValidBlockHeight (for a durable-nonce transaction: its nonce
 	// moved on, NonceMovedAt) and did not know the signature, history
@@ -161,9 +168,12 @@ type Witness struct {
 
 // String is one clause for people: "a vouched (finalized block height
 // 1010, not found at slot 2100)", "b: finalized block height 1003 ≤
-// 1004".
+// 1004", "c of helius: not heard from yet".
 func (w Witness) String() string {
 	switch {
+	case w.Provider != "":
+		w.Endpoint, w.Provider = w.Endpoint+" of "+w.Provider, ""
+		return w.String()
 	case w.Vouched && w.NonceMovedAt > 0:
 		return fmt.Sprintf("%s vouched (nonce held at finalized slot %d, moved on by %d, not found at slot %d)", w.Endpoint, w.NonceHeldAt, w.NonceMovedAt, w.StatusSlot)
 	case w.Vouched:

@@ -19,6 +19,16 @@ type Spec struct {
 	// Headers are sent with every request (for example Authorization). Their
 	// values are Secrets; their names are not secret. Nil means none.
 	Headers map[string]Secret `toml:"headers"`
+	// Provider is a non-secret label naming whose nodes serve URL, for
+	// endpoints that may share them: two URLs of one provider (a staked
+	// and a public one, two regions of one fleet) can reach the same
+	// backend, so one lagging or forked backend speaks through both. The
+	// resolver (confirm) counts endpoints of one Provider as one witness
+	// of an expiry, and its quorum as that many providers. Empty means
+	// the endpoint shares nodes with no other (it is its own provider).
+	// The same rules as Name apply: no control characters, valid UTF-8,
+	// no spaces at either end.
+	Provider string `toml:"provider"`
 	// Tier orders endpoints by preference: 0 is tried first, then 1, and so
 	// on. Negative tiers are invalid.
 	Tier int `toml:"tier"`

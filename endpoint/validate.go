@@ -84,20 +84,16 @@ func (v *validator) spec(i int, s *Spec, firstUse map[string]int) {
 	switch {
 	case s.Name == "":
 		v.add(base+".name", "is required")
-	case hasControl(s.Name):
-		v.add(base+".name", "must not contain control characters")
-	case !utf8.ValidString(s.Name):
-		// A label, a log line and a JSON field carry it: two names that
-		// differ only in invalid bytes would print alike.
-		v.add(base+".name", "must be valid UTF-8")
-	case strings.TrimSpace(s.Name) != s.Name:
-		v.add(base+".name", "must not start or end with spaces")
+	case !v.label(base+".name", s.Name):
 	default:
 		if j, dup := firstUse[s.Name]; dup {
 			v.add(base+".name", "%q is already the name of endpoints[%d]", s.Name, j)
 		} else {
 			firstUse[s.Name] = i
 		}
+	}
+	if s.Provider != "" {
+		v.label(base+".provider", s.Provider)
 	}
 	v.url(base+".url", s.URL.Reveal())
 	v.headers(base+".headers", s.Headers)
@@ -108,6 +104,25 @@ func (v *validator) spec(i int, s *Spec, firstUse map[string]int) {
 	v.roles(base+".roles", s.Roles, s.Subscribe != nil)
 	v.subscribe(base, s)
 	v.sendOnly(base, s)
+}
+
+// label checks a non-empty label (Name, Provider) and reports whether it
+// passed: printed in errors, logs, results and witness lines, it must print
+// as written, so that two labels never print alike.
+func (v *validator) label(path, l string) bool {
+	switch {
+	case hasControl(l):
+		v.add(path, "must not contain control characters")
+	case !utf8.ValidString(l):
+		// A label, a log line and a JSON field carry it: two labels that
+		// differ only in invalid bytes would print alike.
+		v.add(path, "must be valid UTF-8")
+	case strings.TrimSpace(l) != l:
+		v.add(path, "must not start or end with spaces")
+	default:
+		return true
+	}
+	return false
 }
 
 // url checks the address without ever quoting it: url.Parse errors embed

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/gagliardetto/solana-go"
-	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/internal/resolve"
 )
 
 const confirmAbout = `
@@ -15,10 +15,11 @@ the last valid block height of its blockhash: poll getSignatureStatuses
 and the finalized block height through the pool until it has landed at
 --commitment, or expired, or --timeout passes. Nothing is sent. "Expired"
 is only concluded when --quorum endpoints (default 2, or 1 with one read
-endpoint) each report, asked one by one, a finalized block height past the
-last valid one and no status for the signature, history searched, and no
-endpoint knows it: one endpoint that lies about its height or missed the
-transaction cannot make one that may still land look expired.
+endpoint; the endpoints of one provider count once) each report, asked
+one by one, a finalized block height past the last valid one and no
+status for the signature, history searched, and no endpoint knows it:
+one endpoint that lies about its height or missed the transaction cannot
+make one that may still land look expired.
 
 SIGNATURE is the transaction's first signature, in base 58 (what
 sendTransaction answered, or what 'solroute send' printed);
@@ -111,8 +112,8 @@ func runConfirm(ctx context.Context, e *env, args []string) int {
 		return code
 	}
 	defer c.Close()
-	if readers := readEndpoints(c.Snapshot()); *quorum > readers {
-		return e.usageError("confirm", "--quorum %d exceeds the %d read endpoints in %s: expired could never be concluded", *quorum, readers, *cfgPath)
+	if readers := resolve.Witnesses(cfg.Endpoints); *quorum > readers {
+		return e.usageError("confirm", "--quorum %d exceeds the %d read endpoints in %s (a provider's counted once): expired could never be concluded", *quorum, readers, *cfgPath)
 	}
 	rs := &resolution{cfgPath: *cfgPath, commitment: level, timeout: *timeout, quorum: *quorum, nonce: x}
 	ctx, cancel := e.withTimeout(ctx, *timeout)
@@ -141,15 +142,4 @@ func parseSignature(s string) (solana.Signature, error) {
 		return solana.Signature{}, fmt.Errorf("invalid SIGNATURE %q: all zeros, the signature of no transaction", s)
 	}
 	return sig, nil
-}
-
-// readEndpoints counts the endpoints of a snapshot that serve reads.
-func readEndpoints(snap []endpoint.Snapshot) int {
-	n := 0
-	for _, s := range snap {
-		if s.Role == endpoint.RoleRead {
-			n++
-		}
-	}
-	return n
 }

@@ -181,7 +181,7 @@ func TestConfirmUsageErrors(t *testing.T) {
 		{"negative quorum", []string{"confirm", "--config", cfg, sig, "--last-valid-block-height", "1150", "--quorum", "-1"},
 			"--quorum must not be negative"},
 		{"quorum above the readers", []string{"confirm", "--config", cfg, sig, "--last-valid-block-height", "1150", "--quorum", "2"},
-			"--quorum 2 exceeds the 1 read endpoints in " + cfg + ": expired could never be concluded"},
+			"--quorum 2 exceeds the 1 read endpoints in " + cfg + " (a provider's counted once): expired could never be concluded"},
 		{"no config", []string{"confirm", sig, "--last-valid-block-height", "1150"}, "--config FILE is required"},
 	}
 	runUsageCases(t, tests)

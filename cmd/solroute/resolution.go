@@ -224,6 +224,9 @@ type resolutionReport struct {
 	Verdict string `json:"verdict"`
 
 	status confirm.Status
+	// vouched is how many have vouched, counted as Quorum is
+	// (confirm.Result.Vouched: a provider's endpoints once).
+	vouched int
 	// pastValid is set when some endpoint reported a finalized block
 	// height past LastValidBlockHeight, or a durable nonce moved on.
 	pastValid bool
@@ -234,6 +237,9 @@ type resolutionReport struct {
 // (confirm.Witness).
 type witnessReport struct {
 	Endpoint string `json:"endpoint"`
+	// Provider is the endpoint's provider; absent when it has none (its
+	// provider's endpoints are one witness).
+	Provider string `json:"provider,omitempty"`
 	Vouched  bool   `json:"vouched"`
 	// BlockHeight and Slot are its own finalized block height and slot;
 	// absent when it never answered.
@@ -264,6 +270,7 @@ func (rs *resolution) report(ctx context.Context, r confirm.Result) *resolutionR
 		LastValidBlockHeight: r.LastValidBlockHeight,
 		Polls:                r.Polls,
 		Quorum:               r.Quorum,
+		vouched:              r.Vouched,
 		status:               r.Status,
 		expiry:               expiry{lvbh: r.LastValidBlockHeight, nonceAccount: r.NonceAccount, nonce: r.Nonce},
 	}
@@ -273,7 +280,7 @@ func (rs *resolution) report(ctx context.Context, r confirm.Result) *resolutionR
 	if r.Status == confirm.Expired || r.Status == confirm.Unknown {
 		rep.Reason = r.Reason
 		for _, w := range r.Witnesses {
-			rep.Witnesses = append(rep.Witnesses, witnessReport{Endpoint: w.Endpoint, Vouched: w.Vouched,
+			rep.Witnesses = append(rep.Witnesses, witnessReport{Endpoint: w.Endpoint, Provider: w.Provider, Vouched: w.Vouched,
 				BlockHeight: w.BlockHeight, Slot: w.Slot, StatusSlot: w.StatusSlot, NonceHeldAt: w.NonceHeldAt, NonceMovedAt: w.NonceMovedAt,
 				Reason: w.Reason, text: w.String()})
 			rep.pastValid = rep.pastValid || (rep.expiry.nonced() && w.NonceMovedAt > 0) || (!rep.expiry.nonced() && w.BlockHeight > r.LastValidBlockHeight)
@@ -337,8 +344,8 @@ func (rs *resolution) verdict(rep *resolutionReport) string {
 			why, rep.LastValidBlockHeight, again)
 	}
 	return fmt.Sprintf("unknown: %s; an endpoint reported a finalized block height past %d, but expired needs %d "+
-		"endpoints to vouch for it and %d did (see the witness lines): until %d do, it may have landed: %s",
-		why, rep.LastValidBlockHeight, rep.Quorum, rep.vouched(), rep.Quorum, again)
+		"%s to vouch for it and %d did (see the witness lines): until %d do, it may have landed: %s",
+		why, rep.LastValidBlockHeight, rep.Quorum, rep.witnesses(), rep.vouched, rep.Quorum, again)
 }
 
 // nonceVerdict is verdict's unknown for a durable-nonce transaction.
@@ -358,19 +365,20 @@ func (rs *resolution) nonceVerdict(rep *resolutionReport, why, again string) str
 			"(advancing the nonce, or landing another transaction on it, settles it): %s", why, rep.NonceAccount, again)
 	}
 	return fmt.Sprintf("unknown: %s; an endpoint saw the nonce of %s move on, but expired needs %d "+
-		"endpoints to vouch for it and %d did (see the witness lines): until %d do, it may have landed: %s",
-		why, rep.NonceAccount, rep.Quorum, rep.vouched(), rep.Quorum, again)
+		"%s to vouch for it and %d did (see the witness lines): until %d do, it may have landed: %s",
+		why, rep.NonceAccount, rep.Quorum, rep.witnesses(), rep.vouched, rep.Quorum, again)
 }
 
-// vouched counts the witnesses that vouched.
-func (rep *resolutionReport) vouched() int {
-	n := 0
+// witnesses names what the quorum counts: "endpoints", or "providers"
+// once some witness names its provider (an endpoint without one is its
+// own), as confirm.Result.Reason does.
+func (rep *resolutionReport) witnesses() string {
 	for _, w := range rep.Witnesses {
-		if w.Vouched {
-			n++
+		if w.Provider != "" {
+			return "providers"
 		}
 	}
-	return n
+	return "endpoints"
 }
 
 // exitCode is the exit code of a resolution's status.

@@ -44,6 +44,8 @@ type node struct {
 	fault  fixtures.Fault
 	script fixtures.Script
 	lie    lies
+	// provider is the endpoint's Spec.Provider.
+	provider string
 }
 
 func newChain(t *testing.T, nodes ...node) *chain {
@@ -69,6 +71,7 @@ func newChain(t *testing.T, nodes ...node) *chain {
 		if n.lie != nil {
 			specs[i].URL = endpoint.NewSecret(liar(t, c.Server(n.name).URL(), n.lie))
 		}
+		specs[i].Provider = n.provider
 	}
 	return chainOver(t, clock, ledger, c, specs)
 }

@@ -161,16 +161,10 @@ func heardNonce(w *reader, nr nonceRead) {
 	}
 }
 
-// nonceMoved counts the readers that saw the nonce move on after holding
-// it.
+// nonceMoved counts the witnesses (vouches' count: a provider once) that
+// saw the nonce move on after holding it.
 func (r *resolver) nonceMoved() int {
-	n := 0
-	for _, w := range r.readers {
-		if w.NonceMovedAt > 0 {
-			n++
-		}
-	}
-	return n
+	return r.witnesses(func(w *reader) bool { return w.NonceMovedAt > 0 })
 }
 
 // nonceReason is Result.Reason for a durable-nonce transaction.
@@ -180,11 +174,9 @@ func (r *resolver) nonceReason() string {
 	case confirm.Landed, confirm.Failed:
 		return ""
 	case confirm.Expired:
-		n, by := r.witnessed(true)
 		return fmt.Sprintf("%s vouched (%d needed) that the nonce account %s moved on from the transaction's nonce and that the signature is unknown to them: %s",
-			endpoints(n), q, acct, by)
+			r.counted(r.vouches()), q, acct, r.witnessed(true))
 	}
-	_, all := r.witnessed(false)
 	return fmt.Sprintf("expired needs %s to vouch that the nonce account %s moved on from the transaction's nonce after holding it and that the signature is unknown to them, and %d did: %s",
-		endpoints(q), acct, r.vouches(), all)
+		r.counted(q), acct, r.vouches(), r.witnessed(false))
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -11,6 +12,8 @@ import (
 	"github.com/gagliardetto/solana-go/rpc"
 	"github.com/jonboulle/clockwork"
 	"github.com/solroute/solroute/confirm"
+	"github.com/solroute/solroute/endpoint"
+	"github.com/solroute/solroute/internal/admission"
 )
 
 // reader is what the resolution knows of one read endpoint: the Witness
@@ -48,32 +51,67 @@ func (r *resolver) heard(w *reader, info rpc.GetEpochInfoResult) {
 	}
 }
 
-// vouches counts the readers that vouched.
-func (r *resolver) vouches() int {
-	n := 0
-	for _, w := range r.readers {
-		if w.Vouched {
-			n++
-		}
+// vouches counts the witnesses that vouched: readers of one provider
+// (confirm.Witness.Provider) count once, for they may share a backend.
+func (r *resolver) vouches() int { return r.witnesses(func(w *reader) bool { return w.Vouched }) }
+
+// witness is the witness w speaks as (witnessOf).
+func (w *reader) witness() witness { return witnessOf(w.Endpoint, w.Provider) }
+
+// witness is who vouches for an expiry: a provider, for the endpoints
+// that name one (endpoint.Spec.Provider: they may share a backend), else
+// the endpoint itself. The two kinds never meet: a provider is keyed
+// apart from an endpoint of the same name.
+type witness struct{ provider, name string }
+
+// witnessOf is the witness the endpoint name of provider speaks as.
+func witnessOf(name, provider string) witness {
+	if provider != "" {
+		return witness{provider: provider}
 	}
-	return n
+	return witness{name: name}
 }
 
-// quorumHeight is the highest finalized block height Quorum readers have
-// each reported: the Quorum-th highest of theirs (0 when fewer answered).
-func (r *resolver) quorumHeight() uint64 {
-	hs := make([]uint64, 0, len(r.readers))
-	for _, w := range r.readers {
-		hs = append(hs, w.BlockHeight)
+// Witnesses counts the witnesses of an expiry among specs' read
+// endpoints, as the quorum counts them (confirm.Options.Quorum): each
+// provider once, each endpoint without one on its own.
+func Witnesses(specs []endpoint.Spec) int {
+	seen := make(map[witness]bool, len(specs))
+	for i := range specs {
+		if admission.Serves(&specs[i], endpoint.RoleRead) {
+			seen[witnessOf(specs[i].Name, specs[i].Provider)] = true
+		}
 	}
-	slices.Sort(hs)
+	return len(seen)
+}
+
+// witnesses counts the distinct witnesses of the readers ok holds for.
+func (r *resolver) witnesses(ok func(*reader) bool) int {
+	seen := make(map[witness]bool, len(r.readers))
+	for _, w := range r.readers {
+		if ok(w) {
+			seen[w.witness()] = true
+		}
+	}
+	return len(seen)
+}
+
+// quorumHeight is the highest finalized block height Quorum witnesses
+// have each reported: the Quorum-th highest of theirs, a provider's the
+// highest of its readers' (0 when fewer answered).
+func (r *resolver) quorumHeight() uint64 {
+	best := make(map[witness]uint64, len(r.readers))
+	for _, w := range r.readers {
+		best[w.witness()] = max(best[w.witness()], w.BlockHeight)
+	}
+	hs := slices.Sorted(maps.Values(best))
 	return hs[len(hs)-r.res.Quorum]
 }
 
 // update refreshes the Result's view of the readers: BlockHeight,
 // Witnesses and Reason.
 func (r *resolver) update() {
-	r.res.BlockHeight = r.quorumHeight()
+	r.res.BlockHeight, r.res.Vouched = r.quorumHeight(), r.vouches()
 	r.res.Witnesses = make([]confirm.Witness, len(r.readers))
 	for i, w := range r.readers {
 		r.res.Witnesses[i] = w.Witness
@@ -91,35 +129,39 @@ func (r *resolver) reason() string {
 	case r.res.Status == confirm.Landed || r.res.Status == confirm.Failed:
 		return ""
 	case r.res.Status == confirm.Expired:
-		n, by := r.witnessed(true)
 		return fmt.Sprintf("%s vouched (%d needed) that it is past block height %d and unknown to them: %s",
-			endpoints(n), q, lvbh, by)
+			r.counted(r.vouches()), q, lvbh, r.witnessed(true))
 	case !r.watching:
 		return fmt.Sprintf("no endpoint has reported a finalized block height past %d yet", lvbh)
 	}
-	_, all := r.witnessed(false)
 	return fmt.Sprintf("expired needs %s to vouch that it is past block height %d and unknown to them, and %d did: %s",
-		endpoints(q), lvbh, r.vouches(), all)
+		r.counted(q), lvbh, r.vouches(), r.witnessed(false))
 }
 
 // witnessed joins the Result's witnesses, each as Witness.String says it,
-// those that vouched alone when vouched is set, and counts them.
-func (r *resolver) witnessed(vouched bool) (int, string) {
+// those that vouched alone when vouched is set.
+func (r *resolver) witnessed(vouched bool) string {
 	var ws []string
 	for _, w := range r.res.Witnesses {
 		if w.Vouched || !vouched {
 			ws = append(ws, w.String())
 		}
 	}
-	return len(ws), strings.Join(ws, "; ")
+	return strings.Join(ws, "; ")
 }
 
-// endpoints is "1 endpoint" or "n endpoints".
-func endpoints(n int) string {
-	if n == 1 {
-		return "1 endpoint"
+// counted is n witnesses as the quorum counts them: "1 endpoint" or "n
+// endpoints", or, once some reader names its provider, "1 provider" or
+// "n providers" (an endpoint without one is its own).
+func (r *resolver) counted(n int) string {
+	unit := "endpoint"
+	if slices.ContainsFunc(r.readers, func(w *reader) bool { return w.Provider != "" }) {
+		unit = "provider"
 	}
-	return fmt.Sprintf("%d endpoints", n)
+	if n == 1 {
+		return "1 " + unit
+	}
+	return fmt.Sprintf("%d %ss", n, unit)
 }
 
 // errRoundOver is the cause of a witness round's context when its time

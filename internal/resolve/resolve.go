@@ -88,18 +88,21 @@ func newResolver(tc *engine.Engine, sig solana.Signature, lvbh uint64, o confirm
 	r.watching = r.nonce
 	for _, s := range tc.Pool().Specs() {
 		if admission.Serves(&s, endpoint.RoleRead) {
-			r.readers = append(r.readers, &reader{Witness: confirm.Witness{Endpoint: s.Name}})
+			r.readers = append(r.readers, &reader{Witness: confirm.Witness{Endpoint: s.Name, Provider: s.Provider}})
 		}
 	}
+	n := Witnesses(tc.Pool().Specs())
 	q := o.Quorum
 	if q == 0 {
-		q = min(2, len(r.readers))
+		q = min(2, n)
 	}
 	switch {
 	case len(r.readers) == 0:
 		return nil, errors.New("confirm: no endpoint of the pool serves reads: getSignatureStatuses and getEpochInfo need one")
-	case q > len(r.readers):
-		return nil, fmt.Errorf("confirm: Options.Quorum %d exceeds the pool's %d read endpoints: expired could never be concluded", q, len(r.readers))
+	case q > n && n < len(r.readers):
+		return nil, fmt.Errorf("confirm: Options.Quorum %d exceeds the pool's %d read endpoints, endpoints of one provider counted once (%d in all): expired could never be concluded", q, n, len(r.readers))
+	case q > n:
+		return nil, fmt.Errorf("confirm: Options.Quorum %d exceeds the pool's %d read endpoints: expired could never be concluded", q, n)
 	}
 	r.res.Quorum = q
 	r.update()
