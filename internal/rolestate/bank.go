@@ -11,7 +11,8 @@ import (
 // Writers add atomically, the total before the bucket; readers load the
 // total, then the buckets. A reader concurrent with writers may so see a
 // sample in the total and not yet in its bucket, which makes a quantile
-// err long (the safe side for a timeout), or one in its bucket and not in
+// err long (the safe side for a timeout; with no bucket filled yet, no
+// quantile at all: quantiles), or one in its bucket and not in
 // the total, which moves a quantile by that one sample's weight at most.
 // A sample written to a bank while another writer replaces it (once every
 // histRescale decay times, about five minutes) may be lost: one sample in

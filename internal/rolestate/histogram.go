@@ -167,8 +167,10 @@ func (h *Histogram) SummaryAt(now time.Time) Summary {
 	if total <= 0 {
 		return Summary{}
 	}
-	s := quantiles(func(i int) float64 { return b.counts[i].load() }, total)
-	s.Weight = total * math.Exp(-float64(now.UnixNano()-b.landmark)/float64(HistogramDecay))
+	s, ok := quantiles(func(i int) float64 { return b.counts[i].load() }, total)
+	if ok {
+		s.Weight = total * math.Exp(-float64(now.UnixNano()-b.landmark)/float64(HistogramDecay))
+	}
 	return s
 }
 
@@ -202,19 +204,24 @@ func (s *Sum) Summary() Summary {
 	if s.total <= 0 {
 		return Summary{}
 	}
-	out := quantiles(func(i int) float64 { return s.counts[i] }, s.total)
-	out.Weight = s.total
+	out, ok := quantiles(func(i int) float64 { return s.counts[i] }, s.total)
+	if ok {
+		out.Weight = s.total
+	}
 	return out
 }
 
 // quantiles returns the p50, p95 and p99 of the counts count(0) ...
 // count(histBuckets-1), whose sum is total (> 0), as their buckets' upper
-// bounds, walking the buckets once and no further than the p99's.
-func quantiles(count func(i int) float64, total float64) Summary {
+// bounds, walking the buckets once and no further than the p99's. ok is
+// false, and the Summary empty, when no bucket holds anything: a reader
+// that saw the first samples in the total and in no bucket yet (bank)
+// has nothing to place, and the shortest bucket would err short.
+func quantiles(count func(i int) float64, total float64) (_ Summary, ok bool) {
 	var out Summary
 	p50, p95, p99 := 0.5*total, 0.95*total, 0.99*total
 	var cum float64
-	last := 0
+	last := -1
 	for i := range histBuckets {
 		c := count(i)
 		if c <= 0 {
@@ -230,8 +237,11 @@ func quantiles(count func(i int) float64, total float64) Summary {
 		}
 		if cum >= p99 {
 			out.P99 = upperBound(i)
-			return out
+			return out, true
 		}
+	}
+	if last < 0 {
+		return Summary{}, false
 	}
 	// Rounding left the running sum a hair short of a quantile: the last
 	// non-empty bucket holds it.
@@ -242,5 +252,5 @@ func quantiles(count func(i int) float64, total float64) Summary {
 		out.P95 = upperBound(last)
 	}
 	out.P99 = upperBound(last)
-	return out
+	return out, true
 }

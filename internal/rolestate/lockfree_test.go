@@ -121,3 +121,27 @@ func TestLatencyRecordTakesNoLock(t *testing.T) {
 		}
 	}
 }
+
+func TestSampleInTheTotalOnlyIsNoQuantile(t *testing.T) {
+	// A reader between a first sample's two adds (the total, then its
+	// bucket) sees weight and no bucket: it must report nothing, not the
+	// shortest bucket. (Before: p99 65.536µs at weight 1, a quantile
+	// short of every sample, which TestLatencyRecordHammered caught once
+	// in CI.)
+	h := newHistogram("getBalance")
+	b := &bank{landmark: t0.UnixNano()}
+	b.total.add(1)
+	h.cur.Store(b)
+	if s := h.SummaryAt(t0); s != (Summary{}) {
+		t.Fatalf("summary %+v, want none", s)
+	}
+	var sum Sum
+	sum.Add(t0, h)
+	if s := sum.Summary(); s != (Summary{}) {
+		t.Fatalf("summed %+v, want none", s)
+	}
+	b.counts[bucketOf(int64(ms(3)))].add(1)
+	if s := h.SummaryAt(t0); s.Weight != 1 || s.P99 != upperBound(bucketOf(int64(ms(3)))) {
+		t.Fatalf("once placed: %+v", s)
+	}
+}
