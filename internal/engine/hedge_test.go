@@ -186,7 +186,10 @@ func TestHedgeBothFail(t *testing.T) {
 	if len(ce.Attempts) != 2 {
 		t.Fatalf("attempts %+v, want 2", ce.Attempts)
 	}
-	side, last := ce.Attempts[0], ce.Attempts[1]
+	side, last := ce.Attempts[0], ce.Attempts[1] // in attempt order: a, then its hedge
+	if last.Decision.Rule == retrypolicy.RuleSuperseded { // a's timeout came last and decided
+		side, last = last, side
+	}
 	if side.Decision.Rule != retrypolicy.RuleSuperseded || last.Decision.Rule == retrypolicy.RuleSuperseded ||
 		ce.Cause != last.Cause || side.Endpoint == last.Endpoint {
 		t.Fatalf("attempts %+v, cause %v; want one superseded, the other deciding", ce.Attempts, ce.Cause)
