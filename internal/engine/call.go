@@ -277,7 +277,11 @@ func (l *callLoop) decide(run *attemptRun, n int) retrypolicy.Decision {
 	a.Decision = d
 	l.failures.add(a)
 	c.notify(cs, run, &a)
-	if d.OtherEndpoint {
+	// A not-yet retry keeps the refuser only where the slot book holds
+	// its refusal (plans/009, "The refuser is not avoided"): an at-once
+	// retry avoids a refuser the book does not show short (a getSlot,
+	// judged by its slot answers, which a -32016 does not lower).
+	if d.OtherEndpoint || d.NotYet && d.Delay == 0 && !c.book.Short(run.pm.Marks(), c.clock.Now(), l.req.Slot) {
 		l.req.Avoid = tried
 	}
 	return d

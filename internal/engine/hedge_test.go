@@ -186,7 +186,7 @@ func TestHedgeBothFail(t *testing.T) {
 	if len(ce.Attempts) != 2 {
 		t.Fatalf("attempts %+v, want 2", ce.Attempts)
 	}
-	side, last := ce.Attempts[0], ce.Attempts[1] // in attempt order: a, then its hedge
+	side, last := ce.Attempts[0], ce.Attempts[1]          // in attempt order: a, then its hedge
 	if last.Decision.Rule == retrypolicy.RuleSuperseded { // a's timeout came last and decided
 		side, last = last, side
 	}
