@@ -61,7 +61,7 @@ func runConfirm(ctx context.Context, e *env, args []string) int {
 	nonceAccount := f.String("nonce-account", "", "for a durable-nonce transaction, the nonce account `A` its first instruction advances (with --nonce, instead of --last-valid-block-height)")
 	nonce := f.String("nonce", "", "for a durable-nonce transaction, the nonce `N` it carries as its recent blockhash (with --nonce-account)")
 	commitment := f.String("commitment", "confirmed", "the commitment `C` the transaction must reach to count as landed: processed, confirmed or finalized")
-	quorum := f.Int("quorum", 0, "`Q` read endpoints must each vouch for expired (0: 2, or 1 with one read endpoint; 1 takes one endpoint's word)")
+	quorum := f.Int("quorum", 0, "`Q` read endpoints must each vouch for expired (0: 2, or 1 with one read endpoint; the endpoints of one provider count once; 1 takes one endpoint's word)")
 	timeout := f.Duration("timeout", defaultResolveTimeout, "give up after `D` with the status unknown (exit 6)")
 	asJSON := f.Bool("json", false, "write the report as JSON")
 	pos, code, done := f.parse(e, args)
@@ -112,7 +112,7 @@ func runConfirm(ctx context.Context, e *env, args []string) int {
 		return code
 	}
 	defer c.Close()
-	if readers := resolve.Witnesses(cfg.Endpoints); *quorum > readers {
+	if readers, _ := resolve.Witnesses(cfg.Endpoints); *quorum > readers {
 		return e.usageError("confirm", "--quorum %d exceeds the %d read endpoints in %s (a provider's counted once): expired could never be concluded", *quorum, readers, *cfgPath)
 	}
 	rs := &resolution{cfgPath: *cfgPath, commitment: level, timeout: *timeout, quorum: *quorum, nonce: x}

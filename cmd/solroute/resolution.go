@@ -16,6 +16,7 @@ import (
 	"github.com/solroute/solroute/confirm"
 	"github.com/solroute/solroute/endpoint"
 	"github.com/solroute/solroute/internal/durablenonce"
+	"github.com/solroute/solroute/internal/resolve"
 	"github.com/solroute/solroute/transport"
 )
 
@@ -225,8 +226,10 @@ type resolutionReport struct {
 
 	status confirm.Status
 	// vouched is how many have vouched, counted as Quorum is
-	// (confirm.Result.Vouched: a provider's endpoints once).
+	// (confirm.Result.Vouched: a provider's endpoints once), and grouped
+	// whether that count is of providers (resolve.WitnessCount).
 	vouched int
+	grouped bool
 	// pastValid is set when some endpoint reported a finalized block
 	// height past LastValidBlockHeight, or a durable nonce moved on.
 	pastValid bool
@@ -260,6 +263,7 @@ type witnessReport struct {
 // report builds the report of r. ctx is the resolution's context: when
 // it ended, that is why the status is unknown.
 func (rs *resolution) report(ctx context.Context, r confirm.Result) *resolutionReport {
+	_, grouped := resolve.WitnessCount(r.Witnesses)
 	rep := &resolutionReport{
 		Signature:            r.Signature.String(),
 		Status:               r.Status.String(),
@@ -271,6 +275,7 @@ func (rs *resolution) report(ctx context.Context, r confirm.Result) *resolutionR
 		Polls:                r.Polls,
 		Quorum:               r.Quorum,
 		vouched:              r.Vouched,
+		grouped:              grouped,
 		status:               r.Status,
 		expiry:               expiry{lvbh: r.LastValidBlockHeight, nonceAccount: r.NonceAccount, nonce: r.Nonce},
 	}
@@ -370,13 +375,11 @@ func (rs *resolution) nonceVerdict(rep *resolutionReport, why, again string) str
 }
 
 // witnesses names what the quorum counts: "endpoints", or "providers"
-// once some witness names its provider (an endpoint without one is its
-// own), as confirm.Result.Reason does.
+// when it counts them (resolve.WitnessCount), as confirm.Result.Reason
+// does.
 func (rep *resolutionReport) witnesses() string {
-	for _, w := range rep.Witnesses {
-		if w.Provider != "" {
-			return "providers"
-		}
+	if rep.grouped {
+		return "providers"
 	}
 	return "endpoints"
 }

@@ -89,3 +89,36 @@ func TestQuorumCountsProviders(t *testing.T) {
 		}
 	}
 }
+
+// TestOneProviderPoolCountsItsURLs: a pool whose two read endpoints are
+// URLs of one provider; one of them sits on a forked node that reports a
+// finalized height past lastValidBlockHeight and lacks the signature, the
+// other is honest. Naming the provider must not make expiry easier to
+// conclude than leaving it out: the pool counts its URLs, the default
+// quorum stays 2, and the honest URL keeps the transaction from being
+// called expired. (Review of stop 36: with the provider counted once, the
+// default quorum fell to 1 and the forked URL alone concluded expired.)
+func TestOneProviderPoolCountsItsURLs(t *testing.T) {
+	for _, provider := range []string{"", "p"} {
+		t.Run("provider="+provider, func(t *testing.T) {
+			var lie atomic.Uint64
+			forked := lies{"getEpochInfo": heightLie(&lie)}
+			ch := newChain(t, node{name: "p-forked", lie: forked, provider: provider}, node{name: "p-honest", provider: provider})
+			tx, lvbh := ch.tx(40, 0)
+			lie.Store(lvbh + 1)
+			sig := tx.Signatures[0].String()
+			ch.ledger.Drop(sig, 3) // lost three times: only later rebroadcasts land it
+			o := skip
+			o.Rebroadcast = 2 * fixturedata.DefaultSlotTime
+			r, err := ch.drive(&o, 60, func(o confirm.Options) (confirm.Result, error) {
+				return resolve.SendAndConfirm(context.Background(), ch.tc, tx, lvbh, o)
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if truth := ch.ledger.Tx(sig); r.Status != confirm.Landed {
+				t.Fatalf("status %v (quorum %d, vouched %d, reason %q), truth landed=%v: want landed", r.Status, r.Quorum, r.Vouched, r.Reason, truth.Landed)
+			}
+		})
+	}
+}

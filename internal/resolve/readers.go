@@ -55,8 +55,14 @@ func (r *resolver) heard(w *reader, info rpc.GetEpochInfoResult) {
 // (confirm.Witness.Provider) count once, for they may share a backend.
 func (r *resolver) vouches() int { return r.witnesses(func(w *reader) bool { return w.Vouched }) }
 
-// witness is the witness w speaks as (witnessOf).
-func (w *reader) witness() witness { return witnessOf(w.Endpoint, w.Provider) }
+// witness is the witness w speaks as: witnessOf when the resolution
+// counts providers (Witnesses' grouped), else w itself.
+func (r *resolver) witness(w *reader) witness {
+	if !r.grouped {
+		return witness{name: w.Endpoint}
+	}
+	return witnessOf(w.Endpoint, w.Provider)
+}
 
 // witness is who vouches for an expiry: a provider, for the endpoints
 // that name one (endpoint.Spec.Provider: they may share a backend), else
@@ -73,16 +79,36 @@ func witnessOf(name, provider string) witness {
 }
 
 // Witnesses counts the witnesses of an expiry among specs' read
-// endpoints, as the quorum counts them (confirm.Options.Quorum): each
-// provider once, each endpoint without one on its own.
-func Witnesses(specs []endpoint.Spec) int {
-	seen := make(map[witness]bool, len(specs))
+// endpoints, as the quorum counts them (confirm.Options.Quorum), and
+// reports whether it counts providers: each provider once and each
+// endpoint without one on its own (grouped) when that makes two witnesses
+// or more, else every read endpoint on its own, as if none named a
+// provider. Grouping may only raise the bar: when one provider is behind
+// every reader, counting it once would drop the default quorum to 1 and
+// let one URL's word conclude what its other URLs deny; such a pool
+// counts its URLs, as before providers were named (it gains no
+// independent witness from them).
+func Witnesses(specs []endpoint.Spec) (n int, grouped bool) {
+	var ws []confirm.Witness
 	for i := range specs {
 		if admission.Serves(&specs[i], endpoint.RoleRead) {
-			seen[witnessOf(specs[i].Name, specs[i].Provider)] = true
+			ws = append(ws, confirm.Witness{Endpoint: specs[i].Name, Provider: specs[i].Provider})
 		}
 	}
-	return len(seen)
+	return WitnessCount(ws)
+}
+
+// WitnessCount is Witnesses over a resolution's witnesses, one per read
+// endpoint (confirm.Result.Witnesses).
+func WitnessCount(ws []confirm.Witness) (n int, grouped bool) {
+	seen := make(map[witness]bool, len(ws))
+	for _, w := range ws {
+		seen[witnessOf(w.Endpoint, w.Provider)] = true
+	}
+	if len(seen) < 2 || len(seen) == len(ws) {
+		return len(ws), false
+	}
+	return len(seen), true
 }
 
 // witnesses counts the distinct witnesses of the readers ok holds for.
@@ -90,7 +116,7 @@ func (r *resolver) witnesses(ok func(*reader) bool) int {
 	seen := make(map[witness]bool, len(r.readers))
 	for _, w := range r.readers {
 		if ok(w) {
-			seen[w.witness()] = true
+			seen[r.witness(w)] = true
 		}
 	}
 	return len(seen)
@@ -102,7 +128,7 @@ func (r *resolver) witnesses(ok func(*reader) bool) int {
 func (r *resolver) quorumHeight() uint64 {
 	best := make(map[witness]uint64, len(r.readers))
 	for _, w := range r.readers {
-		best[w.witness()] = max(best[w.witness()], w.BlockHeight)
+		best[r.witness(w)] = max(best[r.witness(w)], w.BlockHeight)
 	}
 	hs := slices.Sorted(maps.Values(best))
 	return hs[len(hs)-r.res.Quorum]
@@ -151,11 +177,11 @@ func (r *resolver) witnessed(vouched bool) string {
 }
 
 // counted is n witnesses as the quorum counts them: "1 endpoint" or "n
-// endpoints", or, once some reader names its provider, "1 provider" or
+// endpoints", or, when it counts providers (grouped), "1 provider" or
 // "n providers" (an endpoint without one is its own).
 func (r *resolver) counted(n int) string {
 	unit := "endpoint"
-	if slices.ContainsFunc(r.readers, func(w *reader) bool { return w.Provider != "" }) {
+	if r.grouped {
 		unit = "provider"
 	}
 	if n == 1 {

@@ -49,6 +49,9 @@ type resolver struct {
 	// readers are the pool's read endpoints, in configuration order: the
 	// witnesses an expiry needs.
 	readers []*reader
+	// grouped is set when the quorum counts providers, not endpoints
+	// (Witnesses).
+	grouped bool
 	// watching is set once some endpoint has reported a finalized block
 	// height past lastValidBlockHeight: from then on every poll asks each
 	// reader that has not vouched (witness.go). Before, one poll is one
@@ -91,7 +94,8 @@ func newResolver(tc *engine.Engine, sig solana.Signature, lvbh uint64, o confirm
 			r.readers = append(r.readers, &reader{Witness: confirm.Witness{Endpoint: s.Name, Provider: s.Provider}})
 		}
 	}
-	n := Witnesses(tc.Pool().Specs())
+	n, grouped := Witnesses(tc.Pool().Specs())
+	r.grouped = grouped
 	q := o.Quorum
 	if q == 0 {
 		q = min(2, n)
@@ -99,7 +103,7 @@ func newResolver(tc *engine.Engine, sig solana.Signature, lvbh uint64, o confirm
 	switch {
 	case len(r.readers) == 0:
 		return nil, errors.New("confirm: no endpoint of the pool serves reads: getSignatureStatuses and getEpochInfo need one")
-	case q > n && n < len(r.readers):
+	case q > n && grouped:
 		return nil, fmt.Errorf("confirm: Options.Quorum %d exceeds the pool's %d read endpoints, endpoints of one provider counted once (%d in all): expired could never be concluded", q, n, len(r.readers))
 	case q > n:
 		return nil, fmt.Errorf("confirm: Options.Quorum %d exceeds the pool's %d read endpoints: expired could never be concluded", q, n)
