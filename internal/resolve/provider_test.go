@@ -7,10 +7,27 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/gagliardetto/solana-go"
 	"github.com/solroute/solroute/confirm"
 	"github.com/solroute/solroute/internal/fixturedata"
 	"github.com/solroute/solroute/internal/resolve"
 )
+
+// forkedBackend is a chain over nodes, given the lie of a backend on a
+// fork (a finalized height past lastValidBlockHeight, without the
+// signature), and a transaction lost three times, so that only a later
+// rebroadcast lands it, with options that rebroadcast it.
+func forkedBackend(t *testing.T, nodes func(forked lies) []node) (*chain, *solana.Transaction, uint64, confirm.Options) {
+	t.Helper()
+	var lie atomic.Uint64
+	ch := newChain(t, nodes(lies{"getEpochInfo": heightLie(&lie)})...)
+	tx, lvbh := ch.tx(40, 0)
+	lie.Store(lvbh + 1)
+	ch.ledger.Drop(tx.Signatures[0].String(), 3)
+	o := skip
+	o.Rebroadcast = 2 * fixturedata.DefaultSlotTime
+	return ch, tx, lvbh, o
+}
 
 // TestTwoURLsOfOneProviderAreOneWitness: two URLs of one provider whose
 // shared backend reports a finalized height past lastValidBlockHeight
@@ -21,15 +38,10 @@ import (
 // Provider the two URLs were two vouches: expired after the first
 // witness round, for a transaction that then landed.)
 func TestTwoURLsOfOneProviderAreOneWitness(t *testing.T) {
-	var lie atomic.Uint64
-	forked := lies{"getEpochInfo": heightLie(&lie)}
-	ch := newChain(t, node{name: "a"}, node{name: "p-staked", lie: forked, provider: "p"}, node{name: "p-public", lie: forked, provider: "p"})
-	tx, lvbh := ch.tx(40, 0)
-	lie.Store(lvbh + 1)
+	ch, tx, lvbh, o := forkedBackend(t, func(forked lies) []node {
+		return []node{{name: "a"}, {name: "p-staked", lie: forked, provider: "p"}, {name: "p-public", lie: forked, provider: "p"}}
+	})
 	sig := tx.Signatures[0].String()
-	ch.ledger.Drop(sig, 3) // lost three times: only later rebroadcasts land it
-	o := skip
-	o.Rebroadcast = 2 * fixturedata.DefaultSlotTime
 	seen := 0 // polls at which both of p's URLs had vouched
 	o.OnPoll = func(r confirm.Result) {
 		n := 0
@@ -101,15 +113,10 @@ func TestQuorumCountsProviders(t *testing.T) {
 func TestOneProviderPoolCountsItsURLs(t *testing.T) {
 	for _, provider := range []string{"", "p"} {
 		t.Run("provider="+provider, func(t *testing.T) {
-			var lie atomic.Uint64
-			forked := lies{"getEpochInfo": heightLie(&lie)}
-			ch := newChain(t, node{name: "p-forked", lie: forked, provider: provider}, node{name: "p-honest", provider: provider})
-			tx, lvbh := ch.tx(40, 0)
-			lie.Store(lvbh + 1)
+			ch, tx, lvbh, o := forkedBackend(t, func(forked lies) []node {
+				return []node{{name: "p-forked", lie: forked, provider: provider}, {name: "p-honest", provider: provider}}
+			})
 			sig := tx.Signatures[0].String()
-			ch.ledger.Drop(sig, 3) // lost three times: only later rebroadcasts land it
-			o := skip
-			o.Rebroadcast = 2 * fixturedata.DefaultSlotTime
 			r, err := ch.drive(&o, 60, func(o confirm.Options) (confirm.Result, error) {
 				return resolve.SendAndConfirm(context.Background(), ch.tc, tx, lvbh, o)
 			})
