@@ -55,9 +55,9 @@ func (r *resolver) heard(w *reader, info rpc.GetEpochInfoResult) {
 // (confirm.Witness.Provider) count once, for they may share a backend.
 func (r *resolver) vouches() int { return r.witnesses(func(w *reader) bool { return w.Vouched }) }
 
-// witness is the witness w speaks as: witnessOf when the resolution
+// witnessFor is the witness w speaks as: witnessOf when the resolution
 // counts providers (Witnesses' grouped), else w itself.
-func (r *resolver) witness(w *reader) witness {
+func (r *resolver) witnessFor(w *reader) witness {
 	if !r.grouped {
 		return witness{name: w.Endpoint}
 	}
@@ -116,7 +116,7 @@ func (r *resolver) witnesses(ok func(*reader) bool) int {
 	seen := make(map[witness]bool, len(r.readers))
 	for _, w := range r.readers {
 		if ok(w) {
-			seen[r.witness(w)] = true
+			seen[r.witnessFor(w)] = true
 		}
 	}
 	return len(seen)
@@ -128,7 +128,7 @@ func (r *resolver) witnesses(ok func(*reader) bool) int {
 func (r *resolver) quorumHeight() uint64 {
 	best := make(map[witness]uint64, len(r.readers))
 	for _, w := range r.readers {
-		best[r.witness(w)] = max(best[r.witness(w)], w.BlockHeight)
+		best[r.witnessFor(w)] = max(best[r.witnessFor(w)], w.BlockHeight)
 	}
 	hs := slices.Sorted(maps.Values(best))
 	return hs[len(hs)-r.res.Quorum]
