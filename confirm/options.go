@@ -47,7 +47,10 @@ type Options struct {
 	// the pool's read endpoints is an error: Expired could never be
 	// concluded. Endpoints of one provider (endpoint.Spec.Provider) may
 	// share a backend, so they count as one endpoint here, in the default
-	// and the bound alike: two URLs of one provider are one vouch.
+	// and the bound alike (two URLs of one provider are one vouch), unless
+	// every read endpoint is one provider's: such a pool counts its URLs,
+	// as if no provider were named, so that naming one never lowers the
+	// bar.
 	Quorum int
 	// PollOnly confirms by polling alone. By default, when the client has
 	// a subscribe endpoint, the signature is also watched

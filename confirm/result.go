@@ -73,7 +73,7 @@ type Result struct {
 	BlockHeight, LastValidBlockHeight uint64
 	// Quorum is how many read endpoints must vouch for Expired
 	// (Options.Quorum, or its default), endpoints of one Provider counted
-	// as one.
+	// as one (but for a pool of one provider's: Options.Quorum).
 	Quorum int
 	// Vouched is how many have vouched so far, counted as Quorum is.
 	Vouched int

@@ -24,7 +24,8 @@ type Spec struct {
 	// and a public one, two regions of one fleet) can reach the same
 	// backend, so one lagging or forked backend speaks through both. The
 	// resolver (confirm) counts endpoints of one Provider as one witness
-	// of an expiry, and its quorum as that many providers. Empty means
+	// of an expiry, and its quorum as that many providers, unless every
+	// read endpoint names the same one (confirm.Options.Quorum). Empty means
 	// the endpoint shares nodes with no other (it is its own provider).
 	// The same rules as Name apply: no control characters, valid UTF-8,
 	// no spaces at either end.

@@ -15,11 +15,11 @@ the last valid block height of its blockhash: poll getSignatureStatuses
 and the finalized block height through the pool until it has landed at
 --commitment, or expired, or --timeout passes. Nothing is sent. "Expired"
 is only concluded when --quorum endpoints (default 2, or 1 with one read
-endpoint; the endpoints of one provider count once) each report, asked
-one by one, a finalized block height past the last valid one and no
-status for the signature, history searched, and no endpoint knows it:
-one endpoint that lies about its height or missed the transaction cannot
-make one that may still land look expired.
+endpoint; one provider's endpoints count once beside others') each
+report, asked one by one, a finalized block height past the last valid
+one and no status for the signature, history searched, and no endpoint
+knows it: one endpoint that lies about its height or missed the
+transaction cannot make one that may still land look expired.
 
 SIGNATURE is the transaction's first signature, in base 58 (what
 sendTransaction answered, or what 'solroute send' printed);
@@ -61,7 +61,7 @@ func runConfirm(ctx context.Context, e *env, args []string) int {
 	nonceAccount := f.String("nonce-account", "", "for a durable-nonce transaction, the nonce account `A` its first instruction advances (with --nonce, instead of --last-valid-block-height)")
 	nonce := f.String("nonce", "", "for a durable-nonce transaction, the nonce `N` it carries as its recent blockhash (with --nonce-account)")
 	commitment := f.String("commitment", "confirmed", "the commitment `C` the transaction must reach to count as landed: processed, confirmed or finalized")
-	quorum := f.Int("quorum", 0, "`Q` read endpoints must each vouch for expired (0: 2, or 1 with one read endpoint; the endpoints of one provider count once; 1 takes one endpoint's word)")
+	quorum := f.Int("quorum", 0, "`Q` read endpoints must each vouch for expired (0: 2, or 1 with one read endpoint; one provider's endpoints count once beside other providers'; 1 takes one endpoint's word)")
 	timeout := f.Duration("timeout", defaultResolveTimeout, "give up after `D` with the status unknown (exit 6)")
 	asJSON := f.Bool("json", false, "write the report as JSON")
 	pos, code, done := f.parse(e, args)

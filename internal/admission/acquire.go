@@ -122,8 +122,9 @@ func (s *selection) takes(m *member) (b rolestate.Block, ok bool) {
 // spare reports whether a candidate outside avoid can take a request of
 // this selection (takes) that needs need: for a read that carries a
 // floor, one that is not unproven at it (lastresort.go). A candidate that
-// nothing says answers, and whose slot nothing fresh tells, is no reason to keep a retry off the endpoints it was refused by for
-// being a slot short (plans/009-consistency.md, "Unknown is not ahead").
+// nothing says answers, and whose slot nothing fresh tells, is no reason
+// to keep a retry off the endpoints it was refused by for being a slot
+// short (plans/009-consistency.md, "Unknown is not ahead").
 func (p *Pool) spare(sel *selection, avoid []string, need slots.Need) bool {
 	aware := need.Floor > 0 && p.slots.MaxLag() > 0
 	var now time.Time

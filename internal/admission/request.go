@@ -73,9 +73,10 @@ type Request struct {
 	// afford to lose, not by the one a call has left.
 	Proven bool
 	// Retry marks a read's retry (its call's attempt 2 or later). For a
-	// read that carries a floor (Slot), a candidate that nothing says answers
-	// (rolestate.Runtime.UnansweredAt) and whose slot nothing fresh tells is then a last
-	// resort, as one known short of the floor is (lastresort.go): a first
+	// read that carries a floor (Slot), a candidate that nothing says
+	// answers (rolestate.Runtime.UnansweredAt) and whose slot nothing fresh
+	// tells is then a last resort, as one known short of the floor is
+	// (lastresort.go): a first
 	// attempt may go and find out where such an endpoint is, a retry is
 	// not spent on it (plans/009-consistency.md, "Unknown is not ahead").
 	Retry bool

@@ -89,13 +89,19 @@ func witnessOf(name, provider string) witness {
 // counts its URLs, as before providers were named (it gains no
 // independent witness from them).
 func Witnesses(specs []endpoint.Spec) (n int, grouped bool) {
+	return WitnessCount(readWitnesses(specs))
+}
+
+// readWitnesses is the empty Witness of each of specs' read endpoints, in
+// configuration order: the readers a resolution asks.
+func readWitnesses(specs []endpoint.Spec) []confirm.Witness {
 	var ws []confirm.Witness
 	for i := range specs {
 		if admission.Serves(&specs[i], endpoint.RoleRead) {
 			ws = append(ws, confirm.Witness{Endpoint: specs[i].Name, Provider: specs[i].Provider})
 		}
 	}
-	return WitnessCount(ws)
+	return ws
 }
 
 // WitnessCount is Witnesses over a resolution's witnesses, one per read

@@ -9,8 +9,6 @@ import (
 	"github.com/gagliardetto/solana-go/rpc"
 	"github.com/jonboulle/clockwork"
 	"github.com/solroute/solroute/confirm"
-	"github.com/solroute/solroute/endpoint"
-	"github.com/solroute/solroute/internal/admission"
 	"github.com/solroute/solroute/internal/engine"
 	"github.com/solroute/solroute/transport"
 )
@@ -89,12 +87,11 @@ func newResolver(tc *engine.Engine, sig solana.Signature, lvbh uint64, o confirm
 	// asks each reader (witness.go), so that each sees the nonce held.
 	r.nonce = !o.Nonce.IsZero()
 	r.watching = r.nonce
-	for _, s := range tc.Pool().Specs() {
-		if admission.Serves(&s, endpoint.RoleRead) {
-			r.readers = append(r.readers, &reader{Witness: confirm.Witness{Endpoint: s.Name, Provider: s.Provider}})
-		}
+	ws := readWitnesses(tc.Pool().Specs())
+	for _, w := range ws {
+		r.readers = append(r.readers, &reader{Witness: w})
 	}
-	n, grouped := Witnesses(tc.Pool().Specs())
+	n, grouped := WitnessCount(ws)
 	r.grouped = grouped
 	q := o.Quorum
 	if q == 0 {
