@@ -107,7 +107,7 @@ func TestSendBundleRateLimited(t *testing.T) {
 	if err := r.clock.BlockUntilContext(ctx, 1); err != nil {
 		t.Fatal(err)
 	}
-	r.clock.Advance(endpoint.DefaultPauseAfterRateLimit)
+	r.clock.Advance(endpoint.Limits{}.Normalized().PauseAfterRateLimit)
 	if err := <-done; err != nil {
 		t.Fatalf("after the cooldown: %v", err)
 	}

@@ -46,11 +46,11 @@ func zeroMeansDefaultFields() []struct {
 		{reflect.TypeFor[transport.Settings](), "MaxResponseBytes"},                 // 0: 64 MiB
 		{reflect.TypeFor[transport.Settings](), "ResponseBudgetBytes"},              // 0: 1/16 of memory, 64-256 MiB
 		{reflect.TypeFor[transport.Settings](), "AttemptTimeout"},                   // 0: adaptive for reads, half the call's budget otherwise
-		{reflect.TypeFor[endpoint.Limits](), "RequestTimeout"},                      // 0: endpoint.DefaultRequestTimeout
-		{reflect.TypeFor[endpoint.Limits](), "PauseAfterRateLimit"},                 // 0: endpoint.DefaultPauseAfterRateLimit
+		{reflect.TypeFor[endpoint.Limits](), "RequestTimeout"},                      // 0: 10 s
+		{reflect.TypeFor[endpoint.Limits](), "PauseAfterRateLimit"},                 // 0: 1 s
 		{reflect.TypeFor[Limits](), "Replicas"},                                     // 0: one replica
-		{reflect.TypeFor[endpoint.SubscribeLimits](), "SubscriptionsPerConnection"}, // 0: endpoint.DefaultSubscriptionsPerConnection
-		{reflect.TypeFor[endpoint.SubscribeLimits](), "MaxConnections"},             // 0: endpoint.DefaultMaxConnections
+		{reflect.TypeFor[endpoint.SubscribeLimits](), "SubscriptionsPerConnection"}, // 0: 100
+		{reflect.TypeFor[endpoint.SubscribeLimits](), "MaxConnections"},             // 0: 8
 		{reflect.TypeFor[Subscribe](), "Redundancy"},                                // 0: 2, or 1 with one subscribe endpoint
 		{reflect.TypeFor[Send](), "FanOut"},                                         // 0: 1, one send through the pool
 	}

@@ -93,6 +93,3 @@ type Options struct {
 	// progress logs. It must not block for long.
 	OnPoll func(Result)
 }
-
-// DefaultPollInterval is Options.PollInterval's default: one slot.
-const DefaultPollInterval = 400 * time.Millisecond

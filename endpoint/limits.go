@@ -7,11 +7,11 @@ import (
 
 // Defaults applied to zero-valued Limits fields at run time.
 const (
-	// DefaultRequestTimeout bounds one call when Limits.RequestTimeout is 0.
-	DefaultRequestTimeout = 10 * time.Second
-	// DefaultPauseAfterRateLimit is the cooldown after a provider rate limit
+	// defaultRequestTimeout bounds one call when Limits.RequestTimeout is 0.
+	defaultRequestTimeout = 10 * time.Second
+	// defaultPauseAfterRateLimit is the cooldown after a provider rate limit
 	// when Limits.PauseAfterRateLimit is 0.
-	DefaultPauseAfterRateLimit = time.Second
+	defaultPauseAfterRateLimit = time.Second
 )
 
 // Bounds of Validate; the docs state them as ranges.
@@ -49,10 +49,10 @@ type Limits struct {
 	// unlimited.
 	MaxConcurrentRequests int `toml:"max_concurrent_requests"`
 	// RequestTimeout bounds one whole call (every attempt and backoff) routed
-	// to this role. 0 means DefaultRequestTimeout.
+	// to this role. 0 means 10 s.
 	RequestTimeout time.Duration `toml:"request_timeout"`
 	// PauseAfterRateLimit is the cooldown after the provider refused a
-	// request with a rate limit. 0 means DefaultPauseAfterRateLimit.
+	// request with a rate limit. 0 means 1 s.
 	PauseAfterRateLimit time.Duration `toml:"pause_after_rate_limit"`
 }
 
@@ -69,10 +69,10 @@ func (l Limits) Normalized() Limits {
 		l.BurstCapacity = int(math.Max(1, math.Floor(math.Min(l.RequestsPerSecond, maxRequestsPerSecond))))
 	}
 	if l.RequestTimeout <= 0 {
-		l.RequestTimeout = DefaultRequestTimeout
+		l.RequestTimeout = defaultRequestTimeout
 	}
 	if l.PauseAfterRateLimit <= 0 {
-		l.PauseAfterRateLimit = DefaultPauseAfterRateLimit
+		l.PauseAfterRateLimit = defaultPauseAfterRateLimit
 	}
 	return l
 }

@@ -11,10 +11,10 @@ func TestNormalizedDerivesBurstAndDefaults(t *testing.T) {
 		in   Limits
 		want Limits
 	}{
-		{"unlimited", Limits{}, Limits{RequestTimeout: DefaultRequestTimeout, PauseAfterRateLimit: DefaultPauseAfterRateLimit}},
-		{"implicit burst is one second of rate", Limits{RequestsPerSecond: 10}, Limits{RequestsPerSecond: 10, BurstCapacity: 10, RequestTimeout: DefaultRequestTimeout, PauseAfterRateLimit: DefaultPauseAfterRateLimit}},
-		{"implicit burst rounds down", Limits{RequestsPerSecond: 2.5}, Limits{RequestsPerSecond: 2.5, BurstCapacity: 2, RequestTimeout: DefaultRequestTimeout, PauseAfterRateLimit: DefaultPauseAfterRateLimit}},
-		{"implicit burst at least 1", Limits{RequestsPerSecond: 0.2}, Limits{RequestsPerSecond: 0.2, BurstCapacity: 1, RequestTimeout: DefaultRequestTimeout, PauseAfterRateLimit: DefaultPauseAfterRateLimit}},
+		{"unlimited", Limits{}, Limits{RequestTimeout: defaultRequestTimeout, PauseAfterRateLimit: defaultPauseAfterRateLimit}},
+		{"implicit burst is one second of rate", Limits{RequestsPerSecond: 10}, Limits{RequestsPerSecond: 10, BurstCapacity: 10, RequestTimeout: defaultRequestTimeout, PauseAfterRateLimit: defaultPauseAfterRateLimit}},
+		{"implicit burst rounds down", Limits{RequestsPerSecond: 2.5}, Limits{RequestsPerSecond: 2.5, BurstCapacity: 2, RequestTimeout: defaultRequestTimeout, PauseAfterRateLimit: defaultPauseAfterRateLimit}},
+		{"implicit burst at least 1", Limits{RequestsPerSecond: 0.2}, Limits{RequestsPerSecond: 0.2, BurstCapacity: 1, RequestTimeout: defaultRequestTimeout, PauseAfterRateLimit: defaultPauseAfterRateLimit}},
 		{"explicit values kept", Limits{RequestsPerSecond: 3, BurstCapacity: 7, MaxConcurrentRequests: 2, RequestTimeout: time.Second, PauseAfterRateLimit: time.Minute}, Limits{RequestsPerSecond: 3, BurstCapacity: 7, MaxConcurrentRequests: 2, RequestTimeout: time.Second, PauseAfterRateLimit: time.Minute}},
 	}
 	for _, tt := range tests {

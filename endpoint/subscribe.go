@@ -5,16 +5,16 @@ import "net/url"
 // Defaults and bounds of SubscribeLimits (the bounds are stated in
 // Validate's message and docs/config.md).
 const (
-	// DefaultSubscriptionsPerConnection is what a public endpoint allows on
+	// defaultSubscriptionsPerConnection is what a public endpoint allows on
 	// one WebSocket (about 100; large providers allow 1 450 to 4 500). The
 	// slot heartbeat every connection carries takes one.
-	DefaultSubscriptionsPerConnection = 100
+	defaultSubscriptionsPerConnection = 100
 	// maxSubscriptionsPerConnection is the largest valid
 	// SubscribeLimits.SubscriptionsPerConnection: above the largest cap a
 	// provider publishes, by a margin.
 	maxSubscriptionsPerConnection = 100_000
-	// DefaultMaxConnections is SubscribeLimits.MaxConnections' default.
-	DefaultMaxConnections = 8
+	// defaultMaxConnections is SubscribeLimits.MaxConnections' default.
+	defaultMaxConnections = 8
 	// maxMaxConnections is the largest valid SubscribeLimits.MaxConnections.
 	maxMaxConnections = 1024
 )
@@ -27,12 +27,13 @@ const (
 type SubscribeLimits struct {
 	// SubscriptionsPerConnection is how many subscriptions one connection
 	// holds at most, the slot heartbeat included. 0 means
-	// DefaultSubscriptionsPerConnection; otherwise 2 (the heartbeat and
+	// 100 (what a public endpoint allows on one WebSocket; large providers
+	// allow 1 450 to 4 500); otherwise 2 (the heartbeat and
 	// one more) to maxSubscriptionsPerConnection. A refusal that names a
 	// limit lowers it for that connection.
 	SubscriptionsPerConnection int `toml:"subscriptions_per_connection"`
 	// MaxConnections is how many connections are opened to the endpoint
-	// at most. 0 means DefaultMaxConnections.
+	// at most. 0 means 8.
 	MaxConnections int `toml:"max_connections"`
 	// SubscribesPerSecond is the rate of subscribe requests (a token
 	// bucket). 0 means unlimited; the bounds are Limits.RequestsPerSecond's.
@@ -74,13 +75,13 @@ func (v *validator) subscribe(base string, s *Spec) {
 	path := base + ".subscribe"
 	switch n := l.SubscriptionsPerConnection; {
 	case n < 0 || n == 1:
-		v.add(path+".subscriptions_per_connection", "must be 0 (default %d) or at least 2: the slot heartbeat takes one", DefaultSubscriptionsPerConnection)
+		v.add(path+".subscriptions_per_connection", "must be 0 (default %d) or at least 2: the slot heartbeat takes one", defaultSubscriptionsPerConnection)
 	case n > maxSubscriptionsPerConnection:
 		v.add(path+".subscriptions_per_connection", "must be at most %d", maxSubscriptionsPerConnection)
 	}
 	switch n := l.MaxConnections; {
 	case n < 0:
-		v.add(path+".max_connections", "must be 0 (default %d) or more", DefaultMaxConnections)
+		v.add(path+".max_connections", "must be 0 (default %d) or more", defaultMaxConnections)
 	case n > maxMaxConnections:
 		v.add(path+".max_connections", "must be at most %d", maxMaxConnections)
 	}

@@ -195,8 +195,8 @@ func (v *validator) limits(path string, l Limits) {
 	if l.MaxConcurrentRequests < 0 {
 		v.add(path+".max_concurrent_requests", "must be 0 (unlimited) or more")
 	}
-	v.duration(path+".request_timeout", l.RequestTimeout, DefaultRequestTimeout, maxRequestTimeout)
-	v.duration(path+".pause_after_rate_limit", l.PauseAfterRateLimit, DefaultPauseAfterRateLimit, maxPauseAfterRateLimit)
+	v.duration(path+".request_timeout", l.RequestTimeout, defaultRequestTimeout, maxRequestTimeout)
+	v.duration(path+".pause_after_rate_limit", l.PauseAfterRateLimit, defaultPauseAfterRateLimit, maxPauseAfterRateLimit)
 }
 
 // rate checks a token bucket's rate (the key rateKey of the table at

@@ -10,56 +10,54 @@ import (
 // means its default.
 type Options struct {
 	// Namespace prefixes every series name ("solroute_calls_total"). ""
-	// means DefaultNamespace. It must be a metric name: letters, digits
+	// means "solroute". It must be a metric name: letters, digits
 	// and underscores, not starting with a digit.
 	Namespace string
 	// MaxMethods bounds how many distinct known methods get a method
 	// label of their own; the calls of any further method are labelled
-	// "other" (transport.OtherMethod), as unknown methods always are. 0 means DefaultMaxMethods;
+	// "other" (transport.OtherMethod), as unknown methods always are. 0 means 128:
+	// room for every built-in method (84), "batch" and some declared ones;
 	// a negative value labels every method "other".
 	MaxMethods int
 	// DurationBuckets are the upper bounds, in seconds, of the call and
-	// attempt duration histograms. Nil means DefaultDurationBuckets().
+	// attempt duration histograms. Nil means 100 µs to 30 s in steps of
+	// 1, 2.5 and 5 (.0001, .00025, .0005, .001, ... 10, 30): client_golang's
+	// DefBuckets (5 ms to 10 s) extended down to a loopback or same-rack
+	// attempt and up to a heavy method's timeout, so that
+	// histogram_quantile reads a latency from 100 µs to 10 s within its
+	// bucket, at most 2.5 times off (plans/012-observability.md).
 	DurationBuckets []float64
 	// WaitBuckets are those of the admission wait histogram. Nil means
-	// DefaultWaitBuckets().
+	// 100 µs to 10 s (.0001, .0005, .001, .005, ... 5, 10): most admissions
+	// wait nothing and fall in the first; a wait for a token or a free
+	// slot lasts from an attempt's duration up.
 	WaitBuckets []float64
 	// DelayBuckets are those of the provider delay histogram (the
-	// Retry-After values providers send). Nil means DefaultDelayBuckets().
+	// Retry-After values providers send). Nil means 100 ms to 5 minutes
+	// (.1, .5, 1, 2, 5, 10, 30, 60, 300; Retry-After is given in whole
+	// seconds).
 	DelayBuckets []float64
 }
 
-// The defaults of Options: the series' namespace and how many methods get series
-// of their own.
+// The defaults of Options, as its field docs give them.
 const (
-	// DefaultNamespace is the prefix of every series name when
-	// Options.Namespace is "".
-	DefaultNamespace = "solroute"
-	// DefaultMaxMethods is Options.MaxMethods's default: room for every
-	// built-in method (84), "batch" and some declared ones.
-	DefaultMaxMethods = 128
+	defaultNamespace  = "solroute"
+	defaultMaxMethods = 128
 )
 
-// DefaultDurationBuckets returns the default call and attempt duration
-// buckets (a new slice each call): 100 µs to 30 s in steps of 1, 2.5 and
-// 5, client_golang's DefBuckets (5 ms to 10 s) extended down to a
-// loopback or same-rack attempt and up to a heavy method's timeout, so
-// that histogram_quantile reads a latency from 100 µs to 10 s within its
-// bucket, at most 2.5 times off (plans/012-observability.md).
-func DefaultDurationBuckets() []float64 {
+// defaultDurationBuckets returns a new slice of Options.DurationBuckets's
+// default.
+func defaultDurationBuckets() []float64 {
 	return []float64{.0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30}
 }
 
-// DefaultWaitBuckets returns the default admission wait buckets: 100 µs
-// to 10 s (most admissions wait nothing and fall in the first; a wait for
-// a token or a free slot lasts from an attempt's duration up).
-func DefaultWaitBuckets() []float64 {
+// defaultWaitBuckets returns a new slice of Options.WaitBuckets's default.
+func defaultWaitBuckets() []float64 {
 	return []float64{.0001, .0005, .001, .005, .01, .05, .1, .5, 1, 5, 10}
 }
 
-// DefaultDelayBuckets returns the default provider delay buckets: 100 ms
-// to 5 minutes (Retry-After is given in whole seconds).
-func DefaultDelayBuckets() []float64 {
+// defaultDelayBuckets returns a new slice of Options.DelayBuckets's default.
+func defaultDelayBuckets() []float64 {
 	return []float64{.1, .5, 1, 2, 5, 10, 30, 60, 300}
 }
 
@@ -104,22 +102,22 @@ func metricName(s string) bool {
 // normalized returns o with every zero field set to its default.
 func (o Options) normalized() Options {
 	if o.Namespace == "" {
-		o.Namespace = DefaultNamespace
+		o.Namespace = defaultNamespace
 	}
 	switch {
 	case o.MaxMethods == 0:
-		o.MaxMethods = DefaultMaxMethods
+		o.MaxMethods = defaultMaxMethods
 	case o.MaxMethods < 0:
 		o.MaxMethods = 0
 	}
 	if o.DurationBuckets == nil {
-		o.DurationBuckets = DefaultDurationBuckets()
+		o.DurationBuckets = defaultDurationBuckets()
 	}
 	if o.WaitBuckets == nil {
-		o.WaitBuckets = DefaultWaitBuckets()
+		o.WaitBuckets = defaultWaitBuckets()
 	}
 	if o.DelayBuckets == nil {
-		o.DelayBuckets = DefaultDelayBuckets()
+		o.DelayBuckets = defaultDelayBuckets()
 	}
 	return o
 }

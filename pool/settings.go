@@ -47,14 +47,14 @@ type Settings struct {
 // while peers are up); a doubt patience of 250 ms (well under a slot,
 // far under what an ambiguous send costs its caller: polling its signature
 // until the blockhash expires, about a minute); a max slot lag of
-// DefaultMaxSlotLag; a history avoidance of 5 minutes (what it reacts to lasts minutes to
+// 16 slots; a history avoidance of 5 minutes (what it reacts to lasts minutes to
 // forever; see HistoryAvoid).
 func DefaultSettings() Settings {
 	return Settings{
 		Ejection:      endpoint.DefaultEjection(),
 		DoubtWindow:   30 * time.Second,
 		DoubtPatience: 250 * time.Millisecond,
-		MaxSlotLag:    DefaultMaxSlotLag,
+		MaxSlotLag:    defaultMaxSlotLag,
 		HistoryAvoid:  defaultHistoryAvoid,
 	}
 }
@@ -95,13 +95,13 @@ func (s Settings) Validate() error {
 	return errors.Join(errs...)
 }
 
-// DefaultMaxSlotLag is Settings.MaxSlotLag's default: 16 slots, about
+// defaultMaxSlotLag is Settings.MaxSlotLag's default: 16 slots, about
 // 6.4 s. Healthy nodes differ by a few slots (a leader's 4-slot window,
 // replay and gossip delays, a processed fork); 16 leaves room for that
 // and for the drift of a mark extrapolated over a few seconds without
 // answers, and still catches a node long before the 128-slot health
 // distance at which agave itself calls it behind.
-const DefaultMaxSlotLag = 16
+const defaultMaxSlotLag = 16
 
 // maxMaxSlotLag bounds MaxSlotLag: about 11 hours of slots.
 const maxMaxSlotLag = 100_000

@@ -165,7 +165,7 @@ func (l *lagWatch) observe(sn endpoint.Snapshot) {
 			l.event(l.current(), "the pool marks it lagging: slot %d (%s), %d behind", sn.Slot, sn.SlotCommitment, sn.SlotLag)
 		}
 	case endpoint.InStep:
-		if l.current() == lagCaughtUp && sn.Slot > 0 && sn.SlotLag <= pool.DefaultMaxSlotLag && l.caughtUp.CompareAndSwap(false, true) {
+		if l.current() == lagCaughtUp && sn.Slot > 0 && sn.SlotLag <= int64(defaultSlotLag()) && l.caughtUp.CompareAndSwap(false, true) {
 			l.event(lagCaughtUp, "the pool has it in step: slot %d (%s), %d behind", sn.Slot, sn.SlotCommitment, sn.SlotLag)
 		}
 	}
@@ -259,7 +259,10 @@ func (l *lagWatch) check(bad *violations, sc *slotCheck) {
 	for _, p := range [...]lagPhase{lagKnown, lagKnownAgain} {
 		if m := sc.behind[p][0][heldAnchored].Load() + sc.behind[p][1][heldAnchored].Load(); m > 0 {
 			bad.add("%s's phase %s: %d of %d reads of callers holding a slot within %d of the tip were answered more than %d behind it (by %s, or by a stale answer another endpoint garbled)",
-				lagName, p, m, sc.anchored[p].Load(), pool.DefaultMaxSlotLag, pool.DefaultMaxSlotLag, lagName)
+				lagName, p, m, sc.anchored[p].Load(), defaultSlotLag(), defaultSlotLag(), lagName)
 		}
 	}
 }
+
+// defaultSlotLag is the pool's default MaxSlotLag, as a slot distance.
+func defaultSlotLag() uint64 { return uint64(pool.DefaultSettings().MaxSlotLag) }

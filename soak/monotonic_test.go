@@ -7,7 +7,6 @@ import (
 	"sync/atomic"
 
 	"github.com/solroute/solroute/internal/slots"
-	"github.com/solroute/solroute/pool"
 )
 
 // Monotonic reads (issue 13): no caller ever sees its context slot go
@@ -185,12 +184,12 @@ func (sc *slotCheck) check(bad *violations, w *caller, got returned, c slots.Com
 	case held == 0:
 		sc.fresh.Add(1)
 		h = heldNothing
-	case held+pool.DefaultMaxSlotLag < tip:
+	case held+defaultSlotLag() < tip:
 		h = heldBehind
 	default:
 		sc.anchored[phase].Add(1)
 	}
-	if got.slot+pool.DefaultMaxSlotLag < tip {
+	if got.slot+defaultSlotLag() < tip {
 		sc.behind[phase][kind][h].Add(1)
 	}
 	if got.slot > w.last[c].slot {
@@ -251,7 +250,7 @@ func (s *soak) checkSlots() {
 		sc.reads.Load(), sc.bySession.Load(), sc.perCaller.Load(), sc.perClient.Load(), sc.fresh.Load())
 	var b strings.Builder
 	for p := range lagPhases {
-		fmt.Fprintf(&b, "\n\t%-19s reads of anchored callers %5d; answered more than %d behind the tip: %s", p, sc.anchored[p].Load(), pool.DefaultMaxSlotLag, sc.behindString(p))
+		fmt.Fprintf(&b, "\n\t%-19s reads of anchored callers %5d; answered more than %d behind the tip: %s", p, sc.anchored[p].Load(), defaultSlotLag(), sc.behindString(p))
 	}
 	s.t.Logf("%s (%d slots behind while lagging, tier 0, no faults), by phase:%s\n  slot-bearing reads by phase at their start:%s", lagName, lagSlots, s.lag.table(), b.String())
 }

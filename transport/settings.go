@@ -20,7 +20,7 @@ type Settings struct {
 	// Retry tunes the retry policy (the document's [retry] table).
 	Retry retrypolicy.Settings `toml:"-"`
 	// MaxResponseBytes bounds one response body, read as a stream. 0 means
-	// DefaultMaxResponseBytes.
+	// 64 MiB.
 	MaxResponseBytes int64 `toml:"max_response_bytes"`
 	// ResponseBudgetBytes bounds the bytes of every response body the
 	// client holds at once, over all its calls (plain, hedged, batch,
@@ -117,9 +117,9 @@ type Settings struct {
 // configuration document).
 const HedgeAuto time.Duration = -1
 
-// DefaultMaxResponseBytes is the response size limit when
+// defaultMaxResponseBytes is the response size limit when
 // Settings.MaxResponseBytes is 0.
-const DefaultMaxResponseBytes = 64 << 20
+const defaultMaxResponseBytes = 64 << 20
 
 // DefaultSettings returns the defaults: retrypolicy.DefaultSettings, a 64
 // MiB response limit, adaptive attempt timeouts for reads and half the
@@ -130,7 +130,7 @@ const DefaultMaxResponseBytes = 64 << 20
 func DefaultSettings() Settings {
 	return Settings{
 		Retry:            retrypolicy.DefaultSettings(),
-		MaxResponseBytes: DefaultMaxResponseBytes,
+		MaxResponseBytes: defaultMaxResponseBytes,
 		MonotonicReads:   true,
 		Coalesce: []string{"getLatestBlockhash", "getSlot", "getEpochInfo", "getRecentPrioritizationFees",
 			"getAccountInfo", "getMultipleAccounts"},
@@ -210,7 +210,7 @@ func coalesceProblems(list []string) []error {
 func (s Settings) budgetProblem() *endpoint.Problem {
 	largest := s.MaxResponseBytes
 	if largest == 0 {
-		largest = DefaultMaxResponseBytes
+		largest = defaultMaxResponseBytes
 	}
 	switch b := s.ResponseBudgetBytes; {
 	case b == 0:

@@ -159,7 +159,7 @@ const probeSlotTime = 400 * time.Millisecond
 // slots that another comes within maxLag of, and an endpoint more than
 // maxLag behind it is lagging, more than maxLag ahead an outlier; either
 // is a problem. With maxLag 0 (the pool's lag routing off) the window is
-// pool.DefaultMaxSlotLag and nothing is flagged. Without a reference (one
+// the pool's default MaxSlotLag and nothing is flagged. Without a reference (one
 // endpoint answered, or none within the window of another) no lag is
 // known. An endpoint on another cluster (checkGenesis runs first) is left
 // out: its slots are another chain's, and the pool never routes to it.
@@ -167,7 +167,7 @@ func (r *probeReport) checkSlots(maxLag int) {
 	r.MaxSlotLag = maxLag
 	window := uint64(max(maxLag, 0))
 	if window == 0 {
-		window = pool.DefaultMaxSlotLag
+		window = uint64(pool.DefaultSettings().MaxSlotLag)
 	}
 	var last time.Time
 	for _, ep := range r.Endpoints {
@@ -284,7 +284,7 @@ func (r *probeReport) writeTable(w io.Writer) {
 func (r *probeReport) writeSlotLine(w io.Writer) {
 	window := r.MaxSlotLag
 	if window <= 0 {
-		window = pool.DefaultMaxSlotLag
+		window = pool.DefaultSettings().MaxSlotLag
 	}
 	switch {
 	case r.SlotReference != nil && r.MaxSlotLag > 0:

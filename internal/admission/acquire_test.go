@@ -86,7 +86,7 @@ func TestWaiterWokenByCooldownEnd(t *testing.T) {
 		want     time.Duration
 	}{
 		{"configured pause", 2 * time.Second, 0, 2 * time.Second},
-		{"default pause", 0, 0, endpoint.DefaultPauseAfterRateLimit},
+		{"default pause", 0, 0, endpoint.Limits{}.Normalized().PauseAfterRateLimit},
 		{"provider delay extends", time.Second, 5 * time.Second, 5 * time.Second},
 		{"provider delay shorter than the pause", 3 * time.Second, time.Second, 3 * time.Second},
 		{"provider delay capped", time.Second, 10 * time.Minute, 60 * time.Second}, // the provider delay cap,
@@ -136,11 +136,11 @@ func TestFallback(t *testing.T) {
 		first, wait time.Duration
 	}{
 		{"concurrency", func(pm *admission.Permit) *admission.Permit { return pm },
-			endpoint.DefaultRequestTimeout, refill},
+			endpoint.Limits{}.Normalized().RequestTimeout, refill},
 		{"rate", func(pm *admission.Permit) *admission.Permit { pm.Done(success()); return nil },
 			refill, refill},
 		{"cooldown", func(pm *admission.Permit) *admission.Permit { pm.Done(rateLimited(0)); return nil },
-			endpoint.DefaultPauseAfterRateLimit, endpoint.DefaultPauseAfterRateLimit},
+			endpoint.Limits{}.Normalized().PauseAfterRateLimit, endpoint.Limits{}.Normalized().PauseAfterRateLimit},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

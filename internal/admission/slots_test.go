@@ -367,7 +367,7 @@ func TestReferenceFollowsAStalledChain(t *testing.T) {
 		// (The reference may run ahead by up to the lag: c's mark,
 		// extrapolated, is corroborated by b's.)
 		ref, ok := p.ReferenceSlot(slots.Confirmed)
-		if !ok || ref > 1000+pool.DefaultMaxSlotLag+3 {
+		if !ok || ref > 1000+uint64(pool.DefaultSettings().MaxSlotLag)+3 {
 			t.Fatalf("after %d s of stall: reference %d %v, want at most 1019", i, ref, ok)
 		}
 		if got, ok := p.AgreedSlot(slots.Confirmed); !ok || got != 1000 {

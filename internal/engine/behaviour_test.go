@@ -35,7 +35,7 @@ func TestRateLimitCoolsDownTheEndpoint(t *testing.T) {
 		t.Fatalf("first call: %v", got)
 	}
 	// a cools down for its PauseAfterRateLimit (1 s): the next calls avoid it.
-	e.clock.Advance(endpoint.DefaultPauseAfterRateLimit - time.Millisecond)
+	e.clock.Advance(endpoint.Limits{}.Normalized().PauseAfterRateLimit - time.Millisecond)
 	if _, err := getBalance(ctx, e.client); err != nil {
 		t.Fatal(err)
 	}

@@ -130,7 +130,7 @@ func New(p *admission.Pool, s transport.Settings, o Options) (*Engine, error) {
 		return nil, err
 	}
 	if c.maxBody <= 0 {
-		c.maxBody = transport.DefaultMaxResponseBytes
+		c.maxBody = transport.DefaultSettings().MaxResponseBytes
 	}
 	c.budget.limit = budgetLimit(s.ResponseBudgetBytes, c.maxBody)
 	if o.Logger != nil {

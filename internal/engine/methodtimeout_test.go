@@ -111,9 +111,9 @@ func TestHeavyMethodOutlivesTheRequestTimeout(t *testing.T) {
 			if err := clock.BlockUntilContext(guardCtx(t), 2); err != nil {
 				t.Fatal(err)
 			}
-			clock.Advance(endpoint.DefaultRequestTimeout)
+			clock.Advance(endpoint.Limits{}.Normalized().RequestTimeout)
 			if tc.ok {
-				clock.Advance(answer - endpoint.DefaultRequestTimeout)
+				clock.Advance(answer - endpoint.Limits{}.Normalized().RequestTimeout)
 			}
 			err := wait(t, done)
 			if (err == nil) != tc.ok {

@@ -68,9 +68,9 @@ func TestCallbackRPCRateLimitCoolsTheEndpoint(t *testing.T) {
 				t.Fatalf("first call: %v", err)
 			}
 			s := snapOf(t, e, "a", endpoint.RoleRead)
-			if s.RateLimits != 1 || s.CooldownRemaining != endpoint.DefaultPauseAfterRateLimit {
+			if s.RateLimits != 1 || s.CooldownRemaining != (endpoint.Limits{}.Normalized().PauseAfterRateLimit) {
 				t.Errorf("after the rate limit: a's read role has rate limits %d, cooldown %v; want 1 and %v",
-					s.RateLimits, s.CooldownRemaining, endpoint.DefaultPauseAfterRateLimit)
+					s.RateLimits, s.CooldownRemaining, endpoint.Limits{}.Normalized().PauseAfterRateLimit)
 			}
 			// Same instant (the fake clock has not moved): a must be
 			// cooling down, so the second call goes to b only.

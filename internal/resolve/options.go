@@ -2,6 +2,7 @@ package resolve
 
 import (
 	"errors"
+	"time"
 
 	"github.com/gagliardetto/solana-go/rpc"
 	"github.com/solroute/solroute/confirm"
@@ -27,7 +28,7 @@ func normalized(o confirm.Options) (confirm.Options, error) {
 		return o, errors.New("confirm: Options.FanOut must not be negative")
 	}
 	if o.PollInterval == 0 {
-		o.PollInterval = confirm.DefaultPollInterval
+		o.PollInterval = defaultPollInterval
 	}
 	return o, nil
 }
@@ -45,3 +46,7 @@ func rank(s string) int {
 	}
 	return 0
 }
+
+// defaultPollInterval is confirm.Options.PollInterval's default, as its doc
+// gives it: one slot.
+const defaultPollInterval = 400 * time.Millisecond

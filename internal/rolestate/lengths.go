@@ -19,7 +19,7 @@ const maxProviderDelay = 60 * time.Second
 func cooldownOf(l endpoint.Limits, providerDelay time.Duration) time.Duration {
 	pause := l.PauseAfterRateLimit
 	if pause <= 0 {
-		pause = endpoint.DefaultPauseAfterRateLimit
+		pause = endpoint.Limits{}.Normalized().PauseAfterRateLimit
 	}
 	providerDelay = min(providerDelay, maxProviderDelay)
 	return max(pause, providerDelay)

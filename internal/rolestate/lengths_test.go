@@ -15,7 +15,7 @@ func TestCooldownOf(t *testing.T) {
 		want     time.Duration
 	}{
 		{"no provider delay: configured pause", 2 * time.Second, 0, 2 * time.Second},
-		{"no pause configured: default", 0, 0, endpoint.DefaultPauseAfterRateLimit},
+		{"no pause configured: default", 0, 0, endpoint.Limits{}.Normalized().PauseAfterRateLimit},
 		{"shorter provider delay: pause", 2 * time.Second, time.Second, 2 * time.Second},
 		{"longer provider delay extends", 2 * time.Second, 5 * time.Second, 5 * time.Second},
 		{"provider delay capped at 60s", time.Second, time.Hour, 60 * time.Second},

@@ -209,7 +209,7 @@ func TestCooldownNeverOverflows(t *testing.T) {
 		{maxDuration, maxDuration, maxDuration},
 		{maxDuration, 0, maxDuration},
 		{0, maxDuration, maxProviderDelay},
-		{math.MinInt64, math.MinInt64, endpoint.DefaultPauseAfterRateLimit},
+		{math.MinInt64, math.MinInt64, endpoint.Limits{}.Normalized().PauseAfterRateLimit},
 	} {
 		if got := cooldownOf(endpoint.Limits{PauseAfterRateLimit: tt.pause}, tt.provider); got != tt.want {
 			t.Errorf("pause %v: Cooldown(%v) = %v, want %v", tt.pause, tt.provider, got, tt.want)

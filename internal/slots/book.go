@@ -84,7 +84,7 @@ type Book struct {
 // back a few slots when a node switches forks; those keep the mark.
 func (b *Book) resetBelow() uint64 {
 	if b.maxLag == 0 {
-		return pool.DefaultMaxSlotLag
+		return uint64(pool.DefaultSettings().MaxSlotLag)
 	}
 	return b.maxLag
 }
